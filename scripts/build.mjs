@@ -1,0 +1,35 @@
+// Bundles the CLI, the language server and the extension client into dist/ with esbuild.
+// Everything but `vscode` is bundled, so the .vsix and the npm package need no node_modules.
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const entries = [
+  { in: 'src/cli/main.ts', out: 'cli', banner: '#!/usr/bin/env node' },
+  { in: 'src/server/node.ts', out: 'server' },
+  { in: 'src/client/extension.ts', out: 'extension' },
+].filter((e) => existsSync(e.in));
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  external: ['vscode'],
+  logLevel: 'warning',
+  // jsonc-parser's package.json points at a UMD build that esbuild cannot follow; use its ESM build.
+  mainFields: ['module', 'main'],
+};
+
+await Promise.all(
+  entries.map((e) =>
+    build({
+      ...common,
+      entryPoints: [e.in],
+      outfile: `dist/${e.out}.js`,
+      banner: e.banner ? { js: e.banner } : undefined,
+    }),
+  ),
+);
+if (!watch) console.log(`built ${entries.map((e) => `dist/${e.out}.js`).join(', ')}`);

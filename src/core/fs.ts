@@ -1,0 +1,53 @@
+/**
+ * The only way core reaches files. The CLI passes a Node implementation, the language server one
+ * that prefers open editor buffers, tests an in-memory one; a web extension can pass workspace.fs.
+ */
+export type EntryType = 'file' | 'directory' | 'other';
+
+export interface FileSystem {
+  /** The file's text (UTF-8). Rejects when the file cannot be read. */
+  readFile(uri: string): Promise<string>;
+  /** Entries of a directory as [name, type]; symbolic links report the type of their target. */
+  readDirectory(uri: string): Promise<[string, EntryType][]>;
+  /** Undefined when nothing is there (or a link points nowhere). */
+  stat(uri: string): Promise<{ type: EntryType; size: number } | undefined>;
+  /** The canonical URI with symbolic links resolved, when the host knows it. */
+  realUri?(uri: string): Promise<string>;
+}
+
+/** An in-memory file system keyed by URI, for tests and for hosts that hand core plain text. */
+export function memoryFileSystem(files: Record<string, string>): FileSystem {
+  const map = new Map(Object.entries(files));
+  const dirs = new Set<string>();
+  for (const uri of map.keys()) {
+    let i = uri.lastIndexOf('/');
+    while (i > uri.indexOf('//') + 2) {
+      dirs.add(uri.slice(0, i));
+      i = uri.lastIndexOf('/', i - 1);
+    }
+  }
+  const trim = (uri: string) => uri.replace(/\/+$/, '');
+  return {
+    async readFile(uri) {
+      const text = map.get(uri);
+      if (text === undefined) throw Object.assign(new Error(`ENOENT: no such file, ${uri}`), { code: 'ENOENT' });
+      return text;
+    },
+    async readDirectory(uri) {
+      const base = trim(uri) + '/';
+      const out = new Map<string, 'file' | 'directory'>();
+      for (const f of map.keys()) {
+        if (!f.startsWith(base)) continue;
+        const rest = f.slice(base.length);
+        const slash = rest.indexOf('/');
+        out.set(slash < 0 ? rest : rest.slice(0, slash), slash < 0 ? 'file' : 'directory');
+      }
+      return [...out.entries()];
+    },
+    async stat(uri) {
+      const text = map.get(uri);
+      if (text !== undefined) return { type: 'file', size: text.length };
+      return dirs.has(trim(uri)) ? { type: 'directory', size: 0 } : undefined;
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/** The core's public face: what the CLI, the language server and the tests use. */
+export * from './types';
+export * from './text';
+export * from './pointer';
+export * from './parse';
+export * from './kinds';
+export * from './fs';
+export * from './uri';
+export * from './document';
+export * from './location';
+export * from './tools';
+export * from './config';
+export * from './workspace';
+export * from './load';
+export * from './lint';
+export * from './edit';
+export * from './escape';
+export { RULES, RULE_IDS, ruleMeta, docsUrl, type RuleMeta } from './rules/registry';
+export type { Finding, FixSpec, Rule, RuleContext, TextChange } from './rules/types';
+export { ALL_RULES } from './rules/index';

@@ -1,0 +1,150 @@
+import type { ResolvedConfig } from './config';
+import { resolveLocation } from './location';
+import { ALL_RULES } from './rules/index';
+import { docsUrl, ruleMeta } from './rules/registry';
+import type { Finding, Rule, RuleContext } from './rules/types';
+import { SEVERITY_ORDER, type Range, type Severity } from './types';
+import type { WorkspaceIndex } from './workspace';
+
+export interface TextEdit {
+  range: Range;
+  offset: number;
+  length: number;
+  newText: string;
+}
+
+export interface Fix {
+  title: string;
+  unambiguous: boolean;
+  edits: { uri: string; version?: number; edits: TextEdit[] }[];
+}
+
+export interface RelatedInformation {
+  uri: string;
+  range: Range;
+  message: string;
+}
+
+/** A finding placed in its document: what every host (CLI, server, tests) shows. */
+export interface LintDiagnostic {
+  uri: string;
+  range: Range;
+  offset: number;
+  length: number;
+  severity: Severity;
+  code: string;
+  message: string;
+  docsUrl: string;
+  related: RelatedInformation[];
+  fixes: Fix[];
+  data?: Record<string, unknown>;
+}
+
+export interface LintOptions {
+  /** Run only these rules (all when unset). */
+  rules?: readonly Rule[];
+  /** Only report diagnostics in these documents (cross-file rules still read everything). */
+  onlyUris?: ReadonlySet<string>;
+  isCancelled?: () => boolean;
+}
+
+export interface LintResult {
+  diagnostics: LintDiagnostic[];
+  cancelled: boolean;
+}
+
+function clampSeverity(sev: Severity, finding: Finding): Severity {
+  let s = sev;
+  if (finding.minSeverity && SEVERITY_ORDER[s] < SEVERITY_ORDER[finding.minSeverity]) s = finding.minSeverity;
+  if (finding.maxSeverity && SEVERITY_ORDER[s] > SEVERITY_ORDER[finding.maxSeverity]) s = finding.maxSeverity;
+  return s;
+}
+
+/** The severity a finding shows with, or undefined when its rule is off where it points. */
+export function effectiveSeverity(finding: Finding, config: ResolvedConfig): Severity | undefined {
+  const configured = config.rules[finding.rule];
+  if (configured === 'off') return undefined;
+  const base = configured ?? finding.severity ?? ruleMeta(finding.rule).defaultSeverity;
+  return clampSeverity(base, finding);
+}
+
+export function toDiagnostic(index: WorkspaceIndex, finding: Finding, severity: Severity): LintDiagnostic | undefined {
+  const doc = index.docs.get(finding.at.uri);
+  if (!doc) return undefined;
+  const at = resolveLocation(doc, finding.at);
+  const related = (finding.related ?? []).flatMap((r) => {
+    const rdoc = index.docs.get(r.at.uri);
+    return rdoc ? [{ uri: r.at.uri, range: resolveLocation(rdoc, r.at).range, message: r.message }] : [];
+  });
+  const fixes: Fix[] = (finding.fixes ?? []).map((f) => ({
+    title: f.title,
+    unambiguous: f.unambiguous,
+    edits: f.changes.map((c) => {
+      const target = index.docs.get(c.uri);
+      return {
+        uri: c.uri,
+        version: c.version,
+        edits: c.changes.map((ch) => ({
+          offset: ch.offset,
+          length: ch.length,
+          newText: ch.content,
+          range: target ? target.lines.rangeOf(ch.offset, ch.length) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        })),
+      };
+    }),
+  }));
+  return {
+    uri: finding.at.uri,
+    range: at.range,
+    offset: at.offset,
+    length: at.length,
+    severity,
+    code: finding.rule,
+    message: finding.message,
+    docsUrl: docsUrl(finding.rule),
+    related,
+    fixes,
+    data: finding.data,
+  };
+}
+
+export function compareDiagnostics(a: LintDiagnostic, b: LintDiagnostic): number {
+  if (a.uri !== b.uri) return a.uri < b.uri ? -1 : 1;
+  return a.offset - b.offset || a.length - b.length || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0);
+}
+
+/** Runs the rules over the index and places every finding in its document. */
+export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): LintResult {
+  const memo = new Map<string, unknown>();
+  const findings: Finding[] = [];
+  const rules = options.rules ?? ALL_RULES;
+  for (const rule of rules) {
+    if (options.isCancelled?.()) return { diagnostics: [], cancelled: true };
+    const ctx: RuleContext = {
+      index,
+      config: (uri) => index.configFor(uri),
+      memo<T>(key: string, compute: () => T): T {
+        if (!memo.has(key)) memo.set(key, compute());
+        return memo.get(key) as T;
+      },
+      report: (f) => findings.push({ ...f, rule: rule.id }),
+    };
+    rule.check(ctx);
+  }
+  const diagnostics: LintDiagnostic[] = [];
+  const seen = new Set<string>();
+  for (const f of findings) {
+    if (options.onlyUris && !options.onlyUris.has(f.at.uri)) continue;
+    const severity = effectiveSeverity(f, index.configFor(f.at.uri));
+    if (!severity) continue;
+    const d = toDiagnostic(index, f, severity);
+    if (!d) continue;
+    // Two paths to one value (e.g. a tool used twice) would otherwise show the same squiggle twice.
+    const key = `${d.uri}\u0000${d.offset}\u0000${d.length}\u0000${d.code}\u0000${d.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    diagnostics.push(d);
+  }
+  diagnostics.sort(compareDiagnostics);
+  return { diagnostics, cancelled: false };
+}

@@ -1,0 +1,210 @@
+import { createScanner, parseTree, printParseErrorCode, ParseErrorCode, SyntaxKind, type Node, type ParseError } from 'jsonc-parser';
+
+/**
+ * Deeper nesting than this is refused before jsonc-parser sees the text: its parser recurses once
+ * per level, and so do the rules that walk values. No suite, tool or schema file needs more.
+ */
+export const MAX_NESTING = 256;
+
+export interface ParseIssue {
+  offset: number;
+  length: number;
+  message: string;
+}
+
+export interface ParsedRoot {
+  /** The value's tree, with offsets into the whole document. Undefined when the text is unusable. */
+  node: Node | undefined;
+  /** Zero-based line the value starts on (JSONL: its line; JSON: 0). */
+  line: number;
+  /** True when a syntax error makes the tree unreliable: rules do not read it. */
+  broken: boolean;
+}
+
+export interface ParsedText {
+  roots: ParsedRoot[];
+  issues: ParseIssue[];
+}
+
+const MESSAGES: Partial<Record<ParseErrorCode, string>> = {
+  [ParseErrorCode.InvalidSymbol]: 'unexpected character',
+  [ParseErrorCode.InvalidNumberFormat]: 'invalid number',
+  [ParseErrorCode.PropertyNameExpected]: 'expected a property name in double quotes',
+  [ParseErrorCode.ValueExpected]: 'expected a value',
+  [ParseErrorCode.ColonExpected]: "expected ':' after the property name",
+  [ParseErrorCode.CommaExpected]: "expected ',' between values",
+  [ParseErrorCode.CloseBraceExpected]: "expected '}' to close the object",
+  [ParseErrorCode.CloseBracketExpected]: "expected ']' to close the array",
+  [ParseErrorCode.EndOfFileExpected]: 'unexpected content after the value',
+  [ParseErrorCode.InvalidCommentToken]: 'invalid comment',
+  [ParseErrorCode.UnexpectedEndOfComment]: 'unterminated comment',
+  [ParseErrorCode.UnexpectedEndOfString]: 'unterminated string',
+  [ParseErrorCode.UnexpectedEndOfNumber]: 'unterminated number',
+  [ParseErrorCode.InvalidUnicode]: 'invalid \\u escape',
+  [ParseErrorCode.InvalidEscapeCharacter]: 'invalid escape sequence',
+  [ParseErrorCode.InvalidCharacter]: 'control character in a string (escape it)',
+};
+
+function describe(error: ParseError): string {
+  return MESSAGES[error.error] ?? printParseErrorCode(error.error);
+}
+
+/** A BOM is not JSON; blanking it keeps every offset where the editor has it. */
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;
+}
+
+/** Finds the first token that nests deeper than MAX_NESTING, without recursion. */
+function tooDeep(text: string): ParseIssue | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
+    if (kind === SyntaxKind.OpenBraceToken || kind === SyntaxKind.OpenBracketToken) {
+      if (++depth > MAX_NESTING) {
+        return {
+          offset: scanner.getTokenOffset(),
+          length: 1,
+          message: `nesting deeper than ${MAX_NESTING} levels; flatten this value`,
+        };
+      }
+    } else if (kind === SyntaxKind.CloseBraceToken || kind === SyntaxKind.CloseBracketToken) {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return undefined;
+}
+
+/** Only comments and whitespace: a JSONL line that holds no value. */
+function isTrivia(text: string): boolean {
+  const scanner = createScanner(text, false);
+  for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
+    if (
+      kind !== SyntaxKind.Trivia &&
+      kind !== SyntaxKind.LineBreakTrivia &&
+      kind !== SyntaxKind.LineCommentTrivia &&
+      kind !== SyntaxKind.BlockCommentTrivia
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Trailing commas are tolerated by the parser; JSON with comments still forbids them. */
+function trailingCommas(text: string, base: number): ParseIssue[] {
+  const issues: ParseIssue[] = [];
+  const scanner = createScanner(text, true);
+  let comma = -1;
+  for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
+    if (kind === SyntaxKind.CommaToken) {
+      comma = scanner.getTokenOffset();
+      continue;
+    }
+    if (comma >= 0 && (kind === SyntaxKind.CloseBraceToken || kind === SyntaxKind.CloseBracketToken)) {
+      issues.push({ offset: base + comma, length: 1, message: 'trailing comma; remove it' });
+    }
+    comma = -1;
+  }
+  return issues;
+}
+
+function duplicateKeys(root: Node): ParseIssue[] {
+  const issues: ParseIssue[] = [];
+  const stack: Node[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type === 'object') {
+      const seen = new Set<string>();
+      for (const prop of node.children ?? []) {
+        const key = prop.children?.[0];
+        if (key && typeof key.value === 'string') {
+          if (seen.has(key.value)) {
+            issues.push({
+              offset: key.offset,
+              length: key.length,
+              message: `duplicate key "${key.value}"; readers keep only one of them, remove or rename the other`,
+            });
+          }
+          seen.add(key.value);
+        }
+        const value = prop.children?.[1];
+        if (value) stack.push(value);
+      }
+    } else if (node.type === 'array') {
+      for (const child of node.children ?? []) stack.push(child);
+    }
+  }
+  return issues;
+}
+
+function shift(root: Node, delta: number): void {
+  if (delta === 0) return;
+  // Nodes are ours until returned; jsonc-parser merely types them read-only.
+  type Mutable = { offset: number; colonOffset?: number; children?: Mutable[] };
+  const stack: Mutable[] = [root as Mutable];
+  while (stack.length) {
+    const node = stack.pop()!;
+    node.offset += delta;
+    if (node.colonOffset !== undefined) node.colonOffset += delta;
+    for (const child of node.children ?? []) stack.push(child);
+  }
+}
+
+/** Parses one JSON value that starts at `base` in the document. */
+function parseValue(text: string, base: number, line: number, wholeFile: boolean): { root?: ParsedRoot; issues: ParseIssue[] } {
+  if (text.includes('\u0000')) {
+    const at = text.indexOf('\u0000');
+    return {
+      root: { node: undefined, line, broken: true },
+      issues: [{ offset: base + at, length: 1, message: 'NUL character: this is a binary file, not JSON text' }],
+    };
+  }
+  if (wholeFile && text.trim() === '') {
+    return {
+      root: { node: undefined, line, broken: true },
+      issues: [{ offset: base, length: 0, message: 'empty file: expected a JSON value' }],
+    };
+  }
+  const deep = tooDeep(text);
+  if (deep) {
+    return { root: { node: undefined, line, broken: true }, issues: [{ ...deep, offset: base + deep.offset }] };
+  }
+  const errors: ParseError[] = [];
+  const node = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const issues: ParseIssue[] = errors.map((e) => ({ offset: base + e.offset, length: e.length, message: describe(e) }));
+  const broken = errors.length > 0 || !node;
+  if (node) {
+    shift(node, base);
+    issues.push(...duplicateKeys(node));
+  }
+  issues.push(...trailingCommas(text, base));
+  return { root: { node, line, broken }, issues };
+}
+
+export function parseJson(text: string): ParsedText {
+  const { root, issues } = parseValue(withoutBom(text), 0, 0, true);
+  return { roots: root ? [root] : [], issues };
+}
+
+/** One value per line; blank and comment-only lines are skipped; a bad line does not hide the others. */
+export function parseJsonLines(text: string): ParsedText {
+  const source = withoutBom(text);
+  const roots: ParsedRoot[] = [];
+  const issues: ParseIssue[] = [];
+  let line = 0;
+  let start = 0;
+  while (start <= source.length) {
+    let end = start;
+    while (end < source.length && source.charCodeAt(end) !== 10 && source.charCodeAt(end) !== 13) end++;
+    const content = source.slice(start, end);
+    if (content.trim() !== '' && !isTrivia(content)) {
+      const parsed = parseValue(content, start, line, false);
+      if (parsed.root) roots.push(parsed.root);
+      issues.push(...parsed.issues);
+    }
+    if (end >= source.length) break;
+    start = end + (source.charCodeAt(end) === 13 && source.charCodeAt(end + 1) === 10 ? 2 : 1);
+    line++;
+  }
+  return { roots, issues };
+}

@@ -1,0 +1,106 @@
+import { setValue } from '../edit';
+import { code } from '../escape';
+import { displayPath } from '../uri';
+import type { CaseModel, ToolUse, WorkspaceIndex } from '../workspace';
+import type { FixSpec, Rule, RuleContext } from './types';
+
+/** Bounded Levenshtein distance: enough to suggest `send_email` for `send_mail`. */
+function distance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      rowMin = Math.min(rowMin, cur[j]);
+    }
+    if (rowMin > limit) return limit + 1;
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+function closest(name: string, candidates: Iterable<string>): string[] {
+  const limit = Math.max(1, Math.min(3, Math.floor(name.length / 3)));
+  let best = limit + 1;
+  let out: string[] = [];
+  for (const c of candidates) {
+    const d = distance(name, c, limit);
+    if (d < best) {
+      best = d;
+      out = [c];
+    } else if (d === best) {
+      out.push(c);
+    }
+  }
+  return best <= limit ? out : [];
+}
+
+function toolMessage(use: ToolUse, index: WorkspaceIndex, from: string): string {
+  const ref = code(use.ref ?? '');
+  const file = use.targetUri ? code(displayPath(use.targetUri, index.roots[0])) : '';
+  switch (use.problem) {
+    case 'malformed':
+      return `tool reference ${ref} is not "<path>#<tool name>"; write the tool file's path, then # and the tool's name`;
+    case 'missing-file':
+      return `tool reference ${ref}: ${file} does not exist; fix the path (relative to ${code(from)})`;
+    case 'unreadable':
+      return `tool reference ${ref}: ${file} cannot be read (${index.readErrors.get(use.targetUri ?? '') ?? 'unknown error'})`;
+    case 'not-a-tool-file':
+      return `tool reference ${ref}: ${file} is not a tool-schema file ({"tools": [...]})`;
+    default:
+      return `tool reference ${ref}: ${file} has no tool named ${code(use.targetName ?? '')}`;
+  }
+}
+
+function referenceFixes(c: CaseModel, use: ToolUse, index: WorkspaceIndex): FixSpec[] {
+  if (use.problem !== 'missing-tool' || !use.targetUri || !use.ref || !use.targetName) return [];
+  const file = index.toolFiles.get(use.targetUri);
+  if (!file) return [];
+  const names = closest(use.targetName, file.byName.keys());
+  const base = use.ref.slice(0, use.ref.lastIndexOf('#') + 1);
+  return names.map((n) => ({
+    title: `Change to ${base}${n}`,
+    unambiguous: names.length === 1,
+    changes: [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, use.path, base + n) }],
+  }));
+}
+
+function caseLinks(ctx: RuleContext, field: 'paired_with' | 'seed_id'): void {
+  const { index } = ctx;
+  for (const c of index.cases) {
+    const target = c.value[field];
+    if (typeof target !== 'string' || index.casesById.has(target)) continue;
+    const names = closest(target, index.casesById.keys());
+    ctx.report({
+      at: { uri: c.doc.uri, root: c.root, path: index.casePath(c, field) },
+      message: `${field} ${code(target)} names no case in the workspace; use an existing instance_id`,
+      fixes: names.slice(0, 3).map((n) => ({
+        title: `Change to ${n}`,
+        unambiguous: names.length === 1,
+        changes: [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, index.casePath(c, field), n) }],
+      })),
+    });
+  }
+}
+
+export const unresolvedReference: Rule = {
+  id: 'unresolved-reference',
+  check(ctx) {
+    const { index } = ctx;
+    for (const c of index.cases) {
+      for (const use of c.tools) {
+        if (use.inline || !use.problem) continue;
+        ctx.report({
+          at: { uri: c.doc.uri, root: c.root, path: use.path },
+          message: toolMessage(use, index, displayPath(c.doc.uri, index.roots[0])),
+          fixes: referenceFixes(c, use, index),
+          data: { reference: use.ref, problem: use.problem },
+        });
+      }
+    }
+    caseLinks(ctx, 'paired_with');
+    caseLinks(ctx, 'seed_id');
+  },
+};

@@ -1,0 +1,62 @@
+import type { Position, Range } from './types';
+
+/**
+ * Maps offsets to line/character positions. Line breaks are `\n`, `\r\n` and lone `\r`, the same
+ * set LSP clients use, so CRLF and mixed endings give the positions the editor shows.
+ */
+export class LineIndex {
+  private readonly starts: number[];
+
+  constructor(readonly text: string) {
+    const starts = [0];
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 13 /* \r */) {
+        if (text.charCodeAt(i + 1) === 10) i++;
+        starts.push(i + 1);
+      } else if (c === 10 /* \n */) {
+        starts.push(i + 1);
+      }
+    }
+    this.starts = starts;
+  }
+
+  get lineCount(): number {
+    return this.starts.length;
+  }
+
+  lineStart(line: number): number {
+    return this.starts[Math.max(0, Math.min(line, this.starts.length - 1))];
+  }
+
+  /** Offset just past the line's content, before its line break. */
+  lineEnd(line: number): number {
+    const next = line + 1 < this.starts.length ? this.starts[line + 1] : this.text.length;
+    let end = next;
+    if (end > this.starts[line] && this.text.charCodeAt(end - 1) === 10) end--;
+    if (end > this.starts[line] && this.text.charCodeAt(end - 1) === 13) end--;
+    return end;
+  }
+
+  positionAt(offset: number): Position {
+    const o = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: o - this.starts[lo] };
+  }
+
+  offsetAt(position: Position): number {
+    if (position.line >= this.starts.length) return this.text.length;
+    if (position.line < 0) return 0;
+    return Math.min(this.starts[position.line] + Math.max(0, position.character), this.lineEnd(position.line));
+  }
+
+  rangeOf(offset: number, length: number): Range {
+    return { start: this.positionAt(offset), end: this.positionAt(offset + Math.max(0, length)) };
+  }
+}

@@ -1,0 +1,265 @@
+import { getNodeValue } from 'jsonc-parser';
+import { defaultConfig, mergeConfig, readConfig, type ConfigOverrides, type ResolvedConfig } from './config';
+import type { SuiteDocument } from './document';
+import { readTool, parseToolReference, type ToolModel } from './tools';
+import type { JsonPath } from './types';
+import { dirnameUri, normalizeUri, resolveRelative } from './uri';
+
+export type Arm = 'adversarial' | 'benign';
+
+/** How one entry of a case's `tools` array resolved. */
+export interface ToolUse {
+  /** Path of the entry (relative to the case's root). */
+  path: JsonPath;
+  /** The reference string, for `path#name` entries. */
+  ref?: string;
+  /** The tool, inline or referenced, when it resolved. */
+  tool?: ToolModel;
+  inline: boolean;
+  /** Why a reference did not resolve. */
+  problem?: 'malformed' | 'missing-file' | 'unreadable' | 'not-a-tool-file' | 'missing-tool';
+  /** The file a reference names (normalised URI), when it is well-formed. */
+  targetUri?: string;
+  targetName?: string;
+}
+
+export interface CaseModel {
+  doc: SuiteDocument;
+  root: number;
+  /** Path of the case object within its root: [] for a single case or a JSONL line, ['cases', i] in a suite. */
+  path: JsonPath;
+  value: Record<string, unknown>;
+  id?: string;
+  arm?: Arm;
+  family?: string;
+  probe?: string;
+  tools: ToolUse[];
+}
+
+export interface ToolFile {
+  doc: SuiteDocument;
+  tools: ToolModel[];
+  byName: Map<string, ToolModel[]>;
+}
+
+export interface WorkspaceIndex {
+  docs: Map<string, SuiteDocument>;
+  cases: CaseModel[];
+  casesById: Map<string, CaseModel[]>;
+  families: Map<string, CaseModel[]>;
+  toolFiles: Map<string, ToolFile>;
+  /** Every case that uses a tool (inline or by reference), keyed by the tool. */
+  toolUsers: Map<ToolModel, { case: CaseModel; use: ToolUse }[]>;
+  /** Files that were named or referenced but could not be read, with the reason. */
+  readErrors: Map<string, string>;
+  /** Workspace folders (or the CLI's given roots) as URIs. */
+  roots: string[];
+  configFor(uri: string): ResolvedConfig;
+  /** The nearest `litmus.harness.json` up the tree from `uri`, if the index holds one. */
+  harnessFor(uri: string): SuiteDocument | undefined;
+  /** A case's path prefixed onto a path inside it: where to point findings about that case. */
+  casePath(c: CaseModel, ...rest: JsonPath): JsonPath;
+}
+
+export interface IndexOptions {
+  roots?: string[];
+  readErrors?: Map<string, string>;
+  /** Host defaults (editor settings), under any config file. */
+  baseConfig?: ConfigOverrides;
+  /** Replaces config discovery (the CLI's `--config`). */
+  configOverride?: ConfigOverrides;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function readCases(doc: SuiteDocument): CaseModel[] {
+  const out: CaseModel[] = [];
+  doc.parsed.roots.forEach((root, rootIndex) => {
+    if (root.broken || !root.node) return;
+    const value: unknown = getNodeValue(root.node);
+    if (!isObject(value)) return;
+    if (doc.kind === 'cases' && Array.isArray(value.cases)) {
+      value.cases.forEach((c, i) => {
+        if (isObject(c)) out.push(makeCase(doc, rootIndex, ['cases', i], c));
+      });
+    } else if (doc.kind === 'caseLines' || !('cases' in value)) {
+      out.push(makeCase(doc, rootIndex, [], value));
+    }
+  });
+  return out;
+}
+
+function makeCase(doc: SuiteDocument, root: number, path: JsonPath, value: Record<string, unknown>): CaseModel {
+  return {
+    doc,
+    root,
+    path,
+    value,
+    id: typeof value.instance_id === 'string' ? value.instance_id : undefined,
+    arm: value.arm === 'adversarial' || value.arm === 'benign' ? value.arm : undefined,
+    family: typeof value.family === 'string' ? value.family : undefined,
+    probe: typeof value.probe === 'string' ? value.probe : undefined,
+    tools: [],
+  };
+}
+
+function readToolFile(doc: SuiteDocument): ToolFile {
+  const tools: ToolModel[] = [];
+  const byName = new Map<string, ToolModel[]>();
+  const root = doc.parsed.roots[0];
+  if (root && !root.broken && root.node) {
+    const value: unknown = getNodeValue(root.node);
+    if (isObject(value) && Array.isArray(value.tools)) {
+      value.tools.forEach((entry, i) => {
+        const tool = readTool(entry, doc.uri, 0, ['tools', i]);
+        if (!tool) return;
+        tools.push(tool);
+        const list = byName.get(tool.name);
+        if (list) list.push(tool);
+        else byName.set(tool.name, [tool]);
+      });
+    }
+  }
+  return { doc, tools, byName };
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Builds the cross-file index from documents that are already read. Pure and synchronous. */
+export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOptions = {}): WorkspaceIndex {
+  const docs = new Map<string, SuiteDocument>();
+  for (const d of documents) docs.set(d.uri, d);
+  const readErrors = options.readErrors ?? new Map<string, string>();
+
+  const toolFiles = new Map<string, ToolFile>();
+  const cases: CaseModel[] = [];
+  const configDocs = new Map<string, SuiteDocument>();
+  const harnessDocs = new Map<string, SuiteDocument>();
+  for (const doc of docs.values()) {
+    if (doc.kind === 'tools') toolFiles.set(normalizeUri(doc.uri), readToolFile(doc));
+    else if (doc.kind === 'cases' || doc.kind === 'caseLines') cases.push(...readCases(doc));
+    else if (doc.kind === 'config') configDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
+    else if (doc.kind === 'harness') harnessDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
+  }
+
+  const casesById = new Map<string, CaseModel[]>();
+  const families = new Map<string, CaseModel[]>();
+  const toolUsers = new Map<ToolModel, { case: CaseModel; use: ToolUse }[]>();
+  for (const c of cases) {
+    if (c.id !== undefined) push(casesById, c.id, c);
+    if (c.family !== undefined) push(families, c.family, c);
+    const tools = c.value.tools;
+    if (!Array.isArray(tools)) continue;
+    tools.forEach((entry, i) => {
+      const path: JsonPath = [...c.path, 'tools', i];
+      let use: ToolUse;
+      if (typeof entry === 'string') {
+        use = resolveReference(c.doc.uri, entry, path, toolFiles, docs, readErrors);
+      } else {
+        const tool = readTool(entry, c.doc.uri, c.root, path);
+        use = { path, inline: true, tool };
+      }
+      c.tools.push(use);
+      if (use.tool) push(toolUsers, use.tool, { case: c, use });
+    });
+  }
+
+  const base = mergeConfig(defaultConfig(), options.baseConfig);
+  const configCache = new Map<string, ResolvedConfig>();
+  const configForDir = (dir: string): ResolvedConfig => {
+    const cached = configCache.get(dir);
+    if (cached) return cached;
+    const doc = configDocs.get(dir);
+    const parent = dirnameUri(dir);
+    const resolved = doc ? mergeConfig(base, readConfig(doc)) : parent === dir ? base : configForDir(parent);
+    configCache.set(dir, resolved);
+    return resolved;
+  };
+  const overridden = options.configOverride ? mergeConfig(base, options.configOverride) : undefined;
+
+  const nearest = (map: Map<string, SuiteDocument>, uri: string): SuiteDocument | undefined => {
+    let dir = normalizeUri(dirnameUri(uri));
+    for (;;) {
+      const found = map.get(dir);
+      if (found) return found;
+      const parent = normalizeUri(dirnameUri(dir));
+      if (parent === dir) return undefined;
+      dir = parent;
+    }
+  };
+
+  return {
+    docs,
+    cases,
+    casesById,
+    families,
+    toolFiles,
+    toolUsers,
+    readErrors,
+    roots: options.roots ?? [],
+    configFor: (uri) => overridden ?? configForDir(normalizeUri(dirnameUri(uri))),
+    harnessFor: (uri) => nearest(harnessDocs, uri),
+    casePath: (c, ...rest) => [...c.path, ...rest],
+  };
+}
+
+function resolveReference(
+  fromUri: string,
+  ref: string,
+  path: JsonPath,
+  toolFiles: Map<string, ToolFile>,
+  docs: Map<string, SuiteDocument>,
+  readErrors: Map<string, string>,
+): ToolUse {
+  const parsed = parseToolReference(ref);
+  if (!parsed) return { path, ref, inline: false, problem: 'malformed' };
+  let targetUri: string;
+  try {
+    targetUri = normalizeUri(resolveRelative(fromUri, parsed.path));
+  } catch {
+    return { path, ref, inline: false, problem: 'malformed' };
+  }
+  const use: ToolUse = { path, ref, inline: false, targetUri, targetName: parsed.name };
+  if (readErrors.has(targetUri)) {
+    use.problem = 'unreadable';
+    return use;
+  }
+  const file = toolFiles.get(targetUri);
+  if (!file) {
+    use.problem = docs.has(targetUri) ? 'not-a-tool-file' : 'missing-file';
+    return use;
+  }
+  const tool = file.byName.get(parsed.name)?.[0];
+  if (!tool) use.problem = 'missing-tool';
+  else use.tool = tool;
+  return use;
+}
+
+/** Every tool-file URI the cases of these documents reference (for loading referenced files). */
+export function referencedToolFiles(docs: Iterable<SuiteDocument>): Set<string> {
+  const out = new Set<string>();
+  for (const doc of docs) {
+    if (doc.kind !== 'cases' && doc.kind !== 'caseLines') continue;
+    for (const c of readCases(doc)) {
+      const tools = c.value.tools;
+      if (!Array.isArray(tools)) continue;
+      for (const entry of tools) {
+        if (typeof entry !== 'string') continue;
+        const parsed = parseToolReference(entry);
+        if (!parsed) continue;
+        try {
+          out.add(normalizeUri(resolveRelative(doc.uri, parsed.path)));
+        } catch {
+          // malformed: unresolved-reference reports it
+        }
+      }
+    }
+  }
+  return out;
+}

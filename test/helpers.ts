@@ -1,0 +1,28 @@
+import { lintIndex, loadWorkspace, memoryFileSystem, type LintDiagnostic, type LintOptions, type LoadOptions } from '../src/core';
+
+export const WS = 'file:///ws';
+
+/** Lints an in-memory workspace given as `{ 'relative/path': text }`, rooted at file:///ws. */
+export async function lintFiles(files: Record<string, string>, options: LintOptions & LoadOptions = {}) {
+  const fs = memoryFileSystem(Object.fromEntries(Object.entries(files).map(([k, v]) => [`${WS}/${k}`, v])));
+  const loaded = await loadWorkspace(fs, [WS], options);
+  const result = lintIndex(loaded.index, options);
+  return { ...result, ...loaded };
+}
+
+/** A compact, comparable view: `path:line:col code`, 1-based like the CLI. */
+export function brief(d: LintDiagnostic): string {
+  return `${d.uri.slice(WS.length + 1)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`;
+}
+
+export function codes(ds: LintDiagnostic[], code?: string): LintDiagnostic[] {
+  return code ? ds.filter((d) => d.code === code) : ds;
+}
+
+/** The text a diagnostic covers. */
+export function covered(files: Record<string, string>, d: LintDiagnostic): string {
+  const text = files[d.uri.slice(WS.length + 1)];
+  return text.slice(d.offset, d.offset + d.length);
+}
+
+export const json = (v: unknown) => JSON.stringify(v, null, 2);
