@@ -1,4 +1,4 @@
-import { modify, type FormattingOptions } from 'jsonc-parser';
+import { createScanner, findNodeAtLocation, modify, SyntaxKind, type FormattingOptions } from 'jsonc-parser';
 import type { SuiteDocument } from './document';
 import type { TextChange } from './rules/types';
 import type { JsonPath } from './types';
@@ -32,8 +32,58 @@ export function setValue(doc: SuiteDocument, root: number, path: JsonPath, value
   return modifyRoot(doc, root, path, value);
 }
 
+/** Offset of the first comma token in [from, to), skipping comments; -1 when there is none. */
+function commaBetween(text: string, from: number, to: number): number {
+  const scanner = createScanner(text.slice(from, to), false);
+  for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
+    if (kind === SyntaxKind.CommaToken) return from + scanner.getTokenOffset();
+  }
+  return -1;
+}
+
+/**
+ * Removes a property or array element and one neighbouring comma, and nothing else: unlike
+ * `modify`, it never swallows a comment next to the value or reformats its neighbours.
+ */
 export function removeValue(doc: SuiteDocument, root: number, path: JsonPath): TextChange[] {
-  return modifyRoot(doc, root, path, undefined);
+  const r = doc.parsed.roots[root];
+  const target = r?.node && !r.broken ? findNodeAtLocation(r.node, path) : undefined;
+  if (!target?.parent) return [];
+  const item = target.parent.type === 'property' ? target.parent : target;
+  const container = item.parent;
+  if (!container?.children) return [];
+  const siblings = container.children;
+  const i = siblings.indexOf(item);
+  const text = doc.text;
+  const end = item.offset + item.length;
+  if (i + 1 < siblings.length) {
+    const comma = commaBetween(text, end, siblings[i + 1].offset);
+    let stop = comma < 0 ? end : comma + 1;
+    // Take the blanks after the comma too, up to a comment or the next value, so no gap is left.
+    while (stop < siblings[i + 1].offset && (text[stop] === ' ' || text[stop] === '\t')) stop++;
+    if (text[stop] === '\r' && text[stop + 1] === '\n') stop += 2;
+    else if (text[stop] === '\n' || text[stop] === '\r') stop += 1;
+    let start = item.offset;
+    // Remove the now-empty line's indentation as well.
+    while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+    if (start > 0 && text[start - 1] !== '\n' && text[start - 1] !== '\r') start = item.offset;
+    if (stop > siblings[i + 1].offset) stop = siblings[i + 1].offset;
+    return [{ offset: start, length: stop - start, content: '' }];
+  }
+  if (i > 0) {
+    const prevEnd = siblings[i - 1].offset + siblings[i - 1].length;
+    const comma = commaBetween(text, prevEnd, item.offset);
+    const start = comma < 0 ? item.offset : comma;
+    // Keep comments that sit between the comma and the value: delete the comma, then the value.
+    if (comma >= 0 && text.slice(comma + 1, item.offset).trim() !== '') {
+      return [
+        { offset: comma, length: 1, content: '' },
+        { offset: item.offset, length: end - item.offset, content: '' },
+      ];
+    }
+    return [{ offset: start, length: end - start, content: '' }];
+  }
+  return [{ offset: item.offset, length: end - item.offset, content: '' }];
 }
 
 /** Appends to the array at `path` (which must exist). */

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { appendToArray, applyChanges, createDocument, effectiveSeverity, defaultConfig, mergeConfig, parseJson, removeValue, setValue, type Finding } from '../../src/core';
+
+const finding = (extra: Partial<Finding> = {}): Finding => ({
+  rule: 'injection-payload',
+  at: { uri: 'file:///ws/a.tools.json', offset: 0, length: 0 },
+  message: 'm',
+  ...extra,
+});
+
+describe('severity resolution', () => {
+  it('uses the rule default, then the finding default, then the config', () => {
+    const config = defaultConfig();
+    assert.equal(effectiveSeverity(finding(), config), 'warning');
+    assert.equal(effectiveSeverity(finding({ severity: 'info' }), config), 'info');
+    const configured = mergeConfig(config, { rules: { 'injection-payload': 'error' } });
+    assert.equal(effectiveSeverity(finding({ severity: 'info' }), configured), 'error');
+  });
+
+  it('drops findings of rules set to off, and clamps to min/max severities', () => {
+    const off = mergeConfig(defaultConfig(), { rules: { 'injection-payload': 'off' } });
+    assert.equal(effectiveSeverity(finding({ minSeverity: 'warning' }), off), undefined);
+    const hint = mergeConfig(defaultConfig(), { rules: { 'injection-payload': 'hint' } });
+    assert.equal(effectiveSeverity(finding({ minSeverity: 'warning' }), hint), 'warning');
+    const error = mergeConfig(defaultConfig(), { rules: { 'injection-payload': 'error' } });
+    assert.equal(effectiveSeverity(finding({ maxSeverity: 'hint' }), error), 'hint');
+  });
+});
+
+describe('edits', () => {
+  const text = '{\n    // keep me\n    "a": 1,\n    "list": ["x"]\n}\n';
+  const doc = createDocument('file:///ws/a.litmus.json', text)!;
+
+  it('sets a value and keeps comments and indentation', () => {
+    const out = applyChanges(text, setValue(doc, 0, ['a'], 2));
+    assert.match(out, /\/\/ keep me/);
+    assert.match(out, /\n {4}"a": 2,/);
+    assert.equal(parseJson(out).issues.length, 0);
+  });
+
+  it('appends to an array and removes a property', () => {
+    const appended = applyChanges(text, appendToArray(doc, 0, ['list'], 1, 'y'));
+    assert.deepEqual(JSON.parse(appended.replace(/\/\/.*\n/, '')).list, ['x', 'y']);
+    const removed = applyChanges(text, removeValue(doc, 0, ['a']));
+    assert.equal(JSON.parse(removed.replace(/\/\/.*\n/, '')).a, undefined);
+    assert.match(removed, /\/\/ keep me/);
+  });
+
+  it('removes a last or only member without touching comments around it', () => {
+    const src = '{\n  "a": 1, // about a\n  /* about b */ "b": [1, /* one */ 2]\n}';
+    const d = createDocument('file:///ws/b.litmus.json', src)!;
+    const noB = applyChanges(src, removeValue(d, 0, ['b']));
+    assert.match(noB, /\/\/ about a/);
+    assert.match(noB, /\/\* about b \*\//);
+    assert.equal(parseJson(noB).issues.length, 0);
+    const noTwo = applyChanges(src, removeValue(d, 0, ['b', 1]));
+    assert.match(noTwo, /\/\* one \*\//);
+    assert.equal(parseJson(noTwo).issues.length, 0);
+    const only = createDocument('file:///ws/c.litmus.json', '{"a": 1}')!;
+    assert.equal(applyChanges(only.text, removeValue(only, 0, ['a'])), '{}');
+  });
+
+  it('keeps a JSONL edit on its own line', () => {
+    const lines = '{"a":1}\n{"b":2,"list":[]}\n{"c":3}\n';
+    const jsonl = createDocument('file:///ws/v.litmus.jsonl', lines)!;
+    const out = applyChanges(lines, setValue(jsonl, 1, ['b'], { deep: [1, 2] }));
+    const parts = out.split('\n');
+    assert.equal(parts.length, 4);
+    assert.deepEqual(JSON.parse(parts[1]).b, { deep: [1, 2] });
+    assert.equal(parts[0], '{"a":1}');
+    assert.equal(parts[2], '{"c":3}');
+  });
+});
