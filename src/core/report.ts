@@ -1,0 +1,359 @@
+import { nodeAt } from './location';
+import type { LintDiagnostic } from './lint';
+import { escapeText } from './escape';
+import type { ToolModel } from './tools';
+import { displayPath } from './uri';
+import type { Arm, CaseModel, WorkspaceIndex } from './workspace';
+
+/**
+ * The suite health summary behind `litmus-lint report` and the editor's "show suite report":
+ * what the suite holds, what is paired, which instances each rule would quarantine, and whether
+ * the aggregate score can be trusted. Pure: it reads the index and the diagnostics of one lint run.
+ */
+
+export interface FamilySummary {
+  family: string;
+  adversarial: number;
+  benign: number;
+  /** Adversarial cases per probe. */
+  probes: Record<string, number>;
+  /** Arms with no case in this family. */
+  missing: Arm[];
+}
+
+export interface TwinPair {
+  adversarial: string;
+  benign: string;
+  family?: string;
+}
+
+export interface QuarantineEntry {
+  rule: string;
+  /** Instance ids (or `path:line` for a case without one), sorted. */
+  instances: string[];
+}
+
+/** An error that is not about one case: a harness, score report, config or unreadable file. */
+export interface SuiteError {
+  rule: string;
+  file: string;
+  line: number;
+  message: string;
+}
+
+export interface SuiteReport {
+  files: number;
+  cases: number;
+  arms: { adversarial: number; benign: number; unknown: number };
+  /** Adversarial cases per probe; `(none)` counts adversarial cases without a probe. */
+  probes: Record<string, number>;
+  families: FamilySummary[];
+  familiesMissingArm: { family: string; missing: Arm[] }[];
+  twins: {
+    pairs: TwinPair[];
+    /** Adversarial cases that pair with no benign case. */
+    unpairedAdversarial: number;
+    /** Benign cases no adversarial case pairs with. */
+    unpairedBenign: number;
+  };
+  diagnostics: { error: number; warning: number; info: number; hint: number };
+  /** By rule, the cases an error of that rule touches (directly or through a tool they use). */
+  quarantine: QuarantineEntry[];
+  /** Distinct instances in `quarantine`. */
+  quarantined: number;
+  suiteErrors: SuiteError[];
+  verdict: { trusted: boolean; reasons: string[]; line: string };
+}
+
+export type ReportFormat = 'text' | 'json' | 'markdown';
+
+interface Span {
+  offset: number;
+  end: number;
+}
+
+/** Sorted spans per file, found by binary search: diagnostics map to cases in O(log n) each. */
+function spanFinder<T>(entries: { uri: string; span: Span; item: T }[]): (uri: string, offset: number) => T | undefined {
+  const byUri = new Map<string, { span: Span; item: T }[]>();
+  for (const e of entries) {
+    const list = byUri.get(e.uri);
+    if (list) list.push(e);
+    else byUri.set(e.uri, [e]);
+  }
+  for (const list of byUri.values()) list.sort((a, b) => a.span.offset - b.span.offset);
+  return (uri, offset) => {
+    const list = byUri.get(uri);
+    if (!list) return undefined;
+    let lo = 0;
+    let hi = list.length - 1;
+    let best = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid].span.offset <= offset) {
+        best = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    // Spans do not overlap (cases never nest; tools never nest), so the last start before the offset is the one.
+    if (best < 0) return undefined;
+    const hit = list[best];
+    return offset < hit.span.end ? hit.item : undefined;
+  };
+}
+
+function spanOf(index: WorkspaceIndex, uri: string, root: number, path: (string | number)[]): Span | undefined {
+  const doc = index.docs.get(uri);
+  const node = doc ? nodeAt(doc, root, path) : undefined;
+  return node ? { offset: node.offset, end: node.offset + Math.max(1, node.length) } : undefined;
+}
+
+export function instanceName(index: WorkspaceIndex, c: CaseModel): string {
+  if (c.id !== undefined) return c.id;
+  const span = spanOf(index, c.doc.uri, c.root, c.path);
+  const line = span ? c.doc.lines.positionAt(span.offset).line + 1 : 1;
+  return `${displayPath(c.doc.uri, index.roots[0])}:${line}`;
+}
+
+function count<K extends string>(map: Record<K, number>, key: K): void {
+  map[key] = (map[key] ?? 0) + 1;
+}
+
+function byName<T>(a: [string, T], b: [string, T]): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+}
+
+export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnostic[]): SuiteReport {
+  const arms = { adversarial: 0, benign: 0, unknown: 0 };
+  const probes: Record<string, number> = {};
+  const familyMap = new Map<string, FamilySummary>();
+  for (const c of index.cases) {
+    if (c.arm) arms[c.arm]++;
+    else arms.unknown++;
+    if (c.arm === 'adversarial') count(probes, c.probe ?? '(none)');
+    if (c.family === undefined) continue;
+    let f = familyMap.get(c.family);
+    if (!f) {
+      f = { family: c.family, adversarial: 0, benign: 0, probes: {}, missing: [] };
+      familyMap.set(c.family, f);
+    }
+    if (c.arm) f[c.arm]++;
+    if (c.arm === 'adversarial') count(f.probes, c.probe ?? '(none)');
+  }
+  const families = [...familyMap.entries()].sort(byName).map(([, f]) => f);
+  for (const f of families) {
+    if (f.adversarial === 0) f.missing.push('adversarial');
+    if (f.benign === 0) f.missing.push('benign');
+  }
+
+  // Twins: a pair is counted once whether one side or both name the other.
+  const pairs: TwinPair[] = [];
+  const seenPairs = new Set<string>();
+  const pairedAdv = new Set<CaseModel>();
+  const pairedBenign = new Set<CaseModel>();
+  for (const c of index.cases) {
+    const target = c.value.paired_with;
+    if (typeof target !== 'string' || !c.arm) continue;
+    const twin = index.casesById.get(target)?.find((t) => t.arm && t.arm !== c.arm);
+    if (!twin || twin.id === undefined || c.id === undefined) continue;
+    const [adv, ben] = c.arm === 'adversarial' ? [c, twin] : [twin, c];
+    pairedAdv.add(adv);
+    pairedBenign.add(ben);
+    const key = `${adv.id}\u0000${ben.id}`;
+    if (seenPairs.has(key)) continue;
+    seenPairs.add(key);
+    pairs.push({ adversarial: adv.id!, benign: ben.id!, family: adv.family ?? ben.family });
+  }
+  pairs.sort((a, b) => (a.adversarial < b.adversarial ? -1 : a.adversarial > b.adversarial ? 1 : a.benign < b.benign ? -1 : 1));
+
+  const caseAt = spanFinder(
+    index.cases.flatMap((c) => {
+      const span = spanOf(index, c.doc.uri, c.root, c.path);
+      return span ? [{ uri: c.doc.uri, span, item: c }] : [];
+    }),
+  );
+  const toolEntries: { uri: string; span: Span; item: ToolModel }[] = [];
+  for (const file of index.toolFiles.values()) {
+    for (const t of file.tools) {
+      const span = spanOf(index, t.uri, t.root, t.path);
+      if (span) toolEntries.push({ uri: t.uri, span, item: t });
+    }
+  }
+  const toolAt = spanFinder(toolEntries);
+
+  const counts = { error: 0, warning: 0, info: 0, hint: 0 };
+  const quarantineMap = new Map<string, Set<CaseModel>>();
+  const suiteErrors: SuiteError[] = [];
+  for (const d of diagnostics) {
+    counts[d.severity]++;
+    if (d.severity !== 'error') continue;
+    let touched: CaseModel[] = [];
+    const c = caseAt(d.uri, d.offset);
+    if (c) touched = [c];
+    else {
+      const tool = toolAt(d.uri, d.offset);
+      if (tool) touched = (index.toolUsers.get(tool) ?? []).map((u) => u.case);
+    }
+    if (touched.length === 0) {
+      suiteErrors.push({ rule: d.code, file: displayPath(d.uri, index.roots[0]), line: d.range.start.line + 1, message: d.message });
+      continue;
+    }
+    let set = quarantineMap.get(d.code);
+    if (!set) quarantineMap.set(d.code, (set = new Set()));
+    for (const t of touched) set.add(t);
+  }
+  const allQuarantined = new Set<CaseModel>();
+  const quarantine: QuarantineEntry[] = [...quarantineMap.entries()].sort(byName).map(([rule, set]) => {
+    for (const c of set) allQuarantined.add(c);
+    return { rule, instances: [...set].map((c) => instanceName(index, c)).sort() };
+  });
+
+  const familiesMissingArm = families.filter((f) => f.missing.length > 0).map((f) => ({ family: f.family, missing: f.missing }));
+  const reasons: string[] = [];
+  if (index.cases.length === 0) reasons.push('no cases were found');
+  if (allQuarantined.size > 0) {
+    reasons.push(`${allQuarantined.size} of ${index.cases.length} instance${plural(index.cases.length)} would be quarantined by ${quarantine.length} rule${plural(quarantine.length)}`);
+  }
+  const suiteRules = [...new Set(suiteErrors.map((e) => e.rule))].sort();
+  if (suiteErrors.length > 0) reasons.push(`${suiteErrors.length} error${plural(suiteErrors.length)} outside the cases (${suiteRules.join(', ')})`);
+  if (familiesMissingArm.length > 0) {
+    reasons.push(`${familiesMissingArm.length} famil${familiesMissingArm.length === 1 ? 'y lacks' : 'ies lack'} an arm`);
+  }
+  const trusted = reasons.length === 0;
+  const line = trusted
+    ? `VERDICT: the aggregate can be trusted: ${index.cases.length} case${plural(index.cases.length)}, no errors, every family has both arms`
+    : `VERDICT: the aggregate cannot be trusted: ${reasons.join('; ')}`;
+
+  return {
+    files: index.docs.size,
+    cases: index.cases.length,
+    arms,
+    probes: Object.fromEntries(Object.entries(probes).sort(byName)),
+    families,
+    familiesMissingArm,
+    twins: {
+      pairs,
+      unpairedAdversarial: index.cases.filter((c) => c.arm === 'adversarial' && !pairedAdv.has(c)).length,
+      unpairedBenign: index.cases.filter((c) => c.arm === 'benign' && !pairedBenign.has(c)).length,
+    },
+    diagnostics: counts,
+    quarantine,
+    quarantined: allQuarantined.size,
+    suiteErrors,
+    verdict: { trusted, reasons, line },
+  };
+}
+
+function plural(n: number): string {
+  return n === 1 ? '' : 's';
+}
+
+/** Lists this long are cut in text and Markdown (JSON keeps everything). */
+const MAX_LISTED = 20;
+
+function listed(items: string[], show: (s: string) => string): string {
+  const shown = items.slice(0, MAX_LISTED).map(show).join(', ');
+  return items.length > MAX_LISTED ? `${shown}, … (${items.length - MAX_LISTED} more)` : shown;
+}
+
+function probeText(probes: Record<string, number>, show: (s: string) => string): string {
+  const entries = Object.entries(probes).sort(byName);
+  return entries.length ? entries.map(([p, n]) => `${show(p)} ${n}`).join(', ') : '—';
+}
+
+function renderText(r: SuiteReport): string {
+  const t = (s: string) => escapeText(s, 120);
+  const out: string[] = [];
+  out.push(`LITMUS suite report: ${r.cases} case${plural(r.cases)} in ${r.files} file${plural(r.files)}`);
+  out.push('');
+  out.push(`Arms: adversarial ${r.arms.adversarial}, benign ${r.arms.benign}${r.arms.unknown ? `, no valid arm ${r.arms.unknown}` : ''}`);
+  out.push(`Probes: ${probeText(r.probes, t)}`);
+  out.push('');
+  out.push(`Families (${r.families.length}):`);
+  for (const f of r.families.slice(0, MAX_LISTED * 5)) {
+    const missing = f.missing.length ? `  MISSING ${f.missing.join(' and ')}` : '';
+    out.push(`  ${t(f.family)}: adversarial ${f.adversarial}, benign ${f.benign}${missing}`);
+  }
+  if (r.families.length > MAX_LISTED * 5) out.push(`  … (${r.families.length - MAX_LISTED * 5} more)`);
+  out.push(
+    r.familiesMissingArm.length
+      ? `Families missing an arm: ${listed(r.familiesMissingArm.map((f) => `${t(f.family)} (no ${f.missing.join(', no ')})`), (s) => s)}`
+      : 'Families missing an arm: none',
+  );
+  out.push('');
+  out.push(`Twin pairs: ${r.twins.pairs.length} (unpaired: adversarial ${r.twins.unpairedAdversarial}, benign ${r.twins.unpairedBenign})`);
+  for (const p of r.twins.pairs.slice(0, MAX_LISTED)) out.push(`  ${t(p.adversarial)} <-> ${t(p.benign)}`);
+  if (r.twins.pairs.length > MAX_LISTED) out.push(`  … (${r.twins.pairs.length - MAX_LISTED} more)`);
+  out.push('');
+  const d = r.diagnostics;
+  out.push(`Diagnostics: ${d.error} error${plural(d.error)}, ${d.warning} warning${plural(d.warning)}, ${d.info} info, ${d.hint} hint${plural(d.hint)}`);
+  out.push(`Quarantine (${r.quarantined} instance${plural(r.quarantined)}):`);
+  if (r.quarantine.length === 0) out.push('  none');
+  for (const q of r.quarantine) out.push(`  ${q.rule} (${q.instances.length}): ${listed(q.instances, t)}`);
+  if (r.suiteErrors.length) {
+    out.push('Errors outside the cases:');
+    for (const e of r.suiteErrors.slice(0, MAX_LISTED)) out.push(`  ${t(e.file)}:${e.line} ${e.rule}: ${t(e.message)}`);
+    if (r.suiteErrors.length > MAX_LISTED) out.push(`  … (${r.suiteErrors.length - MAX_LISTED} more)`);
+  }
+  out.push('');
+  out.push(r.verdict.line);
+  return out.join('\n') + '\n';
+}
+
+/** Suite text in Markdown: hidden characters escaped, then every character Markdown would act on. */
+function md(s: string): string {
+  return escapeText(s, 120)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1');
+}
+
+function renderMarkdown(r: SuiteReport): string {
+  const out: string[] = [];
+  out.push(`## LITMUS suite report`);
+  out.push('');
+  out.push(`${r.verdict.trusted ? '✅' : '❌'} **${md(r.verdict.line)}**`);
+  out.push('');
+  out.push(`${r.cases} case${plural(r.cases)} in ${r.files} file${plural(r.files)}: adversarial ${r.arms.adversarial}, benign ${r.arms.benign}${r.arms.unknown ? `, no valid arm ${r.arms.unknown}` : ''}.`);
+  out.push(`Probes: ${probeText(r.probes, md)}.`);
+  out.push('');
+  out.push('| family | adversarial | benign | probes | missing arm |');
+  out.push('| --- | ---: | ---: | --- | --- |');
+  for (const f of r.families.slice(0, MAX_LISTED * 5)) {
+    out.push(`| ${md(f.family)} | ${f.adversarial} | ${f.benign} | ${probeText(f.probes, md)} | ${f.missing.join(', ') || '—'} |`);
+  }
+  if (r.families.length > MAX_LISTED * 5) out.push(`| … ${r.families.length - MAX_LISTED * 5} more | | | | |`);
+  out.push('');
+  out.push(`**Twin pairs:** ${r.twins.pairs.length} (unpaired: adversarial ${r.twins.unpairedAdversarial}, benign ${r.twins.unpairedBenign})`);
+  out.push('');
+  const d = r.diagnostics;
+  out.push(`**Diagnostics:** ${d.error} error${plural(d.error)}, ${d.warning} warning${plural(d.warning)}, ${d.info} info, ${d.hint} hint${plural(d.hint)}`);
+  out.push('');
+  if (r.quarantine.length) {
+    out.push(`**Quarantine** (${r.quarantined} instance${plural(r.quarantined)}):`);
+    out.push('');
+    out.push('| rule | instances |');
+    out.push('| --- | --- |');
+    for (const q of r.quarantine) out.push(`| \`${q.rule}\` | ${q.instances.length}: ${listed(q.instances, md)} |`);
+    out.push('');
+  } else {
+    out.push('**Quarantine:** none');
+    out.push('');
+  }
+  if (r.suiteErrors.length) {
+    out.push('**Errors outside the cases:**');
+    out.push('');
+    for (const e of r.suiteErrors.slice(0, MAX_LISTED)) out.push(`- ${md(e.file)}:${e.line} \`${e.rule}\`: ${md(e.message)}`);
+    if (r.suiteErrors.length > MAX_LISTED) out.push(`- … ${r.suiteErrors.length - MAX_LISTED} more`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+export function renderSuiteReport(report: SuiteReport, format: ReportFormat): string {
+  if (format === 'json') return JSON.stringify(report, null, 2) + '\n';
+  if (format === 'markdown') return renderMarkdown(report);
+  return renderText(report);
+}
