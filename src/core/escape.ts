@@ -24,6 +24,8 @@ export function isUnsafeCodePoint(cp: number): boolean {
     cp === 0xfeff ||
     cp === 0xffa0 ||
     (cp >= 0xfff0 && cp <= 0xfffb) ||
+    (cp >= 0x1bca0 && cp <= 0x1bca3) ||
+    (cp >= 0x1d173 && cp <= 0x1d17a) ||
     (cp >= 0xe0000 && cp <= 0xe0fff) ||
     (cp >= 0xd800 && cp <= 0xdfff)
   );
@@ -65,4 +67,15 @@ export function quote(text: string, max = MAX_QUOTE): string {
 export function code(text: string, max = 60): string {
   const q = quote(text, max);
   return '`' + q.slice(1, -1).replace(/`/g, "'") + '`';
+}
+
+/**
+ * Untrusted text for Markdown (hovers), escaped like `quote` and with every ASCII punctuation
+ * character backslash-escaped (CommonMark allows that for all of them), so a payload cannot turn
+ * into a link, an image, a `command:` URI, HTML or emphasis, nor break out of the surrounding
+ * markup. Prefer `code()` inside a code span where a literal rendering will do.
+ */
+export function markdownText(text: string, max = MAX_QUOTE): string {
+  const q = quote(text, max);
+  return q.slice(1, -1).replace(/[!-/:-@[-`{-~]/g, (c) => '\\' + c);
 }

@@ -1,4 +1,4 @@
-import { findNodeAtLocation, type Node } from 'jsonc-parser';
+import type { Node } from 'jsonc-parser';
 import type { SuiteDocument } from './document';
 import type { JsonPath, Range } from './types';
 
@@ -26,13 +26,43 @@ function keyOrBrace(node: Node): { offset: number; length: number } {
   return { offset: node.offset, length: 1 };
 }
 
+/**
+ * One step down a parse tree. With duplicate keys the last one wins, as in `getNodeValue` and
+ * `JSON.parse`: the squiggle must land on the value rules actually read, not on a decoy before it.
+ */
+export function childNode(node: Node, segment: string | number): Node | undefined {
+  const children = node.children;
+  if (!children) return undefined;
+  if (typeof segment === 'number') {
+    return node.type === 'array' && Number.isInteger(segment) && segment >= 0 ? children[segment] : undefined;
+  }
+  if (node.type !== 'object') return undefined;
+  for (let i = children.length - 1; i >= 0; i--) {
+    const prop = children[i].children;
+    if (prop?.length === 2 && prop[0].value === segment) return prop[1];
+  }
+  return undefined;
+}
+
+/** The node at `path`, or undefined. One pass, no recursion. */
+export function nodeAtPath(root: Node, path: JsonPath): Node | undefined {
+  let node: Node | undefined = root;
+  for (const segment of path) {
+    node = childNode(node, segment);
+    if (!node) return undefined;
+  }
+  return node;
+}
+
 /** Deepest node that exists along `path`; a path that no longer matches still lands close by. */
 function deepest(root: Node, path: JsonPath): Node {
-  for (let i = path.length; i > 0; i--) {
-    const found = findNodeAtLocation(root, path.slice(0, i));
-    if (found) return found;
+  let node = root;
+  for (const segment of path) {
+    const next = childNode(node, segment);
+    if (!next) break;
+    node = next;
   }
-  return root;
+  return node;
 }
 
 export function resolveLocation(doc: SuiteDocument, at: Location): ResolvedRange {
@@ -58,5 +88,5 @@ export function resolveLocation(doc: SuiteDocument, at: Location): ResolvedRange
 
 export function nodeAt(doc: SuiteDocument, root: number, path: JsonPath): Node | undefined {
   const r = doc.parsed.roots[root];
-  return r?.node && !r.broken ? findNodeAtLocation(r.node, path) : undefined;
+  return r?.node && !r.broken ? nodeAtPath(r.node, path) : undefined;
 }

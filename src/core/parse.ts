@@ -1,10 +1,18 @@
 import { createScanner, parseTree, printParseErrorCode, ParseErrorCode, SyntaxKind, type Node, type ParseError } from 'jsonc-parser';
+import { quote } from './escape';
 
 /**
  * Deeper nesting than this is refused before jsonc-parser sees the text: its parser recurses once
  * per level, and so do the rules that walk values. No suite, tool or schema file needs more.
  */
 export const MAX_NESTING = 256;
+
+/**
+ * Syntax errors reported per document. Garbage text (a binary file, a minified file cut in half)
+ * yields one error per token; past this many the rest are summed up in one notice, so the editor
+ * and the terminal are not flooded and no one reads a million squiggles.
+ */
+export const MAX_PARSE_ISSUES = 100;
 
 export interface ParseIssue {
   offset: number;
@@ -122,7 +130,7 @@ function duplicateKeys(root: Node): ParseIssue[] {
             issues.push({
               offset: key.offset,
               length: key.length,
-              message: `duplicate key "${key.value}"; readers keep only one of them, remove or rename the other`,
+              message: `duplicate key ${quote(key.value)}; readers keep only one of them, remove or rename the other`,
             });
           }
           seen.add(key.value);
@@ -181,9 +189,21 @@ function parseValue(text: string, base: number, line: number, wholeFile: boolean
   return { root: { node, line, broken }, issues };
 }
 
+/** Issues in document order, at most MAX_PARSE_ISSUES of them plus one notice for the rest. */
+function capped(issues: ParseIssue[]): ParseIssue[] {
+  const sorted = [...issues].sort((a, b) => a.offset - b.offset);
+  if (sorted.length <= MAX_PARSE_ISSUES) return sorted;
+  const rest = sorted.length - MAX_PARSE_ISSUES;
+  const next = sorted[MAX_PARSE_ISSUES];
+  return [
+    ...sorted.slice(0, MAX_PARSE_ISSUES),
+    { offset: next.offset, length: next.length, message: `${rest} more syntax error${rest === 1 ? '' : 's'} from here on are not listed; fix the ones above first` },
+  ];
+}
+
 export function parseJson(text: string): ParsedText {
   const { root, issues } = parseValue(withoutBom(text), 0, 0, true);
-  return { roots: root ? [root] : [], issues };
+  return { roots: root ? [root] : [], issues: capped(issues) };
 }
 
 /** One value per line; blank and comment-only lines are skipped; a bad line does not hide the others. */
@@ -206,5 +226,5 @@ export function parseJsonLines(text: string): ParsedText {
     start = end + (source.charCodeAt(end) === 13 && source.charCodeAt(end + 1) === 10 ? 2 : 1);
     line++;
   }
-  return { roots, issues };
+  return { roots, issues: capped(issues) };
 }

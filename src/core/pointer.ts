@@ -1,4 +1,5 @@
-import { findNodeAtLocation, type Node } from 'jsonc-parser';
+import type { Node } from 'jsonc-parser';
+import { childNode, nodeAtPath } from './location';
 import type { JsonPath } from './types';
 
 /**
@@ -42,7 +43,7 @@ export function pathFromTokens(root: Node | undefined, tokens: readonly string[]
       node = node.children?.[index];
       path.push(index);
     } else if (node.type === 'object') {
-      node = findNodeAtLocation(node, [token]);
+      node = childNode(node, token);
       path.push(token);
     } else {
       return undefined;
@@ -55,7 +56,7 @@ export function nodeAtPointer(root: Node | undefined, pointer: string): Node | u
   const tokens = parsePointer(pointer);
   if (!tokens) return undefined;
   const path = pathFromTokens(root, tokens);
-  return path && root ? findNodeAtLocation(root, path) : undefined;
+  return path && root ? nodeAtPath(root, path) : undefined;
 }
 
 /** The path from the root to the innermost value that contains `offset`. */
