@@ -2,6 +2,7 @@ import { readConfig, type ConfigOverrides } from './config';
 import { createDocument, unreadableDocument, type SuiteDocument } from './document';
 import type { FileSystem } from './fs';
 import { kindFromName, type FileKind } from './kinds';
+import { LineIndex } from './text';
 import { dirnameUri, isUnder, joinUri, normalizeUri } from './uri';
 import { buildIndex, referencedToolFiles, type WorkspaceIndex } from './workspace';
 
@@ -19,16 +20,93 @@ export interface LoadOptions {
   confineTo?: string[];
   /** Stops walking when it returns true (a cancelled editor request). */
   isCancelled?: () => boolean;
+  /**
+   * Files larger than this many bytes (an open buffer: characters) are not parsed; they get one
+   * `parse-error` naming the limit instead. Unset: no limit (the CLI). The editor passes
+   * `litmus.maxFileSize` (default 5 MB).
+   */
+  maxFileSize?: number;
 }
 
 export interface LoadResult {
   index: WorkspaceIndex;
-  /** Files read because something referenced them, outside the given roots. */
+  /**
+   * Files read outside the given roots: tool files that cases reference, and config or harness
+   * files found up the tree. The CLI says so, since the user did not name them.
+   */
   readOutsideRoots: string[];
-  /** References that would leave the confinement roots and were not read. */
+  /**
+   * What was not read because it leaves the confinement roots (`confineTo`), lexically or through
+   * a symbolic link: referenced files, and linked folders or files met while walking.
+   */
   refused: string[];
   /** Files given by name that are no LITMUS file kind (by name or `$schema`). */
   skipped: string[];
+  /** Files above `maxFileSize`, not parsed (those with a LITMUS kind get a `parse-error`). */
+  oversized: string[];
+}
+
+/** The setting that sets `maxFileSize` in the editor; named in the notice so the user can find it. */
+export const MAX_FILE_SIZE_SETTING = 'litmus.maxFileSize';
+
+function formatSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KB`;
+  return `${bytes} bytes`;
+}
+
+/** Stands in for a file too large to lint: one notice at its start, nothing parsed. */
+export function oversizedDocument(uri: string, kind: FileKind, size: number, limit: number, text = '', version?: number): SuiteDocument {
+  return {
+    uri,
+    kind,
+    text,
+    version,
+    lines: new LineIndex(text),
+    parsed: {
+      roots: [],
+      issues: [
+        {
+          offset: 0,
+          length: 0,
+          message: `file is ${formatSize(size)}, above the ${formatSize(limit)} limit, so it is not linted; raise the setting ${MAX_FILE_SIZE_SETTING} to lint it`,
+        },
+      ],
+    },
+  };
+}
+
+/** Where reading may go: everywhere (the CLI), or only inside the confinement roots (the editor). */
+interface Reader {
+  fs: FileSystem;
+  options: LoadOptions;
+  errors: Map<string, string>;
+  oversized: string[];
+  refused: string[];
+  /** Real (link-resolved) confinement roots, computed once. */
+  realRoots?: string[];
+}
+
+async function realOf(fs: FileSystem, uri: string): Promise<string | undefined> {
+  if (!fs.realUri) return undefined;
+  try {
+    return normalizeUri(await fs.realUri(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when `uri` may be read: no confinement, or it lies inside a confinement root both as
+ * written and, when the host resolves links, where its symbolic links lead.
+ */
+async function allowed(reader: Reader, uri: string): Promise<boolean> {
+  const roots = reader.options.confineTo;
+  if (!roots) return true;
+  if (!roots.some((r) => isUnder(uri, normalizeUri(r)))) return false;
+  const real = await realOf(reader.fs, uri);
+  if (real === undefined) return true;
+  return (reader.realRoots ?? []).some((r) => isUnder(real, r)) || roots.some((r) => isUnder(real, normalizeUri(r)));
 }
 
 /** True for names that could be suite files; plain `.json` files are read to check `$schema`. */
@@ -36,18 +114,18 @@ function candidate(name: string): boolean {
   return kindFromName(name) !== undefined || /\.jsonc?$/i.test(name);
 }
 
-async function walk(fs: FileSystem, dir: string, out: string[], seen: Set<string>, errors: Map<string, string>, isCancelled?: () => boolean): Promise<void> {
-  let real = dir;
-  if (fs.realUri) {
-    try {
-      real = normalizeUri(await fs.realUri(dir));
-    } catch {
-      real = dir;
-    }
-  }
+async function walk(reader: Reader, dir: string, out: string[], seen: Set<string>): Promise<void> {
+  const { fs, errors } = reader;
+  const isCancelled = reader.options.isCancelled;
+  const real = (await realOf(fs, dir)) ?? dir;
   // A symbolic link back up the tree would otherwise be walked forever.
   if (seen.has(real)) return;
   seen.add(real);
+  // A linked folder that leads out of the workspace is not read in the editor.
+  if (!(await allowed(reader, dir))) {
+    reader.refused.push(normalizeUri(dir));
+    return;
+  }
   let entries: [string, string][];
   try {
     entries = await fs.readDirectory(dir);
@@ -60,9 +138,10 @@ async function walk(fs: FileSystem, dir: string, out: string[], seen: Set<string
     if (isCancelled?.()) return;
     const uri = joinUri(dir, name);
     if (type === 'directory') {
-      if (!SKIPPED_DIRS.has(name)) await walk(fs, uri, out, seen, errors, isCancelled);
+      if (!SKIPPED_DIRS.has(name)) await walk(reader, uri, out, seen);
     } else if (type === 'file' && candidate(name)) {
-      out.push(normalizeUri(uri));
+      if (reader.options.confineTo && !(await allowed(reader, uri))) reader.refused.push(normalizeUri(uri));
+      else out.push(normalizeUri(uri));
     } else if (type === 'other' && kindFromName(name)) {
       // A link that points nowhere, a socket, a device: named like a suite file, so say why it is skipped.
       errors.set(normalizeUri(uri), 'not a regular file (a broken link?)');
@@ -79,22 +158,42 @@ export function errorText(e: unknown): string {
       EISDIR: 'is a directory',
       ELOOP: 'too many levels of symbolic links',
       EPERM: 'operation not permitted',
+      ENOTFILE: 'not a regular file',
     };
     return what[err.code] ?? err.code;
   }
   return err?.message ?? String(e);
 }
 
-async function readDoc(
-  fs: FileSystem,
-  uri: string,
-  kind: FileKind | undefined,
-  overlays: LoadOptions['overlays'],
-  errors: Map<string, string>,
-): Promise<SuiteDocument | undefined> {
-  const overlay = overlays?.get(uri);
-  if (overlay) return createDocument(uri, overlay.text, kind, overlay.version);
+/**
+ * Reads one file into a document. `checkFirst` stats it before reading: referenced paths are
+ * written by suite authors and may name a device, a pipe or a huge file; walked files were typed
+ * by the directory listing already, so they are statted only when a size limit applies.
+ */
+async function readDoc(reader: Reader, uri: string, kind: FileKind | undefined, checkFirst = false): Promise<SuiteDocument | undefined> {
+  const { fs, options, errors } = reader;
+  const limit = options.maxFileSize;
+  const overlay = options.overlays?.get(uri);
+  if (overlay) {
+    if (limit !== undefined && overlay.text.length > limit) {
+      reader.oversized.push(uri);
+      const k = kind ?? kindFromName(uri);
+      return k ? oversizedDocument(uri, k, overlay.text.length, limit, overlay.text, overlay.version) : undefined;
+    }
+    return createDocument(uri, overlay.text, kind, overlay.version);
+  }
   try {
+    if (checkFirst || limit !== undefined) {
+      const st = await fs.stat(uri);
+      if (!st) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+      if (st.type === 'directory') throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      if (st.type !== 'file') throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
+      if (limit !== undefined && st.size > limit) {
+        reader.oversized.push(uri);
+        const k = kind ?? kindFromName(uri);
+        return k ? oversizedDocument(uri, k, st.size, limit) : undefined;
+      }
+    }
     const text = await fs.readFile(uri);
     return createDocument(uri, text, kind);
   } catch (e) {
@@ -111,6 +210,11 @@ async function readDoc(
  */
 export async function loadWorkspace(fs: FileSystem, roots: string[], options: LoadOptions = {}): Promise<LoadResult> {
   const readErrors = new Map<string, string>();
+  const reader: Reader = { fs, options, errors: readErrors, oversized: [], refused: [] };
+  if (options.confineTo) {
+    const real = await Promise.all(options.confineTo.map((r) => realOf(fs, normalizeUri(r))));
+    reader.realRoots = real.filter((r): r is string => r !== undefined);
+  }
   const normRoots = roots.map(normalizeUri);
   const files: string[] = [];
   const seenDirs = new Set<string>();
@@ -121,7 +225,7 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
     if (!st) {
       readErrors.set(root, 'no such file or folder');
     } else if (st.type === 'directory') {
-      await walk(fs, root, files, seenDirs, readErrors, options.isCancelled);
+      await walk(reader, root, files, seenDirs);
     } else {
       files.push(root);
       explicit.add(root);
@@ -131,22 +235,23 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
   const docs = new Map<string, SuiteDocument>();
   for (const uri of files) {
     if (docs.has(uri)) continue;
-    const doc = await readDoc(fs, uri, kindFromName(uri), options.overlays, readErrors);
+    const doc = await readDoc(reader, uri, kindFromName(uri), explicit.has(uri));
     if (doc) docs.set(uri, doc);
-    else if (explicit.has(uri) && !readErrors.has(uri)) skipped.push(uri);
+    else if (explicit.has(uri) && !readErrors.has(uri) && !reader.oversized.includes(uri)) skipped.push(uri);
   }
 
   // Referenced tool files: read as tool-schema files whatever their name, since a case names them so.
   const readOutsideRoots: string[] = [];
-  const refused: string[] = [];
+  const refusedTargets = new Set<string>();
   const referenced = referencedToolFiles(docs.values());
   for (const target of referenced) {
     if (docs.has(target) || readErrors.has(target)) continue;
-    if (options.confineTo && !options.confineTo.some((r) => isUnder(target, normalizeUri(r)))) {
-      refused.push(target);
+    if (!(await allowed(reader, target))) {
+      reader.refused.push(target);
+      refusedTargets.add(target);
       continue;
     }
-    const doc = await readDoc(fs, target, 'tools', options.overlays, readErrors);
+    const doc = await readDoc(reader, target, 'tools', true);
     if (!doc) {
       // A missing target is `unresolved-reference`'s to report; other failures are read errors.
       continue;
@@ -158,15 +263,15 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
   let configOverride: ConfigOverrides | undefined;
   if (options.configUri) {
     const uri = normalizeUri(options.configUri);
-    const doc = await readDoc(fs, uri, 'config', options.overlays, readErrors);
+    const doc = await readDoc(reader, uri, 'config', true);
     if (doc) {
       docs.set(uri, doc);
       configOverride = readConfig(doc);
     }
   } else {
-    await discoverUpward(fs, docs, 'litmus.config.json', 'config', options, readErrors);
+    await discoverUpward(reader, docs, 'litmus.config.json', 'config', normRoots, readOutsideRoots);
   }
-  await discoverUpward(fs, docs, 'litmus.harness.json', 'harness', options, readErrors);
+  await discoverUpward(reader, docs, 'litmus.harness.json', 'harness', normRoots, readOutsideRoots);
 
   // Unreadable suite files get a stand-in document, so `parse-error` reports them in place.
   for (const [uri, reason] of readErrors) {
@@ -175,19 +280,27 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
     if (kind) docs.set(uri, unreadableDocument(uri, kind, reason));
   }
 
-  const index = buildIndex(docs.values(), { roots: normRoots, readErrors, baseConfig: options.baseConfig, configOverride });
-  return { index, readOutsideRoots, refused, skipped };
+  const index = buildIndex(docs.values(), {
+    roots: normRoots,
+    readErrors,
+    baseConfig: options.baseConfig,
+    configOverride,
+    confineTo: options.confineTo,
+    outsideWorkspace: refusedTargets,
+  });
+  return { index, readOutsideRoots, refused: reader.refused, skipped, oversized: reader.oversized };
 }
 
 /** Loads the nearest `name` above every loaded document, once per folder. */
 async function discoverUpward(
-  fs: FileSystem,
+  reader: Reader,
   docs: Map<string, SuiteDocument>,
   name: string,
   kind: FileKind,
-  options: LoadOptions,
-  readErrors: Map<string, string>,
+  roots: string[],
+  readOutsideRoots: string[],
 ): Promise<void> {
+  const { fs, options } = reader;
   const checked = new Set<string>();
   for (const doc of [...docs.values()]) {
     let dir = normalizeUri(dirnameUri(doc.uri));
@@ -198,8 +311,15 @@ async function discoverUpward(
       if (docs.has(uri)) break;
       const st = await fs.stat(uri).catch(() => undefined);
       if (st?.type === 'file') {
-        const found = await readDoc(fs, uri, kind, options.overlays, readErrors);
-        if (found) docs.set(uri, found);
+        if (!(await allowed(reader, uri))) {
+          reader.refused.push(uri);
+          break;
+        }
+        const found = await readDoc(reader, uri, kind);
+        if (found) {
+          docs.set(uri, found);
+          if (!roots.some((r) => isUnder(uri, r))) readOutsideRoots.push(uri);
+        }
         break;
       }
       const parent = normalizeUri(dirnameUri(dir));

@@ -3,7 +3,7 @@ import { defaultConfig, mergeConfig, readConfig, type ConfigOverrides, type Reso
 import type { SuiteDocument } from './document';
 import { readTool, parseToolReference, type ToolModel } from './tools';
 import type { JsonPath } from './types';
-import { dirnameUri, normalizeUri, resolveRelative } from './uri';
+import { dirnameUri, isUnder, normalizeUri, resolveRelative } from './uri';
 
 export type Arm = 'adversarial' | 'benign';
 
@@ -16,8 +16,11 @@ export interface ToolUse {
   /** The tool, inline or referenced, when it resolved. */
   tool?: ToolModel;
   inline: boolean;
-  /** Why a reference did not resolve. */
-  problem?: 'malformed' | 'missing-file' | 'unreadable' | 'not-a-tool-file' | 'missing-tool';
+  /**
+   * Why a reference did not resolve. `outside-workspace`: it leads out of the confinement roots
+   * (the editor's workspace folders), so it was not read.
+   */
+  problem?: 'malformed' | 'missing-file' | 'unreadable' | 'not-a-tool-file' | 'missing-tool' | 'outside-workspace';
   /** The file a reference names (normalised URI), when it is well-formed. */
   targetUri?: string;
   targetName?: string;
@@ -68,6 +71,10 @@ export interface IndexOptions {
   baseConfig?: ConfigOverrides;
   /** Replaces config discovery (the CLI's `--config`). */
   configOverride?: ConfigOverrides;
+  /** Roots references may not leave (the editor's workspace folders); see `LoadOptions.confineTo`. */
+  confineTo?: string[];
+  /** Reference targets the loader refused to read (e.g. a link that leads outside `confineTo`). */
+  outsideWorkspace?: ReadonlySet<string>;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -151,6 +158,9 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
   const casesById = new Map<string, CaseModel[]>();
   const families = new Map<string, CaseModel[]>();
   const toolUsers = new Map<ToolModel, { case: CaseModel; use: ToolUse }[]>();
+  const confine = options.confineTo?.map(normalizeUri);
+  const outside = (uri: string): boolean =>
+    !!options.outsideWorkspace?.has(uri) || (!!confine && !confine.some((r) => isUnder(uri, r)));
   for (const c of cases) {
     if (c.id !== undefined) push(casesById, c.id, c);
     if (c.family !== undefined) push(families, c.family, c);
@@ -160,7 +170,7 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
       const path: JsonPath = [...c.path, 'tools', i];
       let use: ToolUse;
       if (typeof entry === 'string') {
-        use = resolveReference(c.doc.uri, entry, path, toolFiles, docs, readErrors);
+        use = resolveReference(c.doc.uri, entry, path, toolFiles, docs, readErrors, outside);
       } else {
         const tool = readTool(entry, c.doc.uri, c.root, path);
         use = { path, inline: true, tool };
@@ -216,6 +226,7 @@ function resolveReference(
   toolFiles: Map<string, ToolFile>,
   docs: Map<string, SuiteDocument>,
   readErrors: Map<string, string>,
+  outside: (uri: string) => boolean,
 ): ToolUse {
   const parsed = parseToolReference(ref);
   if (!parsed) return { path, ref, inline: false, problem: 'malformed' };
@@ -226,6 +237,11 @@ function resolveReference(
     return { path, ref, inline: false, problem: 'malformed' };
   }
   const use: ToolUse = { path, ref, inline: false, targetUri, targetName: parsed.name };
+  // Checked first: a file outside was never read, so "missing" or "unreadable" would mislead.
+  if (outside(targetUri)) {
+    use.problem = 'outside-workspace';
+    return use;
+  }
   if (readErrors.has(targetUri)) {
     use.problem = 'unreadable';
     return use;

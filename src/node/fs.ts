@@ -21,7 +21,13 @@ async function typeOf(path: string): Promise<EntryType | undefined> {
 /** The core's FileSystem over Node's `fs`, for the CLI and the language server. */
 export const nodeFileSystem: FileSystem = {
   async readFile(uri) {
-    const buf = await fsp.readFile(uriToPath(uri));
+    const path = uriToPath(uri);
+    // Reading a FIFO or a device such as /dev/zero never ends; a suite path may name one.
+    const st = await fsp.stat(path);
+    if (!st.isFile()) {
+      throw Object.assign(new Error(`not a regular file: ${path}`), { code: st.isDirectory() ? 'EISDIR' : 'ENOTFILE' });
+    }
+    const buf = await fsp.readFile(path);
     return new TextDecoder('utf-8').decode(buf);
   },
   async readDirectory(uri) {

@@ -47,6 +47,8 @@ function toolMessage(use: ToolUse, index: WorkspaceIndex, from: string): string 
       return `tool reference ${ref}: ${file} does not exist; fix the path (relative to ${code(from)})`;
     case 'unreadable':
       return `tool reference ${ref}: ${file} cannot be read (${index.readErrors.get(use.targetUri ?? '') ?? 'unknown error'})`;
+    case 'outside-workspace':
+      return `tool reference ${ref} leads outside the workspace, to ${file}, which is not read; move the tool file into the workspace, or add its folder to the workspace`;
     case 'not-a-tool-file':
       return `tool reference ${ref}: ${file} is not a tool-schema file ({"tools": [...]})`;
     default:
@@ -61,7 +63,7 @@ function referenceFixes(c: CaseModel, use: ToolUse, index: WorkspaceIndex): FixS
   const names = closest(use.targetName, file.byName.keys());
   const base = use.ref.slice(0, use.ref.lastIndexOf('#') + 1);
   return names.map((n) => ({
-    title: `Change to ${base}${n}`,
+    title: `Change to ${code(base + n)}`,
     unambiguous: names.length === 1,
     changes: [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, use.path, base + n) }],
   }));
@@ -77,7 +79,7 @@ function caseLinks(ctx: RuleContext, field: 'paired_with' | 'seed_id'): void {
       at: { uri: c.doc.uri, root: c.root, path: index.casePath(c, field) },
       message: `${field} ${code(target)} names no case in the workspace; use an existing instance_id`,
       fixes: names.slice(0, 3).map((n) => ({
-        title: `Change to ${n}`,
+        title: `Change to ${code(n)}`,
         unambiguous: names.length === 1,
         changes: [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, index.casePath(c, field), n) }],
       })),
