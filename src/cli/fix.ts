@@ -1,0 +1,68 @@
+import { applyChanges, type LintDiagnostic, type TextChange, type WorkspaceIndex } from '../core/index';
+import { autoFixable } from './format/context';
+
+export interface AppliedFix {
+  uri: string;
+  line: number;
+  column: number;
+  title: string;
+  rule: string;
+}
+
+export interface FixPlan {
+  /** New text per document URI. */
+  texts: Map<string, string>;
+  applied: AppliedFix[];
+  /** Fixes left out because they would edit a file outside the given paths. */
+  outside: AppliedFix[];
+}
+
+function overlaps(a: TextChange, b: TextChange): boolean {
+  // Two insertions at one offset would land in an order nobody chose: treat touching as overlapping.
+  return a.offset <= b.offset + b.length && b.offset <= a.offset + a.length;
+}
+
+/**
+ * Picks the fixes `--fix` applies in one pass: the diagnostic's only fix, marked unambiguous, whose
+ * edits target the text that was linted and do not overlap an edit already taken. Later passes
+ * pick up what overlapping fixes left. `done` holds fixes applied in earlier passes, so a fix that
+ * does not make its diagnostic go away is never applied twice.
+ */
+export function planFixes(
+  index: WorkspaceIndex,
+  diagnostics: readonly LintDiagnostic[],
+  writable: (uri: string) => boolean,
+  done: Set<string>,
+): FixPlan {
+  const changes = new Map<string, TextChange[]>();
+  const applied: AppliedFix[] = [];
+  const outside: AppliedFix[] = [];
+  for (const d of diagnostics) {
+    if (!autoFixable(d)) continue;
+    const fix = d.fixes[0];
+    const key = `${d.code}\u0000${d.uri}\u0000${d.message}\u0000${fix.title}`;
+    if (done.has(key)) continue;
+    const entry: AppliedFix = { uri: d.uri, line: d.range.start.line + 1, column: d.range.start.character + 1, title: fix.title, rule: d.code };
+    const groups = fix.edits.map((g) => ({ uri: g.uri, doc: index.docs.get(g.uri), version: g.version, edits: g.edits }));
+    if (groups.some((g) => !g.doc || (g.version !== undefined && g.version !== g.doc.version))) continue;
+    if (groups.some((g) => !writable(g.uri))) {
+      outside.push(entry);
+      continue;
+    }
+    const clash = groups.some((g) => {
+      const taken = changes.get(g.uri) ?? [];
+      return g.edits.some((e) => taken.some((t) => overlaps(t, { offset: e.offset, length: e.length, content: e.newText })));
+    });
+    if (clash) continue;
+    for (const g of groups) {
+      const list = changes.get(g.uri) ?? [];
+      list.push(...g.edits.map((e) => ({ offset: e.offset, length: e.length, content: e.newText })));
+      changes.set(g.uri, list);
+    }
+    done.add(key);
+    applied.push(entry);
+  }
+  const texts = new Map<string, string>();
+  for (const [uri, list] of changes) texts.set(uri, applyChanges(index.docs.get(uri)!.text, list));
+  return { texts, applied, outside };
+}

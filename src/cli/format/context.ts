@@ -1,0 +1,53 @@
+import type { LintDiagnostic } from '../../core/lint';
+import type { Severity } from '../../core/types';
+import { displayPath, isUnder, normalizeUri } from '../../core/uri';
+
+/** What every formatter may know besides the diagnostics. Plain data, so formatters stay pure. */
+export interface FormatContext {
+  /** The working directory as a file URI (paths are shown relative to it). */
+  cwdUri: string;
+  /** Every file that was linted, as URIs, in a stable order. */
+  files: string[];
+  toolName: string;
+  toolVersion: string;
+  informationUri: string;
+  /** ANSI colour (stylish only). */
+  color: boolean;
+  /** Diagnostics hidden by `--quiet`, counted so the summary can say so. */
+  hidden: number;
+}
+
+export type Formatter = (diagnostics: readonly LintDiagnostic[], context: FormatContext) => string;
+
+/** A path for people: relative to the working directory when under it, `/`-separated. */
+export function relPath(uri: string, cwdUri: string): string {
+  return displayPath(normalizeUri(uri), normalizeUri(cwdUri));
+}
+
+export function underCwd(uri: string, cwdUri: string): boolean {
+  return isUnder(normalizeUri(uri), normalizeUri(cwdUri));
+}
+
+export interface Counts {
+  error: number;
+  warning: number;
+  info: number;
+  hint: number;
+}
+
+export function countSeverities(diagnostics: readonly LintDiagnostic[]): Counts {
+  const counts: Counts = { error: 0, warning: 0, info: 0, hint: 0 };
+  for (const d of diagnostics) counts[d.severity]++;
+  return counts;
+}
+
+/** The one fix `--fix` would apply, if the diagnostic has exactly one and it is unambiguous. */
+export function autoFixable(d: LintDiagnostic): boolean {
+  return d.fixes.length === 1 && d.fixes[0].unambiguous;
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export const SEVERITY_WORD: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'info', hint: 'hint' };

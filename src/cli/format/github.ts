@@ -1,0 +1,30 @@
+import type { LintDiagnostic } from '../../core/lint';
+import { relPath, type Formatter } from './context';
+
+/** Escapes the message part of a workflow command (what follows `::`). */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Escapes a property value (`file=`, `title=`): also `:` and `,`, which delimit properties. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+const COMMAND = { error: 'error', warning: 'warning', info: 'notice', hint: 'notice' } as const;
+
+function line(d: LintDiagnostic, cwdUri: string): string {
+  const r = d.range;
+  const props = [
+    `file=${escapeProperty(relPath(d.uri, cwdUri))}`,
+    `line=${r.start.line + 1}`,
+    `col=${r.start.character + 1}`,
+    `endLine=${r.end.line + 1}`,
+    `endColumn=${r.end.character + 1}`,
+    `title=${escapeProperty(d.code)}`,
+  ];
+  return `::${COMMAND[d.severity]} ${props.join(',')}::${escapeData(d.message)}`;
+}
+
+/** GitHub Actions workflow commands: each problem becomes an annotation on the pull request. */
+export const github: Formatter = (diagnostics, ctx) => diagnostics.map((d) => line(d, ctx.cwdUri) + '\n').join('');

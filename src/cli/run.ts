@@ -1,0 +1,142 @@
+import { resolve } from 'node:path';
+import { escapeText } from '../core/escape';
+import { lintIndex, type LintDiagnostic } from '../core/lint';
+import { loadWorkspace, type LoadResult } from '../core/load';
+import { SEVERITY_ORDER } from '../core/types';
+import { fileUri, isUnder, normalizeUri, uriToPath } from '../core/uri';
+import { parseCliArgs, UsageError, type CliOptions } from './args';
+import { useColor } from './color';
+import { planFixes, type AppliedFix } from './fix';
+import { relPath, plural, type FormatContext } from './format/context';
+import { FORMATTERS } from './format/index';
+import { helpText } from './help';
+import type { CliIo } from './io';
+import { runReport } from './report';
+import { INFORMATION_URI, TOOL_NAME, TOOL_VERSION } from './version';
+
+/** `--fix` stops after this many lint-and-fix passes, whatever remains. */
+const MAX_FIX_PASSES = 10;
+
+export const EXIT_OK = 0;
+export const EXIT_PROBLEMS = 1;
+export const EXIT_USAGE = 2;
+
+/** Runs one command line. Never throws: every failure becomes a message and exit status 2. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  try {
+    if (argv[0] === 'report') return await runReport(argv.slice(1), io);
+    return await lintCommand(argv, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`${TOOL_NAME}: ${e.message} (see ${TOOL_NAME} --help)\n`);
+    } else {
+      const message = e instanceof Error ? e.message : String(e);
+      io.stderr(`${TOOL_NAME}: internal error: ${escapeText(message.split('\n')[0])}\n`);
+    }
+    return EXIT_USAGE;
+  }
+}
+
+async function lintCommand(argv: string[], io: CliIo): Promise<number> {
+  const opts = parseCliArgs(argv);
+  if (opts.help) {
+    io.stdout(helpText());
+    return EXIT_OK;
+  }
+  if (opts.version) {
+    io.stdout(`${TOOL_VERSION}\n`);
+    return EXIT_OK;
+  }
+  if (opts.paths.length === 0) throw new UsageError('no files or folders given');
+
+  const cwdUri = normalizeUri(fileUri(io.cwd));
+  const roots: string[] = [];
+  for (const p of opts.paths) {
+    const uri = normalizeUri(fileUri(resolve(io.cwd, p)));
+    if (!(await io.fs.stat(uri).catch(() => undefined))) throw new UsageError(`no such file or folder: ${escapeText(p)}`);
+    roots.push(uri);
+  }
+  let configUri: string | undefined;
+  if (opts.config !== undefined) {
+    configUri = normalizeUri(fileUri(resolve(io.cwd, opts.config)));
+    const st = await io.fs.stat(configUri).catch(() => undefined);
+    if (st?.type !== 'file') throw new UsageError(`no such config file: ${escapeText(opts.config)}`);
+  }
+
+  const load = () => loadWorkspace(io.fs, roots, { configUri });
+  let loaded = await load();
+  let diagnostics = lintIndex(loaded.index).diagnostics;
+  if (opts.fix) {
+    ({ loaded, diagnostics } = await fixAll(io, opts, roots, cwdUri, loaded, diagnostics, load));
+  }
+  printNotices(io, loaded, cwdUri);
+
+  const shown = opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
+  const ctx: FormatContext = {
+    cwdUri,
+    files: [...loaded.index.docs.keys()].sort(),
+    toolName: TOOL_NAME,
+    toolVersion: TOOL_VERSION,
+    informationUri: INFORMATION_URI,
+    color: opts.output === undefined && useColor(io.env, io.isTTY),
+    hidden: diagnostics.length - shown.length,
+  };
+  const text = FORMATTERS[opts.format](shown, ctx);
+  if (opts.output !== undefined) await io.writeFile(resolve(io.cwd, opts.output), text);
+  else io.stdout(text);
+
+  // --quiet hides warnings from the report, not from the verdict: CI fails on what it was asked to.
+  const threshold = SEVERITY_ORDER[opts.failSeverity];
+  return diagnostics.some((d) => SEVERITY_ORDER[d.severity] >= threshold) ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/** Lints, applies the unambiguous fixes, writes the files, and lints again until nothing changes. */
+async function fixAll(
+  io: CliIo,
+  opts: CliOptions,
+  roots: string[],
+  cwdUri: string,
+  first: LoadResult,
+  firstDiagnostics: LintDiagnostic[],
+  load: () => Promise<LoadResult>,
+): Promise<{ loaded: LoadResult; diagnostics: LintDiagnostic[] }> {
+  // Fixes only write inside what the user named: a referenced file elsewhere is reported, not edited.
+  const writable = (uri: string) => roots.some((r) => isUnder(normalizeUri(uri), r));
+  const done = new Set<string>();
+  const applied: AppliedFix[] = [];
+  const outside = new Map<string, AppliedFix>();
+  const changed = new Set<string>();
+  let loaded = first;
+  let diagnostics = firstDiagnostics;
+  for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+    const plan = planFixes(loaded.index, diagnostics, writable, done);
+    for (const o of plan.outside) outside.set(`${o.uri}:${o.line}:${o.column}:${o.title}`, o);
+    if (plan.applied.length === 0) break;
+    for (const [uri, text] of plan.texts) {
+      await io.writeFile(uriToPath(uri), text);
+      changed.add(uri);
+    }
+    applied.push(...plan.applied);
+    loaded = await load();
+    diagnostics = lintIndex(loaded.index).diagnostics;
+  }
+  // Machine-readable formats keep standard output to themselves.
+  const say = opts.format === 'stylish' && opts.output === undefined ? io.stdout : io.stderr;
+  const where = (f: AppliedFix) => `${escapeText(relPath(f.uri, cwdUri))}:${f.line}:${f.column}`;
+  for (const f of applied) say(`fixed ${where(f)}  ${f.title}  (${f.rule})\n`);
+  for (const f of outside.values()) io.stderr(`${TOOL_NAME}: not fixed ${where(f)}: the fix edits a file outside the given paths\n`);
+  say(applied.length ? `applied ${plural(applied.length, 'fix')} in ${plural(changed.size, 'file')}\n` : 'no fixes to apply\n');
+  return { loaded, diagnostics };
+}
+
+/** Says on standard error what was read or skipped beyond the plain lint, so nothing is silent. */
+function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string): void {
+  const show = (uri: string) => escapeText(relPath(uri, cwdUri));
+  for (const uri of loaded.readOutsideRoots) io.stderr(`${TOOL_NAME}: note: read ${show(uri)}, referenced from the suite, outside the given paths\n`);
+  for (const uri of loaded.skipped) io.stderr(`${TOOL_NAME}: note: skipped ${show(uri)}: not a LITMUS file (by name or $schema)\n`);
+  for (const [uri, reason] of loaded.index.readErrors) {
+    // Files with a LITMUS kind get a parse-error in place; what is left is a folder or an odd entry.
+    if (loaded.index.docs.has(uri)) continue;
+    io.stderr(`${TOOL_NAME}: warning: cannot read ${show(uri)}: ${escapeText(reason)}\n`);
+  }
+}
