@@ -1,0 +1,172 @@
+// `npm run bench`: generates deterministic suites of 1k, 10k and 50k cases in a temp folder and
+// measures the CLI against the parse floor, scaling, incremental latency through the language
+// server, the injection detector, and peak memory. Prints each figure beside its target and writes
+// bench/results.json. Exits 1 when a target is missed or a figure could not be measured.
+//
+//   node scripts/bench.mjs [corpus dir] [--runs N] [--sizes 1000,10000,50000] [--skip-server] [--keep]
+//
+// Never part of `npm test`: timings depend on the machine, so no test asserts them.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { generateWorkspace } from '../bench/generate.mjs';
+import { loadDetector, measureDetector } from '../bench/detector.mjs';
+import { measureServer } from '../bench/lsp.mjs';
+import { fmt, median, runNode } from '../bench/measure.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values: opts, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    runs: { type: 'string', default: '3' },
+    sizes: { type: 'string', default: '1000,10000,50000' },
+    'skip-server': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const runs = Math.max(1, Number(opts.runs) || 3);
+const sizes = opts.sizes.split(',').map(Number).filter((n) => n > 0);
+const corpusDir = resolve(positionals[0] ?? join(repo, '..', 'shared', 'corpus'));
+const cliJs = join(repo, 'dist', 'cli.js');
+const serverJs = join(repo, 'dist', 'server.js');
+
+/** Every row of the table: a figure, its target, and the verdict (undefined target = for information). */
+const rows = [];
+function row(name, value, unit, target, pass, note) {
+  rows.push({ name, value: value ?? null, unit, target: target ?? null, verdict: target === undefined ? 'info' : pass ? 'PASS' : 'FAIL', note });
+}
+function unmeasured(name, target, why) {
+  rows.push({ name, value: null, unit: '', target, verdict: 'FAIL', note: why });
+}
+
+const work = mkdtempSync(join(tmpdir(), 'litmus-bench-'));
+const log = (s) => process.stderr.write(`${s}\n`);
+const results = { date: new Date().toISOString(), machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, memMB: Math.round(totalmem() / 2 ** 20) }, runs, workspaces: {}, cli: {}, server: null, detector: null };
+
+try {
+  const workspaces = {};
+  for (const n of sizes) {
+    workspaces[n] = generateWorkspace(join(work, `ws-${n}`), n, 1);
+    const w = workspaces[n];
+    results.workspaces[n] = { cases: w.cases, suiteFiles: w.suites.length, toolFiles: w.toolFiles.length };
+    log(`generated ${w.cases} cases: ${w.suites.length} suite files, ${w.toolFiles.length} tool files`);
+  }
+
+  // (a) (b) (e): the CLI against the parse floor, both as child processes, median of `runs`.
+  const haveCli = existsSync(cliJs);
+  for (const n of sizes) {
+    const dir = workspaces[n].dir;
+    const floor = [];
+    for (let i = 0; i < runs; i++) floor.push((await runNode([join(repo, 'bench', 'floor.mjs'), dir])).ms);
+    const entry = { floorMs: median(floor) };
+    if (haveCli) {
+      const times = [];
+      let rss = 0;
+      for (let i = 0; i < runs; i++) {
+        const r = await runNode([cliJs, '--format', 'json', dir], { cwd: work });
+        if (r.code !== 0 && r.code !== 1) {
+          entry.error = `exit ${r.code}: ${r.stderr.trim().split('\n').slice(0, 3).join(' | ')}`;
+          break;
+        }
+        times.push(r.ms);
+        rss = Math.max(rss, r.rssKb / 1024);
+        try {
+          const out = JSON.parse(r.stdout);
+          const list = out.files?.flatMap((f) => f.diagnostics ?? []);
+          entry.diagnostics = out.summary?.problems ?? list?.length;
+        } catch {
+          entry.error = 'the CLI printed no JSON with --format json';
+        }
+      }
+      if (!entry.error) Object.assign(entry, { cliMs: median(times), rssMB: rss });
+    }
+    results.cli[n] = entry;
+    log(`${n} cases: floor ${fmt(entry.floorMs, 'ms')}, CLI ${fmt(entry.cliMs, 'ms')}${entry.error ? ` (${entry.error})` : ''}`);
+  }
+
+  for (const n of sizes) {
+    const e = results.cli[n];
+    const label = `${n / 1000}k`;
+    row(`parse floor, ${label} cases`, e.floorMs, 'ms');
+    if (!haveCli || e.error) {
+      unmeasured(`CLI lint, ${label} cases`, n === 10000 ? '≤ 1500 ms' : undefined, haveCli ? e.error : 'dist/cli.js is missing (npm run build)');
+      continue;
+    }
+    if (n === 10000) {
+      row(`CLI lint, ${label} cases`, e.cliMs, 'ms', '≤ 1500 ms', e.cliMs <= 1500, `${e.diagnostics ?? '?'} diagnostics`);
+      row(`CLI ÷ parse floor, ${label}`, e.cliMs / e.floorMs, '×', '≤ 2.0×', e.cliMs / e.floorMs <= 2.0);
+      row(`peak RSS, ${label} cases`, e.rssMB, 'MB', '≤ 250 MB', e.rssMB <= 250);
+    } else {
+      row(`CLI lint, ${label} cases`, e.cliMs, 'ms', undefined, undefined, `${e.diagnostics ?? '?'} diagnostics`);
+      row(`CLI ÷ parse floor, ${label}`, e.cliMs / e.floorMs, '×');
+      row(`peak RSS, ${label} cases`, e.rssMB, 'MB');
+    }
+  }
+  const a = results.cli[10000];
+  const b = results.cli[50000];
+  if (a?.cliMs && b?.cliMs) row('scaling, 50k ÷ 10k', b.cliMs / a.cliMs, '×', '≤ 5.5×', b.cliMs / a.cliMs <= 5.5);
+  else if (sizes.includes(10000) && sizes.includes(50000)) unmeasured('scaling, 50k ÷ 10k', '≤ 5.5×', 'no CLI figure at 10k or 50k');
+
+  // (c) incremental latency through the language server on the 10k workspace.
+  if (!opts['skip-server']) {
+    const ws = workspaces[10000] ?? workspaces[sizes[sizes.length - 1]];
+    const targets = [
+      ['case edit → its diagnostics, median', 'case', 'median', 30],
+      ['case edit → its diagnostics, p95', 'case', 'p95', 100],
+      ['tool edit → all affected, median', 'tool', 'median', 30],
+      ['tool edit → all affected, p95', 'tool', 'p95', 100],
+    ];
+    if (!existsSync(serverJs)) {
+      for (const [name, , , t] of targets) unmeasured(`server: ${name}`, `≤ ${t} ms`, 'dist/server.js is missing (npm run build)');
+    } else {
+      try {
+        log(`language server: indexing ${ws.cases} cases, then editing`);
+        const s = await measureServer(serverJs, ws);
+        results.server = { cases: ws.cases, ...s };
+        row(`server: index ${ws.cases / 1000}k cases (open files published)`, s.indexMs, 'ms');
+        for (const [name, kind, stat, t] of targets) {
+          const v = s[kind][stat];
+          if (s[kind].n === 0 || Number.isNaN(v)) unmeasured(`server: ${name}`, `≤ ${t} ms`, 'no edit could be measured');
+          else row(`server: ${name}`, v, 'ms', `≤ ${t} ms`, v <= t, `${s[kind].n} edits`);
+        }
+      } catch (e) {
+        results.server = { error: String(e.message ?? e) };
+        for (const [name, , , t] of targets) unmeasured(`server: ${name}`, `≤ ${t} ms`, String(e.message ?? e).slice(0, 200));
+      }
+    }
+  }
+
+  // (d) the detector.
+  const det = await loadDetector(repo);
+  if (det.error) {
+    unmeasured('detector: strings per second', undefined, det.error);
+    unmeasured('detector: worst 1 MB hostile string', '≤ 50 ms', det.error);
+  } else {
+    const d = measureDetector(det.detectText, corpusDir);
+    results.detector = { source: det.source, corpusDir, ...d };
+    if (d.corpus) row('detector: strings per second', d.corpus.perSecond, '/s', undefined, undefined, `${d.corpus.strings} strings in ${d.corpus.files} files`);
+    else unmeasured('detector: strings per second', undefined, `no corpus at ${corpusDir}`);
+    const worst = d.hostile.reduce((x, y) => (y.ms > x.ms ? y : x));
+    row('detector: worst 1 MB hostile string', d.worstMs, 'ms', '≤ 50 ms', d.worstMs <= 50, worst.name);
+  }
+} finally {
+  if (opts.keep) log(`workspaces kept in ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+results.rows = rows;
+writeFileSync(join(repo, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
+
+const cells = rows.map((r) => [r.name, r.value === null ? '—' : fmt(r.value, r.unit), r.target ?? '', r.verdict, r.note ?? '']);
+const head = ['figure', 'measured', 'target', '', 'note'];
+const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => String(c[i]).length)));
+const line = (c) => c.map((x, i) => String(x).padEnd(widths[i])).join('  ').trimEnd();
+console.log(`\nLITMUS Lint benchmark — Node ${process.version}, ${results.machine.cpus} CPUs, ${runs} run(s) per CLI figure\n`);
+console.log(line(head));
+console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+for (const c of cells) console.log(line(c));
+const failed = rows.filter((r) => r.verdict === 'FAIL').length;
+console.log(`\n${failed === 0 ? 'all targets met' : `${failed} target(s) missed or not measured`}; details in bench/results.json`);
+process.exit(failed === 0 ? 0 : 1);
