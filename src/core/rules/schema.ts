@@ -1,0 +1,45 @@
+import { getNodeValue } from 'jsonc-parser';
+import { code } from '../escape';
+import { schemaProblems } from '../schema/problems';
+import type { ToolModel } from '../tools';
+import type { Rule, RuleContext } from './types';
+
+/** FORMAT §2: a tool name is unique within its file; references resolve to the first, so a later twin is dead. */
+function duplicateToolNames(ctx: RuleContext, tools: readonly ToolModel[], where: string): void {
+  const first = new Map<string, ToolModel>();
+  for (const tool of tools) {
+    const earlier = first.get(tool.name);
+    if (!earlier) {
+      first.set(tool.name, tool);
+      continue;
+    }
+    ctx.report({
+      at: { uri: tool.uri, root: tool.root, path: tool.namePath },
+      message: `duplicate tool name ${code(tool.name)}: ${where} already defines it, and references resolve to the first; rename or remove this one`,
+      related: [{ at: { uri: earlier.uri, root: earlier.root, path: earlier.namePath }, message: `first ${code(tool.name)}` }],
+      data: { keyword: 'uniqueToolName', property: 'name', tool: tool.name },
+    });
+  }
+}
+
+/** Validates every root of every document against its kind's JSON Schema (suite: the whole object; JSONL: each line). */
+export const schema: Rule = {
+  id: 'schema',
+  check(ctx) {
+    const { index } = ctx;
+    for (const doc of index.docs.values()) {
+      doc.parsed.roots.forEach((root, rootIndex) => {
+        // A broken root is parse-error's alone: its tree does not say what the author meant.
+        if (root.broken || !root.node) return;
+        for (const p of schemaProblems(doc.kind, getNodeValue(root.node))) {
+          ctx.report({ at: { uri: doc.uri, root: rootIndex, path: p.path, part: p.part }, message: p.message, data: p.data });
+        }
+      });
+    }
+    for (const file of index.toolFiles.values()) duplicateToolNames(ctx, file.tools, 'this file');
+    for (const c of index.cases) {
+      const inline = c.tools.flatMap((u) => (u.inline && u.tool ? [u.tool] : []));
+      duplicateToolNames(ctx, inline, 'this case');
+    }
+  },
+};

@@ -1,0 +1,39 @@
+/** Edit distance with a cut-off: beyond `limit` the exact value does not matter. */
+export function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      rowMin = Math.min(rowMin, cur[j]);
+    }
+    if (rowMin > limit) return limit + 1;
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** The one candidate closest to `word` (case-insensitively), when it is a plausible typo of it. */
+export function didYouMean(word: string, candidates: readonly string[]): string | undefined {
+  const w = word.toLowerCase();
+  const limit = Math.max(1, Math.min(3, Math.floor(w.length / 3)));
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  let tie = false;
+  for (const c of candidates) {
+    const d = editDistance(w, c.toLowerCase(), limit);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+      tie = false;
+    } else if (d === bestDistance) {
+      tie = true;
+    }
+  }
+  if (best !== undefined && !tie) return best;
+  // A cut-short word (`warn` for `warning`) is too far by edit distance but plainly meant.
+  const prefixed = w.length >= 3 ? candidates.filter((c) => c.toLowerCase().startsWith(w)) : [];
+  return prefixed.length === 1 ? prefixed[0] : undefined;
+}
