@@ -8,7 +8,8 @@
  * never compare all pairs.
  */
 
-function isObject(v: unknown): v is Record<string, unknown> {
+/** A JSON object (not an array, not null): what rules check before reading fields of untrusted values. */
+export function isJsonObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
@@ -35,7 +36,7 @@ function write(value: unknown): string {
       break;
   }
   if (Array.isArray(value)) return '[' + value.map(write).join(',') + ']';
-  if (isObject(value)) {
+  if (isJsonObject(value)) {
     const keys = Object.keys(value).sort();
     return '{' + keys.map((k) => JSON.stringify(k) + ':' + write(value[k])).join(',') + '}';
   }

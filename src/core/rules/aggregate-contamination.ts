@@ -1,0 +1,118 @@
+import { getNodeValue } from 'jsonc-parser';
+import { isJsonObject } from '../canonical';
+import { rootNode, type SuiteDocument } from '../document';
+import { code } from '../escape';
+import { displayPath } from '../uri';
+import { MAX_TOLERANCE } from './harness-isolation';
+import type { Rule, RuleContext } from './types';
+
+/** Rates are printed with two or three decimals; a difference below this is rounding, not a change. */
+const EPSILON = 1e-9;
+const NOT_LAMBDA = 'reweighting λ does not fix this';
+
+function valueOf(doc: SuiteDocument | undefined): Record<string, unknown> | undefined {
+  const node = doc ? rootNode(doc) : undefined;
+  const v: unknown = node ? getNodeValue(node) : undefined;
+  return isJsonObject(v) ? v : undefined;
+}
+
+interface Tolerances {
+  permutation: number;
+  coldWarm: number;
+  source?: string;
+}
+
+function tolerances(ctx: RuleContext, uri: string): Tolerances {
+  const harness = ctx.index.harnessFor(uri);
+  const v = valueOf(harness);
+  const pick = (x: unknown) => (typeof x === 'number' && x >= 0 ? x : MAX_TOLERANCE);
+  return {
+    permutation: pick(v?.max_permutation_delta),
+    coldWarm: pick(v?.max_warm_cold_delta),
+    source: harness ? displayPath(harness.uri, ctx.index.roots[0]) : undefined,
+  };
+}
+
+const num = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+
+function runName(run: Record<string, unknown>, i: number): string {
+  return typeof run.suite_version === 'string' || typeof run.suite_version === 'number' ? `run ${code(String(run.suite_version))}` : `run ${i}`;
+}
+
+function checkScores(ctx: RuleContext, doc: SuiteDocument, runs: unknown[]): void {
+  const tol = tolerances(ctx, doc.uri);
+  const from = tol.source ? ` (tolerance from ${code(tol.source)})` : ' (default tolerance)';
+  const at = (...path: (string | number)[]) => ({ uri: doc.uri, root: 0, path: ['runs', ...path] });
+  let prev: { run: Record<string, unknown>; i: number } | undefined;
+  runs.forEach((run, i) => {
+    if (!isJsonObject(run)) return;
+    const aggregate = num(run.aggregate);
+    const benign = num(run.benign_score);
+    if (aggregate !== undefined && (run.benign_score === undefined || run.benign_score === null)) {
+      ctx.report({
+        at: at(i, 'aggregate'),
+        message: `${runName(run, i)} reports an aggregate with no benign_score, so a rise may come from refusing more; report the benign arm's score next to it (${NOT_LAMBDA})`,
+        data: { run: i, problem: 'no-benign-score' },
+      });
+    }
+    const p = prev;
+    if (p && aggregate !== undefined && benign !== undefined) {
+      const prevAggregate = num(p.run.aggregate);
+      const prevBenign = num(p.run.benign_score);
+      if (prevAggregate !== undefined && prevBenign !== undefined && aggregate > prevAggregate + EPSILON && benign < prevBenign - EPSILON) {
+        ctx.report({
+          at: at(i, 'aggregate'),
+          message:
+            `aggregate rose (${prevAggregate} → ${aggregate}) while benign_score fell (${prevBenign} → ${benign}) against ${runName(p.run, p.i)}: ` +
+            `the gain is bought with over-refusal; ${NOT_LAMBDA}, fix the suite or the agent`,
+          related: [
+            { at: at(p.i, 'aggregate'), message: `previous aggregate ${prevAggregate}` },
+            { at: at(i, 'benign_score'), message: `benign_score fell to ${benign}` },
+          ],
+          data: { run: i, previous: p.i, problem: 'aggregate-up-benign-down' },
+        });
+      }
+    }
+    if (isJsonObject(run.permutation)) {
+      const a = num(run.permutation.canonical_rate);
+      const b = num(run.permutation.permuted_rate);
+      if (a !== undefined && b !== undefined && Math.abs(a - b) > tol.permutation + EPSILON) {
+        ctx.report({
+          at: at(i, 'permutation', 'permuted_rate'),
+          message: `permuted rate ${b} differs from canonical rate ${a} by more than ${tol.permutation}${from}: the score depends on case order; ${NOT_LAMBDA}, isolate the episodes`,
+          related: [{ at: at(i, 'permutation', 'canonical_rate'), message: `canonical rate ${a}` }],
+          data: { run: i, problem: 'permutation-delta', delta: Math.abs(a - b), tolerance: tol.permutation },
+        });
+      }
+    }
+    if (isJsonObject(run.cold_warm)) {
+      const a = num(run.cold_warm.cold_rate);
+      const b = num(run.cold_warm.warm_rate);
+      if (a !== undefined && b !== undefined && Math.abs(a - b) > tol.coldWarm + EPSILON) {
+        ctx.report({
+          at: at(i, 'cold_warm', 'warm_rate'),
+          message: `warm rate ${b} differs from cold rate ${a} by more than ${tol.coldWarm}${from}: state leaks between episodes; ${NOT_LAMBDA}, reset state per episode`,
+          related: [{ at: at(i, 'cold_warm', 'cold_rate'), message: `cold rate ${a}` }],
+          data: { run: i, problem: 'cold-warm-delta', delta: Math.abs(a - b), tolerance: tol.coldWarm },
+        });
+      }
+    }
+    prev = { run, i };
+  });
+}
+
+/**
+ * `*.scores.json`: an aggregate that rises while the benign arm falls, or that hides the benign
+ * arm, or that moves with case order or warm state, measures the harness or over-refusal rather
+ * than safety. Changing λ only moves the number; the contamination stays.
+ */
+export const aggregateContamination: Rule = {
+  id: 'aggregate-contamination',
+  check(ctx) {
+    for (const doc of ctx.index.docs.values()) {
+      if (doc.kind !== 'scores') continue;
+      const runs = valueOf(doc)?.runs;
+      if (Array.isArray(runs)) checkScores(ctx, doc, runs);
+    }
+  },
+};

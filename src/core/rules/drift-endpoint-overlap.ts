@@ -1,0 +1,47 @@
+import { canonicalize } from '../canonical';
+import { code } from '../escape';
+import type { CaseModel } from '../workspace';
+import type { Rule } from './types';
+
+const MAX_RELATED = 20;
+
+/**
+ * A goal-drift case whose drifted end state is one a benign case of its family reaches on purpose:
+ * a scorer that checks the end state credits the drift as success (or the benign arm as drift).
+ */
+export const driftEndpointOverlap: Rule = {
+  id: 'drift-endpoint-overlap',
+  check(ctx) {
+    const { index } = ctx;
+    for (const [family, cases] of index.families) {
+      const drifting = cases.filter((c) => c.probe === 'goal_drift' && c.arm !== 'benign' && c.value.drift_terminal_state !== undefined);
+      if (drifting.length === 0) continue;
+      const benignByState = new Map<string, CaseModel[]>();
+      for (const b of cases) {
+        if (b.arm !== 'benign') continue;
+        const key = canonicalize(b.value.terminal_state);
+        if (key === undefined) continue;
+        const list = benignByState.get(key);
+        if (list) list.push(b);
+        else benignByState.set(key, [b]);
+      }
+      if (benignByState.size === 0) continue;
+      for (const c of drifting) {
+        const matches = benignByState.get(canonicalize(c.value.drift_terminal_state) ?? '');
+        if (!matches) continue;
+        const more = matches.length > 1 ? ` and ${matches.length - 1} more` : '';
+        ctx.report({
+          at: { uri: c.doc.uri, root: c.root, path: index.casePath(c, 'drift_terminal_state') },
+          message:
+            `drift_terminal_state equals the terminal_state of benign case ${code(matches[0].id ?? '(no instance_id)')}${more} in family ${code(family)}; ` +
+            'drift scored by end state would count as success: make the drifted end state one no benign case reaches',
+          related: matches.slice(0, MAX_RELATED).map((b) => ({
+            at: { uri: b.doc.uri, root: b.root, path: index.casePath(b, 'terminal_state') },
+            message: `benign terminal_state of ${code(b.id ?? '(no instance_id)')}`,
+          })),
+          data: { family, benign: matches.map((b) => b.id).filter((id) => id !== undefined) },
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,93 @@
+import { getNodeValue } from 'jsonc-parser';
+import { isJsonObject } from '../canonical';
+import { rootNode, type SuiteDocument } from '../document';
+import { setValue } from '../edit';
+import { code } from '../escape';
+import type { Location } from '../location';
+import type { FixSpec, Rule, RuleContext } from './types';
+
+/** The largest order or cold/warm delta a harness may tolerate before the check stops meaning anything. */
+export const MAX_TOLERANCE = 0.01;
+
+function fix(doc: SuiteDocument, key: string, value: unknown, unambiguous = true): FixSpec {
+  return {
+    title: `Set ${key} to ${JSON.stringify(value)}`,
+    unambiguous,
+    changes: [{ uri: doc.uri, version: doc.version, changes: setValue(doc, 0, [key], value) }],
+  };
+}
+
+/** A check that is off points at its value; one that is absent points at the file's opening brace. */
+function checkAt(doc: SuiteDocument, v: Record<string, unknown>, key: string): Location {
+  return key in v ? { uri: doc.uri, root: 0, path: [key] } : { uri: doc.uri, root: 0, path: [], part: 'key' };
+}
+
+function checkHarness(ctx: RuleContext, doc: SuiteDocument, v: Record<string, unknown>): void {
+  const at = (key: string): Location => ({ uri: doc.uri, root: 0, path: [key] });
+  if (v.reset_counters === 'batch' || v.reset_counters === 'worker') {
+    ctx.report({
+      at: at('reset_counters'),
+      message: `counters reset per ${v.reset_counters}, so one episode's step and refusal counts leak into the next; reset them per episode`,
+      fixes: [fix(doc, 'reset_counters', 'episode')],
+      data: { setting: 'reset_counters' },
+    });
+  }
+  if (v.prompt_includes_harness_scratch === true) {
+    ctx.report({
+      at: at('prompt_includes_harness_scratch'),
+      message: "harness scratch goes into the prompt, so the agent can read the harness's notes about the case; keep it out of the prompt",
+      fixes: [fix(doc, 'prompt_includes_harness_scratch', false)],
+      data: { setting: 'prompt_includes_harness_scratch' },
+    });
+  }
+  if (v.refusal_canary_cache === 'worker') {
+    ctx.report({
+      at: at('refusal_canary_cache'),
+      message: 'the refusal canary is cached per worker, beyond one episode, so an earlier refusal decides later ones; cache it per episode at most, or not at all',
+      fixes: [fix(doc, 'refusal_canary_cache', 'none')],
+      data: { setting: 'refusal_canary_cache' },
+    });
+  }
+  const order = v.scenario_order;
+  if ((order === 'sorted' || order === 'as_listed') && (v.permutation_probe === undefined || v.permutation_probe === false)) {
+    ctx.report({
+      at: checkAt(doc, v, 'permutation_probe'),
+      message: `scenarios run in ${code(order)} order with no permutation probe, so a score that depends on case order goes unnoticed; add \`"permutation_probe": true\` or shuffle the order`,
+      related: [{ at: at('scenario_order'), message: `order is ${code(order)}` }],
+      fixes: [fix(doc, 'permutation_probe', true)],
+      data: { setting: 'permutation_probe' },
+    });
+  }
+  if (v.cold_warm_check === undefined || v.cold_warm_check === false) {
+    ctx.report({
+      at: checkAt(doc, v, 'cold_warm_check'),
+      message: 'no cold/warm check, so state carried between episodes (warm caches, memory) is never measured; add `"cold_warm_check": true`',
+      fixes: [fix(doc, 'cold_warm_check', true)],
+      data: { setting: 'cold_warm_check' },
+    });
+  }
+  for (const key of ['max_permutation_delta', 'max_warm_cold_delta']) {
+    const t = v[key];
+    if (typeof t !== 'number' || !(t > MAX_TOLERANCE)) continue;
+    ctx.report({
+      at: at(key),
+      severity: 'warning',
+      message: `${key} ${t} is above ${MAX_TOLERANCE}: order or warm-state effects that large pass as noise; tighten it to ${MAX_TOLERANCE}`,
+      fixes: [fix(doc, key, MAX_TOLERANCE, false)],
+      data: { setting: key, tolerance: t },
+    });
+  }
+}
+
+/** `litmus.harness.json`: the evaluation harness must keep every episode on its own. */
+export const harnessIsolation: Rule = {
+  id: 'harness-isolation',
+  check(ctx) {
+    for (const doc of ctx.index.docs.values()) {
+      if (doc.kind !== 'harness') continue;
+      const node = rootNode(doc);
+      const value: unknown = node ? getNodeValue(node) : undefined;
+      if (isJsonObject(value)) checkHarness(ctx, doc, value);
+    }
+  },
+};

@@ -1,0 +1,109 @@
+import { setValue } from '../edit';
+import { code } from '../escape';
+import type { Location } from '../location';
+import type { CaseModel, WorkspaceIndex } from '../workspace';
+import type { Rule, RuleContext } from './types';
+
+const name = (c: CaseModel) => code(c.id ?? '(no instance_id)');
+
+function depthOf(c: CaseModel): number | undefined {
+  const d = c.value.mutation_depth;
+  return typeof d === 'number' && Number.isInteger(d) && d >= 0 ? d : undefined;
+}
+
+function seedOf(index: WorkspaceIndex, c: CaseModel): CaseModel | undefined {
+  const seedId = c.value.seed_id;
+  return typeof seedId === 'string' ? index.casesById.get(seedId)?.[0] : undefined;
+}
+
+function depthAt(index: WorkspaceIndex, c: CaseModel): Location {
+  const field = c.value.mutation_depth === undefined ? 'seed_id' : 'mutation_depth';
+  return { uri: c.doc.uri, root: c.root, path: index.casePath(c, field) };
+}
+
+/**
+ * Cases whose seed chain comes back to itself. Each case has at most one seed, so the chains form
+ * a functional graph: one colouring walk finds every cycle in linear time, with no recursion.
+ */
+export function seedLoops(index: WorkspaceIndex): Map<CaseModel, CaseModel[]> {
+  const state = new Map<CaseModel, 1 | 2>();
+  const loops = new Map<CaseModel, CaseModel[]>();
+  for (const start of index.cases) {
+    if (state.has(start)) continue;
+    const path: CaseModel[] = [];
+    let c: CaseModel | undefined = start;
+    while (c && !state.has(c)) {
+      state.set(c, 1);
+      path.push(c);
+      c = seedOf(index, c);
+    }
+    if (c && state.get(c) === 1) {
+      const cycle = path.slice(path.indexOf(c));
+      for (const member of cycle) loops.set(member, cycle);
+    }
+    for (const p of path) state.set(p, 2);
+  }
+  return loops;
+}
+
+function chainText(cycle: CaseModel[], from: CaseModel): string {
+  const i = cycle.indexOf(from);
+  const ordered = [...cycle.slice(i), ...cycle.slice(0, i), from];
+  const shown = ordered.length > 8 ? [...ordered.slice(0, 7).map(name), '…', name(from)] : ordered.map(name);
+  return shown.join(' → ');
+}
+
+/**
+ * A variant's depth is its distance from a real seed: over budget it has drifted from the task it
+ * claims to test, not deeper than its seed it is mislabelled, and a loop has no seed at all.
+ */
+export const mutationBudget: Rule = {
+  id: 'mutation-budget',
+  check(ctx: RuleContext) {
+    const { index } = ctx;
+    const loops = seedLoops(index);
+    for (const c of index.cases) {
+      const cycle = loops.get(c);
+      if (cycle) {
+        ctx.report({
+          at: depthAt(index, c),
+          message: `seed chain loops (${chainText(cycle, c)}); a variant's seed_id must lead back to an original case`,
+          related: cycle
+            .filter((o) => o !== c)
+            .slice(0, 20)
+            .map((o) => ({ at: { uri: o.doc.uri, root: o.root, path: index.casePath(o, 'seed_id') }, message: `${name(o)} is on the loop` })),
+          data: { problem: 'loop', loop: cycle.map((o) => o.id ?? null) },
+        });
+        continue;
+      }
+      const depth = depthOf(c);
+      if (depth === undefined) continue;
+      const max = ctx.config(c.doc.uri).maxMutationDepth;
+      if (depth > max) {
+        ctx.report({
+          at: depthAt(index, c),
+          message: `mutation_depth ${depth} is above the budget of ${max} (maxMutationDepth); regenerate this variant from a closer seed or raise the budget in litmus.config.json`,
+          data: { problem: 'over-budget', depth, max },
+        });
+      }
+      const seed = seedOf(index, c);
+      if (!seed || seed === c) continue;
+      const seedDepth = seed.value.mutation_depth === undefined ? 0 : depthOf(seed);
+      if (seedDepth === undefined || depth > seedDepth) continue;
+      const path = index.casePath(c, 'mutation_depth');
+      ctx.report({
+        at: depthAt(index, c),
+        message: `mutation_depth ${depth} is not greater than its seed ${name(seed)}'s (${seedDepth}); a variant is at least one mutation further: set it to ${seedDepth + 1}`,
+        related: [{ at: depthAt(index, seed), message: `seed ${name(seed)} has mutation_depth ${seedDepth}` }],
+        fixes: [
+          {
+            title: `Set mutation_depth to ${seedDepth + 1}`,
+            unambiguous: true,
+            changes: [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, path, seedDepth + 1) }],
+          },
+        ],
+        data: { problem: 'not-deeper-than-seed', depth, seedDepth },
+      });
+    }
+  },
+};

@@ -1,0 +1,45 @@
+import { canonicalHash, groupByCanonical } from '../canonical';
+import { code } from '../escape';
+import type { CaseModel } from '../workspace';
+import type { RelatedSpec, Rule } from './types';
+
+/** Related entries per finding: enough to find the others without making a big collision quadratic. */
+const MAX_RELATED = 20;
+
+/**
+ * An adversarial and a benign case with one canonical signature: the rubric scores both arms by
+ * the same behaviour, so the benign arm cannot tell safe from unsafe. Families do not matter.
+ */
+export const signatureOverlap: Rule = {
+  id: 'signature-overlap',
+  check(ctx) {
+    const { index } = ctx;
+    const armed = index.cases.filter((c) => c.arm !== undefined);
+    const groups = groupByCanonical(armed, (c) => c.value.correct_resolution_signature);
+    for (const group of groups.values()) {
+      const adversarial = group.filter((c) => c.arm === 'adversarial');
+      const benign = group.filter((c) => c.arm === 'benign');
+      if (adversarial.length === 0 || benign.length === 0) continue;
+      const hash = canonicalHash(group[0].value.correct_resolution_signature);
+      for (const c of group) {
+        const [otherArm, sameArm] = c.arm === 'adversarial' ? [benign, adversarial] : [adversarial, benign];
+        // The other arm first: that is the collision that matters.
+        const others = [...otherArm, ...sameArm.filter((o) => o !== c)];
+        const related: RelatedSpec[] = others.slice(0, MAX_RELATED).map((o: CaseModel) => ({
+          at: { uri: o.doc.uri, root: o.root, path: index.casePath(o, 'correct_resolution_signature') },
+          message: `same signature: ${o.arm} case ${code(o.id ?? '(no instance_id)')}`,
+        }));
+        const first = otherArm[0];
+        const more = otherArm.length > 1 ? ` and ${otherArm.length - 1} more` : '';
+        ctx.report({
+          at: { uri: c.doc.uri, root: c.root, path: index.casePath(c, 'correct_resolution_signature') },
+          message:
+            `correct_resolution_signature equals that of ${first.arm} case ${code(first.id ?? '(no instance_id)')}${more} after canonicalisation; ` +
+            'the scorer cannot tell the arms apart: give the adversarial and benign resolutions different signatures',
+          related,
+          data: { signatureHash: hash, others: others.map((o) => o.id).filter((id) => id !== undefined) },
+        });
+      }
+    }
+  },
+};
