@@ -8,6 +8,7 @@ const entries = [
   { in: 'src/cli/main.ts', out: 'cli', banner: '#!/usr/bin/env node' },
   { in: 'src/server/node.ts', out: 'server' },
   { in: 'src/client/extension.ts', out: 'extension' },
+  { in: 'src/eval/main.ts', out: 'eval' },
 ].filter((e) => existsSync(e.in));
 
 const common = {

@@ -1,0 +1,142 @@
+/**
+ * Character-level facts the detector needs: which code points hide text, which Latin letters have
+ * Cyrillic or Greek look-alikes, and one linear pass that strips, decodes and counts them.
+ */
+
+/** Zero-width characters that can split a word without showing (ZWJ is judged separately). */
+function isZeroWidth(cp: number): boolean {
+  return cp === 0x200b || cp === 0x200c || cp === 0x2060 || cp === 0xfeff || cp === 0x180e || cp === 0x2061 || cp === 0x2062 || cp === 0x2063 || cp === 0x2064;
+}
+
+/** Bidirectional controls: they reorder what the reader sees. */
+export function isBidiControl(cp: number): boolean {
+  return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp === 0x200e || cp === 0x200f || cp === 0x061c;
+}
+
+export function isTagChar(cp: number): boolean {
+  return cp >= 0xe0000 && cp <= 0xe007f;
+}
+
+function isLetterOrDigit(ch: string): boolean {
+  return /[\p{L}\p{N}]/u.test(ch);
+}
+
+/** Emoji and their modifiers: a ZWJ between two of these joins a sequence, it hides nothing. */
+function isEmojiLike(cp: number): boolean {
+  return (
+    (cp >= 0x1f000 && cp <= 0x1faff) ||
+    (cp >= 0x2600 && cp <= 0x27bf) ||
+    (cp >= 0x2300 && cp <= 0x23ff) ||
+    (cp >= 0x2b00 && cp <= 0x2bff) ||
+    cp === 0xfe0f ||
+    cp === 0x20e3 ||
+    cp === 0x2640 ||
+    cp === 0x2642 ||
+    cp === 0x2695 ||
+    cp === 0x2696 ||
+    cp === 0x2708 ||
+    cp === 0x2764
+  );
+}
+
+/**
+ * Cyrillic and Greek letters that render like a Latin letter, mapped to that letter. Only these
+ * count as homoglyphs: a Greek µ in `10µs` is a unit, not a disguise.
+ */
+const CONFUSABLE: Record<string, string> = {
+  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', ѕ: 's', і: 'i', ї: 'i', ј: 'j', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', ӏ: 'l', ɡ: 'g',
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', У: 'Y', Х: 'X', Ѕ: 'S', І: 'I', Ј: 'J', Ԁ: 'D', Ԛ: 'Q', Ԝ: 'W', Һ: 'H',
+  α: 'a', ο: 'o', ρ: 'p', ν: 'v', ι: 'i', κ: 'k', τ: 't', υ: 'u', χ: 'x', ε: 'e',
+  Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+};
+
+export interface CharScan {
+  /** The text with hidden characters removed, tag characters dropped and look-alikes mapped to Latin. */
+  visible: string;
+  /** ASCII carried by Unicode tag characters (invisible in every editor). */
+  tagText: string;
+  tagCount: number;
+  /** Zero-width characters between two letters of a word. */
+  zeroWidthInWord: number;
+  bidiCount: number;
+  /** Words that mix Latin letters with Cyrillic/Greek look-alikes. */
+  homoglyphWords: number;
+  /** Hidden characters anywhere (also past the scanned window). */
+  hiddenTotal: number;
+}
+
+const WINDOW = 4096;
+
+/**
+ * One pass over the whole string for counts; the visible text is built from the head and tail
+ * windows only, so the later (costlier) lexical work is bounded whatever the input size.
+ */
+export function scanChars(text: string): CharScan {
+  let tagText = '';
+  let tagCount = 0;
+  let zeroWidthInWord = 0;
+  let bidiCount = 0;
+  let hiddenTotal = 0;
+  let homoglyphWords = 0;
+  const parts: string[] = [];
+  let visible = '';
+  const long = text.length > 2 * WINDOW;
+  // Word state for homoglyph detection.
+  let wordLatin = false;
+  let wordConfusable = false;
+  let wordOther = false;
+  const endWord = () => {
+    if (wordLatin && wordConfusable && !wordOther) homoglyphWords++;
+    wordLatin = wordConfusable = wordOther = false;
+  };
+  let prevCp = -1;
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const width = cp > 0xffff ? 2 : 1;
+    const ch = text.slice(i, i + width);
+    const inWindow = !long || i < WINDOW || i >= text.length - WINDOW;
+    if (isTagChar(cp)) {
+      tagCount++;
+      hiddenTotal++;
+      if (cp >= 0xe0020 && cp <= 0xe007e && tagText.length < 2 * WINDOW) tagText += String.fromCharCode(cp - 0xe0000);
+    } else if (isBidiControl(cp)) {
+      bidiCount++;
+      hiddenTotal++;
+    } else if (isZeroWidth(cp) || cp === 0x200d) {
+      const next = text.codePointAt(i + width) ?? -1;
+      const joinsEmoji = cp === 0x200d && (isEmojiLike(prevCp) || isEmojiLike(next));
+      if (!joinsEmoji) {
+        hiddenTotal++;
+        // Inside a word: letters on both sides (after skipping further zero-width characters).
+        let j = i + width;
+        while (j < text.length && isZeroWidth(text.charCodeAt(j))) j++;
+        const after = text.codePointAt(j);
+        if (prevCp >= 0 && after !== undefined && isLetterOrDigit(String.fromCodePoint(prevCp)) && isLetterOrDigit(String.fromCodePoint(after))) {
+          zeroWidthInWord++;
+        }
+      }
+    } else {
+      const mapped = CONFUSABLE[ch];
+      if (mapped) {
+        wordConfusable = true;
+      } else if ((cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)) {
+        wordLatin = true;
+      } else if (isLetterOrDigit(ch)) {
+        if (cp > 0x7f) wordOther = true;
+      } else {
+        endWord();
+      }
+      if (inWindow) {
+        visible += mapped ?? ch;
+      } else if (visible.length > 0 && parts.length === 0) {
+        parts.push(visible);
+        visible = '';
+      }
+      prevCp = cp;
+    }
+    i += width;
+  }
+  endWord();
+  if (parts.length) visible = parts[0] + '\n' + visible;
+  return { visible, tagText, tagCount, zeroWidthInWord, bidiCount, homoglyphWords, hiddenTotal };
+}

@@ -1,0 +1,148 @@
+/**
+ * Undoes the encodings payloads hide behind (base64, hex, percent and HTML-entity escapes).
+ * Each decoder returns only text that reads as text, so a hash or an ID never becomes "decoded".
+ */
+
+const MAX_TOKEN = 8192;
+
+/** Share of printable characters; decoded binary is noise, not a hidden message. */
+function readable(s: string): boolean {
+  if (s.length < 8) return false;
+  let ok = 0;
+  let letters = 0;
+  let spaces = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 0x20 && c < 0x7f) || c === 10 || c === 13 || c === 9 || c >= 0xa0) ok++;
+    if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) letters++;
+    if (c === 0x20 || c === 10) spaces++;
+  }
+  // Prose: nearly all printable, mostly letters, and words separated by spaces.
+  return ok / s.length > 0.95 && letters / s.length > 0.5 && spaces >= 2;
+}
+
+function utf8(bytes: number[]): string | undefined {
+  // Most candidate runs are identifiers that decode to binary; skip the decoder for those.
+  let control = 0;
+  for (const b of bytes) if (b < 0x20 && b !== 10 && b !== 13 && b !== 9) control++;
+  if (control > bytes.length / 20) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(new Uint8Array(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+function base64Bytes(token: string): number[] | undefined {
+  let clean = token.replace(/=+$/, '');
+  // `cfg=SGVsbG8...`: a key and `=` before the payload are not part of it.
+  const eq = clean.lastIndexOf('=');
+  if (eq >= 0) clean = clean.slice(eq + 1);
+  clean = clean.replace(/-/g, '+').replace(/_/g, '/');
+  if (clean.length % 4 === 1) return undefined;
+  const bytes: number[] = [];
+  let buf = 0;
+  let bits = 0;
+  for (let i = 0; i < clean.length; i++) {
+    const v = B64.indexOf(clean[i]);
+    if (v < 0) return undefined;
+    buf = (buf << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((buf >> bits) & 0xff);
+    }
+  }
+  return bytes;
+}
+
+/** Runs of base64 alphabet long enough to carry a sentence. */
+function base64Tokens(text: string): string[] {
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const inAlphabet = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2b || c === 0x2f || c === 0x3d || c === 0x2d || c === 0x5f;
+    if (inAlphabet) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (i - start >= 16) out.push(text.slice(start, Math.min(i, start + MAX_TOKEN)));
+      start = -1;
+    }
+  }
+  return out;
+}
+
+function hexTokens(text: string): string[] {
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const hex = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+    if (hex) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (i - start >= 24 && (i - start) % 2 === 0) out.push(text.slice(start, Math.min(i, start + MAX_TOKEN)));
+      start = -1;
+    }
+  }
+  return out;
+}
+
+export interface Decoded {
+  encoding: 'base64' | 'hex' | 'percent' | 'html-entities';
+  text: string;
+}
+
+function decodePercent(text: string): string | undefined {
+  let count = 0;
+  for (let i = text.indexOf('%'); i >= 0 && count < 4; i = text.indexOf('%', i + 1)) {
+    if (/^[0-9a-fA-F]{2}$/.test(text.slice(i + 1, i + 3))) count++;
+  }
+  // A URL with one %20 is a URL; a sentence spelled in escapes has many.
+  if (count < 4) return undefined;
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+function decodeEntities(text: string): string | undefined {
+  let count = 0;
+  const out = text.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-z]{2,6});/g, (m, body: string) => {
+    let ch: string | undefined;
+    if (body.startsWith('#x')) ch = String.fromCodePoint(Math.min(parseInt(body.slice(2), 16), 0x10ffff));
+    else if (body.startsWith('#')) ch = String.fromCodePoint(Math.min(parseInt(body.slice(1), 10), 0x10ffff));
+    else ch = NAMED[body];
+    if (ch === undefined) return m;
+    count++;
+    return ch;
+  });
+  return count >= 4 ? out : undefined;
+}
+
+/** Every readable text hidden in `text` by one layer of encoding. */
+export function decodeLayer(text: string): Decoded[] {
+  const out: Decoded[] = [];
+  for (const token of base64Tokens(text)) {
+    const bytes = base64Bytes(token);
+    const s = bytes && utf8(bytes);
+    if (s && readable(s)) out.push({ encoding: 'base64', text: s });
+  }
+  for (const token of hexTokens(text)) {
+    const bytes: number[] = [];
+    for (let i = 0; i < token.length; i += 2) bytes.push(parseInt(token.slice(i, i + 2), 16));
+    const s = utf8(bytes);
+    if (s && readable(s)) out.push({ encoding: 'hex', text: s });
+  }
+  const pct = decodePercent(text);
+  if (pct && pct !== text && readable(pct)) out.push({ encoding: 'percent', text: pct });
+  const ent = decodeEntities(text);
+  if (ent && ent !== text && readable(ent)) out.push({ encoding: 'html-entities', text: ent });
+  return out;
+}

@@ -1,0 +1,85 @@
+import { scanChars } from './chars';
+import { decodeLayer } from './decode';
+import { lexicalSignals, shapeSignals, words, type Signal, type TextContext } from './signals';
+
+export type { Signal, Slot, TextContext } from './signals';
+
+/** What the detector concluded about one string. */
+export interface StringVerdict {
+  score: number;
+  signals: Signal[];
+  /** The de-obfuscated text that was scored, when it differs from the raw string. */
+  decoded?: string;
+  /** Hidden text (tags, bidi controls, zero-width characters inside words) was found. */
+  hidden: boolean;
+}
+
+export const THRESHOLD = 1;
+const MAX_DEPTH = 2;
+
+/** Case, width and quote variants folded, so `ＩＧＮＯＲＥ` and `ignore` read the same. */
+function fold(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/[\u2018\u2019\u201b\u2032]/g, "'").replace(/[\u201c\u201d\u201f\u2033]/g, '"');
+}
+
+function mergeSignals(into: Signal[], more: Signal[]): void {
+  for (const s of more) {
+    const i = into.findIndex((x) => x.id === s.id);
+    if (i < 0) into.push(s);
+    else if (into[i].weight < s.weight) into[i] = s;
+  }
+}
+
+/** Lexical signals of a text and of whatever it decodes to, down to MAX_DEPTH layers. */
+function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: string[]): Signal[] {
+  const folded = fold(text);
+  const ws = words(folded);
+  const out = lexicalSignals(folded, ws, ctx);
+  if (depth === 0) mergeSignals(out, shapeSignals(text, ws, ctx));
+  if (depth >= MAX_DEPTH) return out;
+  for (const layer of decodeLayer(text)) {
+    const inner = fold(layer.text);
+    const innerWords = words(inner);
+    // Prose hidden behind an encoding is concealment in itself; what it says is scored as well.
+    if (innerWords.list.length >= 4) {
+      decodedOut.push(layer.text);
+      mergeSignals(out, [{ id: `encoded-${layer.encoding}`, weight: 1, explanation: `hides readable text in ${layer.encoding} encoding` }]);
+      mergeSignals(out, textSignals(layer.text, { ...ctx, slot: ctx.slot }, depth + 1, decodedOut));
+    }
+  }
+  return out;
+}
+
+/** Scores one string; linear in its length (lexical work is bounded to its head and tail). */
+export function detectText(text: string, ctx: TextContext): StringVerdict {
+  const chars = scanChars(text);
+  const signals: Signal[] = [];
+  const decoded: string[] = [];
+  if (chars.tagCount > 0) {
+    signals.push({ id: 'hidden-tags', weight: 1, explanation: 'carries invisible Unicode tag characters (U+E0000–E007F)' });
+  }
+  if (chars.bidiCount > 0) {
+    signals.push({ id: 'bidi-control', weight: 1, explanation: 'contains bidirectional control characters that reorder what is shown' });
+  }
+  if (chars.zeroWidthInWord > 0) {
+    signals.push({ id: 'zero-width', weight: 1, explanation: 'splits words with zero-width characters' });
+  }
+  if (chars.homoglyphWords > 0) {
+    signals.push({ id: 'homoglyph', weight: 1, explanation: 'mixes Latin letters with Cyrillic or Greek look-alikes in a word' });
+  }
+  mergeSignals(signals, textSignals(chars.visible, ctx, 0, decoded));
+  if (chars.tagText.trim()) {
+    decoded.unshift(chars.tagText);
+    mergeSignals(signals, textSignals(chars.tagText, ctx, 1, decoded));
+  }
+  const score = signals.reduce((a, s) => a + s.weight, 0);
+  const hidden = chars.tagCount > 0 || chars.bidiCount > 0 || chars.zeroWidthInWord > 0;
+  let shown: string | undefined = decoded.length ? decoded.join('\n') : undefined;
+  if (!shown && chars.visible !== text && (hidden || chars.homoglyphWords > 0)) shown = chars.visible;
+  signals.sort((a, b) => b.weight - a.weight);
+  return { score: Math.round(score * 100) / 100, signals, decoded: shown, hidden };
+}
+
+export function isPayload(v: StringVerdict): boolean {
+  return v.score >= THRESHOLD;
+}

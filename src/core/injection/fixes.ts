@@ -1,0 +1,54 @@
+import { appendToArray, removeValue, setValue } from '../edit';
+import { formatPointer } from '../pointer';
+import type { FixSpec } from '../rules/types';
+import type { JsonPath } from '../types';
+import { relativePath } from '../uri';
+import type { CaseModel } from '../workspace';
+import type { Label } from './labels';
+
+function startsWith(path: JsonPath, prefix: JsonPath): boolean {
+  return prefix.length <= path.length && prefix.every((p, i) => p === path[i]);
+}
+
+/** The `injection_field` location that names a string, as written in case `c` (FORMAT §4). */
+export function locationFor(c: CaseModel, at: { uri: string; root: number; path: JsonPath }): string {
+  if (at.uri === c.doc.uri && at.root === c.root && startsWith(at.path, c.path)) return '#' + formatPointer(at.path.slice(c.path.length));
+  return relativePath(c.doc.uri, at.uri) + '#' + formatPointer(at.path);
+}
+
+/** Adds a location to a case's `injection_field`: creates it, appends to the array, or turns a string into an array. */
+export function addLabelFix(c: CaseModel, location: string, unambiguous: boolean): FixSpec {
+  const field = [...c.path, 'injection_field'];
+  const current = c.value.injection_field;
+  let changes;
+  if (Array.isArray(current)) changes = appendToArray(c.doc, c.root, field, current.length, location);
+  else if (typeof current === 'string') changes = setValue(c.doc, c.root, field, [current, location]);
+  else changes = setValue(c.doc, c.root, field, location);
+  return {
+    title: `Label as injection_field of ${c.id ?? 'this case'}`,
+    unambiguous,
+    changes: [{ uri: c.doc.uri, version: c.doc.version, changes }],
+  };
+}
+
+export function relabelFix(label: Label, location: string, unambiguous: boolean): FixSpec {
+  const c = label.case;
+  return {
+    title: `Relabel injection_field to ${location}`,
+    unambiguous,
+    changes: [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, label.path, location) }],
+  };
+}
+
+/** Removes the stale string; the whole field when it is the only one. */
+export function removeLabelFix(label: Label, unambiguous: boolean): FixSpec {
+  const c = label.case;
+  const field = [...c.path, 'injection_field'];
+  const current = c.value.injection_field;
+  const only = !Array.isArray(current) || current.length <= 1;
+  return {
+    title: 'Remove stale injection_field',
+    unambiguous,
+    changes: [{ uri: c.doc.uri, version: c.doc.version, changes: removeValue(c.doc, c.root, only ? field : label.path) }],
+  };
+}

@@ -1,0 +1,84 @@
+import { findNodeAtLocation } from 'jsonc-parser';
+import type { SuiteDocument } from '../document';
+import { parsePointer, pathFromTokens } from '../pointer';
+import type { JsonPath } from '../types';
+import { normalizeUri, resolveRelative } from '../uri';
+import type { CaseModel, WorkspaceIndex } from '../workspace';
+
+/** One `injection_field` string of a case, resolved. */
+export interface Label {
+  case: CaseModel;
+  /** Path of the label string in the case's document root. */
+  path: JsonPath;
+  text: string;
+  /** Where it points, when it resolved to an existing value. */
+  target?: { uri: string; root: number; path: JsonPath };
+  /** Why it did not resolve. */
+  problem?: 'malformed' | 'missing-file' | 'missing-value';
+  /** The file it names (normalised), when well-formed. */
+  targetUri?: string;
+}
+
+/** The label strings of a case: a string, or each string of an array (anything else is the schema rule's). */
+export function labelStrings(c: CaseModel): { path: JsonPath; text: string }[] {
+  const v = c.value.injection_field;
+  const base = [...c.path, 'injection_field'];
+  if (typeof v === 'string') return [{ path: base, text: v }];
+  if (Array.isArray(v)) return v.flatMap((s, i) => (typeof s === 'string' ? [{ path: [...base, i], text: s }] : []));
+  return [];
+}
+
+function resolveIn(doc: SuiteDocument, root: number, prefix: JsonPath, tokens: string[]): JsonPath | undefined {
+  const r = doc.parsed.roots[root];
+  if (!r?.node || r.broken) return undefined;
+  const start = prefix.length ? findNodeAtLocation(r.node, prefix) : r.node;
+  const rel = pathFromTokens(start, tokens);
+  return rel ? [...prefix, ...rel] : undefined;
+}
+
+/** Resolves `#/pointer` (into the case object) or `<relative path>#/pointer` (into a tool-schema file). */
+export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath, text: string): Label {
+  const label: Label = { case: c, path, text };
+  const hash = text.indexOf('#');
+  const tokens = hash >= 0 ? parsePointer(text.slice(hash + 1)) : undefined;
+  if (!tokens) {
+    label.problem = 'malformed';
+    return label;
+  }
+  const file = text.slice(0, hash);
+  if (file === '') {
+    const found = resolveIn(c.doc, c.root, c.path, tokens);
+    if (found) label.target = { uri: c.doc.uri, root: c.root, path: found };
+    else label.problem = 'missing-value';
+    return label;
+  }
+  let uri: string;
+  try {
+    uri = normalizeUri(resolveRelative(c.doc.uri, file));
+  } catch {
+    label.problem = 'malformed';
+    return label;
+  }
+  label.targetUri = uri;
+  const doc = index.docs.get(uri) ?? [...index.docs.values()].find((d) => normalizeUri(d.uri) === uri);
+  if (!doc) {
+    label.problem = 'missing-file';
+    return label;
+  }
+  const found = resolveIn(doc, 0, [], tokens);
+  if (found) label.target = { uri: doc.uri, root: 0, path: found };
+  else label.problem = 'missing-value';
+  return label;
+}
+
+function startsWith(path: JsonPath, prefix: JsonPath): boolean {
+  return prefix.length <= path.length && prefix.every((p, i) => p === path[i]);
+}
+
+/**
+ * Whether a label names a payload. Lenient: the payload string itself, or the array or object
+ * value (inside its keyword) that contains it.
+ */
+export function labelCovers(target: { uri: string; root: number; path: JsonPath }, hit: { uri: string; root: number; path: JsonPath; slotPath: JsonPath }): boolean {
+  return target.uri === hit.uri && target.root === hit.root && target.path.length >= hit.slotPath.length && startsWith(hit.path, target.path);
+}

@@ -1,0 +1,165 @@
+import type { ToolModel } from '../tools';
+import type { JsonPath } from '../types';
+import { detectText, isPayload, type Slot, type StringVerdict } from './detect';
+import { topicStems } from './signals';
+
+/** A string of a tool that the detector judged to be a payload. */
+export interface PayloadHit {
+  tool: ToolModel;
+  uri: string;
+  root: number;
+  /** Path of the string from its document root. */
+  path: JsonPath;
+  /** Path of the keyword value that holds it (the `default`, the `enum` array, the description). */
+  slotPath: JsonPath;
+  slot: Slot;
+  text: string;
+  verdict: StringVerdict;
+}
+
+export interface ScanOptions {
+  toolNames: ReadonlySet<string>;
+  scanDescriptions: boolean;
+  /** Strings the config says are never payloads. */
+  allowed: (text: string) => boolean;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Keywords whose value is a map of subschemas. */
+const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+/** Keywords whose value is one subschema (or, for `items`, an array of them in draft-07). */
+const SCHEMA_ONE = ['items', 'additionalProperties', 'additionalItems', 'unevaluatedItems', 'unevaluatedProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else'];
+/** Keywords whose value is an array of subschemas. */
+const SCHEMA_LIST = ['prefixItems', 'allOf', 'anyOf', 'oneOf'];
+
+const MAX_DEPTH = 200;
+
+interface Candidate {
+  path: JsonPath;
+  slotPath: JsonPath;
+  slot: Slot;
+  text: string;
+  siblingMax?: number;
+}
+
+function stringLeaves(value: unknown, path: JsonPath, slotPath: JsonPath, slot: Slot, out: Candidate[], siblingMax: number | undefined, depth: number): void {
+  if (depth > MAX_DEPTH) return;
+  if (typeof value === 'string') out.push({ path, slotPath, slot, text: value, siblingMax });
+  else if (Array.isArray(value)) value.forEach((v, i) => stringLeaves(v, [...path, i], slotPath, slot, out, undefined, depth + 1));
+  else if (isObject(value)) for (const [k, v] of Object.entries(value)) stringLeaves(v, [...path, k], slotPath, slot, out, undefined, depth + 1);
+}
+
+/** The two longest string lengths (and where the longest is), so each entry's siblings cost O(1). */
+function longest(values: unknown[]): { first: number; at: number; second: number | undefined } | undefined {
+  let first = -1;
+  let at = -1;
+  let second: number | undefined;
+  values.forEach((v, i) => {
+    if (typeof v !== 'string') return;
+    if (v.length > first) {
+      if (first >= 0) second = first;
+      first = v.length;
+      at = i;
+    } else if (second === undefined || v.length > second) {
+      second = v.length;
+    }
+  });
+  return first < 0 ? undefined : { first, at, second };
+}
+
+function siblingMax(top: ReturnType<typeof longest>, index: number): number | undefined {
+  if (!top) return undefined;
+  return index === top.at ? top.second : top.first;
+}
+
+/** Collects the payload-bearing strings of a parameter schema (FORMAT §2), keyword by keyword. */
+function walkSchema(schema: unknown, path: JsonPath, out: Candidate[], descriptions: boolean, depth: number): void {
+  if (!isObject(schema) || depth > MAX_DEPTH) return;
+  const enumValues = Array.isArray(schema.enum) ? schema.enum : [];
+  const exampleValues = Array.isArray(schema.examples) ? schema.examples : [];
+  const shortSiblings = longest([...enumValues, ...exampleValues])?.first;
+  for (const key of ['default', 'const'] as const) {
+    if (key in schema) stringLeaves(schema[key], [...path, key], [...path, key], key, out, typeof schema[key] === 'string' ? shortSiblings : undefined, depth + 1);
+  }
+  for (const key of ['enum', 'examples'] as const) {
+    const v = schema[key];
+    if (Array.isArray(v)) {
+      const top = longest(v);
+      v.forEach((item, i) => stringLeaves(item, [...path, key, i], [...path, key], key, out, typeof item === 'string' ? siblingMax(top, i) : undefined, depth + 1));
+    } else if (v !== undefined) {
+      stringLeaves(v, [...path, key], [...path, key], key, out, undefined, depth + 1);
+    }
+  }
+  if (descriptions) {
+    for (const key of ['description', 'title'] as const) {
+      if (typeof schema[key] === 'string') out.push({ path: [...path, key], slotPath: [...path, key], slot: key, text: schema[key] as string });
+    }
+  }
+  for (const key of SCHEMA_MAPS) {
+    const m = schema[key];
+    if (isObject(m)) for (const [name, sub] of Object.entries(m)) walkSchema(sub, [...path, key, name], out, descriptions, depth + 1);
+  }
+  for (const key of SCHEMA_ONE) {
+    const sub = schema[key];
+    if (Array.isArray(sub)) sub.forEach((s, i) => walkSchema(s, [...path, key, i], out, descriptions, depth + 1));
+    else walkSchema(sub, [...path, key], out, descriptions, depth + 1);
+  }
+  for (const key of SCHEMA_LIST) {
+    const list = schema[key];
+    if (Array.isArray(list)) list.forEach((s, i) => walkSchema(s, [...path, key, i], out, descriptions, depth + 1));
+  }
+}
+
+/** Every string of a tool the detector reads, with where it sits. */
+export function toolCandidates(tool: ToolModel, descriptions: boolean): Candidate[] {
+  const out: Candidate[] = [];
+  if (descriptions) {
+    if (tool.description !== undefined && tool.descriptionPath) out.push({ path: tool.descriptionPath, slotPath: tool.descriptionPath, slot: 'description', text: tool.description });
+    if (tool.title !== undefined && tool.titlePath) out.push({ path: tool.titlePath, slotPath: tool.titlePath, slot: 'title', text: tool.title });
+  }
+  if (tool.schemaPath) walkSchema(tool.schema, tool.schemaPath, out, descriptions, 0);
+  return out;
+}
+
+const NAME_WEIGHT = 1000;
+
+function propertyNames(schema: unknown, out: string[], depth: number): void {
+  if (depth > MAX_DEPTH) return;
+  if (Array.isArray(schema)) schema.forEach((s) => propertyNames(s, out, depth + 1));
+  else if (isObject(schema)) {
+    for (const [k, v] of Object.entries(schema)) {
+      if (k === 'properties' && isObject(v)) out.push(...Object.keys(v));
+      if (k !== 'default' && k !== 'examples' && k !== 'const' && k !== 'enum') propertyNames(v, out, depth + 1);
+    }
+  }
+}
+
+/** What the tool is about: stems of its names (weighted high) and of its descriptions (counted per text). */
+function toolTopic(tool: ToolModel, candidates: Candidate[]): Map<string, number> {
+  const topic = new Map<string, number>();
+  const names = [tool.name, tool.title ?? ''];
+  propertyNames(tool.schema, names, 0);
+  for (const s of topicStems(names)) topic.set(s, NAME_WEIGHT);
+  for (const c of candidates) {
+    if (c.slot !== 'description' && c.slot !== 'title') continue;
+    for (const s of topicStems([c.text.length > 4096 ? c.text.slice(0, 4096) : c.text])) topic.set(s, (topic.get(s) ?? 0) + 1);
+  }
+  return topic;
+}
+
+/** Runs the detector over one tool's strings. */
+export function scanTool(tool: ToolModel, options: ScanOptions): PayloadHit[] {
+  const hits: PayloadHit[] = [];
+  const candidates = toolCandidates(tool, options.scanDescriptions);
+  const topic = toolTopic(tool, candidates);
+  for (const c of candidates) {
+    if (options.allowed(c.text)) continue;
+    const verdict = detectText(c.text, { slot: c.slot, siblingMax: c.siblingMax, toolNames: options.toolNames, ownTool: tool.name, topic });
+    if (!isPayload(verdict)) continue;
+    hits.push({ tool, uri: tool.uri, root: tool.root, path: c.path, slotPath: c.slotPath, slot: c.slot, text: c.text, verdict });
+  }
+  return hits;
+}

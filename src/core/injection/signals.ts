@@ -1,0 +1,384 @@
+import {
+  ANSWER_NOUNS,
+  BYPASS_VERBS,
+  CONCEAL_VERBS,
+  CONTROL_NOUNS,
+  DIRECTIVE_VERBS,
+  IMPERATIVES,
+  INSTRUCTION_NOUNS,
+  LIFTED,
+  NEGATIONS,
+  OUTPUT_NOUNS,
+  OVERRIDE_VERBS,
+  PRESSURE_WORDS,
+  QUESTION_WORDS,
+  SECRET_WORDS,
+  STOPWORDS,
+  TRANSFER_VERBS,
+} from './lexicon';
+
+/** One piece of evidence. Weights add up; a string is a payload at a total of 1. */
+export interface Signal {
+  id: string;
+  weight: number;
+  explanation: string;
+}
+
+/** Where the string sits, which changes what is out of place. */
+export type Slot = 'default' | 'examples' | 'const' | 'enum' | 'description' | 'title';
+
+export interface TextContext {
+  slot: Slot;
+  /** Longest sibling value (other enum/examples entries of the same schema), when there are any. */
+  siblingMax?: number;
+  /** Names of the workspace's tools, for cross-tool shadowing. */
+  toolNames?: ReadonlySet<string>;
+  /** The tool this string belongs to (naming itself is not shadowing). */
+  ownTool?: string;
+  /**
+   * Word stems that say what the tool is about, each with the number of the tool's texts that use
+   * it (names count as many): a stem is on topic when some other text of the tool uses it too.
+   */
+  topic?: ReadonlyMap<string, number>;
+}
+
+export interface Words {
+  /** Lower-cased words in order. */
+  list: string[];
+  /** Case-kept words (for tool names). */
+  raw: string[];
+}
+
+export function words(text: string): Words {
+  const raw = text.match(/[\p{L}\p{N}_']+/gu) ?? [];
+  return { raw, list: raw.map((w) => w.toLowerCase()) };
+}
+
+/** A crude stem, enough to match `files` with `file` and `calculating` with `calculate`. */
+export function stem(word: string): string {
+  let w = word.replace(/'s$/, '');
+  for (const suffix of ['ations', 'ation', 'ities', 'ity', 'ings', 'ing', 'ness', 'ments', 'ment', 'ers', 'er', 'ies', 'es', 'ed', 'ly', 's']) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 4) {
+      w = w.slice(0, -suffix.length);
+      break;
+    }
+  }
+  return w;
+}
+
+/** Topic stems of identifiers and prose: `get_user_profile` gives get, user, profi. */
+export function topicStems(texts: string[], into: Set<string> = new Set()): Set<string> {
+  for (const t of texts) {
+    const parts = t.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u);
+    for (const p of parts) if (p.length >= 4 && !STOPWORDS.has(p)) into.add(stem(p));
+  }
+  return into;
+}
+
+interface Sentence {
+  words: string[];
+  text: string;
+  /** First word, past a leading "please". */
+  lead: string;
+  imperative: boolean;
+  question: boolean;
+}
+
+/** Sentences (and lines) of a folded text. */
+function sentences(text: string): Sentence[] {
+  const out: Sentence[] = [];
+  for (const part of text.split(/(?<=[.!?])\s+|\n+/)) {
+    const ws = words(part).list;
+    if (!ws.length) continue;
+    const lead = ws[0] === 'please' ? ws[1] ?? '' : ws[0];
+    // "List of servers" is a noun phrase, not a request.
+    const imperative = (IMPERATIVES.has(lead) && ws[ws.indexOf(lead) + 1] !== 'of') || ((lead === "don't" || lead === 'do') && IMPERATIVES.has(ws[1] ?? ''));
+    const question = QUESTION_WORDS.has(ws[0]) && /\?\s*["'`)]*\s*$/.test(part);
+    out.push({ words: ws, text: part, lead, imperative, question });
+  }
+  return out;
+}
+
+/** What a command to override must name to be about the agent's safety rather than a setting. */
+const SAFETY_NOUNS = new Set(['safety', 'safeguards', 'safeguard', 'guardrails', 'restrictions', 'security', 'instructions', 'guidelines']);
+
+const CODE_CALLS = ['requests.post', 'requests.get', 'urllib', 'urlopen', 'socket.', 'subprocess', 'os.system', 'os.remove', 'os.rename', 'exec(', 'eval(', 'smtplib', 'ftplib', 'paramiko', 'curl ', 'wget', 'chmod +x', 'rm -rf', 'os.environ', 'http.client', 'shutil.move', '/dev/sd'];
+
+/** A fenced code block whose code reaches the network, the shell or the environment. */
+function riskyCode(text: string): boolean {
+  const fence = text.indexOf('```');
+  if (fence < 0) return false;
+  const body = text.slice(fence);
+  return CODE_CALLS.some((c) => body.includes(c));
+}
+
+/** True when a word of `b` follows a word of `a` within `gap` words. */
+function near(ws: string[], a: ReadonlySet<string>, b: ReadonlySet<string>, gap: number): number {
+  for (let i = 0; i < ws.length; i++) {
+    if (!a.has(ws[i])) continue;
+    for (let j = i + 1; j <= i + gap && j < ws.length; j++) if (b.has(ws[j])) return j;
+  }
+  return -1;
+}
+
+function has(ws: string[], s: ReadonlySet<string>): boolean {
+  return ws.some((w) => s.has(w));
+}
+
+/** Words joined once per text, so a phrase test is one substring search. */
+const joinedCache = new WeakMap<string[], string>();
+
+function phrase(ws: string[], seq: string[]): boolean {
+  let joined = joinedCache.get(ws);
+  if (joined === undefined) {
+    joined = ' ' + ws.join(' ') + ' ';
+    joinedCache.set(ws, joined);
+  }
+  return joined.includes(' ' + seq.join(' ') + ' ');
+}
+
+const MARKUP_TAGS = ['<important>', '</important>', '<system>', '</system>', '<hidden>', '</hidden>', '<secret>', '<instructions>', '<instruction>', '[important]', '[system]', '<admin>', '<override>'];
+const CHAT_TOKENS = ['[inst]', '[/inst]', '<<sys>>', '<|im_start|>', '<|im_end|>', '<|system|>', '<|assistant|>', '<|user|>', '<|endoftext|>', '<|eot_id|>', '<|start_header_id|>', '<start_of_turn>', '### instruction', '### system'];
+
+/** Example hosts and loopback: links there are documentation, not a sink. */
+function isExampleHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^www\./, '');
+  return /(^|\.)(example\.(com|org|net)|localhost|invalid|test|example)$/.test(h) || /^(127\.|0\.0\.0\.0|\[::1\])/.test(h);
+}
+
+/** URLs, bare `www.` hosts and e-mail addresses in the text (bounded by the caller's window). */
+function sinks(text: string): { urls: string[]; emails: string[]; queryData: boolean; markdownImage: boolean } {
+  const urls: string[] = [];
+  let queryData = false;
+  for (const m of text.matchAll(/\b(?:https?:\/\/|www\.)([a-z0-9.-]{1,253})([^\s"'<>)\]]{0,512})/gi)) {
+    urls.push(m[1]);
+    const rest = m[2];
+    const q = rest.indexOf('?');
+    // A query string that carries something filled in at run time: {x}, <x>, $x.
+    if (q >= 0 && /[{<$]/.test(rest.slice(q)) && !isExampleHost(m[1])) queryData = true;
+  }
+  const bareHost = /\.(com|net|org|io|xyz|info|ru|cn|top|site|online|app)\b/i.test(text);
+  for (const m of bareHost ? text.matchAll(/\b([a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,4}\.(?:com|net|org|io|xyz|info|ru|cn|top|site|online|app))\b([^\s"'<>)\]]{0,512})/gi) : []) {
+    if (!urls.includes(m[1])) urls.push(m[1]);
+    const rest = m[2];
+    const q = rest.indexOf('?');
+    if (q >= 0 && /[{<$]/.test(rest.slice(q))) queryData = true;
+  }
+  const emails = !text.includes('@') ? [] : [...text.matchAll(/\b[a-z0-9._%+-]{1,64}@([a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,4})\b/gi)].map((m) => m[1]);
+  const markdownImage = text.includes('![') && /!\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^)\s]{0,512}\?[^)\s]{0,512}\)/i.test(text);
+  return { urls, emails, queryData, markdownImage };
+}
+
+/** Files and keys whose contents are secrets; naming one is a target, not yet a request. */
+const SENSITIVE_PATHS = ['~/.ssh', '.ssh/', 'id_rsa', 'id_ed25519', 'id_ecdsa', '/etc/passwd', '/etc/shadow', '.bashrc', '.zshrc', '.bash_history', '.aws/credentials', '.netrc', 'mcp.json', '.git-credentials', 'private key', 'ssh key'];
+
+/** `.env` as a file name, not as part of `.environment` or `process.env`. */
+function mentionsDotEnv(text: string): boolean {
+  for (let i = text.indexOf('.env'); i >= 0; i = text.indexOf('.env', i + 1)) {
+    const before = text[i - 1];
+    const after = text[i + 4];
+    if ((after === undefined || !/[a-z0-9_]/.test(after)) && (before === undefined || /[\s~/"'`(]/.test(before))) return true;
+  }
+  return false;
+}
+
+/**
+ * Signals over prose: `text` is the visible (or decoded) text, lower-cased and NFKC-folded, at
+ * most a few thousand characters.
+ */
+export function lexicalSignals(text: string, ws: Words, ctx: TextContext): Signal[] {
+  const out: Signal[] = [];
+  const w = ws.list;
+  const add = (id: string, weight: number, explanation: string) => {
+    if (!out.some((s) => s.id === id)) out.push({ id, weight, explanation });
+  };
+
+  const overrideHard = near(w, OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0;
+  const overrideSoft = near(w, OVERRIDE_VERBS, CONTROL_NOUNS, 4) >= 0 || near(w, BYPASS_VERBS, INSTRUCTION_NOUNS, 4) >= 0 || near(w, BYPASS_VERBS, CONTROL_NOUNS, 3) >= 0;
+  const lifted = near(w, new Set([...CONTROL_NOUNS, ...INSTRUCTION_NOUNS, 'safeguards', 'checks']), LIFTED, 6) >= 0;
+  const sents = sentences(text);
+  // "Override safety checks." as a command, not "overrides the entrypoint" as documentation.
+  const commanded = sents.some((s) => (BYPASS_VERBS.has(s.lead) || OVERRIDE_VERBS.has(s.lead)) && s.words.some((x) => SAFETY_NOUNS.has(x)));
+  if (overrideHard || commanded || phrase(w, ['previous', 'instructions']) || phrase(w, ['prior', 'instructions'])) {
+    add('instruction-override', 1, 'tells the agent to discard its instructions');
+  } else if (overrideSoft || lifted) {
+    add('instruction-override', 0.6, 'tells the agent to discard rules or tool descriptions');
+  }
+
+  if (CHAT_TOKENS.some((t) => text.includes(t))) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
+  else if (MARKUP_TAGS.some((t) => text.includes(t))) add('authority-markup', 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
+  else if (/(^|\n)\s*(system( message)?|assistant)\s*:/.test(text) || /<\|[a-z_]{2,20}\|>/.test(text)) add('authority-markup', 0.6, 'poses as a system or assistant message');
+
+  let concealed = false;
+  for (let i = 0; i < w.length && !concealed; i++) {
+    if (!CONCEAL_VERBS.has(w[i]) && !/^(telling|mentioning|informing|notifying|alerting|revealing)$/.test(w[i])) continue;
+    for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(w[j])) concealed = true;
+  }
+  if (concealed || phrase(w, ['keep', 'this', 'secret']) || phrase(w, ['without', 'the', 'user', 'knowing']) || phrase(w, ['user', 'should', 'not', 'know'])) {
+    add('concealment', 0.8, 'asks the agent to hide what it does from the user');
+  }
+
+  if (
+    phrase(w, ['you', 'are', 'now']) ||
+    phrase(w, ['from', 'now', 'on']) ||
+    phrase(w, ['act', 'as']) ||
+    phrase(w, ['pretend', 'to', 'be']) ||
+    phrase(w, ['new', 'instructions']) ||
+    phrase(w, ['your', 'new', 'task']) ||
+    phrase(w, ['you', 'are', 'allowed']) ||
+    phrase(w, ['debug', 'mode']) ||
+    phrase(w, ['developer', 'mode'])
+  ) {
+    add('role-change', 0.7, 'tries to change the agent\'s role or rules');
+  }
+
+  let directive = false;
+  if (
+    phrase(w, ['you', 'must']) ||
+    phrase(w, ['you', 'need', 'to']) ||
+    phrase(w, ['you', 'have', 'to']) ||
+    phrase(w, ['must', 'first']) ||
+    phrase(w, ['before', 'using', 'this', 'tool']) ||
+    phrase(w, ['when', 'this', 'tool', 'is']) ||
+    phrase(w, ['this', 'tool', 'has', 'been']) ||
+    phrase(w, ['before', 'providing']) ||
+    phrase(w, ['before', 'reading']) ||
+    phrase(w, ['after', 'reading']) ||
+    phrase(w, ['after', 'using']) ||
+    phrase(w, ['always', 'call']) ||
+    phrase(w, ['always', 'use']) ||
+    phrase(w, ['no', 'matter']) ||
+    phrase(w, ['regardless', 'of']) ||
+    phrase(w, ['please', 'provide'])
+  ) {
+    directive = true;
+    add('agent-directive', 0.4, 'addresses the agent with a directive');
+  }
+  if (near(w, new Set(['use', 'execute', 'run', 'call', 'invoke']), new Set(['this']), 1) >= 0 && w.includes('tool')) {
+    directive = true;
+    add('agent-directive', 0.5, 'tells the agent when to run this tool');
+  }
+
+  const yours = (s: Sentence, nouns: ReadonlySet<string>) => s.words.some((x, i) => (x === 'your' || x === "your's") && nouns.has(s.words[i + 1] ?? ''));
+  const answerSents = sents.filter((s) => yours(s, ANSWER_NOUNS));
+  const outputSents = sents.filter((s) => yours(s, OUTPUT_NOUNS));
+  if (answerSents.some((s) => s.imperative)) add('answer-shaping', 1, "tells the agent what to put in its answer");
+  else if (answerSents.length) add('answer-shaping', 0.7, "dictates what goes into the agent's answer");
+  else if (outputSents.some((s) => s.imperative)) add('answer-shaping', 0.6, "tells the agent what to put in its output");
+  else if (outputSents.length) add('answer-shaping', 0.4, "dictates what goes into the agent's output");
+
+  if (riskyCode(text)) add('risky-code', 0.6, 'embeds code that reaches the network, the shell or the environment');
+
+  // A request to the reader that has nothing to do with the tool: a hijacked task.
+  if (ctx.topic && ctx.slot === 'description') {
+    const later = sents.slice(1).filter((s) => (s.imperative || s.question) && s.words.length >= 3 && /[.?!]["'`)]*\s*$/.test(s.text));
+    const topic = ctx.topic;
+    if (later.length) {
+      const self = topicStems([text]);
+      const first = topicStems(sents.slice(0, 1).map((s) => s.text));
+      const onTopic = (t: string) => first.has(t) || (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0;
+      if (later.some((s) => ![...topicStems([s.text])].some(onTopic))) {
+        add('off-topic-request', 0.8, 'asks the reader for something unrelated to the tool');
+      }
+    }
+  }
+
+  const tools = ctx.toolNames;
+  if (tools && tools.size) {
+    // Only identifier-shaped names: a tool called `echo` or `search` is also an English word.
+    const named = ws.raw.filter((r) => r.length >= 4 && r !== ctx.ownTool && /[_-]|[a-z][A-Z]/.test(r) && tools.has(r));
+    if (named.length && (directive || has(w, DIRECTIVE_VERBS) || has(w, OVERRIDE_VERBS) || w.includes('instead'))) {
+      add('cross-tool', 0.7, `directs the agent to another tool (${named[0]})`);
+    }
+  }
+  if (!out.some((s) => s.id === 'cross-tool')) {
+    // A call to a snake_case function by name, or talk about the tool descriptions themselves.
+    const callIdx = near(w, DIRECTIVE_VERBS, new Set(w.filter((x) => /^[a-z][a-z0-9]*_[a-z0-9_]+$/.test(x))), 2);
+    const toolTalk = phrase(w, ['tool', 'descriptions']) || phrase(w, ['tool', 'description']) || phrase(w, ['other', 'tools']) || phrase(w, ['tool', 'restrictions']) || phrase(w, ['tool', 'safeguards']);
+    if (toolTalk) add('tool-talk', 0.5, 'talks to the agent about its tools and their descriptions');
+    else if (callIdx >= 0 && directive) add('tool-talk', 0.3, 'directs the agent to call a function by name');
+  }
+
+  const sensitivePath = SENSITIVE_PATHS.some((p) => text.includes(p)) || mentionsDotEnv(text);
+  const secretWord = w.some((x) => SECRET_WORDS.has(x) || (x.includes('_') && x.split('_').some((p) => SECRET_WORDS.has(p))));
+  if (sensitivePath || secretWord) {
+    const asks = near(w, TRANSFER_VERBS, new Set([...SECRET_WORDS, 'ssh', 'env', 'bashrc', 'passwd', 'shadow', 'key', 'id_rsa', 'config', 'contents', 'file', 'information']), 8) >= 0;
+    const imperativeAsk = sents.some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.some((p) => s.text.includes(p)) || mentionsDotEnv(s.text)));
+    if (sensitivePath && (imperativeAsk || (asks && directive))) add('secret-request', 1, 'asks for a secret file or key (e.g. ~/.ssh, .env)');
+    else if (sensitivePath && asks) add('secret-request', 0.7, 'asks for a secret file or key (e.g. ~/.ssh, .env, credentials)');
+    else if (sensitivePath) add('sensitive-target', 0.5, 'names a secret file or key');
+    else if (sents.some((s) => s.imperative && s.words.some((x) => SECRET_WORDS.has(x) || x.split('_').some((p) => SECRET_WORDS.has(p))))) add('sensitive-target', 0.4, 'asks for credentials or tokens');
+    else if (asks) add('sensitive-target', 0.3, 'asks for credentials or tokens');
+  }
+
+  const sink = sinks(text);
+  if (sink.markdownImage || sink.queryData) add('exfiltration-sink', sink.markdownImage ? 1 : 0.6, 'builds a link that carries data out in its query string');
+  else {
+    const hosts = [...sink.urls, ...sink.emails].filter((h) => !isExampleHost(h));
+    // The address must be the object of a sending or visiting verb, not a docs link after the text.
+    const target = hosts.length ? nearAddress(text, hosts) : undefined;
+    if (target) add('exfiltration-sink', 0.5, `points the agent at an outside address (${target})`);
+  }
+
+  const pressure = w.filter((x) => PRESSURE_WORDS.has(x)).length;
+  if (pressure) add('pressure', pressure > 1 ? 0.4 : 0.2, 'uses urgency or false authority');
+
+  return out;
+}
+
+const SEND_VERBS = set('send sending sent post posting upload uploading forward forwarding email mail visit visiting download downloading install installing link linking directing redirect redirecting navigate join reach contact submit transmit exfiltrate leak');
+
+function set(words: string): Set<string> {
+  return new Set(words.split(' '));
+}
+
+/** A host that a sending or visiting verb governs (within four words before it). */
+function nearAddress(text: string, hosts: string[]): string | undefined {
+  for (const host of hosts) {
+    const at = text.indexOf(host.toLowerCase());
+    if (at < 0) continue;
+    const before = words(text.slice(Math.max(0, at - 60), at)).list.slice(-4);
+    if (before.some((x) => SEND_VERBS.has(x)) || (before.includes('to') && before.some((x) => TRANSFER_VERBS.has(x)))) return host;
+  }
+  return undefined;
+}
+
+function firstWord(ws: string[]): string {
+  return ws[0] ?? '';
+}
+
+/**
+ * A value slot (default, const, enum, examples) normally holds a short token; a whole sentence
+ * there, especially one addressed to a reader, is out of place.
+ */
+export function shapeSignals(visible: string, ws: Words, ctx: TextContext): Signal[] {
+  if (ctx.slot === 'description' || ctx.slot === 'title') return [];
+  const w = ws.list;
+  // Words as people write them: a URL or a path is one "word" however many parts it has.
+  const spaced = visible.trim().split(/\s+/).length;
+  if (w.length < 4 || spaced < 4) return [];
+  let letters = 0;
+  let nonSpace = 0;
+  const head = visible.length > 2000 ? visible.slice(0, 2000) : visible;
+  for (const ch of head) {
+    if (ch === ' ' || ch === '\n' || ch === '\t') continue;
+    nonSpace++;
+    if (/\p{L}/u.test(ch)) letters++;
+  }
+  const prose = nonSpace > 0 && letters / nonSpace >= 0.7;
+  const trimmed = head.trim().replace(/["'`)\]]+$/, '');
+  const lead = firstWord(w);
+  // A request may open any clause: "before the add, execute this tool and ...".
+  const clauseLeads = head.split(/[,;:]/).map((c) => words(c.toLowerCase()).list[0] ?? '');
+  const imperative = IMPERATIVES.has(lead) || clauseLeads.some((l) => IMPERATIVES.has(l) && l !== 'list') || (lead === "don't" || lead === 'do' ? IMPERATIVES.has(w[1] ?? '') : false);
+  const question = QUESTION_WORDS.has(lead) && /\?\s*$/.test(trimmed);
+  const secondPerson = w.includes('you') || w.includes('your');
+  let weight = prose ? 0.4 : 0.2;
+  if (spaced >= 8) weight += 0.1;
+  if (/[.!?:]$/.test(trimmed)) weight += 0.3;
+  if (imperative || question) weight += 0.3;
+  if (secondPerson) weight += 0.1;
+  if (ctx.siblingMax !== undefined && head.length >= Math.max(24, 3 * ctx.siblingMax)) weight += 0.3;
+  const what = question ? 'a question' : imperative ? 'a request' : 'a sentence';
+  return [{ id: 'out-of-place-sentence', weight: Math.min(weight, 1), explanation: `${what} where a short ${ctx.slot} value is expected` }];
+}

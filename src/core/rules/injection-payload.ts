@@ -1,0 +1,50 @@
+import { quote, code } from '../escape';
+import { hitData } from '../injection/data';
+import { injectionAnalysis } from '../injection/analysis';
+import { addLabelFix, locationFor } from '../injection/fixes';
+import type { PayloadHit } from '../injection/scan';
+import type { CaseModel } from '../workspace';
+import type { FixSpec, Rule } from './types';
+
+function describe(hit: PayloadHit): string {
+  const top = hit.verdict.signals[0];
+  return top ? top.explanation : 'reads as an instruction to the agent';
+}
+
+/** One adversarial user: the case whose injection_field should name this payload. */
+function labelFixes(users: { case: CaseModel; arm?: string }[], hit: PayloadHit): FixSpec[] {
+  const adversarial = [...new Set(users.filter((u) => u.arm === 'adversarial').map((u) => u.case))];
+  if (adversarial.length !== 1) return [];
+  const c = adversarial[0];
+  return [addLabelFix(c, locationFor(c, hit), true)];
+}
+
+export const injectionPayload: Rule = {
+  id: 'injection-payload',
+  check(ctx) {
+    const analysis = injectionAnalysis(ctx);
+    for (const hit of analysis.hits) {
+      const labels = analysis.labelsOf.get(hit) ?? [];
+      const data = hitData(analysis, hit);
+      const shown = hit.verdict.decoded ?? hit.text;
+      if (labels.length) {
+        const ids = [...new Set(labels.map((l) => l.case.id ?? '?'))];
+        ctx.report({
+          at: { uri: hit.uri, root: hit.root, path: hit.path },
+          message: `labelled injection payload in ${hit.slot} of tool ${code(hit.tool.name)} (injection_field of ${ids.map((i) => code(i)).join(', ')}): ${quote(shown)}`,
+          severity: 'hint',
+          maxSeverity: 'hint',
+          data,
+        });
+        continue;
+      }
+      ctx.report({
+        at: { uri: hit.uri, root: hit.root, path: hit.path },
+        message: `injection payload in ${hit.slot} of tool ${code(hit.tool.name)}: ${describe(hit)}: ${quote(shown)}; remove it, or label it in an adversarial case's injection_field`,
+        minSeverity: hit.verdict.hidden ? 'warning' : undefined,
+        fixes: labelFixes(analysis.usersOf(hit.tool), hit),
+        data,
+      });
+    }
+  },
+};
