@@ -1,0 +1,88 @@
+import { CodeActionKind, type CodeAction, type Diagnostic, type TextDocumentEdit, type TextEdit } from 'vscode-languageserver';
+import type { Fix, LintDiagnostic } from '../core/lint';
+import { normalizeUri } from '../core/uri';
+import { diagnosticKey, keyOf, toLspDiagnostic } from './diagnostics';
+
+export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.litmus`;
+
+/** The editor's current version of a file: a number when open, undefined when only on disk. */
+export type VersionOf = (uri: string) => number | undefined;
+
+/**
+ * A fix as a versioned workspace edit, or undefined when a file it edits has changed since the fix
+ * was computed (the edit's offsets would land in the wrong text).
+ */
+export function fixToEdit(fix: Fix, versionOf: VersionOf): TextDocumentEdit[] | undefined {
+  const out: TextDocumentEdit[] = [];
+  for (const target of fix.edits) {
+    const current = versionOf(target.uri);
+    if (current !== target.version) return undefined;
+    out.push({
+      textDocument: { uri: target.uri, version: target.version ?? null },
+      edits: target.edits.map((e): TextEdit => ({ range: e.range, newText: e.newText })),
+    });
+  }
+  return out;
+}
+
+/** One quick fix per core fix of each of our diagnostics the client sent (matched by key). */
+export function quickFixes(current: LintDiagnostic[], sent: Diagnostic[], versionOf: VersionOf): CodeAction[] {
+  const byKey = new Map(current.map((d) => [diagnosticKey(d), d]));
+  const actions: CodeAction[] = [];
+  for (const clientDiag of sent) {
+    const key = keyOf(clientDiag);
+    const d = key ? byKey.get(key) : undefined;
+    if (!d) continue;
+    d.fixes.forEach((fix) => {
+      const edits = fixToEdit(fix, versionOf);
+      if (!edits) return;
+      actions.push({
+        title: fix.title,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [toLspDiagnostic(d)],
+        isPreferred: fix.unambiguous && d.fixes.length === 1,
+        edit: { documentChanges: edits },
+      });
+    });
+  }
+  return actions;
+}
+
+/**
+ * Every unambiguous fix whose edits stay in this file, skipping any that would overlap an edit
+ * already taken: what `editor.codeActionsOnSave` applies without asking.
+ */
+export function fixAllAction(uri: string, current: LintDiagnostic[], versionOf: VersionOf): CodeAction | undefined {
+  const target = normalizeUri(uri);
+  const taken: { start: number; end: number }[] = [];
+  const edits: TextEdit[] = [];
+  const fixed: LintDiagnostic[] = [];
+  let version: number | undefined;
+  for (const d of current) {
+    const fix = d.fixes.find((f) => f.unambiguous);
+    if (!fix || !fix.edits.every((e) => normalizeUri(e.uri) === target)) continue;
+    if (!fixToEdit(fix, versionOf)) continue;
+    const spans = fix.edits.flatMap((e) => e.edits.map((x) => ({ start: x.offset, end: x.offset + x.length })));
+    const clash = spans.some((s) => taken.some((t) => (s.start < t.end && t.start < s.end) || s.start === t.start));
+    if (clash) continue;
+    taken.push(...spans);
+    for (const e of fix.edits) {
+      version = e.version;
+      edits.push(...e.edits.map((x) => ({ range: x.range, newText: x.newText })));
+    }
+    fixed.push(d);
+  }
+  if (!edits.length) return undefined;
+  return {
+    title: `Fix all auto-fixable LITMUS problems (${fixed.length})`,
+    kind: FIX_ALL_KIND,
+    diagnostics: fixed.map(toLspDiagnostic),
+    edit: { documentChanges: [{ textDocument: { uri, version: version ?? null }, edits }] },
+  };
+}
+
+/** True when the client asked for kinds that include ours (`source.fixAll` covers `source.fixAll.litmus`). */
+export function wants(only: string[] | undefined, kind: string): boolean {
+  if (!only) return kind === CodeActionKind.QuickFix;
+  return only.some((k) => kind === k || kind.startsWith(`${k}.`));
+}

@@ -1,0 +1,9 @@
+/**
+ * The language server's Node entry point (bundled to dist/server.js). The transport comes from the
+ * command line: `--stdio` for most editors, `--node-ipc` when VS Code forks it, `--socket=<port>`.
+ */
+import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { nodeFileSystem } from '../node/fs';
+import { startServer } from './server';
+
+startServer(createConnection(ProposedFeatures.all), nodeFileSystem);

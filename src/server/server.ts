@@ -1,0 +1,276 @@
+import {
+  CodeActionKind,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  TextDocumentSyncKind,
+  TextDocuments,
+  WatchKind,
+  type CodeAction,
+  type Connection,
+  type InitializeResult,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { FileSystem } from '../core/fs';
+import { buildSuiteReport, renderSuiteReport } from '../core/report';
+import { displayPath } from '../core/uri';
+import { FIX_ALL_KIND, fixAllAction, quickFixes, wants } from './code-actions';
+import { toLspDiagnostic } from './diagnostics';
+import { payloadHover } from './hover';
+import {
+  LINT_WORKSPACE_REQUEST,
+  STATUS_NOTIFICATION,
+  SUITE_REPORT_REQUEST,
+  type Counts,
+  type LintWorkspaceResult,
+  type StatusParams,
+  type SuiteReportParams,
+} from './protocol';
+import { createScheduler } from './scheduler';
+import { readSettings } from './settings';
+import { createWorkspaceState, type GroupResult } from './workspace-state';
+
+/** Quiet time after a keystroke before a lint starts. */
+export const DEBOUNCE_MS = 150;
+
+const CHANGE_KIND: Record<number, 'created' | 'changed' | 'deleted'> = {
+  [FileChangeType.Created]: 'created',
+  [FileChangeType.Changed]: 'changed',
+  [FileChangeType.Deleted]: 'deleted',
+};
+
+/** Wires LSP messages to the workspace state. Transport-agnostic: node.ts hands in the connection. */
+export function startServer(connection: Connection, fs: FileSystem): void {
+  const documents = new TextDocuments(TextDocument);
+  // Without file-watch events a cached file could go stale, so caching waits for the watcher.
+  let watching = false;
+  const state = createWorkspaceState(fs, { caching: () => watching });
+  let configurationCapability = false;
+  let dynamicWatchCapability = false;
+  let pushedSettings: unknown;
+  const published = new Map<string, string>();
+  const summaries = new Map<string, { counts: Counts; files: number; withProblems: number; oversized: string[] }>();
+  let last = { durationMs: 0, finishedAt: 0 };
+
+  const log = (text: string) => connection.console.log(`[${new Date().toISOString().slice(11, 19)}] ${text}`);
+
+  const ensureSettings = async (group: string) => {
+    if (state.hasSettings(group)) return;
+    let raw: unknown = pushedSettings;
+    if (configurationCapability) {
+      try {
+        raw = await connection.workspace.getConfiguration({ scopeUri: group, section: 'litmus' });
+      } catch (e) {
+        log(`could not read settings for ${group}: ${String(e)}`);
+      }
+    }
+    state.setSettings(group, readSettings(raw));
+  };
+
+  const status = (): StatusParams => {
+    const out: StatusParams = { errors: 0, warnings: 0, infos: 0, hints: 0, files: 0, filesWithProblems: 0, oversized: [], ...last };
+    for (const s of summaries.values()) {
+      out.errors += s.counts.errors;
+      out.warnings += s.counts.warnings;
+      out.infos += s.counts.infos;
+      out.hints += s.counts.hints;
+      out.files += s.files;
+      out.filesWithProblems += s.withProblems;
+      out.oversized.push(...s.oversized);
+    }
+    return out;
+  };
+
+  const publish = (uri: string, diagnostics: ReturnType<typeof toLspDiagnostic>[], version?: number) => {
+    const json = JSON.stringify(diagnostics);
+    if ((published.get(uri) ?? '[]') === json) return;
+    if (diagnostics.length) published.set(uri, json);
+    else published.delete(uri);
+    void connection.sendDiagnostics({ uri, diagnostics, version });
+  };
+
+  const onResult = (group: string, r: GroupResult) => {
+    const counts: Counts = { errors: 0, warnings: 0, infos: 0, hints: 0 };
+    let withProblems = 0;
+    for (const [uri, ds] of r.byUri) {
+      if (ds.length) withProblems++;
+      for (const d of ds) {
+        if (d.severity === 'error') counts.errors++;
+        else if (d.severity === 'warning') counts.warnings++;
+        else if (d.severity === 'info') counts.infos++;
+        else counts.hints++;
+      }
+      publish(uri, ds.map(toLspDiagnostic), r.versions.get(uri));
+    }
+    for (const uri of r.cleared) publish(uri, []);
+    summaries.set(group, { counts, files: r.files, withProblems, oversized: r.oversized });
+    last = { durationMs: r.durationMs, finishedAt: r.finishedAt };
+    const where = displayPath(group);
+    log(`linted ${where}: ${r.files} files, ${counts.errors} errors, ${counts.warnings} warnings, ${counts.infos + counts.hints} other, ${r.durationMs} ms`);
+    for (const uri of r.oversized) log(`not linted (over litmus.maxFileSize): ${displayPath(uri)}`);
+    void connection.sendNotification(STATUS_NOTIFICATION, status());
+  };
+
+  const scheduler = createScheduler<GroupResult>(
+    async (group, isCancelled) => {
+      await ensureSettings(group);
+      return isCancelled() ? undefined : state.lint(group, isCancelled);
+    },
+    onResult,
+    (group, e) => connection.console.error(`lint of ${group} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+  );
+
+  const dropGroup = (group: string) => {
+    for (const uri of state.dropGroup(group)) publish(uri, []);
+    summaries.delete(group);
+  };
+
+  const lintAll = (delay: number) => {
+    for (const g of state.groups()) scheduler.schedule(g, delay);
+  };
+
+  const runAll = async () => {
+    const groups = state.groups();
+    await Promise.all(groups.map((g) => scheduler.runNow(g)));
+    // A run overtaken by an edit is replaced by a newer one: wait for that too.
+    await Promise.all(groups.map((g) => scheduler.idle(g)));
+  };
+
+  connection.onInitialize((params): InitializeResult => {
+    const caps = params.capabilities;
+    configurationCapability = !!caps.workspace?.configuration;
+    dynamicWatchCapability = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    state.setFolders(folders);
+    const init = params.initializationOptions as { settings?: unknown } | undefined;
+    pushedSettings = init?.settings;
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: false },
+        hoverProvider: true,
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'litmus-lint' },
+    };
+  });
+
+  connection.onInitialized(async () => {
+    if (dynamicWatchCapability) {
+      try {
+        await connection.client.register(DidChangeWatchedFilesNotification.type, {
+          watchers: [
+            { globPattern: '**/*.{json,jsonc,jsonl}' },
+            // A deleted folder reports only its own path, which no file pattern matches.
+            { globPattern: '**/*', kind: WatchKind.Delete },
+          ],
+        });
+        watching = true;
+      } catch (e) {
+        log(`file watching unavailable, reading files afresh on every lint: ${String(e)}`);
+      }
+    } else {
+      log('the client cannot watch files for the server: files are read afresh on every lint');
+    }
+    if (state.folders().length) {
+      connection.workspace.onDidChangeWorkspaceFolders((e) => {
+        const removed = e.removed.map((f) => state.groupOf(f.uri));
+        state.setFolders([...state.folders().filter((f) => !removed.includes(f)), ...e.added.map((f) => f.uri)]);
+        for (const g of removed) dropGroup(g);
+        lintAll(0);
+      });
+    }
+    lintAll(0);
+  });
+
+  documents.onDidOpen((e) => {
+    state.open(e.document.uri, e.document.getText(), e.document.version);
+    scheduler.schedule(state.groupOf(e.document.uri), DEBOUNCE_MS);
+  });
+
+  documents.onDidChangeContent((e) => {
+    if (!state.isOpen(e.document.uri)) state.open(e.document.uri, e.document.getText(), e.document.version);
+    else state.change(e.document.uri, e.document.getText(), e.document.version);
+    const group = state.groupOf(e.document.uri);
+    void ensureSettings(group).then(() => {
+      if (state.settingsOf(group).run === 'onType') scheduler.schedule(group, DEBOUNCE_MS);
+    });
+  });
+
+  documents.onDidSave((e) => {
+    const group = state.groupOf(e.document.uri);
+    if (state.settingsOf(group).run === 'onSave') scheduler.schedule(group, 0);
+  });
+
+  documents.onDidClose((e) => {
+    const uri = e.document.uri;
+    const group = state.groupOf(uri);
+    state.close(uri);
+    if (!state.folders().includes(group)) dropGroup(group);
+    else scheduler.schedule(group, DEBOUNCE_MS);
+  });
+
+  connection.onDidChangeWatchedFiles((params) => {
+    const groups = new Set<string>();
+    for (const change of params.changes) {
+      const kind = CHANGE_KIND[change.type] ?? 'changed';
+      const affected = state.fileEvent(change.uri, kind);
+      // An open buffer wins over the disk, so saving it changes nothing the last run did not see.
+      if (kind === 'changed' && state.isOpen(change.uri)) continue;
+      for (const g of affected) groups.add(g);
+    }
+    for (const g of groups) scheduler.schedule(g, DEBOUNCE_MS);
+  });
+
+  connection.onDidChangeConfiguration((params) => {
+    const settings = params.settings as { litmus?: unknown } | undefined;
+    if (settings?.litmus !== undefined) pushedSettings = settings.litmus;
+    state.clearSettings();
+    lintAll(0);
+  });
+
+  connection.onCodeAction(async (params) => {
+    const uri = params.textDocument.uri;
+    const only = params.context.only;
+    const versionOf = (u: string) => state.openVersion(u);
+    const actions: CodeAction[] = [];
+    if (wants(only, CodeActionKind.QuickFix)) actions.push(...quickFixes(state.diagnostics(uri), params.context.diagnostics, versionOf));
+    if (only && wants(only, FIX_ALL_KIND)) {
+      // On save the last run may predate the final keystrokes: bring it up to date first.
+      if (state.lintedVersion(uri) !== state.openVersion(uri)) {
+        await scheduler.runNow(state.groupOf(uri));
+        await scheduler.idle(state.groupOf(uri));
+      }
+      const all = fixAllAction(uri, state.diagnostics(uri), versionOf);
+      if (all) actions.push(all);
+    }
+    return actions;
+  });
+
+  connection.onHover((params) => payloadHover(state.diagnostics(params.textDocument.uri), params.position));
+
+  connection.onRequest(LINT_WORKSPACE_REQUEST, async (): Promise<LintWorkspaceResult> => {
+    await runAll();
+    return { ...status(), rules: state.ruleIds() };
+  });
+
+  connection.onRequest(SUITE_REPORT_REQUEST, async (params: SuiteReportParams | undefined): Promise<string> => {
+    const groups = params?.uri ? [state.groupOf(params.uri)] : state.folders();
+    const parts: string[] = [];
+    for (const g of groups) {
+      if (!state.index(g)) {
+        await scheduler.runNow(g);
+        await scheduler.idle(g);
+      }
+      const index = state.index(g);
+      if (!index) continue;
+      const markdown = renderSuiteReport(buildSuiteReport(index, state.groupDiagnostics(g)), 'markdown');
+      parts.push(groups.length > 1 ? `<!-- ${displayPath(g)} -->\n${markdown}` : markdown);
+    }
+    return parts.length ? parts.join('\n\n---\n\n') : 'No workspace folder is open: open a folder that holds LITMUS suite files.';
+  });
+
+  connection.onShutdown(() => scheduler.cancelAll());
+
+  documents.listen(connection);
+  connection.listen();
+}

@@ -1,0 +1,182 @@
+import type { FileSystem } from '../core/fs';
+import { lintIndex, type LintDiagnostic } from '../core/lint';
+import { loadWorkspace } from '../core/load';
+import { ALL_RULES } from '../core/rules/index';
+import { dirnameUri, isUnder, normalizeUri } from '../core/uri';
+import type { WorkspaceIndex } from '../core/workspace';
+import { editorFileSystem, type EditorFileSystem, type OpenText } from './editor-fs';
+import { defaultSettings, toBaseConfig, type ServerSettings } from './settings';
+
+/**
+ * All document and index state of the server, and the only place that calls core's loader and
+ * linter. The LSP wiring (server.ts) feeds it events and publishes what it returns.
+ *
+ * The workspace is split into groups: one per workspace folder (its files, references confined to
+ * it, its own settings), plus one per open suite file that lies outside every folder.
+ */
+export interface GroupResult {
+  group: string;
+  /** Diagnostics per file the group owns, every file of the group included (empty lists too). */
+  byUri: Map<string, LintDiagnostic[]>;
+  /** Files that had diagnostics in the previous run of this group and have none now, or left it. */
+  cleared: string[];
+  files: number;
+  durationMs: number;
+  finishedAt: number;
+  /** The versions of the open documents this run saw. */
+  versions: Map<string, number>;
+  /** Files over `litmus.maxFileSize`, not linted (each has one diagnostic saying so). */
+  oversized: string[];
+}
+
+export interface WorkspaceState {
+  fs: EditorFileSystem;
+  setFolders(uris: string[]): void;
+  folders(): string[];
+  /** The group that owns `uri`: its innermost workspace folder, else the file itself. */
+  groupOf(uri: string): string;
+  groups(): string[];
+  setSettings(group: string, settings: ServerSettings): void;
+  hasSettings(group: string): boolean;
+  settingsOf(group: string): ServerSettings;
+  clearSettings(): void;
+  open(uri: string, text: string, version: number): void;
+  change(uri: string, text: string, version: number): void;
+  close(uri: string): void;
+  openVersion(uri: string): number | undefined;
+  isOpen(uri: string): boolean;
+  /** A file-watch event; returns the groups whose results may have changed. */
+  fileEvent(uri: string, kind: 'created' | 'changed' | 'deleted'): string[];
+  /** Loads and lints one group; undefined when cancelled part-way. */
+  lint(group: string, isCancelled: () => boolean): Promise<GroupResult | undefined>;
+  /** The last finished diagnostics of a file. */
+  diagnostics(uri: string): LintDiagnostic[];
+  /** Every diagnostic of the last finished run of a group. */
+  groupDiagnostics(group: string): LintDiagnostic[];
+  /** The last finished index of a group. */
+  index(group: string): WorkspaceIndex | undefined;
+  /** The open-document versions the last finished run of the group saw. */
+  lintedVersion(uri: string): number | undefined;
+  /** The rules the server runs (for clients and tests that adapt to what is available). */
+  ruleIds(): string[];
+  /**
+   * Forgets a group (a loose file was closed, a folder left the workspace); returns the files whose
+   * diagnostics must be cleared.
+   */
+  dropGroup(group: string): string[];
+}
+
+export function createWorkspaceState(base: FileSystem, options: { caching: () => boolean }): WorkspaceState {
+  let folderList: string[] = [];
+  const openDocs = new Map<string, OpenText>();
+  const settings = new Map<string, ServerSettings>();
+  const results = new Map<string, { byUri: Map<string, LintDiagnostic[]>; index: WorkspaceIndex; versions: Map<string, number> }>();
+  const looseGroups = new Set<string>();
+
+  const folderOf = (uri: string): string | undefined => {
+    let best: string | undefined;
+    for (const f of folderList) if (isUnder(uri, f) && (!best || f.length > best.length)) best = f;
+    return best;
+  };
+  const groupOf = (raw: string): string => {
+    const uri = normalizeUri(raw);
+    return folderOf(uri) ?? uri;
+  };
+  const settingsOf = (group: string) => settings.get(group) ?? defaultSettings();
+
+  const fs = editorFileSystem(
+    base,
+    (uri) => openDocs.get(uri),
+    () => openDocs.keys(),
+    options.caching,
+  );
+
+  const state: WorkspaceState = {
+    fs,
+    setFolders(uris) {
+      folderList = [...new Set(uris.map(normalizeUri))];
+    },
+    folders: () => [...folderList],
+    groupOf,
+    groups: () => [...folderList, ...[...looseGroups].filter((g) => !folderOf(g))],
+    setSettings: (group, s) => void settings.set(group, s),
+    hasSettings: (group) => settings.has(group),
+    settingsOf,
+    clearSettings: () => settings.clear(),
+    open(raw, text, version) {
+      const uri = normalizeUri(raw);
+      openDocs.set(uri, { text, version });
+      if (!folderOf(uri)) looseGroups.add(uri);
+    },
+    change(raw, text, version) {
+      openDocs.set(normalizeUri(raw), { text, version });
+    },
+    close(raw) {
+      // The buffer is gone: what counts now is the file on disk, which the cache may not hold.
+      const uri = normalizeUri(raw);
+      openDocs.delete(uri);
+      fs.invalidate(uri, 'changed');
+    },
+    openVersion: (raw) => openDocs.get(normalizeUri(raw))?.version,
+    isOpen: (raw) => openDocs.has(normalizeUri(raw)),
+    fileEvent(raw, kind) {
+      const uri = normalizeUri(raw);
+      fs.invalidate(uri, kind);
+      const folder = folderOf(uri);
+      if (folder) return [folder];
+      // A file outside every folder matters to the loose groups that sit beside it.
+      return [...looseGroups].filter((g) => isUnder(uri, dirnameUri(g)));
+    },
+    async lint(group, isCancelled) {
+      const started = Date.now();
+      const loose = !folderList.includes(group);
+      const s = settingsOf(group);
+      const overlays = new Map<string, { text: string; version: number }>();
+      const versions = new Map<string, number>();
+      for (const [uri, doc] of openDocs) {
+        if (groupOf(uri) !== group && !(loose && uri === group)) continue;
+        overlays.set(uri, doc);
+        versions.set(uri, doc.version);
+      }
+      const confine = loose ? [dirnameUri(group)] : [group];
+      const loaded = await loadWorkspace(fs, [group], { overlays, confineTo: confine, baseConfig: toBaseConfig(s), maxFileSize: s.maxFileSize, isCancelled });
+      if (isCancelled()) return undefined;
+      const linted = lintIndex(loaded.index, { isCancelled });
+      if (linted.cancelled || isCancelled()) return undefined;
+
+      const owns = (uri: string) => (loose ? uri === group : groupOf(uri) === group);
+      const byUri = new Map<string, LintDiagnostic[]>();
+      for (const uri of loaded.index.docs.keys()) if (owns(uri)) byUri.set(uri, []);
+      for (const d of linted.diagnostics) {
+        if (!owns(d.uri)) continue;
+        const list = byUri.get(d.uri);
+        if (list) list.push(d);
+        else byUri.set(d.uri, [d]);
+      }
+      const previous = results.get(group);
+      const cleared = previous ? [...previous.byUri.keys()].filter((u) => !byUri.has(u) && previous.byUri.get(u)!.length > 0) : [];
+      results.set(group, { byUri, index: loaded.index, versions });
+      const finishedAt = Date.now();
+      return { group, byUri, cleared, files: loaded.index.docs.size, durationMs: finishedAt - started, finishedAt, versions, oversized: loaded.oversized.filter(owns) };
+    },
+    diagnostics(raw) {
+      const uri = normalizeUri(raw);
+      return results.get(groupOf(uri))?.byUri.get(uri) ?? [];
+    },
+    groupDiagnostics: (group) => [...(results.get(group)?.byUri.values() ?? [])].flat(),
+    index: (group) => results.get(group)?.index,
+    lintedVersion(raw) {
+      const uri = normalizeUri(raw);
+      return results.get(groupOf(uri))?.versions.get(uri);
+    },
+    ruleIds: () => ALL_RULES.map((r) => r.id),
+    dropGroup(group) {
+      looseGroups.delete(group);
+      const previous = results.get(group);
+      results.delete(group);
+      settings.delete(group);
+      return previous ? [...previous.byUri.entries()].filter(([, ds]) => ds.length > 0).map(([u]) => u) : [];
+    },
+  };
+  return state;
+}

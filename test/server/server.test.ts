@@ -1,0 +1,277 @@
+import assert from 'node:assert/strict';
+import { unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CodeAction, Diagnostic } from 'vscode-languageserver-protocol';
+import { LspClient, textAt, uriOf, workspace } from './lsp-client';
+
+const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
+const caseOf = (id: string, extra: Record<string, unknown> = {}) =>
+  json({ instance_id: id, arm: 'benign', family: 'f', task: 't', correct_resolution_signature: `sig-${id}`, ...extra });
+const toolFile = (name: string) => json({ tools: [{ name, description: 'Sends an e-mail.', inputSchema: { type: 'object', properties: { to: { type: 'string' } } } }] });
+const codes = (ds: Diagnostic[]) => ds.map((d) => d.code);
+
+describe('language server over stdio', function () {
+  this.timeout(30000);
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  function setup(files: Record<string, string>, settings?: ConstructorParameters<typeof LspClient>[0]['settings']) {
+    const ws = workspace(files);
+    const client = new LspClient({ folders: [uriOf(ws.dir)], settings });
+    cleanups.push(ws.cleanup, () => client.stop());
+    return { ws, client };
+  }
+
+  it('indexes the whole workspace at start: files never opened get diagnostics with code, range, docs link and related information', async () => {
+    const files = { 'a.litmus.json': caseOf('x'), 'sub/b.litmus.jsonl': '{"instance_id":"x","arm":"benign","family":"f","task":"t","correct_resolution_signature":"s"}\n' };
+    const { ws, client } = setup(files);
+    await client.start();
+    const a = await client.waitDiagnostics(ws.uri('a.litmus.json'), (ds) => ds.length > 0);
+    const b = await client.waitDiagnostics(ws.uri('sub/b.litmus.jsonl'), (ds) => ds.length > 0);
+    assert.deepEqual(codes(a), ['duplicate-id']);
+    assert.deepEqual(codes(b), ['duplicate-id']);
+    assert.equal(textAt(files['a.litmus.json'], a[0].range), '"x"');
+    assert.deepEqual(a[0].range, { start: { line: 1, character: 17 }, end: { line: 1, character: 20 } });
+    assert.deepEqual(b[0].range, { start: { line: 0, character: 15 }, end: { line: 0, character: 18 } });
+    assert.equal(a[0].severity, 1);
+    assert.equal(a[0].source, 'litmus');
+    assert.equal(a[0].codeDescription?.href, 'https://github.com/litmus-lint/litmus-lint/blob/main/docs/rules/duplicate-id.md');
+    assert.equal(a[0].relatedInformation?.length, 1);
+    assert.equal(a[0].relatedInformation![0].location.uri, ws.uri('sub/b.litmus.jsonl'));
+    assert.deepEqual(a[0].relatedInformation![0].location.range, b[0].range);
+    // The client is asked to watch suite files, so never-opened tool files stay current.
+    assert.match(JSON.stringify(client.registrations), /\*\*\/\*\.\{json,jsonc,jsonl\}/);
+  });
+
+  it('lints the open buffer, not the disk, as the author types; clears when fixed', async () => {
+    const files = { 'a.litmus.json': caseOf('a', { tools: ['m.tools.json#send_email'] }), 'm.tools.json': toolFile('send_email') };
+    const { ws, client } = setup(files);
+    await client.start();
+    const uri = ws.uri('a.litmus.json');
+    client.open(uri, files['a.litmus.json']);
+    const broken = files['a.litmus.json'].replace('m.tools.json#send_email', 'm.tools.json#nope');
+    client.change(uri, broken);
+    const ds = await client.waitDiagnostics(uri, (d) => d.some((x) => x.code === 'unresolved-reference'));
+    assert.equal(textAt(broken, ds.find((d) => d.code === 'unresolved-reference')!.range), '"m.tools.json#nope"');
+    client.change(uri, files['a.litmus.json']);
+    await client.waitDiagnostics(uri, (d) => d.length === 0, 'cleared diagnostics');
+  });
+
+  it('reports a parse error at the offending token', async () => {
+    const { ws, client } = setup({});
+    await client.start();
+    const uri = ws.uri('p.litmus.json');
+    const text = '{\n  "instance_id": "p",\n}\n';
+    client.open(uri, text);
+    const ds = await client.waitDiagnostics(uri, (d) => d.some((x) => x.code === 'parse-error'));
+    const parse = ds.filter((d) => d.code === 'parse-error');
+    assert.equal(parse.length, 1);
+    assert.equal(parse[0].range.start.line, 1);
+    assert.equal(textAt(text, parse[0].range), ',');
+  });
+
+  it('offers core fixes as versioned quick fixes; applying one clears the diagnostic', async () => {
+    const files = { 'a.litmus.json': caseOf('a', { tools: ['m.tools.json#send_mail'] }), 'm.tools.json': toolFile('send_email') };
+    const { ws, client } = setup(files);
+    await client.start();
+    const uri = ws.uri('a.litmus.json');
+    client.open(uri, files['a.litmus.json']);
+    const ds = await client.waitDiagnostics(uri, (d) => d.some((x) => x.code === 'unresolved-reference'));
+    const diag = ds.find((d) => d.code === 'unresolved-reference')!;
+    const data = diag.data as { fixes: { title: string }[] };
+    assert.equal(data.fixes.length, 1);
+    assert.match(data.fixes[0].title, /m\.tools\.json#send_email/);
+    const actions = await client.codeActions(uri, diag.range, [diag]);
+    assert.equal(actions.length, 1);
+    assert.equal(actions[0].kind, 'quickfix');
+    assert.equal(actions[0].title, data.fixes[0].title);
+    const edit = actions[0].edit!.documentChanges![0] as { textDocument: { uri: string; version: number } };
+    assert.deepEqual(edit.textDocument, { uri, version: 1 });
+    const texts = client.apply(actions[0]);
+    assert.match(texts.get(uri)!, /"m\.tools\.json#send_email"/);
+    await client.waitDiagnostics(uri, (d) => d.length === 0, 'the fixed reference to clear');
+  });
+
+  it('refuses a fix computed for an older version of the document', async () => {
+    const files = { 'a.litmus.json': caseOf('a', { tools: ['m.tools.json#send_mail'] }), 'm.tools.json': toolFile('send_email') };
+    const { ws, client } = setup(files);
+    await client.start();
+    const uri = ws.uri('a.litmus.json');
+    client.open(uri, files['a.litmus.json']);
+    const ds = await client.waitDiagnostics(uri, (d) => d.some((x) => x.code === 'unresolved-reference'));
+    const fresh = await client.codeActions(uri, ds[0].range, ds);
+    assert.equal(fresh.length, 1, 'the fix is offered while the document is unchanged');
+    // An edit the server has not linted yet: the fix's offsets no longer fit the text.
+    client.change(uri, '\n\n' + files['a.litmus.json']);
+    const stale = await client.codeActions(uri, ds[0].range, ds);
+    assert.deepEqual(stale, []);
+  });
+
+  it('never matches diagnostics by message: a foreign diagnostic with our message gets no fix', async () => {
+    const files = { 'a.litmus.json': caseOf('a', { tools: ['m.tools.json#send_mail'] }), 'm.tools.json': toolFile('send_email') };
+    const { ws, client } = setup(files);
+    await client.start();
+    const uri = ws.uri('a.litmus.json');
+    client.open(uri, files['a.litmus.json']);
+    const ds = await client.waitDiagnostics(uri, (d) => d.length > 0);
+    const foreign: Diagnostic = { range: ds[0].range, message: ds[0].message, source: 'other-linter', code: ds[0].code };
+    assert.deepEqual(await client.codeActions(uri, ds[0].range, [foreign]), []);
+  });
+
+  it('source.fixAll.litmus applies every unambiguous fix of the file in one edit', async () => {
+    const text = json({
+      suite: 's',
+      cases: [
+        { instance_id: 'a', arm: 'adversarial', probe: 'prompt_injection', family: 'f', task: 't', correct_resolution_signature: 'x', tools: ['m.tools.json#send_mail'] },
+        { instance_id: 'b', arm: 'benign', family: 'f', task: 't', correct_resolution_signature: 'y', tools: ['m.tools.json#fetch_ur'] },
+      ],
+    });
+    const tools = json({ tools: [{ name: 'send_email', description: 'd', inputSchema: { type: 'object' } }, { name: 'fetch_url', description: 'd', inputSchema: { type: 'object' } }] });
+    const { ws, client } = setup({ 's.litmus.json': text, 'm.tools.json': tools });
+    await client.start();
+    const uri = ws.uri('s.litmus.json');
+    client.open(uri, text);
+    await client.waitDiagnostics(uri, (d) => d.filter((x) => x.code === 'unresolved-reference').length === 2);
+    const actions: CodeAction[] = await client.codeActions(uri, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, [], ['source.fixAll']);
+    assert.equal(actions.length, 1);
+    assert.equal(actions[0].kind, 'source.fixAll.litmus');
+    const after = client.apply(actions[0]).get(uri)!;
+    assert.match(after, /m\.tools\.json#send_email/);
+    assert.match(after, /m\.tools\.json#fetch_url/);
+    await client.waitDiagnostics(uri, (d) => !d.some((x) => x.code === 'unresolved-reference'), 'fixed references to clear');
+    // Nothing left to fix: no action rather than an empty one.
+    assert.deepEqual(await client.codeActions(uri, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, [], ['source.fixAll.litmus']), []);
+  });
+
+  it('updates a case when a tool file it uses changes, appears or disappears on disk (file watching)', async () => {
+    const files = { 'cases/a.litmus.json': caseOf('a', { tools: ['../tools/m.tools.json#send_email'] }), 'tools/m.tools.json': toolFile('send_email') };
+    const { ws, client } = setup(files);
+    await client.start();
+    const caseUri = ws.uri('cases/a.litmus.json');
+    const toolUri = ws.uri('tools/m.tools.json');
+    await client.until('the first lint', () => client.statuses.length > 0);
+    assert.deepEqual(client.diagnostics(caseUri) ?? [], []);
+
+    ws.write('tools/m.tools.json', toolFile('send_mail'));
+    client.fileChanged(toolUri, 2);
+    const ds = await client.waitDiagnostics(caseUri, (d) => d.some((x) => x.code === 'unresolved-reference'));
+    assert.match(ds[0].message, /send_email/);
+
+    unlinkSync(join(ws.dir, 'tools/m.tools.json'));
+    client.fileChanged(toolUri, 3);
+    await client.waitDiagnostics(caseUri, (d) => d.some((x) => x.code === 'unresolved-reference' && (x.data as { problem?: string }).problem === 'missing-file'));
+
+    ws.write('tools/m.tools.json', toolFile('send_email'));
+    client.fileChanged(toolUri, 1);
+    await client.waitDiagnostics(caseUri, (d) => d.length === 0, 'the reference to resolve again');
+  });
+
+  it('clears the diagnostics of a file deleted from disk', async () => {
+    const files = { 'a.litmus.json': caseOf('x'), 'b.litmus.json': caseOf('x') };
+    const { ws, client } = setup(files);
+    await client.start();
+    await client.waitDiagnostics(ws.uri('a.litmus.json'), (d) => d.length === 1);
+    await client.waitDiagnostics(ws.uri('b.litmus.json'), (d) => d.length === 1);
+    unlinkSync(join(ws.dir, 'b.litmus.json'));
+    client.fileChanged(ws.uri('b.litmus.json'), 3);
+    await client.waitDiagnostics(ws.uri('b.litmus.json'), (d) => d.length === 0, 'the deleted file to clear');
+    await client.waitDiagnostics(ws.uri('a.litmus.json'), (d) => d.length === 0, 'the survivor to clear');
+  });
+
+  it('applies litmus.rules severities from settings, under the config file', async () => {
+    const files = {
+      'a.litmus.json': caseOf('x'),
+      'b.litmus.json': caseOf('x'),
+      'c.litmus.json': caseOf('c', { paired_with: 'nobody' }),
+      'strict/litmus.config.json': json({ rules: { 'duplicate-id': 'error' } }),
+      'strict/d.litmus.json': caseOf('y'),
+      'strict/e.litmus.json': caseOf('y'),
+    };
+    const { ws, client } = setup(files, { rules: { 'duplicate-id': 'warning', 'unresolved-reference': 'off' } });
+    await client.start();
+    const a = await client.waitDiagnostics(ws.uri('a.litmus.json'), (d) => d.length > 0);
+    assert.equal(a[0].severity, 2, 'the setting applies where no config file says otherwise');
+    const d = await client.waitDiagnostics(ws.uri('strict/d.litmus.json'), (x) => x.length > 0);
+    assert.equal(d[0].severity, 1, 'the config file wins over the setting');
+    await client.until('the first lint', () => client.statuses.length > 0);
+    assert.deepEqual(client.diagnostics(ws.uri('c.litmus.json')) ?? [], []);
+  });
+
+  it('lints only on save with litmus.run = onSave', async () => {
+    const files = { 'a.litmus.json': caseOf('a') };
+    const { ws, client } = setup(files, { run: 'onSave' });
+    await client.start();
+    const uri = ws.uri('a.litmus.json');
+    client.open(uri, files['a.litmus.json']);
+    await client.until('the first lint', () => client.statuses.length > 0);
+    const runs = client.statuses.length;
+    client.change(uri, '{ "instance_id": "a", }');
+    // A negative check needs a quiet window: well past the 150 ms debounce.
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(client.statuses.length, runs, 'no lint ran on change');
+    assert.deepEqual(client.diagnostics(uri) ?? [], []);
+    client.save(uri);
+    const ds = await client.waitDiagnostics(uri, (d) => d.length > 0);
+    assert.ok(codes(ds).includes('parse-error'));
+  });
+
+  it('gives a file over litmus.maxFileSize one clear diagnostic instead of linting it', async () => {
+    const big = caseOf('big', { task: 'x'.repeat(400) });
+    const { ws, client } = setup({ 'big.litmus.json': big, 'small.litmus.json': caseOf('small') }, { maxFileSize: 300 });
+    await client.start();
+    const ds = await client.waitDiagnostics(ws.uri('big.litmus.json'), (d) => d.length > 0);
+    assert.equal(ds.length, 1);
+    assert.equal(ds[0].code, 'parse-error');
+    assert.match(ds[0].message, /litmus\.maxFileSize/);
+    assert.deepEqual(ds[0].range.start, { line: 0, character: 0 });
+    const status = await client.until('a status', () => client.statuses.at(-1) as { oversized: string[] } | undefined);
+    assert.deepEqual(status.oversized, [ws.uri('big.litmus.json')]);
+  });
+
+  it('lints an open file outside every workspace folder on its own, and clears it on close', async () => {
+    const { client, ws } = setup({});
+    const loose = workspace({ 'l.litmus.json': caseOf('l', { paired_with: 'ghost' }) });
+    cleanups.push(loose.cleanup);
+    await client.start();
+    void ws;
+    const uri = loose.uri('l.litmus.json');
+    client.open(uri, caseOf('l', { paired_with: 'ghost' }));
+    const ds = await client.waitDiagnostics(uri, (d) => d.length > 0);
+    assert.deepEqual(codes(ds), ['unresolved-reference']);
+    client.close(uri);
+    await client.waitDiagnostics(uri, (d) => d.length === 0, 'the closed loose file to clear');
+  });
+
+  it('keeps workspace folders apart: each has its own settings and its own index', async () => {
+    const one = workspace({ 'a.litmus.json': caseOf('x'), 'b.litmus.json': caseOf('x') });
+    const two = workspace({ 'a.litmus.json': caseOf('x'), 'b.litmus.json': caseOf('x') });
+    cleanups.push(one.cleanup, two.cleanup);
+    const oneUri = uriOf(one.dir);
+    const client = new LspClient({
+      folders: [oneUri, uriOf(two.dir)],
+      settings: (scope) => (scope === oneUri ? { rules: { 'duplicate-id': 'off' } } : {}),
+    });
+    cleanups.push(() => client.stop());
+    await client.start();
+    const ds = await client.waitDiagnostics(two.uri('a.litmus.json'), (d) => d.length > 0);
+    assert.equal(ds.length, 1, 'the ids of the other folder do not count');
+    await client.until('both folders linted', () => client.statuses.length >= 2);
+    assert.deepEqual(client.diagnostics(one.uri('a.litmus.json')) ?? [], []);
+  });
+
+  it('answers lint-workspace with counts and the rules it runs, and the suite report as Markdown', async () => {
+    const { client } = setup({ 'a.litmus.json': caseOf('x'), 'b.litmus.json': caseOf('x'), 'm.tools.json': toolFile('t') });
+    await client.start();
+    const result = await client.request<{ errors: number; files: number; rules: string[]; filesWithProblems: number }>('litmus/lintWorkspace');
+    assert.equal(result.errors, 2);
+    assert.equal(result.filesWithProblems, 2);
+    assert.ok(result.files >= 2);
+    assert.ok(result.rules.includes('duplicate-id'));
+    const report = await client.request<string>('litmus/suiteReport', {});
+    assert.equal(typeof report, 'string');
+    assert.match(report, /^#/m, 'a Markdown heading');
+    assert.match(report, /duplicate-id/);
+  });
+});
