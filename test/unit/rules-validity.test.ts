@@ -1,0 +1,207 @@
+import assert from 'node:assert/strict';
+import { applyChanges } from '../../src/core/edit';
+import { codes, covered, json, lintFiles } from '../helpers';
+
+type Case = Record<string, unknown>;
+const base = (id: string, extra: Case = {}): Case => ({ instance_id: id, arm: 'benign', family: 'mail', task: 't', correct_resolution_signature: `sig-${id}`, ...extra });
+const suite = (...cases: Case[]) => json({ suite: 's', cases });
+const jsonl = (...cases: Case[]) => cases.map((c) => JSON.stringify(c)).join('\n') + '\n';
+
+async function only(files: Record<string, string>, rule: string) {
+  const { diagnostics } = await lintFiles(files);
+  return codes(diagnostics, rule);
+}
+
+describe('mutation-budget', () => {
+  it('flags depth above the default budget of 8, at the mutation_depth value', async () => {
+    const files = { 'a.litmus.json': suite(base('s0'), base('v9', { seed_id: 's0', mutation_depth: 9, safe_completion: [] }), base('v8', { seed_id: 's0', mutation_depth: 8, safe_completion: [] })) };
+    const ds = await only(files, 'mutation-budget');
+    assert.equal(ds.length, 1);
+    assert.equal(covered(files, ds[0]), '9');
+    assert.match(ds[0].message, /budget of 8/);
+  });
+
+  it('reads maxMutationDepth from the nearest config', async () => {
+    const files = {
+      'litmus.config.json': json({ maxMutationDepth: 2 }),
+      'a.litmus.json': suite(base('s0'), base('v3', { seed_id: 's0', mutation_depth: 3, safe_completion: [] })),
+      'deep/litmus.config.json': json({ maxMutationDepth: 20 }),
+      'deep/b.litmus.json': json(base('v12', { seed_id: 's0', mutation_depth: 12, safe_completion: [] })),
+    };
+    const ds = await only(files, 'mutation-budget');
+    assert.deepEqual(ds.map((d) => covered(files, d)), ['3']);
+  });
+
+  it("flags a depth not greater than its seed's, across files, with a fix to seed + 1", async () => {
+    const files = {
+      'a.litmus.jsonl': jsonl(base('s1', { seed_id: 's0', mutation_depth: 2, safe_completion: [] })),
+      'b.litmus.json': json(base('v', { seed_id: 's1', mutation_depth: 2, safe_completion: [] })),
+      'c.litmus.json': json(base('s0')),
+    };
+    const ds = await only(files, 'mutation-budget');
+    assert.equal(ds.length, 1);
+    assert.ok(ds[0].uri.endsWith('b.litmus.json'));
+    assert.equal(ds[0].related[0].uri.endsWith('a.litmus.jsonl'), true);
+    const edit = ds[0].fixes[0].edits[0];
+    const fixed = applyChanges(files['b.litmus.json'], edit.edits.map((e) => ({ offset: e.offset, length: e.length, content: e.newText })));
+    assert.equal(JSON.parse(fixed).mutation_depth, 3);
+  });
+
+  it('flags every case on a seed loop, once, without following it forever', async () => {
+    const files = {
+      'a.litmus.json': suite(base('x', { seed_id: 'y', mutation_depth: 1, safe_completion: [] }), base('y', { seed_id: 'z', mutation_depth: 2, safe_completion: [] })),
+      'b.litmus.jsonl': jsonl(base('z', { seed_id: 'x', mutation_depth: 3, safe_completion: [] }), base('self', { seed_id: 'self', mutation_depth: 1, safe_completion: [] }), base('tail', { seed_id: 'x', mutation_depth: 5, safe_completion: [] })),
+    };
+    const ds = await only(files, 'mutation-budget');
+    const loops = ds.filter((d) => /loops/.test(d.message));
+    assert.equal(loops.length, 4);
+    assert.deepEqual(loops.map((d) => covered(files, d)).sort(), ['1', '1', '2', '3']);
+    // `tail` hangs off the loop: its depth 5 is above x's 1, so it is not reported.
+    assert.equal(ds.length, 4);
+  });
+
+  it('stays silent for a well-formed chain and tolerates wrong types', async () => {
+    const files = {
+      'a.litmus.json': suite(base('s0'), base('v1', { seed_id: 's0', mutation_depth: 1, safe_completion: [] }), base('v2', { seed_id: 'v1', mutation_depth: 2, safe_completion: [] }), base('w', { seed_id: 's0', mutation_depth: '9' }), base('n', { seed_id: 7, mutation_depth: null })),
+    };
+    assert.deepEqual(await only(files, 'mutation-budget'), []);
+  });
+});
+
+describe('missing-safe-completion', () => {
+  it('flags a variant without safe_completion at its instance_id', async () => {
+    const files = { 'a.litmus.jsonl': jsonl(base('s0'), base('v1', { seed_id: 's0', mutation_depth: 1 })) };
+    const ds = await only(files, 'missing-safe-completion');
+    assert.equal(ds.length, 1);
+    assert.equal(covered(files, ds[0]), '"v1"');
+    assert.equal(ds[0].range.start.line, 1);
+  });
+
+  it('stays silent for seeds (depth 0 or none) and variants that have one', async () => {
+    const files = { 'a.litmus.json': suite(base('s0', { mutation_depth: 0 }), base('s1'), base('v1', { seed_id: 's0', mutation_depth: 1, safe_completion: [{ respond: 'done' }] })) };
+    assert.deepEqual(await only(files, 'missing-safe-completion'), []);
+  });
+});
+
+const mail = {
+  name: 'send_email',
+  description: 'Send an e-mail.',
+  inputSchema: {
+    type: 'object',
+    properties: { to: { type: 'string' }, cc: { type: 'array', items: { type: 'string' } }, urgent: { type: 'boolean' } },
+    required: ['to'],
+    additionalProperties: false,
+  },
+};
+
+describe('unsatisfiable-safe-completion', () => {
+  it('points at the argument the tool schema rejects, for a referenced tool', async () => {
+    const files = {
+      'tools/mail.tools.json': json({ tools: [mail] }),
+      'a.litmus.json': json(
+        base('c1', {
+          tools: ['tools/mail.tools.json#send_email'],
+          safe_completion: [{ tool: 'send_email', arguments: { to: 'bob@example.com', cc: 'alice' } }, { respond: 'sent' }],
+        }),
+      ),
+    };
+    const ds = await only(files, 'unsatisfiable-safe-completion');
+    assert.equal(ds.length, 1);
+    assert.equal(covered(files, ds[0]), '"alice"');
+    assert.match(ds[0].message, /`cc`/);
+    assert.ok(ds[0].related[0].uri.endsWith('mail.tools.json'));
+  });
+
+  it('points at an extra argument key, and at the arguments key for a missing required one', async () => {
+    const files = {
+      'a.litmus.jsonl': jsonl(
+        base('c1', { tools: [mail], safe_completion: [{ tool: 'send_email', arguments: { to: 'b', bcc: 'x' } }] }),
+        base('c2', { tools: [mail], safe_completion: [{ tool: 'send_email', arguments: { urgent: true } }] }),
+      ),
+    };
+    const ds = await only(files, 'unsatisfiable-safe-completion');
+    assert.deepEqual(ds.map((d) => [d.range.start.line, covered(files, d)]), [[0, '"bcc"'], [1, '"arguments"']]);
+  });
+
+  it('validates draft-07 schemas as draft-07 (items as an array is a tuple there)', async () => {
+    const tuple = { name: 'pair', description: 'd', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { p: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] } } } };
+    const files = {
+      'a.litmus.json': suite(
+        base('ok', { tools: [tuple], safe_completion: [{ tool: 'pair', arguments: { p: ['a', 1] } }] }),
+        base('bad', { tools: [tuple], safe_completion: [{ tool: 'pair', arguments: { p: ['a', 'b'] } }] }),
+      ),
+    };
+    const ds = await only(files, 'unsatisfiable-safe-completion');
+    assert.equal(ds.length, 1);
+    assert.equal(covered(files, ds[0]), '"b"');
+  });
+
+  it('flags a step naming a tool the case does not have, at the tool name', async () => {
+    const files = { 'a.litmus.json': json(base('c1', { tools: [mail], safe_completion: [{ tool: 'delete_email', arguments: {} }] })) };
+    const ds = await only(files, 'unsatisfiable-safe-completion');
+    assert.equal(ds.length, 1);
+    assert.equal(covered(files, ds[0]), '"delete_email"');
+    assert.match(ds[0].message, /`send_email`/);
+  });
+
+  it('stays silent for valid steps, unresolved references, uncompilable schemas and wrong types', async () => {
+    const broken = { name: 'weird', description: 'd', inputSchema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } } };
+    const files = {
+      'tools/mail.tools.json': json({ tools: [mail] }),
+      'a.litmus.json': suite(
+        base('c1', { tools: ['tools/mail.tools.json#send_email'], safe_completion: [{ tool: 'send_email', arguments: { to: 'b', cc: ['c'] } }] }),
+        base('c2', { tools: ['tools/mail.tools.json#missing_tool'], safe_completion: [{ tool: 'missing_tool', arguments: {} }] }),
+        base('c3', { tools: [broken], safe_completion: [{ tool: 'weird', arguments: { a: 1 } }] }),
+        base('c4', { tools: [mail], safe_completion: [{ tool: 'send_email', arguments: 'to=bob' }, 'step', { tool: 5 }] }),
+        base('c5', { tools: [mail], safe_completion: 'none' }),
+      ),
+    };
+    assert.deepEqual(await only(files, 'unsatisfiable-safe-completion'), []);
+  });
+});
+
+describe('unsatisfiable-tool-contract', () => {
+  const tool = (inputSchema: unknown) => json({ tools: [{ name: 't', description: 'd', inputSchema }] });
+  const check = async (schema: unknown) => {
+    const files = { 'x.tools.json': tool(schema) };
+    return (await only(files, 'unsatisfiable-tool-contract')).map((d) => covered(files, d).replace(/\s+/g, ''));
+  };
+
+  it('flags a required property that additionalProperties: false or a false schema forbids, at the required entry', async () => {
+    assert.deepEqual(await check({ type: 'object', properties: { to: { type: 'string' } }, required: ['to', 'cc'], additionalProperties: false }), ['"cc"']);
+    assert.deepEqual(await check({ type: 'object', properties: { to: false }, required: ['to'] }), ['"to"']);
+  });
+
+  it('flags an empty enum, a const outside its enum and a const of the wrong type', async () => {
+    assert.deepEqual(await check({ type: 'object', properties: { m: { enum: [] } }, required: ['m'] }), ['[]']);
+    assert.deepEqual(await check({ type: 'object', properties: { m: { enum: ['a', 'b'], const: 'c' } }, required: ['m'] }), ['"c"']);
+    assert.deepEqual(await check({ type: 'object', properties: { m: { type: 'integer', const: '3' } }, required: ['m'] }), ['"3"']);
+  });
+
+  it('flags minimum above maximum and the length and item-count pairs', async () => {
+    assert.deepEqual(await check({ type: 'object', properties: { n: { type: 'integer', minimum: 10, maximum: 5 } }, required: ['n'] }), ['10']);
+    assert.deepEqual(await check({ type: 'object', properties: { s: { type: 'string', minLength: 4, maxLength: 2 } }, required: ['s'] }), ['4']);
+    assert.deepEqual(await check({ type: 'object', properties: { a: { type: 'array', minItems: 3, maxItems: 1 } }, required: ['a'] }), ['3']);
+    assert.deepEqual(await check({ type: 'object', properties: { n: { type: 'number', exclusiveMinimum: 5, maximum: 5 } }, required: ['n'] }), ['5']);
+  });
+
+  it('flags allOf branches with incompatible types at the conflicting type', async () => {
+    assert.deepEqual(await check({ type: 'object', properties: { v: { allOf: [{ type: 'string' }, { type: 'integer' }] } }, required: ['v'] }), ['"integer"']);
+  });
+
+  it('flags inline tools in cases too', async () => {
+    const files = { 'a.litmus.json': json(base('c1', { tools: [{ name: 'x', description: 'd', input_schema: { type: 'object', properties: { k: { enum: [] } }, required: ['k'] } }] })) };
+    const ds = await only(files, 'unsatisfiable-tool-contract');
+    assert.equal(ds.length, 1);
+    assert.equal(covered(files, ds[0]), '[]');
+  });
+
+  it('stays silent for satisfiable schemas, optional unsatisfiable properties and odd types', async () => {
+    assert.deepEqual(await check({ type: 'object', properties: { to: { type: 'string' }, n: { type: 'integer', minimum: 1, maximum: 1 } }, required: ['to'], additionalProperties: false }), []);
+    assert.deepEqual(await check({ type: 'object', properties: { m: { enum: [] } } }), []);
+    assert.deepEqual(await check({ type: 'object', properties: { m: { type: 'string', minItems: 3, maxItems: 1 } }, required: ['m'] }), []);
+    assert.deepEqual(await check({ type: 'object', properties: { v: { allOf: [{ type: 'number' }, { type: 'integer' }] } }, required: ['v'] }), []);
+    assert.deepEqual(await check({ type: 'object', required: 'to', enum: 'x', minimum: '9', maximum: 1, allOf: {} }), []);
+    assert.deepEqual(await check({ type: 'object', patternProperties: { '^x-': { type: 'string' } }, required: ['x-a'], additionalProperties: false }), []);
+  });
+});
