@@ -132,7 +132,12 @@ async function fixAll(
 /** Says on standard error what was read or skipped beyond the plain lint, so nothing is silent. */
 function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string): void {
   const show = (uri: string) => escapeText(relPath(uri, cwdUri));
-  for (const uri of loaded.readOutsideRoots) io.stderr(`${TOOL_NAME}: note: read ${show(uri)}, referenced from the suite, outside the given paths\n`);
+  const why: Record<string, string> = { config: 'the nearest litmus.config.json', harness: 'the nearest litmus.harness.json' };
+  for (const uri of loaded.readOutsideRoots) {
+    const kind = loaded.index.docs.get(uri)?.kind ?? 'tools';
+    const reason = why[kind] ?? 'referenced by a case';
+    io.stderr(`${TOOL_NAME}: note: also read ${show(uri)} (${reason}), outside the given paths\n`);
+  }
   for (const uri of loaded.skipped) io.stderr(`${TOOL_NAME}: note: skipped ${show(uri)}: not a LITMUS file (by name or $schema)\n`);
   for (const [uri, reason] of loaded.index.readErrors) {
     // Files with a LITMUS kind get a parse-error in place; what is left is a folder or an odd entry.

@@ -47,7 +47,8 @@ export function autoFixable(d: LintDiagnostic): boolean {
 }
 
 export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (n === 1) return `${n} ${word}`;
+  return `${n} ${word}${/(x|s|ch|sh)$/.test(word) ? 'es' : 's'}`;
 }
 
 export const SEVERITY_WORD: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'info', hint: 'hint' };

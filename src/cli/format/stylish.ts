@@ -60,7 +60,7 @@ export const stylish: Formatter = (diagnostics, ctx) => {
   }
   const c = countSeverities(diagnostics);
   const total = diagnostics.length;
-  const hidden = ctx.hidden > 0 ? ` (${plural(ctx.hidden, 'warning or note')} hidden by --quiet)` : '';
+  const hidden = ctx.hidden > 0 ? ` (${ctx.hidden} below error severity hidden by --quiet)` : '';
   if (total === 0) {
     out += paint(ctx, `✔ no problems in ${plural(ctx.files.length, 'file')}`, 'green') + `${hidden}\n`;
     return out;

@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import type { LintDiagnostic } from '../../src/core';
+import { RULE_IDS } from '../../src/core';
+import type { FormatContext } from '../../src/cli/format/context';
+import { escapeData, escapeProperty, github } from '../../src/cli/format/github';
+import { jsonReport } from '../../src/cli/format/json';
+import { sarifLevel, sarifLog } from '../../src/cli/format/sarif';
+import { stylish } from '../../src/cli/format/stylish';
+import { useColor } from '../../src/cli/color';
+
+const CWD = 'file:///work/repo';
+
+function ctx(over: Partial<FormatContext> = {}): FormatContext {
+  return {
+    cwdUri: CWD,
+    files: [`${CWD}/suite/a.litmus.json`, `${CWD}/suite/b.tools.json`],
+    toolName: 'litmus-lint',
+    toolVersion: '9.9.9',
+    informationUri: 'https://example.org/litmus-lint',
+    color: false,
+    hidden: 0,
+    ...over,
+  };
+}
+
+function diag(over: Partial<LintDiagnostic> = {}): LintDiagnostic {
+  return {
+    uri: `${CWD}/suite/a.litmus.json`,
+    range: { start: { line: 2, character: 4 }, end: { line: 2, character: 9 } },
+    offset: 30,
+    length: 5,
+    severity: 'error',
+    code: 'duplicate-id',
+    message: 'instance_id `x` is also used by 1 other case',
+    docsUrl: 'https://example.org/docs/duplicate-id.md',
+    related: [],
+    fixes: [],
+    ...over,
+  };
+}
+
+describe('cli formatters', () => {
+  describe('stylish', () => {
+    it('groups by relative path, prints 1-based line:col, severity, message and rule, then a summary', () => {
+      const out = stylish([diag(), diag({ severity: 'warning', code: 'mutation-budget', message: 'too deep', range: { start: { line: 9, character: 0 }, end: { line: 9, character: 2 } } })], ctx());
+      assert.match(out, /^\nsuite\/a\.litmus\.json\n/);
+      assert.match(out, / {2}3:5 {3}error {4}instance_id `x` is also used by 1 other case {2}duplicate-id\n/);
+      assert.match(out, / {2}10:1 {2}warning {2}too deep {38}mutation-budget\n/);
+      assert.match(out, /✖ 2 problems \(1 error, 1 warning\) in 2 files\n$/);
+      assert.doesNotMatch(out, /\u001b\[/, 'no colour unless asked');
+    });
+
+    it('says so when there is nothing to report', () => {
+      assert.equal(stylish([], ctx()), '✔ no problems in 2 files\n');
+    });
+
+    it('colours only when the context says so', () => {
+      const out = stylish([diag()], ctx({ color: true }));
+      assert.match(out, /\u001b\[31merror/);
+      assert.match(out, /\u001b\[4msuite\/a\.litmus\.json\u001b\[0m/);
+    });
+
+    it('escapes hidden characters in file names', () => {
+      const out = stylish([diag({ uri: `${CWD}/suite/evil%E2%80%AEnosj.litmus.json` })], ctx());
+      assert.ok(out.includes('evil\\u{202E}nosj.litmus.json'), out);
+      assert.ok(!out.includes('\u202e'));
+    });
+
+    it('counts what --fix would apply and what --quiet hid', () => {
+      const fixable = diag({ fixes: [{ title: 'Change to y', unambiguous: true, edits: [] }] });
+      const twoFixes = diag({ offset: 40, fixes: [{ title: 'a', unambiguous: true, edits: [] }, { title: 'b', unambiguous: true, edits: [] }] });
+      const out = stylish([fixable, twoFixes], ctx({ hidden: 3 }));
+      assert.match(out, /\(3 below error severity hidden by --quiet\)/);
+      assert.match(out, /1 problem can be fixed with the `--fix` option/);
+    });
+  });
+
+  describe('json', () => {
+    it('has files, 1-based spans, fix titles, related locations and summary counts', () => {
+      const d = diag({
+        related: [{ uri: `${CWD}/suite/b.tools.json`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 3 } }, message: 'also here' }],
+        fixes: [{ title: 'Rename', unambiguous: false, edits: [] }],
+      });
+      const r = jsonReport([d, diag({ severity: 'hint', code: 'injection-payload' })], ctx());
+      assert.deepEqual(r.files.map((f) => f.path), ['suite/a.litmus.json', 'suite/b.tools.json']);
+      assert.deepEqual(r.files[1].diagnostics, [], 'clean files are listed too');
+      const j = r.files[0].diagnostics[0];
+      assert.deepEqual([j.line, j.column, j.endLine, j.endColumn], [3, 5, 3, 10]);
+      assert.equal(j.ruleId, 'duplicate-id');
+      assert.deepEqual(j.fixes, ['Rename']);
+      assert.equal(j.autoFixable, false);
+      assert.deepEqual(j.related, [{ path: 'suite/b.tools.json', line: 1, column: 1, endLine: 1, endColumn: 4, message: 'also here' }]);
+      assert.deepEqual(r.summary, { files: 2, problems: 2, errors: 1, warnings: 0, infos: 0, hints: 1, autoFixable: 0, hiddenByQuiet: 0 });
+    });
+  });
+
+  describe('sarif', () => {
+    it('maps severities to the three SARIF levels', () => {
+      assert.deepEqual((['error', 'warning', 'info', 'hint'] as const).map(sarifLevel), ['error', 'warning', 'note', 'note']);
+    });
+
+    it('builds the rule table from the registry and points results into it', () => {
+      const log = sarifLog([diag({ code: 'mutation-budget', severity: 'info' })], ctx());
+      const run = log.runs[0];
+      assert.equal(log.version, '2.1.0');
+      assert.deepEqual(run.tool.driver.rules.map((r) => r.id), [...RULE_IDS]);
+      assert.equal(run.tool.driver.version, '9.9.9');
+      const res = run.results[0];
+      assert.equal(run.tool.driver.rules[res.ruleIndex!].id, 'mutation-budget');
+      assert.equal(res.level, 'note');
+      assert.equal(run.columnKind, 'utf16CodeUnits');
+    });
+
+    it('gives paths relative to %SRCROOT% (the cwd) and absolute URIs outside it, with 1-based regions', () => {
+      const inside = diag({ uri: `${CWD}/suite/my%20file.litmus.json` });
+      const outside = diag({ uri: 'file:///elsewhere/x.tools.json' });
+      const run = sarifLog([inside, outside], ctx()).runs[0];
+      assert.deepEqual(run.originalUriBaseIds, { '%SRCROOT%': { uri: `${CWD}/` } });
+      const loc = run.results[0].locations[0].physicalLocation;
+      assert.deepEqual(loc.artifactLocation, { uri: 'suite/my%20file.litmus.json', uriBaseId: '%SRCROOT%' });
+      assert.deepEqual(loc.region, { startLine: 3, startColumn: 5, endLine: 3, endColumn: 10 });
+      assert.deepEqual(run.results[1].locations[0].physicalLocation.artifactLocation, { uri: 'file:///elsewhere/x.tools.json' });
+    });
+  });
+
+  describe('github', () => {
+    it('escapes data (%, CR, LF) and properties (also : and ,)', () => {
+      assert.equal(escapeData('50% done\r\nnext'), '50%25 done%0D%0Anext');
+      assert.equal(escapeProperty('a:b,c%'), 'a%3Ab%2Cc%25');
+    });
+
+    it('writes one workflow command per problem; info and hint become notices', () => {
+      const out = github(
+        [
+          diag({ message: 'bad: 100%\nreally' }),
+          diag({ severity: 'warning', code: 'mutation-budget' }),
+          diag({ severity: 'hint', code: 'injection-payload', uri: `${CWD}/a,b:c.tools.json` }),
+        ],
+        ctx(),
+      );
+      assert.deepEqual(out.split('\n'), [
+        '::error file=suite/a.litmus.json,line=3,col=5,endLine=3,endColumn=10,title=duplicate-id::bad: 100%25%0Areally',
+        '::warning file=suite/a.litmus.json,line=3,col=5,endLine=3,endColumn=10,title=mutation-budget::instance_id `x` is also used by 1 other case',
+        '::notice file=a%2Cb%3Ac.tools.json,line=3,col=5,endLine=3,endColumn=10,title=injection-payload::instance_id `x` is also used by 1 other case',
+        '',
+      ]);
+    });
+  });
+
+  describe('colour decision', () => {
+    it('uses colour on a terminal only, honours NO_COLOR, and lets FORCE_COLOR win', () => {
+      assert.equal(useColor({}, true), true);
+      assert.equal(useColor({}, false), false);
+      assert.equal(useColor({ NO_COLOR: '1' }, true), false);
+      assert.equal(useColor({ NO_COLOR: '' }, true), true, 'an empty NO_COLOR does not count (no-color.org)');
+      assert.equal(useColor({ TERM: 'dumb' }, true), false);
+      assert.equal(useColor({ FORCE_COLOR: '1' }, false), true);
+      assert.equal(useColor({ FORCE_COLOR: '1', NO_COLOR: '1' }, false), true);
+      assert.equal(useColor({ FORCE_COLOR: '0' }, true), false);
+    });
+  });
+});

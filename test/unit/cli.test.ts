@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseScenario, serializeScenario, splitCommand, type Section } from '../cli/scenario';
+
+// Golden scenarios run the built CLI (dist/cli.js) as users do, with the repository root as cwd.
+// UPDATE_GOLDEN=1 rewrites the expected sections from what the CLI now prints (`npm run golden`).
+const ROOT = resolve(__dirname, '../../..');
+const CLI = join(ROOT, 'dist/cli.js');
+const DIR = join(ROOT, 'test/cli/scenarios');
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+const VERSION: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+
+/** Machine-specific parts of the output, replaced so the goldens hold on any clone. */
+function normalize(text: string, tmp: string): string {
+  const fileUrl = (p: string) => pathToFileURL(p).href.replace(/\/$/, '');
+  return text
+    .split(fileUrl(tmp)).join('{tmpUri}')
+    .split(tmp).join('{tmp}')
+    .split(fileUrl(ROOT)).join('{rootUri}')
+    .split(ROOT).join('{root}')
+    .split(VERSION).join('{version}')
+    .replace(/\u001b/g, '<ESC>');
+}
+
+/** Bytes a text file cannot show plainly: `{NUL}`, `{BOM}`, `{CR}`, and `{DEEP:n}` (n nested arrays). */
+function expandAsset(body: string): string {
+  return body
+    .replace(/\{NUL\}/g, '\u0000')
+    .replace(/\{BOM\}/g, '\ufeff')
+    .replace(/\{CR\}/g, '\r')
+    .replace(/\{DEEP:(\d+)\}/g, (_, n: string) => '['.repeat(Number(n)) + ']'.repeat(Number(n)));
+}
+
+function section(sections: Section[], name: string): Section | undefined {
+  return sections.find((s) => s.name === name);
+}
+
+function setExpected(sections: Section[], name: string, body: string, arg?: string): void {
+  const found = sections.find((s) => s.name === name && s.arg === arg);
+  if (found) found.body = body;
+  else sections.push({ name, arg, body });
+}
+
+describe('CLI golden scenarios (dist/cli.js)', function () {
+  this.timeout(60000);
+
+  before(function () {
+    if (!existsSync(CLI)) {
+      const r = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, encoding: 'utf8' });
+      assert.equal(r.status, 0, `build failed: ${r.stderr}`);
+    }
+  });
+
+  const files = readdirSync(DIR).filter((f) => f.endsWith('.scenario')).sort();
+
+  it('has scenarios to run', () => {
+    assert.ok(files.length >= 15, `only ${files.length} scenarios found in ${DIR}`);
+  });
+
+  for (const file of files) {
+    const path = join(DIR, file);
+    const sections = parseScenario(readFileSync(path, 'utf8'));
+    const title = section(sections, 'test')?.body.trim() ?? file;
+    it(`${file.replace(/\.scenario$/, '')}: ${title}`, () => {
+      const tmp = mkdtempSync(join(tmpdir(), 'litmus-scenario-'));
+      try {
+        for (const s of sections.filter((x) => x.name === 'asset')) {
+          const target = join(tmp, s.arg!);
+          mkdirSync(dirname(target), { recursive: true });
+          writeFileSync(target, expandAsset(s.body.length ? s.body + '\n' : ''));
+        }
+        for (const rel of (section(sections, 'copy')?.body ?? '').split('\n').filter(Boolean)) {
+          cpSync(join(ROOT, rel), join(tmp, rel), { recursive: true });
+        }
+        const command = section(sections, 'command')?.body.trim() ?? '';
+        const [bin, ...args] = splitCommand(command.split('{tmp}').join(tmp));
+        assert.equal(bin, 'litmus-lint', `${file}: commands start with litmus-lint`);
+        const env: Record<string, string> = { PATH: process.env.PATH ?? '' };
+        for (const line of (section(sections, 'env')?.body ?? '').split('\n').filter(Boolean)) {
+          const eq = line.indexOf('=');
+          env[line.slice(0, eq)] = line.slice(eq + 1);
+        }
+        const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, env, encoding: 'utf8' });
+        const actual = {
+          status: String(r.status),
+          stdout: normalize(r.stdout, tmp).replace(/\n$/, ''),
+          stderr: normalize(r.stderr, tmp).replace(/\n$/, ''),
+        };
+        const after = sections
+          .filter((s) => s.name === 'after')
+          .map((s) => ({ s, text: existsSync(join(tmp, s.arg!)) ? normalize(readFileSync(join(tmp, s.arg!), 'utf8'), tmp).replace(/\n$/, '') : '<missing>' }));
+        if (UPDATE) {
+          setExpected(sections, 'status', actual.status);
+          setExpected(sections, 'stdout', actual.stdout);
+          setExpected(sections, 'stderr', actual.stderr);
+          for (const a of after) a.s.body = a.text;
+          writeFileSync(path, serializeScenario(sections));
+          return;
+        }
+        assert.equal(actual.stdout, section(sections, 'stdout')?.body ?? '', `${file}: stdout`);
+        assert.equal(actual.stderr, section(sections, 'stderr')?.body ?? '', `${file}: stderr`);
+        assert.equal(actual.status, section(sections, 'status')?.body.trim(), `${file}: exit status`);
+        for (const a of after) assert.equal(a.text, a.s.body, `${file}: content of ${a.s.arg} after the run`);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    });
+  }
+});
