@@ -1,6 +1,6 @@
 import { nodeAt } from './location';
 import type { LintDiagnostic } from './lint';
-import { escapeText } from './escape';
+import { quote } from './escape';
 import type { ToolModel } from './tools';
 import { displayPath } from './uri';
 import type { Arm, CaseModel, WorkspaceIndex } from './workspace';
@@ -109,11 +109,14 @@ function spanOf(index: WorkspaceIndex, uri: string, root: number, path: (string 
   return node ? { offset: node.offset, end: node.offset + Math.max(1, node.length) } : undefined;
 }
 
+/** A case's instance_id; where that is missing or shared, its file and line say which case is meant. */
 export function instanceName(index: WorkspaceIndex, c: CaseModel): string {
-  if (c.id !== undefined) return c.id;
+  const unique = c.id !== undefined && (index.casesById.get(c.id)?.length ?? 0) <= 1;
+  if (unique) return c.id!;
   const span = spanOf(index, c.doc.uri, c.root, c.path);
   const line = span ? c.doc.lines.positionAt(span.offset).line + 1 : 1;
-  return `${displayPath(c.doc.uri, index.roots[0])}:${line}`;
+  const where = `${displayPath(c.doc.uri, index.roots[0])}:${line}`;
+  return c.id === undefined ? where : `${c.id} (${where})`;
 }
 
 function count<K extends string>(map: Record<K, number>, key: K): void {
@@ -262,8 +265,13 @@ function probeText(probes: Record<string, number>, show: (s: string) => string):
   return entries.length ? entries.map(([p, n]) => `${show(p)} ${n}`).join(', ') : '—';
 }
 
+/** Untrusted text for a terminal: hidden characters escaped, long text cut with an ellipsis. */
+function clip(s: string, max = 120): string {
+  return quote(s, max).slice(1, -1);
+}
+
 function renderText(r: SuiteReport): string {
-  const t = (s: string) => escapeText(s, 120);
+  const t = (s: string) => clip(s);
   const out: string[] = [];
   out.push(`LITMUS suite report: ${r.cases} case${plural(r.cases)} in ${r.files} file${plural(r.files)}`);
   out.push('');
@@ -293,7 +301,7 @@ function renderText(r: SuiteReport): string {
   for (const q of r.quarantine) out.push(`  ${q.rule} (${q.instances.length}): ${listed(q.instances, t)}`);
   if (r.suiteErrors.length) {
     out.push('Errors outside the cases:');
-    for (const e of r.suiteErrors.slice(0, MAX_LISTED)) out.push(`  ${t(e.file)}:${e.line} ${e.rule}: ${t(e.message)}`);
+    for (const e of r.suiteErrors.slice(0, MAX_LISTED)) out.push(`  ${t(e.file)}:${e.line} ${e.rule}: ${clip(e.message, 400)}`);
     if (r.suiteErrors.length > MAX_LISTED) out.push(`  … (${r.suiteErrors.length - MAX_LISTED} more)`);
   }
   out.push('');
@@ -302,8 +310,8 @@ function renderText(r: SuiteReport): string {
 }
 
 /** Suite text in Markdown: hidden characters escaped, then every character Markdown would act on. */
-function md(s: string): string {
-  return escapeText(s, 120)
+function md(s: string, max = 120): string {
+  return clip(s, max)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -314,7 +322,7 @@ function renderMarkdown(r: SuiteReport): string {
   const out: string[] = [];
   out.push(`## LITMUS suite report`);
   out.push('');
-  out.push(`${r.verdict.trusted ? '✅' : '❌'} **${md(r.verdict.line)}**`);
+  out.push(`${r.verdict.trusted ? '✅' : '❌'} **${md(r.verdict.line, 1000)}**`);
   out.push('');
   out.push(`${r.cases} case${plural(r.cases)} in ${r.files} file${plural(r.files)}: adversarial ${r.arms.adversarial}, benign ${r.arms.benign}${r.arms.unknown ? `, no valid arm ${r.arms.unknown}` : ''}.`);
   out.push(`Probes: ${probeText(r.probes, md)}.`);
@@ -345,7 +353,7 @@ function renderMarkdown(r: SuiteReport): string {
   if (r.suiteErrors.length) {
     out.push('**Errors outside the cases:**');
     out.push('');
-    for (const e of r.suiteErrors.slice(0, MAX_LISTED)) out.push(`- ${md(e.file)}:${e.line} \`${e.rule}\`: ${md(e.message)}`);
+    for (const e of r.suiteErrors.slice(0, MAX_LISTED)) out.push(`- ${md(e.file)}:${e.line} \`${e.rule}\`: ${md(e.message, 400)}`);
     if (r.suiteErrors.length > MAX_LISTED) out.push(`- … ${r.suiteErrors.length - MAX_LISTED} more`);
     out.push('');
   }
