@@ -136,6 +136,21 @@ describe('unsatisfiable-safe-completion', () => {
     assert.equal(covered(files, ds[0]), '"b"');
   });
 
+  it('checks safe patterns and takes backtracking-prone ones to match, so a hostile pattern cannot hang the lint', async () => {
+    const pat = (pattern: string) => ({ name: 'p', description: 'd', inputSchema: { type: 'object', properties: { s: { type: 'string', pattern } } } });
+    const files = {
+      'a.litmus.json': json({
+        suite: 's',
+        cases: [
+          base('evil', { tools: [pat('^(a+)+$')], safe_completion: [{ tool: 'p', arguments: { s: 'a'.repeat(40) + '!' } }] }),
+          base('plain', { tools: [pat('^[a-z]+$')], safe_completion: [{ tool: 'p', arguments: { s: 'ABC' } }] }),
+        ],
+      }),
+    };
+    const ds = await only(files, 'unsatisfiable-safe-completion');
+    assert.deepEqual(ds.map((d) => covered(files, d)), ['"ABC"']);
+  });
+
   it('flags a step naming a tool the case does not have, at the tool name', async () => {
     const files = { 'a.litmus.json': json(base('c1', { tools: [mail], safe_completion: [{ tool: 'delete_email', arguments: {} }] })) };
     const ds = await only(files, 'unsatisfiable-safe-completion');
@@ -203,5 +218,12 @@ describe('unsatisfiable-tool-contract', () => {
     assert.deepEqual(await check({ type: 'object', properties: { v: { allOf: [{ type: 'number' }, { type: 'integer' }] } }, required: ['v'] }), []);
     assert.deepEqual(await check({ type: 'object', required: 'to', enum: 'x', minimum: '9', maximum: 1, allOf: {} }), []);
     assert.deepEqual(await check({ type: 'object', patternProperties: { '^x-': { type: 'string' } }, required: ['x-a'], additionalProperties: false }), []);
+    // A backtracking-prone pattern is never run: the rule assumes it may match.
+    assert.deepEqual(await check({ type: 'object', patternProperties: { '^(a+)+$': false }, required: ['a'.repeat(40) + '!'], additionalProperties: false }), []);
+  });
+
+  it('reads patternProperties: a required name that only a false pattern schema governs is forbidden', async () => {
+    assert.deepEqual(await check({ type: 'object', patternProperties: { '^x-': false }, required: ['x-a'] }), ['"x-a"']);
+    assert.deepEqual(await check({ type: 'object', patternProperties: { '^x-': { type: 'string' } }, required: ['y'], additionalProperties: false }), ['"y"']);
   });
 });

@@ -8,12 +8,15 @@ import type { ToolModel } from '../tools';
 import type { JsonPath } from '../types';
 import type { CaseModel, WorkspaceIndex } from '../workspace';
 import type { Rule, RuleContext } from './types';
+import { safePattern } from './unsatisfiable-tool-contract';
 
 /** Errors reported per step: the first few say what to change; the rest would be noise. */
 const MAX_ERRORS_PER_STEP = 3;
 const MAX_CACHED = 256;
 
-const ajvOptions = { strict: false, allErrors: true, validateFormats: false, addUsedSchema: false, logger: false } as const;
+/** Hostile patterns (see safePattern) are taken to match, so they can neither hang the lint nor raise a false alarm. */
+const lenientRegExp = Object.assign((pattern: string, flags: string) => safePattern(pattern, flags) ?? { test: () => true }, { code: 'litmusLenientRegExp' });
+const ajvOptions = { strict: false, allErrors: true, validateFormats: false, addUsedSchema: false, logger: false, code: { regExp: lenientRegExp } } as const;
 let ajv2020: Ajv2020 | undefined;
 let ajv07: Ajv | undefined;
 

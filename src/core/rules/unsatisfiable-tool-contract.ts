@@ -113,16 +113,25 @@ function checkValues(s: Record<string, unknown>, types: Set<JsonType> | undefine
   }
 }
 
-/** The schema that governs property `name` when it is not listed under `properties`. */
+/**
+ * A pattern from a suite file as a RegExp, unless it could backtrack for a long time (a quantified
+ * group, a back-reference) or is not valid: then undefined, and callers assume it may match.
+ */
+export function safePattern(pattern: string, flags = 'u'): RegExp | undefined {
+  if (pattern.length > 500 || /\)[*+{]|\\[1-9]/.test(pattern)) return undefined;
+  try {
+    return new RegExp(pattern, flags);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The schema that governs property `name` when it is not listed under `properties`; undefined when unsure. */
 function undeclaredSchema(s: Record<string, unknown>, name: string): { schema: unknown; path: JsonPath } | undefined {
   if (isJsonObject(s.patternProperties)) {
     for (const [pattern, sub] of Object.entries(s.patternProperties)) {
-      let re: RegExp;
-      try {
-        re = new RegExp(pattern, 'u');
-      } catch {
-        continue;
-      }
+      const re = safePattern(pattern);
+      if (!re) return undefined;
       if (re.test(name)) return { schema: sub, path: ['patternProperties', pattern] };
     }
   }
