@@ -17,8 +17,14 @@ export function isTagChar(cp: number): boolean {
   return cp >= 0xe0000 && cp <= 0xe007f;
 }
 
-function isLetterOrDigit(ch: string): boolean {
-  return /[\p{L}\p{N}]/u.test(ch);
+/**
+ * Letter or digit, cheaply: exact for ASCII, and for the rest everything but spaces, punctuation
+ * blocks and emoji (a per-character Unicode regex would be too slow on megabyte strings).
+ */
+function isWordChar(cp: number): boolean {
+  if (cp < 0x80) return (cp >= 0x30 && cp <= 0x39) || ((cp | 32) >= 0x61 && (cp | 32) <= 0x7a);
+  if (cp <= 0xbf || (cp >= 0x2000 && cp <= 0x2bff) || (cp >= 0x3000 && cp <= 0x303f) || cp === 0x1680) return false;
+  return !isEmojiLike(cp) && !(cp >= 0xfe00 && cp <= 0xfe0f) && !(cp >= 0xe0000 && cp <= 0xe007f);
 }
 
 /** Emoji and their modifiers: a ZWJ between two of these joins a sequence, it hides nothing. */
@@ -50,6 +56,8 @@ const CONFUSABLE: Record<string, string> = {
   Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
 };
 
+const CONFUSABLE_CP = new Map<number, string>(Object.entries(CONFUSABLE).map(([k, v]) => [k.codePointAt(0)!, v]));
+
 export interface CharScan {
   /** The text with hidden characters removed, tag characters dropped and look-alikes mapped to Latin. */
   visible: string;
@@ -78,23 +86,37 @@ export function scanChars(text: string): CharScan {
   let bidiCount = 0;
   let hiddenTotal = 0;
   let homoglyphWords = 0;
-  const parts: string[] = [];
+  let head = '';
   let visible = '';
-  const long = text.length > 2 * WINDOW;
+  const n = text.length;
+  const long = n > 2 * WINDOW;
+  const tailStart = n - WINDOW;
   // Word state for homoglyph detection.
   let wordLatin = false;
   let wordConfusable = false;
   let wordOther = false;
-  const endWord = () => {
-    if (wordLatin && wordConfusable && !wordOther) homoglyphWords++;
-    wordLatin = wordConfusable = wordOther = false;
-  };
   let prevCp = -1;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < n; ) {
+    const c = text.charCodeAt(i);
+    const inWindow = !long || i < WINDOW || i >= tailStart;
+    if (long && i === tailStart) {
+      head = visible;
+      visible = '';
+    }
+    if (c < 0x80) {
+      // ASCII: the common case, kept free of allocations.
+      if ((c | 32) >= 0x61 && (c | 32) <= 0x7a) wordLatin = true;
+      else if (c < 0x30 || c > 0x39) {
+        if (wordLatin && wordConfusable && !wordOther) homoglyphWords++;
+        wordLatin = wordConfusable = wordOther = false;
+      }
+      if (inWindow) visible += text[i];
+      prevCp = c;
+      i++;
+      continue;
+    }
     const cp = text.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
-    const ch = text.slice(i, i + width);
-    const inWindow = !long || i < WINDOW || i >= text.length - WINDOW;
     if (isTagChar(cp)) {
       tagCount++;
       hiddenTotal++;
@@ -107,36 +129,26 @@ export function scanChars(text: string): CharScan {
       const joinsEmoji = cp === 0x200d && (isEmojiLike(prevCp) || isEmojiLike(next));
       if (!joinsEmoji) {
         hiddenTotal++;
-        // Inside a word: letters on both sides (after skipping further zero-width characters).
+        // Inside a word: word characters on both sides (past further zero-width characters).
         let j = i + width;
-        while (j < text.length && isZeroWidth(text.charCodeAt(j))) j++;
+        while (j < n && isZeroWidth(text.charCodeAt(j))) j++;
         const after = text.codePointAt(j);
-        if (prevCp >= 0 && after !== undefined && isLetterOrDigit(String.fromCodePoint(prevCp)) && isLetterOrDigit(String.fromCodePoint(after))) {
-          zeroWidthInWord++;
-        }
+        if (prevCp >= 0 && after !== undefined && isWordChar(prevCp) && isWordChar(after)) zeroWidthInWord++;
       }
     } else {
-      const mapped = CONFUSABLE[ch];
-      if (mapped) {
-        wordConfusable = true;
-      } else if ((cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)) {
-        wordLatin = true;
-      } else if (isLetterOrDigit(ch)) {
-        if (cp > 0x7f) wordOther = true;
-      } else {
-        endWord();
+      const mapped = CONFUSABLE_CP.get(cp);
+      if (mapped) wordConfusable = true;
+      else if (isWordChar(cp)) wordOther = true;
+      else {
+        if (wordLatin && wordConfusable && !wordOther) homoglyphWords++;
+        wordLatin = wordConfusable = wordOther = false;
       }
-      if (inWindow) {
-        visible += mapped ?? ch;
-      } else if (visible.length > 0 && parts.length === 0) {
-        parts.push(visible);
-        visible = '';
-      }
+      if (inWindow) visible += mapped ?? (width === 2 ? text.slice(i, i + 2) : text[i]);
       prevCp = cp;
     }
     i += width;
   }
-  endWord();
-  if (parts.length) visible = parts[0] + '\n' + visible;
+  if (wordLatin && wordConfusable && !wordOther) homoglyphWords++;
+  if (long) visible = head + '\n' + visible;
   return { visible, tagText, tagCount, zeroWidthInWord, bidiCount, homoglyphWords, hiddenTotal };
 }

@@ -26,11 +26,27 @@ function utf8(bytes: number[]): string | undefined {
   let control = 0;
   for (const b of bytes) if (b < 0x20 && b !== 10 && b !== 13 && b !== 9) control++;
   if (control > bytes.length / 20) return undefined;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(new Uint8Array(bytes));
-  } catch {
-    return undefined;
+  // A strict UTF-8 decoder: core has no TextDecoder (it runs without DOM or Node types).
+  let out = '';
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i];
+    let cp: number;
+    let n: number;
+    if (b < 0x80) [cp, n] = [b, 0];
+    else if (b >= 0xc2 && b < 0xe0) [cp, n] = [b & 0x1f, 1];
+    else if (b >= 0xe0 && b < 0xf0) [cp, n] = [b & 0x0f, 2];
+    else if (b >= 0xf0 && b < 0xf5) [cp, n] = [b & 0x07, 3];
+    else return undefined;
+    for (let k = 1; k <= n; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return undefined;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if ((n === 2 && cp < 0x800) || (n === 3 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff)) return undefined;
+    out += String.fromCodePoint(cp);
+    i += n + 1;
   }
+  return out;
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

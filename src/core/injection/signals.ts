@@ -369,7 +369,7 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext): Sign
   const trimmed = head.trim().replace(/["'`)\]]+$/, '');
   const lead = firstWord(w);
   // A request may open any clause: "before the add, execute this tool and ...".
-  const clauseLeads = head.split(/[,;:]/).map((c) => words(c.toLowerCase()).list[0] ?? '');
+  const clauseLeads = head.split(/[,;]/).map((c) => words(c.toLowerCase()).list[0] ?? '');
   const imperative = IMPERATIVES.has(lead) || clauseLeads.some((l) => IMPERATIVES.has(l) && l !== 'list') || (lead === "don't" || lead === 'do' ? IMPERATIVES.has(w[1] ?? '') : false);
   const question = QUESTION_WORDS.has(lead) && /\?\s*$/.test(trimmed);
   const secondPerson = w.includes('you') || w.includes('your');

@@ -1,4 +1,7 @@
 import { aggregateContamination } from './aggregate-contamination';
+import { benignContamination } from './benign-contamination';
+import { injectionPayload } from './injection-payload';
+import { staleInjectionField } from './stale-injection-field';
 import { driftEndpointOverlap } from './drift-endpoint-overlap';
 import { harnessIsolation } from './harness-isolation';
 import { missingSafeCompletion } from './missing-safe-completion';
@@ -15,4 +18,4 @@ import type { Rule } from './types';
 import { unresolvedReference } from './unresolved-reference';
 
 /** Every rule, in the order they run. Their metadata lives in registry.ts. */
-export const ALL_RULES: readonly Rule[] = [parseError, schema, duplicateId, unresolvedReference, signatureOverlap, refusalOrthogonality, driftEndpointOverlap, scopeContradiction, mutationBudget, missingSafeCompletion, unsatisfiableSafeCompletion, unsatisfiableToolContract, harnessIsolation, aggregateContamination];
+export const ALL_RULES: readonly Rule[] = [parseError, schema, duplicateId, unresolvedReference, injectionPayload, benignContamination, staleInjectionField, signatureOverlap, refusalOrthogonality, driftEndpointOverlap, scopeContradiction, mutationBudget, missingSafeCompletion, unsatisfiableSafeCompletion, unsatisfiableToolContract, harnessIsolation, aggregateContamination];
