@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { SCHEMA_BASE_URI } from '../../src/core';
+import { applyChanges, SCHEMA_BASE_URI, type LintDiagnostic } from '../../src/core';
 import { SCHEMAS } from '../../src/core/schema/validators';
 import { brief, codes, covered, json, lintFiles } from '../helpers';
 
@@ -318,6 +318,55 @@ describe('schema rule: fires where FORMAT §9 says', () => {
     const [d] = await schemaFindings(files);
     assert.ok(!d.message.includes('\u202E'));
     assert.match(d.message, /\\u\{202E\}/);
+  });
+});
+
+describe('schema rule: quick fixes', () => {
+  const apply = (text: string, d: LintDiagnostic, i = 0) =>
+    applyChanges(text, d.fixes[i].edits[0].edits.map((e) => ({ offset: e.offset, length: e.length, content: e.newText })));
+
+  it('corrects the case or spacing of an enum value, unambiguously', async () => {
+    const text = '{\n  // keep\n  "instance_id": "b", "arm": "Benign", "family": "f", "task": "t", "correct_resolution_signature": "s"\n}';
+    const [d] = await schemaFindings({ 'a.litmus.json': text });
+    assert.equal(d.fixes.length, 1);
+    assert.equal(d.fixes[0].unambiguous, true);
+    assert.equal(apply(text, d), text.replace('"Benign"', '"benign"'));
+  });
+
+  it('offers, without applying unasked, a typo guess for an enum value', async () => {
+    const text = json({ ...benign, arm: 'adversrial', probe: 'skill_misuse' });
+    const [d] = await schemaFindings({ 'a.litmus.json': text });
+    assert.equal(d.fixes[0].unambiguous, false);
+    assert.equal(JSON.parse(apply(text, d)).arm, 'adversarial');
+  });
+
+  it('renames an unknown property to the near name or to an x- field, keeping its value', async () => {
+    const text = json({ ...benign, famly: 'g' }).replace('"family": "mail",', '');
+    const found = await schemaFindings({ 'a.litmus.json': text });
+    const unknown = found.find((d) => d.data?.keyword === 'additionalProperties')!;
+    assert.deepEqual(
+      unknown.fixes.map((f) => f.title),
+      ['Rename to `family`', 'Rename to `x-famly` (a custom field)'],
+    );
+    assert.equal(JSON.parse(apply(text, unknown, 0)).family, 'g');
+    assert.equal(JSON.parse(apply(text, unknown, 1))['x-famly'], 'g');
+  });
+
+  it('does not offer a rename onto a property that already exists', async () => {
+    const [d] = await schemaFindings({ 'a.litmus.json': json({ ...benign, famly: 'g' }) });
+    assert.deepEqual(
+      d.fixes.map((f) => f.title),
+      ['Rename to `x-famly` (a custom field)'],
+    );
+  });
+
+  it('removes a probe from a benign case, or makes the case adversarial', async () => {
+    const text = json({ ...benign, probe: 'goal_drift' });
+    const found = await schemaFindings({ 'a.litmus.json': text });
+    assert.equal(found.length, 1, 'no drift_terminal_state demand on a benign case');
+    const [d] = found;
+    assert.equal(JSON.parse(apply(text, d, 0)).probe, undefined);
+    assert.equal(JSON.parse(apply(text, d, 1)).arm, 'adversarial');
   });
 });
 

@@ -1,5 +1,6 @@
 import { getNodeValue } from 'jsonc-parser';
 import { code } from '../escape';
+import { schemaFixes } from '../schema/fixes';
 import { schemaProblems } from '../schema/problems';
 import type { ToolModel } from '../tools';
 import type { Rule, RuleContext } from './types';
@@ -32,7 +33,12 @@ export const schema: Rule = {
         // A broken root is parse-error's alone: its tree does not say what the author meant.
         if (root.broken || !root.node) return;
         for (const p of schemaProblems(doc.kind, getNodeValue(root.node))) {
-          ctx.report({ at: { uri: doc.uri, root: rootIndex, path: p.path, part: p.part }, message: p.message, data: p.data });
+          ctx.report({
+            at: { uri: doc.uri, root: rootIndex, path: p.path, part: p.part },
+            message: p.message,
+            data: p.data,
+            fixes: schemaFixes(doc, rootIndex, p),
+          });
         }
       });
     }

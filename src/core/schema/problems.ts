@@ -114,7 +114,7 @@ function unknownProperty(kind: FileKind, e: SchemaError, path: JsonPath): Schema
   if (suggestion) message += `: did you mean ${code(suggestion)}?`;
   if (allowsCustomFields(e.parentSchema)) message += `${suggestion ? ' (' : ': '}custom fields need the \`x-\` prefix${suggestion ? ')' : ''}`;
   else if (!suggestion) message += declared.length > 0 && declared.length <= 8 ? `; expected ${orList(declared.map((d) => code(d)))}` : '; remove it';
-  return { path: at, part: 'key', message, data: { keyword: 'additionalProperties', property: name, suggestion } };
+  return { path: at, part: 'key', message, data: { keyword: 'additionalProperties', property: name, suggestion, customFields: allowsCustomFields(e.parentSchema) } };
 }
 
 function comparison(op: string): string {
