@@ -25,9 +25,9 @@ function depthAt(index: WorkspaceIndex, c: CaseModel): Location {
  * Cases whose seed chain comes back to itself. Each case has at most one seed, so the chains form
  * a functional graph: one colouring walk finds every cycle in linear time, with no recursion.
  */
-export function seedLoops(index: WorkspaceIndex): Map<CaseModel, CaseModel[]> {
+export function seedLoops(index: WorkspaceIndex): Map<CaseModel, { cycle: CaseModel[]; at: number }> {
   const state = new Map<CaseModel, 1 | 2>();
-  const loops = new Map<CaseModel, CaseModel[]>();
+  const loops = new Map<CaseModel, { cycle: CaseModel[]; at: number }>();
   for (const start of index.cases) {
     if (state.has(start)) continue;
     const path: CaseModel[] = [];
@@ -39,18 +39,25 @@ export function seedLoops(index: WorkspaceIndex): Map<CaseModel, CaseModel[]> {
     }
     if (c && state.get(c) === 1) {
       const cycle = path.slice(path.indexOf(c));
-      for (const member of cycle) loops.set(member, cycle);
+      cycle.forEach((member, at) => loops.set(member, { cycle, at }));
     }
     for (const p of path) state.set(p, 2);
   }
   return loops;
 }
 
-function chainText(cycle: CaseModel[], from: CaseModel): string {
-  const i = cycle.indexOf(from);
-  const ordered = [...cycle.slice(i), ...cycle.slice(0, i), from];
-  const shown = ordered.length > 8 ? [...ordered.slice(0, 7).map(name), '…', name(from)] : ordered.map(name);
-  return shown.join(' → ');
+/** The next `count` cases along the loop from position `i`: bounded, so long loops stay linear. */
+function along(cycle: CaseModel[], i: number, count: number): CaseModel[] {
+  const out: CaseModel[] = [];
+  for (let k = 1; k <= Math.min(count, cycle.length - 1); k++) out.push(cycle[(i + k) % cycle.length]);
+  return out;
+}
+
+function chainText(cycle: CaseModel[], i: number): string {
+  const from = cycle[i];
+  const next = along(cycle, i, 6).map(name);
+  const gap = cycle.length - 1 > 6 ? ['…'] : [];
+  return [name(from), ...next, ...gap, name(from)].join(' → ');
 }
 
 /**
@@ -63,16 +70,13 @@ export const mutationBudget: Rule = {
     const { index } = ctx;
     const loops = seedLoops(index);
     for (const c of index.cases) {
-      const cycle = loops.get(c);
-      if (cycle) {
+      const loop = loops.get(c);
+      if (loop) {
         ctx.report({
           at: depthAt(index, c),
-          message: `seed chain loops (${chainText(cycle, c)}); a variant's seed_id must lead back to an original case`,
-          related: cycle
-            .filter((o) => o !== c)
-            .slice(0, 20)
-            .map((o) => ({ at: { uri: o.doc.uri, root: o.root, path: index.casePath(o, 'seed_id') }, message: `${name(o)} is on the loop` })),
-          data: { problem: 'loop', loop: cycle.map((o) => o.id ?? null) },
+          message: `seed chain loops (${chainText(loop.cycle, loop.at)}); a variant's seed_id must lead back to an original case`,
+          related: along(loop.cycle, loop.at, 20).map((o) => ({ at: { uri: o.doc.uri, root: o.root, path: index.casePath(o, 'seed_id') }, message: `${name(o)} is on the loop` })),
+          data: { problem: 'loop', loopLength: loop.cycle.length },
         });
         continue;
       }

@@ -23,9 +23,10 @@ export const signatureOverlap: Rule = {
       const hash = canonicalHash(group[0].value.correct_resolution_signature);
       for (const c of group) {
         const [otherArm, sameArm] = c.arm === 'adversarial' ? [benign, adversarial] : [adversarial, benign];
-        // The other arm first: that is the collision that matters.
-        const others = [...otherArm, ...sameArm.filter((o) => o !== c)];
-        const related: RelatedSpec[] = others.slice(0, MAX_RELATED).map((o: CaseModel) => ({
+        // The other arm first: that is the collision that matters. Capped, so a huge group stays linear.
+        const others = otherArm.slice(0, MAX_RELATED);
+        for (let k = 0; k < sameArm.length && others.length < MAX_RELATED; k++) if (sameArm[k] !== c) others.push(sameArm[k]);
+        const related: RelatedSpec[] = others.map((o: CaseModel) => ({
           at: { uri: o.doc.uri, root: o.root, path: index.casePath(o, 'correct_resolution_signature') },
           message: `same signature: ${o.arm} case ${code(o.id ?? '(no instance_id)')}`,
         }));
@@ -37,7 +38,7 @@ export const signatureOverlap: Rule = {
             `correct_resolution_signature equals that of ${first.arm} case ${code(first.id ?? '(no instance_id)')}${more} after canonicalisation; ` +
             'the scorer cannot tell the arms apart: give the adversarial and benign resolutions different signatures',
           related,
-          data: { signatureHash: hash, others: others.map((o) => o.id).filter((id) => id !== undefined) },
+          data: { signatureHash: hash, adversarial: adversarial.length, benign: benign.length },
         });
       }
     }
