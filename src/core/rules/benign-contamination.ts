@@ -23,7 +23,7 @@ export const benignContamination: Rule = {
           for (const hit of hits) {
             ctx.report({
               at: { uri: hit.uri, root: hit.root, path: hit.path },
-              message: `benign case ${code(c.id ?? '?')} carries an injection payload in inline tool ${name}: ${quote(hit.verdict.decoded ?? hit.text)}; remove it from the benign arm`,
+              message: `benign case ${code(c.id ?? '?')} carries an injection payload in inline tool ${name}: ${quote(hit.text)}; remove it from the benign arm`,
               data: { ...hitData(analysis, hit), case: c.id },
             });
           }
@@ -33,7 +33,7 @@ export const benignContamination: Rule = {
         ctx.report({
           at: { uri: c.doc.uri, root: c.root, path: use.path },
           message: `benign case ${code(c.id ?? '?')} uses tool ${name}, whose schema carries ${hits.length === 1 ? 'an injection payload' : `${hits.length} injection payloads`} (at ${code(formatPointer(first.path))}); give the benign arm a clean copy of the tool`,
-          related: hits.map((h) => ({ at: { uri: h.uri, root: h.root, path: h.path }, message: `payload: ${quote(h.verdict.decoded ?? h.text, 60)}` })),
+          related: hits.map((h) => ({ at: { uri: h.uri, root: h.root, path: h.path }, message: `payload: ${quote(h.text, 60)}` })),
           data: { ...hitData(analysis, first), case: c.id, payloads: hits.map((h) => formatPointer(h.path)) },
         });
       }

@@ -26,12 +26,14 @@ export const injectionPayload: Rule = {
     for (const hit of analysis.hits) {
       const labels = analysis.labelsOf.get(hit) ?? [];
       const data = hitData(analysis, hit);
-      const shown = hit.verdict.decoded ?? hit.text;
+      // The raw text, escaped, is what the author must find in the file; the decoded text says what it means.
+      const decoded = hit.verdict.decoded;
+      const shown = quote(hit.text) + (decoded !== undefined ? ` (decodes to ${quote(decoded, 50)})` : '');
       if (labels.length) {
         const ids = [...new Set(labels.map((l) => l.case.id ?? '?'))];
         ctx.report({
           at: { uri: hit.uri, root: hit.root, path: hit.path },
-          message: `labelled injection payload in ${hit.slot} of tool ${code(hit.tool.name)} (injection_field of ${ids.map((i) => code(i)).join(', ')}): ${quote(shown)}`,
+          message: `labelled injection payload in ${hit.slot} of tool ${code(hit.tool.name)} (injection_field of ${ids.map((i) => code(i)).join(', ')}): ${shown}`,
           severity: 'hint',
           maxSeverity: 'hint',
           data,
@@ -40,7 +42,7 @@ export const injectionPayload: Rule = {
       }
       ctx.report({
         at: { uri: hit.uri, root: hit.root, path: hit.path },
-        message: `injection payload in ${hit.slot} of tool ${code(hit.tool.name)}: ${describe(hit)}: ${quote(shown)}; remove it, or label it in an adversarial case's injection_field`,
+        message: `injection payload in ${hit.slot} of tool ${code(hit.tool.name)}: ${describe(hit)}: ${shown}; remove it, or label it in an adversarial case's injection_field`,
         minSeverity: hit.verdict.hidden ? 'warning' : undefined,
         fixes: labelFixes(analysis.usersOf(hit.tool), hit),
         data,
