@@ -313,6 +313,19 @@ describe('schema rule: fires where FORMAT §9 says', () => {
     );
   });
 
+  it('places values under keys that need pointer escapes, and treats __proto__ as a plain key', async () => {
+    const files = { 'a.litmus.json': `{"instance_id":"a","arm":"benign","family":"f","task":"t","correct_resolution_signature":"s","tool_scopes":{"a/b~c":"x","__proto__":3},"__proto__":{}}` };
+    const found = await schemaFindings(files);
+    assert.deepEqual(
+      found.map((d) => [covered(files, d), d.message]),
+      [
+        ['"x"', '`a/b~c` must be an array, not a string'],
+        ['3', '`__proto__` must be an array, not an integer'],
+        ['"__proto__"', 'unknown property `__proto__`: custom fields need the `x-` prefix'],
+      ],
+    );
+  });
+
   it('escapes hidden characters in names it quotes', async () => {
     const files = { 'a.litmus.json': json({ ...benign, 'evil\u202Ename': 1 }) };
     const [d] = await schemaFindings(files);
