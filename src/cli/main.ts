@@ -15,7 +15,10 @@ function processIo(): CliIo {
     stderr: (text) => void process.stderr.write(text),
     async writeFile(path, text) {
       await fsp.mkdir(dirname(path), { recursive: true });
-      await fsp.writeFile(path, text, 'utf8');
+      // The reader drops a byte-order mark; a file that had one keeps it when --fix rewrites it.
+      const head = await fsp.readFile(path).then((b) => b.subarray(0, 3), () => undefined);
+      const bom = head !== undefined && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf && !text.startsWith('\ufeff');
+      await fsp.writeFile(path, bom ? '\ufeff' + text : text, 'utf8');
     },
   };
 }

@@ -23,7 +23,8 @@ function normalize(text: string, tmp: string): string {
     .split(fileUrl(ROOT)).join('{rootUri}')
     .split(ROOT).join('{root}')
     .split(VERSION).join('{version}')
-    .replace(/\u001b/g, '<ESC>');
+    .replace(/\u001b/g, '<ESC>')
+    .replace(/\ufeff/g, '{BOM}');
 }
 
 /** Bytes a text file cannot show plainly: `{NUL}`, `{BOM}`, `{CR}`, and `{DEEP:n}` (n nested arrays). */
