@@ -1,4 +1,4 @@
-import type { Node } from 'jsonc-parser';
+import { getNodeValue, type Node } from 'jsonc-parser';
 import { detectKind, type FileKind } from './kinds';
 import { parseJson, parseJsonLines, type ParsedText } from './parse';
 import { LineIndex } from './text';
@@ -14,17 +14,72 @@ export interface SuiteDocument {
   parsed: ParsedText;
 }
 
+/**
+ * The last document built per URI. Documents are immutable, so when the same text comes back (the
+ * editor re-reads a workspace after every change, most files unchanged) the parse trees, values and
+ * per-file facts hung off the old document are reused instead of rebuilt. Comparing the text itself
+ * is exact (no hash collisions) and costs a memory compare only when the lengths are equal.
+ */
+const recent = new Map<string, SuiteDocument>();
+/** Enough for a 50k-case workspace several times over; beyond it the oldest entries are dropped. */
+const MAX_RECENT = 20_000;
+
+function remember(doc: SuiteDocument): SuiteDocument {
+  recent.delete(doc.uri);
+  recent.set(doc.uri, doc);
+  if (recent.size > MAX_RECENT) recent.delete(recent.keys().next().value as string);
+  return doc;
+}
+
+/** A document whose line index is built the first time a position is asked for. */
+function makeDocument(uri: string, kind: FileKind, text: string, version: number | undefined, parsed: ParsedText): SuiteDocument {
+  let index: LineIndex | undefined;
+  return {
+    uri,
+    kind,
+    text,
+    version,
+    parsed,
+    // Most files of a large workspace never get a diagnostic; their line tables are never needed.
+    get lines(): LineIndex {
+      index ??= new LineIndex(text);
+      return index;
+    },
+  };
+}
+
 export function createDocument(uri: string, text: string, kind?: FileKind, version?: number): SuiteDocument | undefined {
   const k = kind ?? detectKind(uri, text);
   if (!k) return undefined;
+  const previous = recent.get(uri);
+  if (previous && previous.kind === k && previous.text === text) {
+    if (previous.version === version) return previous;
+    // Same text, new editor version: share the trees, but fixes must carry the new version.
+    return remember(makeDocument(uri, k, text, version, previous.parsed));
+  }
   const parsed = k === 'caseLines' ? parseJsonLines(text) : parseJson(text);
-  return { uri, kind: k, text, version, lines: new LineIndex(text), parsed };
+  return remember(makeDocument(uri, k, text, version, parsed));
 }
 
 /** The usable tree of a JSON (not JSONL) document. */
 export function rootNode(doc: SuiteDocument): Node | undefined {
   const root = doc.parsed.roots[0];
   return root && !root.broken ? root.node : undefined;
+}
+
+const values = new WeakMap<Node, unknown>();
+
+/**
+ * The plain value of one usable root (undefined for a broken one), built once per parse tree and
+ * shared by the index and every rule. Treat it as read-only: everyone sees the same objects.
+ */
+export function rootValue(doc: SuiteDocument, root: number): unknown {
+  const r = doc.parsed.roots[root];
+  if (!r || r.broken || !r.node) return undefined;
+  if (values.has(r.node)) return values.get(r.node);
+  const value: unknown = getNodeValue(r.node);
+  values.set(r.node, value);
+  return value;
 }
 
 /** Stands in for a file that could not be read, so the failure is reported on it like any other. */

@@ -13,6 +13,7 @@ export * from './config';
 export * from './workspace';
 export * from './load';
 export * from './lint';
+export * from './incremental';
 export * from './edit';
 export * from './escape';
 export { RULES, RULE_IDS, ruleMeta, docsUrl, type RuleMeta } from './rules/registry';

@@ -204,6 +204,23 @@ async function readDoc(reader: Reader, uri: string, kind: FileKind | undefined, 
   }
 }
 
+/** Reads in flight at once: enough to keep the disk busy while the CPU parses what has arrived. */
+const READ_CONCURRENCY = 16;
+
+/** `work` over every item, a few at a time; results in the items' order, whatever order they finish in. */
+async function inParallel<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, items.length) }, worker));
+  return out;
+}
+
 /**
  * Reads every suite file under the given roots (folders or files), then the tool files their cases
  * reference, then the config and harness files up the tree, and indexes them.
@@ -233,12 +250,13 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
   }
 
   const docs = new Map<string, SuiteDocument>();
-  for (const uri of files) {
-    if (docs.has(uri)) continue;
-    const doc = await readDoc(reader, uri, kindFromName(uri), explicit.has(uri));
+  const unique = [...new Set(files)];
+  const read = await inParallel(unique, (uri) => readDoc(reader, uri, kindFromName(uri), explicit.has(uri)));
+  unique.forEach((uri, i) => {
+    const doc = read[i];
     if (doc) docs.set(uri, doc);
     else if (explicit.has(uri) && !readErrors.has(uri) && !reader.oversized.includes(uri)) skipped.push(uri);
-  }
+  });
 
   // Referenced tool files: read as tool-schema files whatever their name, since a case names them so.
   const readOutsideRoots: string[] = [];

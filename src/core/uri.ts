@@ -1,8 +1,27 @@
 import { URI, Utils } from 'vscode-uri';
 
+/**
+ * Results of the pure URI functions that indexing calls once per reference and per file (tens of
+ * thousands of times for a large suite, mostly with the same arguments). Cleared when full.
+ */
+const MEMO_LIMIT = 50_000;
+const normalized = new Map<string, string>();
+const resolved = new Map<string, string>();
+
+function memo(map: Map<string, string>, key: string, compute: () => string): string {
+  // Hostile megabyte-long references are computed, not kept.
+  if (key.length > 2048) return compute();
+  const hit = map.get(key);
+  if (hit !== undefined) return hit;
+  const value = compute();
+  if (map.size >= MEMO_LIMIT) map.clear();
+  map.set(key, value);
+  return value;
+}
+
 /** One spelling per file, so maps keyed by URI never hold the same file twice. */
 export function normalizeUri(uri: string): string {
-  return URI.parse(uri).toString();
+  return memo(normalized, uri, () => URI.parse(uri).toString());
 }
 
 export function fileUri(fsPath: string): string {
@@ -27,8 +46,8 @@ export function joinUri(base: string, ...segments: string[]): string {
 
 /** Resolves a path written in a file (relative to that file's folder, or absolute). */
 export function resolveRelative(fromFileUri: string, relPath: string): string {
-  const dir = Utils.dirname(URI.parse(fromFileUri));
-  return Utils.resolvePath(dir, relPath).toString();
+  // Exceptions (a malformed URI) are not memoised: they are thrown again on every call.
+  return memo(resolved, `${fromFileUri}\n${relPath}`, () => Utils.resolvePath(Utils.dirname(URI.parse(fromFileUri)), relPath).toString());
 }
 
 /** True when `uri` is `root` or lies under it. */

@@ -1,6 +1,5 @@
-import { getNodeValue } from 'jsonc-parser';
 import { defaultConfig, mergeConfig, readConfig, type ConfigOverrides, type ResolvedConfig } from './config';
-import type { SuiteDocument } from './document';
+import { rootValue, type SuiteDocument } from './document';
 import { readTool, parseToolReference, type ToolModel } from './tools';
 import type { JsonPath } from './types';
 import { dirnameUri, isUnder, normalizeUri, resolveRelative } from './uri';
@@ -81,26 +80,53 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function readCases(doc: SuiteDocument): CaseModel[] {
-  const out: CaseModel[] = [];
-  doc.parsed.roots.forEach((root, rootIndex) => {
-    if (root.broken || !root.node) return;
-    const value: unknown = getNodeValue(root.node);
+/** What one case says about itself, independent of every other file: cached per document. */
+interface CaseFacts {
+  root: number;
+  path: JsonPath;
+  value: Record<string, unknown>;
+  id?: string;
+  arm?: Arm;
+  family?: string;
+  probe?: string;
+  /** Inline tool entries by their index in `tools`, normalised once. */
+  inline: Map<number, ToolModel | undefined>;
+}
+
+/**
+ * Per-document facts, keyed by the document object. Documents are immutable and the loader hands
+ * back the same object for unchanged text, so a re-index after an edit only reads the edited files.
+ */
+const caseFacts = new WeakMap<SuiteDocument, CaseFacts[]>();
+const toolFileFacts = new WeakMap<SuiteDocument, ToolFile>();
+
+function readCaseFacts(doc: SuiteDocument): CaseFacts[] {
+  const cached = caseFacts.get(doc);
+  if (cached) return cached;
+  const out: CaseFacts[] = [];
+  doc.parsed.roots.forEach((_root, rootIndex) => {
+    const value = rootValue(doc, rootIndex);
     if (!isObject(value)) return;
     if (doc.kind === 'cases' && Array.isArray(value.cases)) {
       value.cases.forEach((c, i) => {
-        if (isObject(c)) out.push(makeCase(doc, rootIndex, ['cases', i], c));
+        if (isObject(c)) out.push(caseFact(doc, rootIndex, ['cases', i], c));
       });
     } else if (doc.kind === 'caseLines' || !('cases' in value)) {
-      out.push(makeCase(doc, rootIndex, [], value));
+      out.push(caseFact(doc, rootIndex, [], value));
     }
   });
+  caseFacts.set(doc, out);
   return out;
 }
 
-function makeCase(doc: SuiteDocument, root: number, path: JsonPath, value: Record<string, unknown>): CaseModel {
+function caseFact(doc: SuiteDocument, root: number, path: JsonPath, value: Record<string, unknown>): CaseFacts {
+  const inline = new Map<number, ToolModel | undefined>();
+  if (Array.isArray(value.tools)) {
+    value.tools.forEach((entry, i) => {
+      if (typeof entry !== 'string') inline.set(i, readTool(entry, doc.uri, root, [...path, 'tools', i]));
+    });
+  }
   return {
-    doc,
     root,
     path,
     value,
@@ -108,28 +134,34 @@ function makeCase(doc: SuiteDocument, root: number, path: JsonPath, value: Recor
     arm: value.arm === 'adversarial' || value.arm === 'benign' ? value.arm : undefined,
     family: typeof value.family === 'string' ? value.family : undefined,
     probe: typeof value.probe === 'string' ? value.probe : undefined,
-    tools: [],
+    inline,
   };
 }
 
+/** A fresh model per index (its `tools` depend on other files) over the cached facts. */
+function caseModel(doc: SuiteDocument, f: CaseFacts): CaseModel {
+  return { doc, root: f.root, path: f.path, value: f.value, id: f.id, arm: f.arm, family: f.family, probe: f.probe, tools: [] };
+}
+
 function readToolFile(doc: SuiteDocument): ToolFile {
+  const cached = toolFileFacts.get(doc);
+  if (cached) return cached;
   const tools: ToolModel[] = [];
   const byName = new Map<string, ToolModel[]>();
-  const root = doc.parsed.roots[0];
-  if (root && !root.broken && root.node) {
-    const value: unknown = getNodeValue(root.node);
-    if (isObject(value) && Array.isArray(value.tools)) {
-      value.tools.forEach((entry, i) => {
-        const tool = readTool(entry, doc.uri, 0, ['tools', i]);
-        if (!tool) return;
-        tools.push(tool);
-        const list = byName.get(tool.name);
-        if (list) list.push(tool);
-        else byName.set(tool.name, [tool]);
-      });
-    }
+  const value = rootValue(doc, 0);
+  if (isObject(value) && Array.isArray(value.tools)) {
+    value.tools.forEach((entry, i) => {
+      const tool = readTool(entry, doc.uri, 0, ['tools', i]);
+      if (!tool) return;
+      tools.push(tool);
+      const list = byName.get(tool.name);
+      if (list) list.push(tool);
+      else byName.set(tool.name, [tool]);
+    });
   }
-  return { doc, tools, byName };
+  const file: ToolFile = { doc, tools, byName };
+  toolFileFacts.set(doc, file);
+  return file;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -146,11 +178,19 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
 
   const toolFiles = new Map<string, ToolFile>();
   const cases: CaseModel[] = [];
+  const inlineOf = new Map<CaseModel, Map<number, ToolModel | undefined>>();
   const configDocs = new Map<string, SuiteDocument>();
   const harnessDocs = new Map<string, SuiteDocument>();
   for (const doc of docs.values()) {
     if (doc.kind === 'tools') toolFiles.set(normalizeUri(doc.uri), readToolFile(doc));
-    else if (doc.kind === 'cases' || doc.kind === 'caseLines') cases.push(...readCases(doc));
+    else if (doc.kind === 'cases' || doc.kind === 'caseLines') {
+      // One by one: spreading a 100,000-line file into push() would overflow the call stack.
+      for (const f of readCaseFacts(doc)) {
+        const c = caseModel(doc, f);
+        cases.push(c);
+        inlineOf.set(c, f.inline);
+      }
+    }
     else if (doc.kind === 'config') configDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
     else if (doc.kind === 'harness') harnessDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
   }
@@ -166,14 +206,15 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
     if (c.family !== undefined) push(families, c.family, c);
     const tools = c.value.tools;
     if (!Array.isArray(tools)) continue;
+    const inlineTools = inlineOf.get(c);
     tools.forEach((entry, i) => {
       const path: JsonPath = [...c.path, 'tools', i];
       let use: ToolUse;
       if (typeof entry === 'string') {
         use = resolveReference(c.doc.uri, entry, path, toolFiles, docs, readErrors, outside);
       } else {
-        const tool = readTool(entry, c.doc.uri, c.root, path);
-        use = { path, inline: true, tool };
+        // The same ToolModel object every time the document is unchanged, so work keyed on it carries over.
+        use = { path, inline: true, tool: inlineTools?.get(i) };
       }
       c.tools.push(use);
       if (use.tool) push(toolUsers, use.tool, { case: c, use });
@@ -262,7 +303,7 @@ export function referencedToolFiles(docs: Iterable<SuiteDocument>): Set<string> 
   const out = new Set<string>();
   for (const doc of docs) {
     if (doc.kind !== 'cases' && doc.kind !== 'caseLines') continue;
-    for (const c of readCases(doc)) {
+    for (const c of readCaseFacts(doc)) {
       const tools = c.value.tools;
       if (!Array.isArray(tools)) continue;
       for (const entry of tools) {
