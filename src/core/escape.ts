@@ -59,6 +59,9 @@ export function quote(text: string, max = MAX_QUOTE): string {
     if (open >= 0 && shown.indexOf('}', open) < 0) shown = shown.slice(0, open);
     // A backslash cut from its partner would read as a different escape.
     if (/(^|[^\\])(\\\\)*\\$/.test(shown)) shown = shown.slice(0, -1);
+    // Half of a surrogate pair would be a lone surrogate: unrenderable, and not valid UTF-8.
+    const last = shown.charCodeAt(shown.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) shown = shown.slice(0, -1);
   }
   return `"${shown}${cut ? '…' : ''}"`;
 }

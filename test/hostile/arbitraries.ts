@@ -1,0 +1,303 @@
+/**
+ * fast-check generators for hostile suites, shared by the property tests and `npm run fuzz`.
+ * Values come from small pools on purpose: shared ids, families and tool names make the
+ * cross-file rules fire, and near-miss names make them offer fixes.
+ */
+import * as fc from 'fast-check';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+export type Files = Record<string, string>;
+
+/** The characters that break naive code: hidden, bidi, surrogates, NUL, BOM, JSON syntax. */
+export const HOSTILE_UNITS: readonly string[] = [
+  '\u0000', '\u0007', '\u001b[31m', '\ufeff', '\ud800', '\udc00', '\udbff\udfff', '\u202e', '\u202d', '\u2066', '\u2069',
+  '\u200b', '\u200d', '\u2028', '\u2029', '\u00ad', '\u061c', '\ufe0f', '\u3164',
+  String.fromCodePoint(0xe0001), String.fromCodePoint(0xe0041), String.fromCodePoint(0xe0069), String.fromCodePoint(0xe007f),
+  '\r', '\n', '\r\n', '\t', '"', '\\', '\\u', '\\ud800', '{', '}', '[', ']', ',', ':', '/', '//', '/*', '*/', '#', '~', '~1',
+  '`', '[x](command:workbench.action.quit)', '<img src=x>', '${', '%2e%2e/', '../', '\u0085', '\u009b',
+];
+
+export const hostileUnit = fc.constantFrom(...HOSTILE_UNITS);
+
+/** Text mixing hostile units with arbitrary code points (all planes). */
+export const hostileText: fc.Arbitrary<string> = fc
+  .array(fc.oneof({ weight: 2, arbitrary: hostileUnit }, { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) }), { maxLength: 8 })
+  .map((parts) => parts.join(''));
+
+const IDS = ['a1', 'a2', 'b1', 'b2', 'seed'];
+const FAMILIES = ['f1', 'f2'];
+const TOOL_NAMES = ['send_email', 'send_mail', 'read_file', 'search'];
+const REFS = [
+  '../tools/t.tools.json#send_email',
+  '../tools/t.tools.json#send_mail',
+  '../tools/t.tools.json#read_fil',
+  '../tools/t.tools.json#',
+  '../tools/missing.tools.json#x',
+  '../../etc/passwd#root',
+  '/etc/passwd#root',
+  '../tools/../tools/t.tools.json#search',
+  '#',
+  'no-hash',
+  '../suite/a.litmus.json#x',
+];
+const POINTERS = ['#/tools/0/inputSchema/properties/cc/default', '../tools/t.tools.json#/tools/0/inputSchema/properties/cc/default', '#/', '#/~2', '#/tools/99', ''];
+
+const pooled = (pool: readonly string[]) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...pool) }, { weight: 1, arbitrary: hostileText });
+
+/** Any JSON value, with hostile strings and keys, a few levels deep. */
+export const anyValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { maxDepth: 3, depthIdentifier: 'value', withCrossShrink: true },
+    hostileText,
+    fc.constantFrom(...IDS, ...FAMILIES, ...TOOL_NAMES, ...REFS, 'adversarial', 'benign', 'decline', 'comply', 'goal_drift', 'episode', 'off', 'error'),
+    fc.oneof(fc.integer(), fc.double({ noNaN: true }), fc.constantFrom(0, -1, 8, 9, 1e308, -0, 0.5)),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(fc.oneof(fc.constantFrom('type', 'default', 'enum', 'const', 'properties', 'items', 'x-a'), hostileText), tie('value'), { maxKeys: 3 }),
+  ),
+})).value;
+
+const CASE_FIELDS: Record<string, fc.Arbitrary<unknown>> = {
+  instance_id: pooled(IDS),
+  arm: pooled(['adversarial', 'benign']),
+  probe: pooled(['skill_misuse', 'goal_drift', 'deceptive_alignment', 'prompt_injection']),
+  family: pooled(FAMILIES),
+  task: hostileText,
+  tools: fc.array(fc.oneof(fc.constantFrom(...REFS), anyValue), { maxLength: 3 }),
+  tool_scopes: fc.dictionary(fc.constantFrom(...TOOL_NAMES), fc.array(fc.constantFrom('read', 'write', 'send', 'admin'), { maxLength: 2 }), { maxKeys: 2 }),
+  requires_tool_scope_breach: fc.oneof(fc.boolean(), anyValue),
+  resolution: pooled(['comply', 'decline', 'partial_decline']),
+  correct_resolution_signature: fc.oneof(fc.constantFrom('refuse', 'send the mail', 'Refuse.'), anyValue),
+  terminal_state: fc.oneof(fc.constantFrom('done', 'sent'), anyValue),
+  drift_terminal_state: fc.oneof(fc.constantFrom('done', 'leaked'), anyValue),
+  paired_with: pooled([...IDS, 'a3', 'b']),
+  discriminator: pooled(['request', 'response']),
+  injection_field: fc.oneof(fc.constantFrom(...POINTERS), fc.array(fc.constantFrom(...POINTERS), { maxLength: 2 }), anyValue),
+  seed_id: pooled(IDS),
+  mutation_depth: fc.oneof(fc.integer({ min: -1, max: 12 }), anyValue),
+  safe_completion: fc.array(
+    fc.oneof(fc.record({ tool: pooled(TOOL_NAMES), arguments: fc.dictionary(fc.constantFrom('to', 'cc', 'body'), anyValue, { maxKeys: 2 }) }), fc.record({ respond: hostileText }), anyValue),
+    { maxLength: 2 },
+  ),
+  'x-note': hostileText,
+};
+
+/** A case object: a random subset of the FORMAT §3 fields, sometimes with a stray field. */
+export const caseValue: fc.Arbitrary<Record<string, unknown>> = fc
+  .tuple(fc.record(CASE_FIELDS, { requiredKeys: ['instance_id', 'arm'] }), fc.option(fc.tuple(hostileText, anyValue), { freq: 4 }))
+  .map(([c, extra]) => (extra ? { ...c, [extra[0]]: extra[1] } : c));
+
+const schemaValue: fc.Arbitrary<unknown> = fc.letrec<{ schema: unknown }>((tie) => ({
+  schema: fc.oneof(
+    { maxDepth: 3, depthIdentifier: 'schema' },
+    anyValue,
+    fc.record(
+      {
+        type: fc.constantFrom('object', 'string', 'integer', 'array', 'null'),
+        properties: fc.dictionary(fc.constantFrom('to', 'cc', 'body', 'path'), tie('schema'), { maxKeys: 2 }),
+        required: fc.array(fc.constantFrom('to', 'cc', 'body', 'x'), { maxLength: 2 }),
+        default: anyValue,
+        examples: fc.array(hostileText, { maxLength: 2 }),
+        enum: fc.array(fc.oneof(hostileText, anyValue), { maxLength: 3 }),
+        const: anyValue,
+        minimum: fc.integer({ min: -5, max: 5 }),
+        maximum: fc.integer({ min: -5, max: 5 }),
+        items: tie('schema'),
+        anyOf: fc.array(tie('schema'), { maxLength: 2 }),
+        description: hostileText,
+      },
+      { requiredKeys: [] },
+    ),
+  ),
+})).schema;
+
+/** A tool entry in any of the three dialects (FORMAT §2), or something that is none of them. */
+export const toolValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.record({ name: pooled(TOOL_NAMES), description: hostileText, inputSchema: schemaValue }, { requiredKeys: ['name'] }),
+  fc.record({ type: fc.constant('function'), function: fc.record({ name: pooled(TOOL_NAMES), description: hostileText, parameters: schemaValue }) }),
+  fc.record({ name: pooled(TOOL_NAMES), description: hostileText, input_schema: schemaValue }),
+  anyValue,
+);
+
+const configValue = fc.record(
+  {
+    rules: fc.dictionary(fc.oneof(fc.constantFrom('schema', 'injection-payload', 'duplicate-id', 'mutation-budget'), hostileText), pooled(['error', 'warning', 'info', 'hint', 'off']), { maxKeys: 3 }),
+    maxMutationDepth: fc.oneof(fc.integer({ min: -2, max: 10 }), anyValue),
+    injection: fc.record({ scanDescriptions: fc.oneof(fc.boolean(), anyValue), allow: fc.array(fc.oneof(hostileText, fc.constantFrom('/(/', '/a+/', '/(a+)+$/')), { maxLength: 2 }) }, { requiredKeys: [] }),
+  },
+  { requiredKeys: [] },
+);
+
+const harnessValue = fc.record(
+  {
+    reset_counters: pooled(['episode', 'batch', 'worker']),
+    prompt_includes_harness_scratch: fc.oneof(fc.boolean(), anyValue),
+    refusal_canary_cache: pooled(['none', 'episode', 'worker']),
+    scenario_order: pooled(['shuffled', 'sorted', 'as_listed']),
+    permutation_probe: fc.boolean(),
+    cold_warm_check: fc.boolean(),
+    max_permutation_delta: fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), anyValue),
+  },
+  { requiredKeys: [] },
+);
+
+const rate = fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), anyValue);
+const scoresValue = fc.record({
+  suite: hostileText,
+  runs: fc.array(
+    fc.record(
+      {
+        suite_version: fc.constantFrom('1', '2', '3'),
+        adversarial_score: rate,
+        benign_score: rate,
+        aggregate: rate,
+        lambda: rate,
+        permutation: fc.record({ canonical_rate: rate, permuted_rate: rate }),
+        cold_warm: fc.record({ cold_rate: rate, warm_rate: rate }),
+      },
+      { requiredKeys: ['suite_version'] },
+    ),
+    { maxLength: 3 },
+  ),
+});
+
+/** How a value is written out: indentation, comments, line endings, BOM. */
+export interface Style {
+  indent: 0 | 2 | 4 | '\t';
+  comments: boolean;
+  eol: '\n' | '\r\n' | '\r' | 'mixed';
+  bom: boolean;
+}
+
+export const style: fc.Arbitrary<Style> = fc.record({
+  indent: fc.constantFrom(0 as const, 2 as const, 4 as const, '\t' as const),
+  comments: fc.boolean(),
+  eol: fc.constantFrom('\n' as const, '\r\n' as const, '\r' as const, 'mixed' as const),
+  bom: fc.boolean(),
+});
+
+function withEol(text: string, eol: Style['eol']): string {
+  if (eol === '\n') return text;
+  if (eol !== 'mixed') return text.replace(/\n/g, eol);
+  let i = 0;
+  return text.replace(/\n/g, () => ['\n', '\r\n', '\r'][i++ % 3]);
+}
+
+export function render(value: unknown, s: Style): string {
+  let text = JSON.stringify(value, null, s.indent === 0 ? undefined : s.indent) ?? 'null';
+  if (s.comments) {
+    // Comments where people put them: a header, and one before some members.
+    text = '// header \u202e comment\n' + text.replace(/\n(\s*)"/g, (m, ws: string, off: number) => (off % 3 === 0 ? `\n${ws}/* note */ "` : m));
+    if (s.indent !== 0) text += '\n// trailer';
+  }
+  return (s.bom ? '\ufeff' : '') + withEol(text, s.eol);
+}
+
+function renderLines(values: unknown[], s: Style): string {
+  const lines = values.map((v) => JSON.stringify(v));
+  if (s.comments) lines.splice(1, 0, '// a comment line', '');
+  return (s.bom ? '\ufeff' : '') + withEol(lines.join('\n') + '\n', s.eol);
+}
+
+/** One edit that breaks text the way files get broken: cut, spliced, doubled, sprinkled. */
+export type Mutation =
+  | { op: 'truncate'; at: number }
+  | { op: 'delete'; at: number; length: number }
+  | { op: 'insert'; at: number; text: string }
+  | { op: 'duplicate'; at: number; length: number };
+
+export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.record({ op: fc.constant('truncate' as const), at: fc.nat() }),
+  fc.record({ op: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 20 }) }),
+  fc.record({ op: fc.constant('insert' as const), at: fc.nat(), text: fc.oneof(hostileUnit, hostileText) }),
+  fc.record({ op: fc.constant('duplicate' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
+);
+
+export function mutate(text: string, ms: readonly Mutation[]): string {
+  let t = text;
+  for (const m of ms) {
+    const at = t.length === 0 ? 0 : m.at % (t.length + 1);
+    if (m.op === 'truncate') t = t.slice(0, at);
+    else if (m.op === 'delete') t = t.slice(0, at) + t.slice(at + m.length);
+    else if (m.op === 'insert') t = t.slice(0, at) + m.text + t.slice(at);
+    else t = t.slice(0, at) + t.slice(at, at + m.length) + t.slice(at);
+  }
+  return t;
+}
+
+/** A whole workspace: a suite file, a JSONL file, a tool file, and maybe config, harness, scores. */
+export const workspace: fc.Arbitrary<Files> = fc
+  .record({
+    single: fc.boolean(),
+    cases: fc.array(caseValue, { minLength: 1, maxLength: 4 }),
+    lines: fc.array(caseValue, { maxLength: 3 }),
+    tools: fc.array(toolValue, { maxLength: 3 }),
+    config: fc.option(configValue, { freq: 3 }),
+    harness: fc.option(harnessValue, { freq: 3 }),
+    scores: fc.option(scoresValue, { freq: 3 }),
+    style,
+    mutations: fc.array(fc.tuple(fc.nat(5), fc.array(mutation, { minLength: 1, maxLength: 2 })), { maxLength: 2 }),
+  })
+  .map((w) => {
+    const files: Files = {
+      'suite/a.litmus.json': render(w.single ? w.cases[0] : { suite: 's', cases: w.cases }, w.style),
+      'tools/t.tools.json': render({ tools: w.tools }, w.style),
+    };
+    if (w.lines.length) files['suite/b.litmus.jsonl'] = renderLines(w.lines, w.style);
+    if (w.config) files['litmus.config.json'] = render(w.config, w.style);
+    if (w.harness) files['litmus.harness.json'] = render(w.harness, w.style);
+    if (w.scores) files['suite/r.scores.json'] = render(w.scores, w.style);
+    const names = Object.keys(files);
+    for (const [which, ms] of w.mutations) {
+      const name = names[which % names.length];
+      files[name] = mutate(files[name], ms);
+    }
+    return files;
+  });
+
+/** The names core gives each file kind, for throwing arbitrary text at every parser. */
+export const KIND_NAMES = ['x.litmus.json', 'x.litmus.jsonl', 'x.tools.json', 'litmus.config.json', 'litmus.harness.json', 'x.scores.json', 'x.json'];
+
+const decoder = new TextDecoder('utf-8');
+
+function readTree(dir: string, base: string, out: Files): void {
+  for (const name of readdirSync(dir).sort()) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const p = join(dir, name);
+    const st = statSync(p);
+    if (st.isDirectory()) readTree(p, base, out);
+    else if (/\.jsonl?c?$/i.test(name) && st.size < 1_000_000) out[relative(base, p).split('\\').join('/')] = decoder.decode(readFileSync(p));
+  }
+}
+
+/** The repository root, from `out/test/hostile` or `test/hostile`. */
+export function repoRoot(): string {
+  for (const up of ['../../..', '../..']) {
+    const dir = join(__dirname, up);
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'test', 'hostile'))) return dir;
+  }
+  return process.cwd();
+}
+
+/**
+ * Suites to mutate: every committed fixture folder under test/hostile, and each folder directly
+ * under examples/ (or examples/ itself when its suites sit at the top), when those exist.
+ */
+export function fixtureWorkspaces(): { name: string; files: Files }[] {
+  const root = repoRoot();
+  const out: { name: string; files: Files }[] = [];
+  const add = (name: string, dir: string) => {
+    const files: Files = {};
+    readTree(dir, dir, files);
+    if (Object.keys(files).length) out.push({ name, files });
+  };
+  const hostile = join(root, 'test', 'hostile');
+  if (existsSync(hostile)) {
+    for (const n of readdirSync(hostile).sort()) if (statSync(join(hostile, n)).isDirectory()) add(`test/hostile/${n}`, join(hostile, n));
+  }
+  const examples = join(root, 'examples');
+  if (existsSync(examples)) add('examples', examples);
+  return out;
+}

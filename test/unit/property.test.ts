@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import * as fc from 'fast-check';
+import {
+  createDocument,
+  formatPointer,
+  LineIndex,
+  lintIndex,
+  loadWorkspace,
+  memoryFileSystem,
+  nodeAtPointer,
+  parseJson,
+  parseJsonLines,
+  parsePointer,
+  pathAtOffset,
+  quote,
+  escapeText,
+  isUnsafeCodePoint,
+} from '../../src/core';
+import { anyValue, fixtureWorkspaces, hostileText, KIND_NAMES, mutate, mutation, render, style, workspace, type Files } from '../hostile/arbitraries';
+import { diagnosticProblems } from '../hostile/check';
+
+/** Seeded and bounded: the same few hundred cases on every run. `npm run fuzz` runs 100,000. */
+const RUNS = { seed: 20261130, numRuns: 150 };
+
+async function lintOk(files: Files): Promise<void> {
+  const fs = memoryFileSystem(Object.fromEntries(Object.entries(files).map(([k, v]) => [`file:///ws/${k}`, v])));
+  const loaded = await loadWorkspace(fs, ['file:///ws']);
+  const { diagnostics } = lintIndex(loaded.index);
+  const problems = diagnosticProblems(loaded.index, diagnostics);
+  assert.deepEqual(problems, []);
+}
+
+describe('property: hostile input never breaks linting', () => {
+  it('arbitrary text in every file kind', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...KIND_NAMES), fc.oneof(hostileText, fc.string({ unit: 'binary' }), fc.json()), async (name, text) => {
+        await lintOk({ [name]: text });
+      }),
+      RUNS,
+    );
+  });
+
+  it('arbitrary JSON values written with comments, CRLF/CR, tabs and BOMs', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...KIND_NAMES), anyValue, style, async (name, value, s) => {
+        await lintOk({ [name]: render(value, s) });
+      }),
+      RUNS,
+    );
+  });
+
+  it('generated workspaces (cases, JSONL lines, tools, config, harness, scores), some mutated', async () => {
+    await fc.assert(fc.asyncProperty(workspace, lintOk), RUNS);
+  });
+
+  it('mutated and truncated copies of the fixture suites', async () => {
+    const fixtures = fixtureWorkspaces();
+    assert.ok(fixtures.length >= 5, 'the hostile fixture folders are found');
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...fixtures), fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 4 }), async (fixture, which, ms) => {
+        const names = Object.keys(fixture.files);
+        const name = names[which % names.length];
+        await lintOk({ ...fixture.files, [name]: mutate(fixture.files[name], ms) });
+      }),
+      RUNS,
+    );
+  });
+
+  it('every prefix of a fixture suite (a file cut off while saving)', async () => {
+    const text = render(
+      { suite: 's', cases: [{ instance_id: 'a', arm: 'adversarial', probe: 'prompt_injection', family: 'f', task: 't\u202e', tools: ['t.tools.json#x'], correct_resolution_signature: { a: [1, 2] } }] },
+      { indent: 2, comments: true, eol: 'mixed', bom: true },
+    );
+    for (let i = 0; i <= text.length; i += 3) await lintOk({ 'a.litmus.json': text.slice(0, i), 'b.litmus.jsonl': text.slice(0, i).replace(/[\r\n]+/g, ' ') + '\n{"x"' });
+  });
+});
+
+describe('property: parsing, positions and pointers', () => {
+  it('parse issues lie inside the text, JSON and JSONL alike', () => {
+    fc.assert(
+      fc.property(fc.oneof(hostileText, fc.string({ unit: 'binary' }), fc.json().map((j) => j + '\n' + j)), (text) => {
+        for (const parsed of [parseJson(text), parseJsonLines(text)]) {
+          for (const i of parsed.issues) assert.ok(i.offset >= 0 && i.length >= 0 && i.offset + i.length <= text.length, JSON.stringify(i));
+          for (const r of parsed.roots) {
+            if (r.node) assert.ok(r.node.offset >= 0 && r.node.offset + r.node.length <= text.length);
+          }
+        }
+      }),
+      { ...RUNS, numRuns: 500 },
+    );
+  });
+
+  it('LineIndex round-trips every offset that is not inside a CRLF pair', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom('\r\n', '\r', '\n', '\u2028'), fc.string({ maxLength: 3 }))).map((a) => a.join('')), (text) => {
+        const lines = new LineIndex(text);
+        for (let o = 0; o <= text.length; o++) {
+          if (text[o - 1] === '\r' && text[o] === '\n') continue;
+          assert.equal(lines.offsetAt(lines.positionAt(o)), o);
+        }
+      }),
+      { ...RUNS, numRuns: 300 },
+    );
+  });
+
+  it('the pointer at any offset resolves back to a value at that offset', () => {
+    fc.assert(
+      fc.property(anyValue, style, fc.nat(), (value, s, at) => {
+        const text = render(value, s);
+        const parsed = parseJson(text);
+        const root = parsed.roots[0];
+        // Duplicate keys make the first key point at the last value, as JSON.parse reads it.
+        if (!root?.node || root.broken || parsed.issues.length) return;
+        const offset = root.node.offset + (at % (root.node.length + 1));
+        const path = pathAtOffset(root.node, offset);
+        assert.ok(path, 'every offset inside the root has a path');
+        const pointer = formatPointer(path);
+        assert.deepEqual(parsePointer(pointer), path.map(String));
+        const node = nodeAtPointer(root.node, pointer);
+        assert.ok(node, `pointer ${pointer} resolves`);
+        const holder = node.parent?.type === 'property' ? node.parent : node;
+        assert.ok(offset >= holder.offset && offset <= holder.offset + holder.length, `${pointer} holds offset ${offset}`);
+      }),
+      { ...RUNS, numRuns: 300 },
+    );
+  });
+
+  it('malformed pointers never throw', () => {
+    const doc = createDocument('file:///ws/t.tools.json', '{"tools":[{"a":{"b~/":[1,2]}}]}')!;
+    fc.assert(
+      fc.property(fc.oneof(hostileText, fc.array(fc.constantFrom('/', '~0', '~1', '~', '0', '01', '-', 'tools', 'a', 'b~0~1')).map((a) => a.join(''))), (p) => {
+        const tokens = parsePointer(p);
+        if (tokens) assert.equal(formatPointer(tokens), p, 'a valid pointer round-trips');
+        nodeAtPointer(doc.parsed.roots[0].node, p);
+      }),
+      { ...RUNS, numRuns: 500 },
+    );
+  });
+});
+
+describe('property: quoting untrusted text', () => {
+  it('quote() shows no hidden or bidi character, is bounded, and never cuts an escape in half', () => {
+    fc.assert(
+      fc.property(fc.oneof(hostileText, fc.string({ unit: 'binary' })), fc.integer({ min: 4, max: 120 }), (text, max) => {
+        const q = quote(text, max);
+        for (const ch of q) assert.ok(!isUnsafeCodePoint(ch.codePointAt(0)!), `unsafe U+${ch.codePointAt(0)!.toString(16)} in ${q}`);
+        assert.ok(q.length <= max + 3, `${q.length} > ${max} + quotes and ellipsis`);
+        const body = q.slice(1, q.endsWith('…"') ? -2 : -1);
+        assert.ok(escapeText(text).startsWith(body), 'the shown text is a prefix of the full escape');
+        assert.doesNotMatch(body, /\\u\{[0-9A-F]*$/, 'no half escape at the cut');
+      }),
+      { ...RUNS, numRuns: 1000 },
+    );
+  });
+});
