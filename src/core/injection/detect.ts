@@ -34,7 +34,7 @@ function mergeSignals(into: Signal[], more: Signal[]): void {
 function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: string[]): Signal[] {
   const folded = fold(text);
   const ws = words(folded);
-  const out = lexicalSignals(folded, ws, ctx);
+  const out = lexicalSignals(folded, ws, ctx, text);
   if (depth === 0) mergeSignals(out, shapeSignals(text, ws, ctx));
   if (depth >= MAX_DEPTH) return out;
   for (const layer of decodeLayer(text)) {

@@ -32,6 +32,8 @@ export const IMPERATIVES = set(`
   harmonize harmonise please break scramble jumble rearrange group combine misspell substitute apply mention suggest
   recommend promote tease offer direct post share upload retrieve fetch access let keep remember stop follow obey
   pretend act imagine develop solve compute find calculate identify teach show tell bypass override jumble
+  transfer grant pay buy purchase order book schedule erase wipe revoke approve sign subscribe unsubscribe export
+  publish disclose leak
 `);
 
 export const QUESTION_WORDS = set("what what's whats who who's whom whose which where when why how can could would will is are do does did should");
@@ -42,6 +44,9 @@ export const TRANSFER_VERBS = set(`
   access give append copy transmit submit email paste dump cat fetch get reading providing including sending sharing
   passing uploading posting forwarding attaching retrieving showing giving
 `);
+
+/** Adverbs that may open a request before its verb ("Also, say that ..."). */
+export const OPENERS = set('also then now first finally additionally next afterwards and but so');
 
 /** Words that carry no topic: skipped when comparing a sentence with the tool it sits in. */
 export const STOPWORDS = set(`

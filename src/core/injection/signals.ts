@@ -8,6 +8,7 @@ import {
   INSTRUCTION_NOUNS,
   LIFTED,
   NEGATIONS,
+  OPENERS,
   OUTPUT_NOUNS,
   OVERRIDE_VERBS,
   PRESSURE_WORDS,
@@ -90,9 +91,17 @@ function sentences(text: string): Sentence[] {
   for (const part of text.split(/(?<=[.!?])\s+|\n+/)) {
     const ws = words(part).list;
     if (!ws.length) continue;
-    const lead = ws[0] === 'please' ? ws[1] ?? '' : ws[0];
+    let k = 0;
+    while (k < ws.length - 1 && (ws[k] === 'please' || OPENERS.has(ws[k]))) k++;
+    const lead = ws[k];
     // "List of servers" is a noun phrase, not a request.
-    const imperative = (IMPERATIVES.has(lead) && ws[ws.indexOf(lead) + 1] !== 'of') || ((lead === "don't" || lead === 'do') && IMPERATIVES.has(ws[1] ?? ''));
+    let imperative = (IMPERATIVES.has(lead) && ws[k + 1] !== 'of') || ((lead === "don't" || lead === 'do') && IMPERATIVES.has(ws[k + 1] ?? ''));
+    // "After you finish, delete all files": a request after a time clause.
+    if (!imperative && /^(after|before|when|once|then|first)$/.test(ws[0])) {
+      const comma = part.indexOf(',');
+      const next = comma >= 0 ? words(part.slice(comma + 1)).list[0] : undefined;
+      imperative = next !== undefined && IMPERATIVES.has(next);
+    }
     const question = QUESTION_WORDS.has(ws[0]) && /\?\s*["'`)]*\s*$/.test(part);
     out.push({ words: ws, text: part, lead, imperative, question });
   }
@@ -101,6 +110,18 @@ function sentences(text: string): Sentence[] {
 
 /** What a command to override must name to be about the agent's safety rather than a setting. */
 const SAFETY_NOUNS = new Set(['safety', 'safeguards', 'safeguard', 'guardrails', 'restrictions', 'security', 'instructions', 'guidelines']);
+
+/** `<INFORMATION> ... </INFORMATION>`: an upper-case tag that opens and closes around text. */
+function pseudoTag(raw: string): boolean {
+  const open = /<([A-Z][A-Z_]{3,20})>/.exec(raw);
+  return open !== null && raw.indexOf(`</${open[1]}>`, open.index) > open.index;
+}
+
+/** Override verbs in the imperative (not "ignored if set", which is documentation). */
+const COMMAND_OVERRIDES = new Set(['ignore', 'disregard', 'forget', 'bypass', 'override', 'circumvent']);
+
+/** Usage idioms of documentation ("Use -1 for no limit", "See the guide"): not a hijacked task. */
+const USAGE_LEADS = new Set(['use', 'set', 'see', 'note', 'specify', 'leave', 'ignore', 'make', 'check', 'enable', 'disable', 'select', 'choose']);
 
 const CODE_CALLS = ['requests.post', 'requests.get', 'urllib', 'urlopen', 'socket.', 'subprocess', 'os.system', 'os.remove', 'os.rename', 'exec(', 'eval(', 'smtplib', 'ftplib', 'paramiko', 'curl ', 'wget', 'chmod +x', 'rm -rf', 'os.environ', 'http.client', 'shutil.move', '/dev/sd'];
 
@@ -186,7 +207,7 @@ function mentionsDotEnv(text: string): boolean {
  * Signals over prose: `text` is the visible (or decoded) text, lower-cased and NFKC-folded, at
  * most a few thousand characters.
  */
-export function lexicalSignals(text: string, ws: Words, ctx: TextContext): Signal[] {
+export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: string = text): Signal[] {
   const out: Signal[] = [];
   const w = ws.list;
   const add = (id: string, weight: number, explanation: string) => {
@@ -198,7 +219,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext): Signa
   const lifted = near(w, new Set([...CONTROL_NOUNS, ...INSTRUCTION_NOUNS, 'safeguards', 'checks']), LIFTED, 6) >= 0;
   const sents = sentences(text);
   // "Override safety checks." as a command, not "overrides the entrypoint" as documentation.
-  const commanded = sents.some((s) => (BYPASS_VERBS.has(s.lead) || OVERRIDE_VERBS.has(s.lead)) && s.words.some((x) => SAFETY_NOUNS.has(x)));
+  const commanded = sents.some((s) => COMMAND_OVERRIDES.has(s.lead) && s.words.some((x) => SAFETY_NOUNS.has(x)));
   if (overrideHard || commanded || phrase(w, ['previous', 'instructions']) || phrase(w, ['prior', 'instructions'])) {
     add('instruction-override', 1, 'tells the agent to discard its instructions');
   } else if (overrideSoft || lifted) {
@@ -207,7 +228,12 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext): Signa
 
   if (CHAT_TOKENS.some((t) => text.includes(t))) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
   else if (MARKUP_TAGS.some((t) => text.includes(t))) add('authority-markup', 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
-  else if (/(^|\n)\s*(system( message)?|assistant)\s*:/.test(text) || /<\|[a-z_]{2,20}\|>/.test(text)) add('authority-markup', 0.6, 'poses as a system or assistant message');
+  else if (/(^|\n)\s*(system( message)?|assistant)\s*:/.test(text) || /<\|[a-z_]{2,20}\|>/.test(text)) add('authority-markup', 0.7, 'poses as a system or assistant message');
+  else if (pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
+
+  if (phrase(w, ['ai', 'assistant']) || phrase(w, ['as', 'an', 'ai']) || phrase(w, ['dear', 'ai']) || phrase(w, ['ai', 'agent']) || phrase(w, ['language', 'model']) || phrase(w, ['the', 'assistant', 'must']) || phrase(w, ['the', 'assistant', 'should']) || phrase(w, ['the', 'agent', 'must']) || phrase(w, ['the', 'agent', 'should'])) {
+    add('addresses-agent', 0.5, 'speaks to the AI agent directly');
+  }
 
   let concealed = false;
   for (let i = 0; i < w.length && !concealed; i++) {
@@ -227,6 +253,10 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext): Signa
     phrase(w, ['your', 'new', 'task']) ||
     phrase(w, ['you', 'are', 'allowed']) ||
     phrase(w, ['debug', 'mode']) ||
+    phrase(w, ['new', 'policy']) ||
+    phrase(w, ['new', 'protocol']) ||
+    phrase(w, ['new', 'rules']) ||
+    phrase(w, ['updated', 'instructions']) ||
     phrase(w, ['developer', 'mode'])
   ) {
     add('role-change', 0.7, 'tries to change the agent\'s role or rules');
@@ -271,14 +301,14 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext): Signa
 
   // A request to the reader that has nothing to do with the tool: a hijacked task.
   if (ctx.topic && ctx.slot === 'description') {
-    const later = sents.slice(1).filter((s) => (s.imperative || s.question) && s.words.length >= 3 && /[.?!]["'`)]*\s*$/.test(s.text));
+    const later = sents.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.lead))) && s.words.length >= 4 && /[.?!]["'`)]*\s*$/.test(s.text));
     const topic = ctx.topic;
     if (later.length) {
       const self = topicStems([text]);
       const first = topicStems(sents.slice(0, 1).map((s) => s.text));
       const onTopic = (t: string) => first.has(t) || (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0;
       if (later.some((s) => ![...topicStems([s.text])].some(onTopic))) {
-        add('off-topic-request', 0.8, 'asks the reader for something unrelated to the tool');
+        add('off-topic-request', 1, 'asks the reader for something unrelated to the tool');
       }
     }
   }
@@ -337,7 +367,7 @@ function nearAddress(text: string, hosts: string[]): string | undefined {
   for (const host of hosts) {
     const at = text.indexOf(host.toLowerCase());
     if (at < 0) continue;
-    const before = words(text.slice(Math.max(0, at - 60), at)).list.slice(-4);
+    const before = words(text.slice(Math.max(0, at - 120), at)).list.slice(-8);
     if (before.some((x) => SEND_VERBS.has(x)) || (before.includes('to') && before.some((x) => TRANSFER_VERBS.has(x)))) return host;
   }
   return undefined;
