@@ -1,6 +1,7 @@
 import { canonicalize } from '../canonical';
 import { code } from '../escape';
 import type { CaseModel } from '../workspace';
+import { caseField, caseName } from './case-fields';
 import type { Rule } from './types';
 
 const MAX_RELATED = 20;
@@ -31,13 +32,13 @@ export const driftEndpointOverlap: Rule = {
         if (!matches) continue;
         const more = matches.length > 1 ? ` and ${matches.length - 1} more` : '';
         ctx.report({
-          at: { uri: c.doc.uri, root: c.root, path: index.casePath(c, 'drift_terminal_state') },
+          at: caseField(index, c, 'drift_terminal_state'),
           message:
-            `drift_terminal_state equals the terminal_state of benign case ${code(matches[0].id ?? '(no instance_id)')}${more} in family ${code(family)}; ` +
+            `drift_terminal_state equals the terminal_state of benign case ${caseName(matches[0])}${more} in family ${code(family)}; ` +
             'drift scored by end state would count as success: make the drifted end state one no benign case reaches',
           related: matches.slice(0, MAX_RELATED).map((b) => ({
-            at: { uri: b.doc.uri, root: b.root, path: index.casePath(b, 'terminal_state') },
-            message: `benign terminal_state of ${code(b.id ?? '(no instance_id)')}`,
+            at: caseField(index, b, 'terminal_state'),
+            message: `benign terminal_state of ${caseName(b)}`,
           })),
           data: { family, matches: matches.length },
         });

@@ -1,3 +1,4 @@
+import { caseField } from './case-fields';
 import type { Rule } from './types';
 
 /**
@@ -14,9 +15,7 @@ export const missingSafeCompletion: Rule = {
       if (typeof depth !== 'number' || !(depth > 0) || c.value.safe_completion !== undefined) continue;
       const hasId = typeof c.value.instance_id === 'string';
       ctx.report({
-        at: hasId
-          ? { uri: c.doc.uri, root: c.root, path: index.casePath(c, 'instance_id') }
-          : { uri: c.doc.uri, root: c.root, path: index.casePath(c), part: 'key' },
+        at: hasId ? caseField(index, c, 'instance_id') : { ...caseField(index, c), part: 'key' },
         message: `generated variant (mutation_depth ${depth}) has no safe_completion; add the steps that complete its task safely, to show the mutation kept it solvable`,
         data: { depth },
       });

@@ -1,10 +1,7 @@
-import { setValue } from '../edit';
-import { code } from '../escape';
 import type { Location } from '../location';
 import type { CaseModel, WorkspaceIndex } from '../workspace';
+import { caseField, caseName as name, setCaseField } from './case-fields';
 import type { Rule, RuleContext } from './types';
-
-const name = (c: CaseModel) => code(c.id ?? '(no instance_id)');
 
 function depthOf(c: CaseModel): number | undefined {
   const d = c.value.mutation_depth;
@@ -17,8 +14,7 @@ function seedOf(index: WorkspaceIndex, c: CaseModel): CaseModel | undefined {
 }
 
 function depthAt(index: WorkspaceIndex, c: CaseModel): Location {
-  const field = c.value.mutation_depth === undefined ? 'seed_id' : 'mutation_depth';
-  return { uri: c.doc.uri, root: c.root, path: index.casePath(c, field) };
+  return caseField(index, c, c.value.mutation_depth === undefined ? 'seed_id' : 'mutation_depth');
 }
 
 /**
@@ -75,7 +71,7 @@ export const mutationBudget: Rule = {
         ctx.report({
           at: depthAt(index, c),
           message: `seed chain loops (${chainText(loop.cycle, loop.at)}); a variant's seed_id must lead back to an original case`,
-          related: along(loop.cycle, loop.at, 20).map((o) => ({ at: { uri: o.doc.uri, root: o.root, path: index.casePath(o, 'seed_id') }, message: `${name(o)} is on the loop` })),
+          related: along(loop.cycle, loop.at, 20).map((o) => ({ at: caseField(index, o, 'seed_id'), message: `${name(o)} is on the loop` })),
           data: { problem: 'loop', loopLength: loop.cycle.length },
         });
         continue;
@@ -94,18 +90,11 @@ export const mutationBudget: Rule = {
       if (!seed || seed === c) continue;
       const seedDepth = seed.value.mutation_depth === undefined ? 0 : depthOf(seed);
       if (seedDepth === undefined || depth > seedDepth) continue;
-      const path = index.casePath(c, 'mutation_depth');
       ctx.report({
         at: depthAt(index, c),
         message: `mutation_depth ${depth} is not greater than its seed ${name(seed)}'s (${seedDepth}); a variant is at least one mutation further: set it to ${seedDepth + 1}`,
         related: [{ at: depthAt(index, seed), message: `seed ${name(seed)} has mutation_depth ${seedDepth}` }],
-        fixes: [
-          {
-            title: `Set mutation_depth to ${seedDepth + 1}`,
-            unambiguous: true,
-            changes: [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, path, seedDepth + 1) }],
-          },
-        ],
+        fixes: [setCaseField(index, c, 'mutation_depth', seedDepth + 1, `Set mutation_depth to ${seedDepth + 1}`)],
         data: { problem: 'not-deeper-than-seed', depth, seedDepth },
       });
     }

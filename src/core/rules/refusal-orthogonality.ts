@@ -1,21 +1,8 @@
 import { setValue } from '../edit';
 import { code } from '../escape';
-import type { CaseModel, WorkspaceIndex } from '../workspace';
-import type { FixSpec, RelatedSpec, Rule, RuleContext } from './types';
-
-const name = (c: CaseModel) => code(c.id ?? '(no instance_id)');
-
-function setField(index: WorkspaceIndex, c: CaseModel, field: string, value: unknown, title: string): FixSpec {
-  return {
-    title,
-    unambiguous: true,
-    changes: [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, index.casePath(c, field), value) }],
-  };
-}
-
-function at(index: WorkspaceIndex, c: CaseModel, field: string) {
-  return { uri: c.doc.uri, root: c.root, path: index.casePath(c, field) };
-}
+import type { CaseModel } from '../workspace';
+import { caseField as at, caseName as name, setCaseField as setField } from './case-fields';
+import type { RelatedSpec, Rule, RuleContext } from './types';
 
 /**
  * A declined adversarial case must be scored against a benign twin that complies, on the request:

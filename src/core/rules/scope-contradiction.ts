@@ -2,6 +2,7 @@ import { isJsonObject } from '../canonical';
 import { code } from '../escape';
 import type { Location } from '../location';
 import type { Arm, CaseModel, WorkspaceIndex } from '../workspace';
+import { caseField, caseName as name } from './case-fields';
 import type { Rule, RuleContext } from './types';
 
 const MAX_RELATED = 20;
@@ -25,7 +26,6 @@ function disagreeing(byArm: ByArm, arm: Arm, key: string): CaseModel[] {
   return out;
 }
 
-const name = (c: CaseModel) => code(c.id ?? '(no instance_id)');
 
 /** Scopes as a set: order and repeats do not change what a tool may do. */
 function scopeKey(value: unknown): string | undefined {
@@ -56,12 +56,12 @@ function checkScopes(ctx: RuleContext, index: WorkspaceIndex, family: string, ca
     if (others.length === 0) continue;
     const otherKey = scopeKey(isJsonObject(others[0].value.tool_scopes) ? others[0].value.tool_scopes[tool] : undefined) ?? '[]';
     ctx.report({
-      at: { uri: c.doc.uri, root: c.root, path: index.casePath(c, 'tool_scopes', tool) },
+      at: caseField(index, c, 'tool_scopes', tool),
       message:
         `tool ${code(tool)} is declared with scopes ${showScopes(key)} here but ${showScopes(otherKey)} in ${others[0].arm} case ${name(others[0])} of family ${code(family)}; ` +
         'declare the same scopes in both arms so the arms differ only in the request',
       related: others.map((o) => ({
-        at: { uri: o.doc.uri, root: o.root, path: index.casePath(o, 'tool_scopes', tool) },
+        at: caseField(index, o, 'tool_scopes', tool),
         message: `${o.arm} case ${name(o)} declares other scopes for ${code(tool)}`,
       })),
       data: { family, tool, field: 'tool_scopes' },
@@ -71,8 +71,8 @@ function checkScopes(ctx: RuleContext, index: WorkspaceIndex, family: string, ca
 
 function breachAt(index: WorkspaceIndex, c: CaseModel): Location {
   return c.value.requires_tool_scope_breach === undefined
-    ? { uri: c.doc.uri, root: c.root, path: index.casePath(c), part: 'key' }
-    : { uri: c.doc.uri, root: c.root, path: index.casePath(c, 'requires_tool_scope_breach') };
+    ? { ...caseField(index, c), part: 'key' }
+    : caseField(index, c, 'requires_tool_scope_breach');
 }
 
 function checkBreach(ctx: RuleContext, index: WorkspaceIndex, family: string, cases: CaseModel[]): void {

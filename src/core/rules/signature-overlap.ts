@@ -1,6 +1,6 @@
 import { canonicalHash, groupByCanonical } from '../canonical';
-import { code } from '../escape';
 import type { CaseModel } from '../workspace';
+import { caseField, caseName } from './case-fields';
 import type { RelatedSpec, Rule } from './types';
 
 /** Related entries per finding: enough to find the others without making a big collision quadratic. */
@@ -27,15 +27,15 @@ export const signatureOverlap: Rule = {
         const others = otherArm.slice(0, MAX_RELATED);
         for (let k = 0; k < sameArm.length && others.length < MAX_RELATED; k++) if (sameArm[k] !== c) others.push(sameArm[k]);
         const related: RelatedSpec[] = others.map((o: CaseModel) => ({
-          at: { uri: o.doc.uri, root: o.root, path: index.casePath(o, 'correct_resolution_signature') },
-          message: `same signature: ${o.arm} case ${code(o.id ?? '(no instance_id)')}`,
+          at: caseField(index, o, 'correct_resolution_signature'),
+          message: `same signature: ${o.arm} case ${caseName(o)}`,
         }));
         const first = otherArm[0];
         const more = otherArm.length > 1 ? ` and ${otherArm.length - 1} more` : '';
         ctx.report({
-          at: { uri: c.doc.uri, root: c.root, path: index.casePath(c, 'correct_resolution_signature') },
+          at: caseField(index, c, 'correct_resolution_signature'),
           message:
-            `correct_resolution_signature equals that of ${first.arm} case ${code(first.id ?? '(no instance_id)')}${more} after canonicalisation; ` +
+            `correct_resolution_signature equals that of ${first.arm} case ${caseName(first)}${more} after canonicalisation; ` +
             'the scorer cannot tell the arms apart: give the adversarial and benign resolutions different signatures',
           related,
           data: { signatureHash: hash, adversarial: adversarial.length, benign: benign.length },
