@@ -28,7 +28,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return await lintCommand(argv, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`${TOOL_NAME}: ${e.message} (see ${TOOL_NAME} --help)\n`);
+      // Option names and paths come from the command line: escape them like any untrusted text.
+      io.stderr(`${TOOL_NAME}: ${escapeText(e.message)} (see ${TOOL_NAME} --help)\n`);
     } else {
       const message = e instanceof Error ? e.message : String(e);
       io.stderr(`${TOOL_NAME}: internal error: ${escapeText(message.split('\n')[0])}\n`);
@@ -53,14 +54,14 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
   const roots: string[] = [];
   for (const p of opts.paths) {
     const uri = normalizeUri(fileUri(resolve(io.cwd, p)));
-    if (!(await io.fs.stat(uri).catch(() => undefined))) throw new UsageError(`no such file or folder: ${escapeText(p)}`);
+    if (!(await io.fs.stat(uri).catch(() => undefined))) throw new UsageError(`no such file or folder: ${p}`);
     roots.push(uri);
   }
   let configUri: string | undefined;
   if (opts.config !== undefined) {
     configUri = normalizeUri(fileUri(resolve(io.cwd, opts.config)));
     const st = await io.fs.stat(configUri).catch(() => undefined);
-    if (st?.type !== 'file') throw new UsageError(`no such config file: ${escapeText(opts.config)}`);
+    if (st?.type !== 'file') throw new UsageError(`no such config file: ${opts.config}`);
   }
 
   const load = () => loadWorkspace(io.fs, roots, { configUri });

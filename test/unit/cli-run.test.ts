@@ -179,3 +179,15 @@ describe('cli run', () => {
     assert.doesNotMatch(cap.stderr(), /no such file or folder: report/, 'report is a subcommand, not a path');
   });
 });
+
+describe('cli usage errors are safe to print', () => {
+  it('escapes control and bidi characters from the command line', async () => {
+    const cap = captureIo(memoryFileSystem({}), CWD);
+    assert.equal(await runCli(['--\u202eevil\u001b[2J'], cap.io), 2);
+    assert.doesNotMatch(cap.stderr(), /[\u202e\u001b]/);
+    assert.match(cap.stderr(), /\\u\{202E\}evil\\u\{1B\}\[2J/);
+    const missing = captureIo(memoryFileSystem({}), CWD);
+    assert.equal(await runCli(['no\u200bpe'], missing.io), 2);
+    assert.equal(missing.stderr(), 'litmus-lint: no such file or folder: no\\u{200B}pe (see litmus-lint --help)\n');
+  });
+});
