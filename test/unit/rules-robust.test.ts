@@ -82,6 +82,6 @@ describe('property: the contamination and validity rules tolerate any values', (
       RUNS,
     );
     // The generator must reach the rules, or the property says nothing.
-    assert.ok(fired.size >= 7 && fired.size <= MINE.size, `only ${[...fired].join(', ')} fired`);
+    assert.ok(fired.size >= 7, `only ${[...fired].join(', ')} fired`);
   });
 });
