@@ -71,6 +71,8 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     ({ loaded, diagnostics } = await fixAll(io, opts, roots, cwdUri, loaded, diagnostics, load));
   }
   printNotices(io, loaded, cwdUri);
+  // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
+  if (loaded.index.docs.size === 0) io.stderr(`${TOOL_NAME}: warning: no LITMUS files found in the given paths\n`);
 
   const shown = opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
   const ctx: FormatContext = {
