@@ -11,10 +11,10 @@ Summarises a LITMUS suite: cases per arm, probe and family; families missing an 
 which instances each rule would quarantine; and whether the suite's aggregate can be trusted.
 
 Options:
-  --format text|json|markdown  output format (default: text; markdown suits CI job summaries)
-  --config FILE                use this litmus.config.json instead of the nearest one
-  -o, --output FILE            write the report to FILE instead of stdout
-  -h, --help                   show this help
+  -f, --format text|json|markdown  output format (default: text; markdown suits CI job summaries)
+  -c, --config FILE                use this litmus.config.json instead of the nearest one
+  -o, --output FILE                write the report to FILE instead of stdout
+  -h, --help                       show this help
 
 Exit status: 0 when the aggregate can be trusted, 1 when it cannot, 2 for a usage error.
 `;
@@ -46,6 +46,7 @@ export function parseReportArgs(args: string[]): ReportOptions | string {
       case '--help':
         opts.help = true;
         break;
+      case '-f':
       case '--format': {
         const v = takeValue();
         if (v === undefined) return '--format needs a value: text, json or markdown';
@@ -53,6 +54,7 @@ export function parseReportArgs(args: string[]): ReportOptions | string {
         opts.format = v as ReportFormat;
         break;
       }
+      case '-c':
       case '--config': {
         const v = takeValue();
         if (!v) return '--config needs a file';

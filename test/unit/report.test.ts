@@ -150,7 +150,7 @@ describe('litmus-lint report', () => {
     const io = fakeIo(files);
     assert.equal(await runReport(['--format', 'json', 'cases'], io), 0);
     const io2 = fakeIo(files);
-    assert.equal(await runReport(['--format', 'json', '--config', 'strict.json', 'cases'], io2), 1);
+    assert.equal(await runReport(['-f', 'json', '-c', 'strict.json', 'cases'], io2), 1);
     assert.deepEqual((JSON.parse(io2.out) as SuiteReport).quarantine.map((q) => q.rule), ['mutation-budget']);
   });
 
