@@ -114,11 +114,11 @@ export interface Decoded {
 
 function decodePercent(text: string): string | undefined {
   let count = 0;
-  for (let i = text.indexOf('%'); i >= 0 && count < 4; i = text.indexOf('%', i + 1)) {
+  for (let i = text.indexOf('%'); i >= 0; i = text.indexOf('%', i + 1)) {
     if (/^[0-9a-fA-F]{2}$/.test(text.slice(i + 1, i + 3))) count++;
   }
-  // A URL with one %20 is a URL; a sentence spelled in escapes has many.
-  if (count < 4) return undefined;
+  // A URL with a few %20s is a URL; text spelled in escapes is mostly escapes.
+  if (count < 4 || (3 * count) / text.length < 0.3) return undefined;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
@@ -159,6 +159,8 @@ export function decodeLayer(text: string): Decoded[] {
   const pct = decodePercent(text);
   if (pct && pct !== text && readable(pct)) out.push({ encoding: 'percent', text: pct });
   const ent = decodeEntities(text);
-  if (ent && ent !== text && readable(ent)) out.push({ encoding: 'html-entities', text: ent });
+  // `&lt;angle&gt;` in documentation is markup; text spelled in entities is mostly entities.
+  const entityShare = ent ? (text.length - ent.length) / text.length : 0;
+  if (ent && ent !== text && entityShare > 0.3 && readable(ent)) out.push({ encoding: 'html-entities', text: ent });
   return out;
 }

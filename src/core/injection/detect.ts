@@ -1,5 +1,6 @@
 import { scanChars } from './chars';
 import { decodeLayer } from './decode';
+import { IMPERATIVES, QUESTION_WORDS } from './lexicon';
 import { lexicalSignals, shapeSignals, words, type Signal, type TextContext } from './signals';
 
 export type { Signal, Slot, TextContext } from './signals';
@@ -43,7 +44,11 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
     // Prose hidden behind an encoding is concealment in itself; what it says is scored as well.
     if (innerWords.list.length >= 4) {
       decodedOut.push(layer.text);
-      mergeSignals(out, [{ id: `encoded-${layer.encoding}`, weight: 1, explanation: `hides readable text in ${layer.encoding} encoding` }]);
+      // Encoded prose is suspicious; encoded prose that asks or tells something is a payload.
+      const trimmed = layer.text.trim();
+      const lead = innerWords.list[0] === 'please' ? innerWords.list[1] : innerWords.list[0];
+      const sentence = /[.?!:]["'`)]*$/.test(trimmed) || IMPERATIVES.has(lead ?? '') || QUESTION_WORDS.has(lead ?? '');
+      mergeSignals(out, [{ id: `encoded-${layer.encoding}`, weight: sentence ? 1 : 0.7, explanation: `hides readable text in ${layer.encoding} encoding` }]);
       mergeSignals(out, textSignals(layer.text, { ...ctx, slot: ctx.slot }, depth + 1, decodedOut));
     }
   }

@@ -88,7 +88,8 @@ interface Sentence {
 /** Sentences (and lines) of a folded text. */
 function sentences(text: string): Sentence[] {
   const out: Sentence[] = [];
-  for (const part of text.split(/(?<=[.!?])\s+|\n+/)) {
+  // Hard-wrapped lines are one sentence; blank lines, list items and end punctuation separate.
+  for (const part of text.split(/(?<=[.!?])\s+|\n\s*\n|\n\s*(?=[-*•]|\d+[.)]\s)/)) {
     const ws = words(part).list;
     if (!ws.length) continue;
     let k = 0;
@@ -121,7 +122,7 @@ function pseudoTag(raw: string): boolean {
 const COMMAND_OVERRIDES = new Set(['ignore', 'disregard', 'forget', 'bypass', 'override', 'circumvent']);
 
 /** Usage idioms of documentation ("Use -1 for no limit", "See the guide"): not a hijacked task. */
-const USAGE_LEADS = new Set(['use', 'set', 'see', 'note', 'specify', 'leave', 'ignore', 'make', 'check', 'enable', 'disable', 'select', 'choose']);
+const USAGE_LEADS = new Set(['use', 'set', 'see', 'note', 'specify', 'leave', 'ignore', 'make', 'check', 'enable', 'disable', 'select', 'choose', 'consider', 'read', 'refer', 'prefer', 'avoid', 'pass', 'try', 'change', 'wait']);
 
 const CODE_CALLS = ['requests.post', 'requests.get', 'urllib', 'urlopen', 'socket.', 'subprocess', 'os.system', 'os.remove', 'os.rename', 'exec(', 'eval(', 'smtplib', 'ftplib', 'paramiko', 'curl ', 'wget', 'chmod +x', 'rm -rf', 'os.environ', 'http.client', 'shutil.move', '/dev/sd'];
 
@@ -191,7 +192,7 @@ function sinks(text: string): { urls: string[]; emails: string[]; queryData: boo
 }
 
 /** Files and keys whose contents are secrets; naming one is a target, not yet a request. */
-const SENSITIVE_PATHS = ['~/.ssh', '.ssh/', 'id_rsa', 'id_ed25519', 'id_ecdsa', '/etc/passwd', '/etc/shadow', '.bashrc', '.zshrc', '.bash_history', '.aws/credentials', '.netrc', 'mcp.json', '.git-credentials', 'private key', 'ssh key'];
+const SENSITIVE_PATHS = ['~/.ssh', '.ssh/', 'id_rsa', 'id_ed25519', 'id_ecdsa', '/etc/passwd', '/etc/shadow', '.bashrc', '.zshrc', '.bash_history', '.aws/credentials', '.netrc', 'mcp.json', '.git-credentials'];
 
 /** `.env` as a file name, not as part of `.environment` or `process.env`. */
 function mentionsDotEnv(text: string): boolean {
@@ -231,7 +232,10 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   else if (/(^|\n)\s*(system( message)?|assistant)\s*:/.test(text) || /<\|[a-z_]{2,20}\|>/.test(text)) add('authority-markup', 0.7, 'poses as a system or assistant message');
   else if (pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
 
-  if (phrase(w, ['ai', 'assistant']) || phrase(w, ['as', 'an', 'ai']) || phrase(w, ['dear', 'ai']) || phrase(w, ['ai', 'agent']) || phrase(w, ['language', 'model']) || phrase(w, ['the', 'assistant', 'must']) || phrase(w, ['the', 'assistant', 'should']) || phrase(w, ['the', 'agent', 'must']) || phrase(w, ['the', 'agent', 'should'])) {
+  const obliged = ['assistant', 'agent', 'ai', 'llm'].some((who) => phrase(w, ['the', who, 'must']) || phrase(w, ['the', who, 'should']) || phrase(w, ['the', who, 'needs', 'to']));
+  if (obliged) {
+    add('addresses-agent', 0.7, 'tells the AI agent what it must do');
+  } else if (phrase(w, ['ai', 'assistant']) || phrase(w, ['as', 'an', 'ai']) || phrase(w, ['dear', 'ai']) || phrase(w, ['ai', 'agent']) || phrase(w, ['language', 'model'])) {
     add('addresses-agent', 0.5, 'speaks to the AI agent directly');
   }
 
@@ -264,6 +268,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
 
   let directive = false;
   if (
+    obliged ||
     phrase(w, ['you', 'must']) ||
     phrase(w, ['you', 'need', 'to']) ||
     phrase(w, ['you', 'have', 'to']) ||
@@ -301,7 +306,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
 
   // A request to the reader that has nothing to do with the tool: a hijacked task.
   if (ctx.topic && ctx.slot === 'description') {
-    const later = sents.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.lead))) && s.words.length >= 4 && /[.?!]["'`)]*\s*$/.test(s.text));
+    // Technical prose (code spans, links, braces) documents the tool; a hijacked task is plain prose.
+    const plain = (s: Sentence) => !/[`{[]|\]\(|https?:|::/.test(s.text);
+    const later = sents.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.lead))) && s.words.length >= 4 && plain(s) && /[.?!]["'`)]*\s*$/.test(s.text));
     const topic = ctx.topic;
     if (later.length) {
       const self = topicStems([text]);
