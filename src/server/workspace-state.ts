@@ -1,5 +1,6 @@
 import type { FileSystem } from '../core/fs';
-import { lintIndex, type LintDiagnostic } from '../core/lint';
+import { createIncrementalLinter, type IncrementalLinter } from '../core/incremental';
+import type { LintDiagnostic } from '../core/lint';
 import { loadWorkspace } from '../core/load';
 import { ALL_RULES } from '../core/rules/index';
 import { dirnameUri, isUnder, normalizeUri } from '../core/uri';
@@ -70,6 +71,7 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
   let folderList: string[] = [];
   const openDocs = new Map<string, OpenText>();
   const settings = new Map<string, ServerSettings>();
+  const linters = new Map<string, IncrementalLinter>();
   const results = new Map<string, { byUri: Map<string, LintDiagnostic[]>; index: WorkspaceIndex; versions: Map<string, number> }>();
   const looseGroups = new Set<string>();
 
@@ -141,7 +143,10 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       const confine = loose ? [dirnameUri(group)] : [group];
       const loaded = await loadWorkspace(fs, [group], { overlays, confineTo: confine, baseConfig: toBaseConfig(s), maxFileSize: s.maxFileSize, isCancelled });
       if (isCancelled()) return undefined;
-      const linted = lintIndex(loaded.index, { isCancelled });
+      // Per group, so each folder's rules re-run only where its latest changes reach.
+      let linter = linters.get(group);
+      if (!linter) linters.set(group, (linter = createIncrementalLinter()));
+      const linted = linter.lint(loaded.index, { isCancelled });
       if (linted.cancelled || isCancelled()) return undefined;
 
       const owns = (uri: string) => (loose ? uri === group : groupOf(uri) === group);
@@ -174,6 +179,7 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       looseGroups.delete(group);
       const previous = results.get(group);
       results.delete(group);
+      linters.delete(group);
       settings.delete(group);
       return previous ? [...previous.byUri.entries()].filter(([, ds]) => ds.length > 0).map(([u]) => u) : [];
     },
