@@ -23,6 +23,12 @@ function processIo(): CliIo {
   };
 }
 
+// A reader that stops early (`litmus-lint ... | head`) is not a failure of the lint.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
 // exitCode rather than exit(): a large report piped to another program is flushed before Node exits.
 void runCli(process.argv.slice(2), processIo()).then((code) => {
   process.exitCode = code;

@@ -26,7 +26,8 @@ function list(v: unknown): unknown[] {
 /** Lines about one flagged payload, built only from plain strings that are escaped on the way in. */
 function describe(d: LintDiagnostic): string[] {
   const data = d.data ?? {};
-  const lines = [`LITMUS ${d.code}: ${escapeText(d.message, 300)}`];
+  // The message itself is already in the editor's diagnostic hover: add what it does not say.
+  const lines = [`LITMUS ${d.code}`];
   const pointer = str(data.pointer);
   if (pointer !== undefined) lines.push(`Location: ${quote(pointer, 200)}`);
   if (typeof data.score === 'number' && Number.isFinite(data.score)) lines.push(`Score: ${Math.round(data.score * 100) / 100}`);

@@ -32,6 +32,9 @@ import { createWorkspaceState, type GroupResult } from './workspace-state';
 /** Quiet time after a keystroke before a lint starts. */
 export const DEBOUNCE_MS = 150;
 
+/** How long a code-action request waits for a lint that is due, before answering from the last one. */
+const STALE_WAIT_MS = 1500;
+
 const CHANGE_KIND: Record<number, 'created' | 'changed' | 'deleted'> = {
   [FileChangeType.Created]: 'created',
   [FileChangeType.Changed]: 'changed',
@@ -233,6 +236,11 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     const only = params.context.only;
     const versionOf = (u: string) => state.openVersion(u);
     const actions: CodeAction[] = [];
+    // Just opened or edited: the debounced run is due in moments and will carry fixes for this
+    // version. Wait for it (never force it: the lightbulb asks on every cursor move while typing).
+    if (state.isOpen(uri) && state.lintedVersion(uri) !== state.openVersion(uri)) {
+      await Promise.race([scheduler.idle(state.groupOf(uri)), new Promise((r) => setTimeout(r, STALE_WAIT_MS))]);
+    }
     if (wants(only, CodeActionKind.QuickFix)) actions.push(...quickFixes(state.diagnostics(uri), params.context.diagnostics, versionOf));
     if (only && wants(only, FIX_ALL_KIND)) {
       // On save the last run may predate the final keystrokes: bring it up to date first.

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what the editor end-to-end tests need on a fresh machine (run as root, idempotent):
+# Debian Chromium (driven headless by playwright-core), and code-server 4.100.3 = VS Code 1.100.3,
+# the last release whose install accepts Node 20. code-server goes into a cache folder outside the
+# repo, not into devDependencies: it is ~300 MB and only this test layer needs it.
+set -euo pipefail
+CACHE="${LITMUS_CACHE:-$HOME/.cache/litmus-lint}"
+CS_VERSION=4.100.3
+CS_DIR="$CACHE/code-server-$CS_VERSION"
+
+# 1. Debian packages: the browser; krb5 headers for code-server's `kerberos` native module; rg for
+#    seeding @vscode/ripgrep below.
+need=()
+for p in chromium libkrb5-dev ripgrep; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
+if ((${#need[@]})); then
+  command -v apt-get >/dev/null || { echo "setup: need ${need[*]} and no apt-get" >&2; exit 1; }
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}"
+fi
+
+# 2. @vscode/ripgrep's postinstall downloads rg from GitHub, which may be unreachable. It looks first
+#    in $TMPDIR/vscode-ripgrep-cache-<ver>/<asset>: seed that with Debian's rg.
+RG_CACHE="${TMPDIR:-/tmp}/vscode-ripgrep-cache-1.15.11"
+mkdir -p "$RG_CACHE"
+if [ ! -s "$RG_CACHE/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" ]; then
+  tar czf "$RG_CACHE/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" -C /usr/bin rg
+fi
+
+# 3. code-server. Its postinstall runs `npm install` in lib/vscode, building native modules.
+#    npm_config_unsafe_perm=true: the postinstall refuses root otherwise.
+#    npm_config_yes=true: node-pty's install calls `npx node-gyp`, which aborts without a TTY otherwise.
+if [ ! -e "$CS_DIR/node_modules/code-server/lib/vscode/out/server-main.js" ] \
+   || [ ! -e "$CS_DIR/node_modules/code-server/lib/vscode/node_modules/node-pty/build/Release/pty.node" ]; then
+  rm -rf "$CS_DIR" && mkdir -p "$CS_DIR" && echo '{"private":true}' > "$CS_DIR/package.json"
+  (cd "$CS_DIR" && npm_config_unsafe_perm=true npm_config_yes=true \
+     npm install --no-audit --no-fund "code-server@$CS_VERSION")
+fi
+echo "setup ok: code-server $(node -p "require('$CS_DIR/node_modules/code-server/package.json').version") in $CS_DIR"

@@ -1,0 +1,21 @@
+/**
+ * extensionTestsPath entry: runs the mocha suite inside a real VS Code extension host
+ * (code-server via scripts/e2e/run.sh, or desktop VS Code via scripts/e2e/electron.mjs).
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Mocha from 'mocha';
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'bdd', timeout: 60000, color: false, reporter: 'spec' });
+  for (const f of readdirSync(__dirname).filter((n) => n.endsWith('.test.js')).sort()) mocha.addFile(join(__dirname, f));
+  return new Promise((resolve, reject) => {
+    const runner = mocha.run((failures) => {
+      // One machine-readable line for the runner to count tests by; the exit code still decides.
+      const s = runner.stats;
+      console.log(`LITMUS-E2E-RESULT passes=${s?.passes ?? 0} failures=${failures} pending=${s?.pending ?? 0}`);
+      if (failures) reject(new Error(`${failures} extension tests failed`));
+      else resolve();
+    });
+  });
+}
