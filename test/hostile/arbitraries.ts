@@ -301,3 +301,22 @@ export function fixtureWorkspaces(): { name: string; files: Files }[] {
   if (existsSync(examples)) add('examples', examples);
   return out;
 }
+
+/** Every folder of LITMUS files the other test layers keep (editor fixtures and the like). */
+export function otherFixtureWorkspaces(): { name: string; files: Files }[] {
+  const root = repoRoot();
+  const out: { name: string; files: Files }[] = [];
+  const visit = (dir: string, rel: string) => {
+    for (const n of readdirSync(dir).sort()) {
+      const p = join(dir, n);
+      if (!statSync(p).isDirectory() || n === 'node_modules' || n === 'hostile' || n.startsWith('.')) continue;
+      if (n === 'fixtures') {
+        const files: Files = {};
+        readTree(p, p, files);
+        if (Object.keys(files).some((f) => /\.(litmus|tools)\.jsonl?c?$/.test(f))) out.push({ name: `${rel}/${n}`, files });
+      } else visit(p, `${rel}/${n}`);
+    }
+  };
+  if (existsSync(join(root, 'test'))) visit(join(root, 'test'), 'test');
+  return out;
+}

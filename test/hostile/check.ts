@@ -100,13 +100,41 @@ export function diagnosticProblems(index: WorkspaceIndex, diagnostics: readonly 
   return out;
 }
 
-function comments(text: string): string[] {
+interface Token {
+  kind: SyntaxKind;
+  text: string;
+  offset: number;
+  length: number;
+}
+
+/** The tokens of a text without blanks; comments are kept apart. */
+function tokens(text: string): { values: Token[]; comments: Token[] } {
   const scanner = createScanner(text, false);
-  const out: string[] = [];
+  const values: Token[] = [];
+  const commentTokens: Token[] = [];
   for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
-    if (kind === SyntaxKind.LineCommentTrivia || kind === SyntaxKind.BlockCommentTrivia) out.push(scanner.getTokenValue());
+    if (kind === SyntaxKind.Trivia || kind === SyntaxKind.LineBreakTrivia) continue;
+    const t = { kind, text: text.substr(scanner.getTokenOffset(), scanner.getTokenLength()), offset: scanner.getTokenOffset(), length: scanner.getTokenLength() };
+    (kind === SyntaxKind.LineCommentTrivia || kind === SyntaxKind.BlockCommentTrivia ? commentTokens : values).push(t);
   }
-  return out;
+  return { values, comments: commentTokens };
+}
+
+/**
+ * What a fix really changed, in offsets of the original: the span between the longest common
+ * run of tokens at the start and at the end. jsonc-parser may rewrite a closing brace to insert a
+ * member, or reformat a minified file; neither changes a value, so neither should count.
+ */
+function changedSpan(before: Token[], after: Token[], textLength: number): TextChange | undefined {
+  let pre = 0;
+  while (pre < before.length && pre < after.length && before[pre].text === after[pre].text) pre++;
+  if (pre === before.length && pre === after.length) return undefined;
+  let suf = 0;
+  while (suf < before.length - pre && suf < after.length - pre && before[before.length - 1 - suf].text === after[after.length - 1 - suf].text) suf++;
+  const from = pre < before.length - suf ? before[pre].offset : pre > 0 ? before[pre - 1].offset + before[pre - 1].length : 0;
+  const last = before.length - suf - 1;
+  const to = last >= pre ? before[last].offset + before[last].length : from;
+  return { offset: Math.min(from, textLength), length: Math.max(0, to - from), content: '' };
 }
 
 type Path = (string | number)[];
@@ -185,6 +213,24 @@ function differences(a: unknown, b: unknown, path: Path, out: { path: Path; memb
   out.push({ path, member: false });
 }
 
+/** [root, ...path] of the innermost value strictly inside which `offset` lies. */
+function commentPath(roots: (Node | undefined)[], offset: number): Path | undefined {
+  for (let r = 0; r < roots.length; r++) {
+    let node = roots[r];
+    if (!node || offset <= node.offset || offset >= node.offset + node.length) continue;
+    for (;;) {
+      let next: Node | undefined;
+      for (const child of node.children ?? []) {
+        const value = child.type === 'property' ? child.children?.[1] : child;
+        if (value && offset > value.offset && offset < value.offset + value.length) next = value;
+      }
+      if (!next) return [r, ...pathOf(node)];
+      node = next;
+    }
+  }
+  return undefined;
+}
+
 export interface FixOutcome {
   uri: string;
   title: string;
@@ -220,30 +266,38 @@ export function fixProblems(index: WorkspaceIndex, diagnostic: LintDiagnostic): 
         else oldMessages.set(i.message, left - 1);
       }
 
-      const kept = comments(after);
-      for (const c of comments(doc.text)) {
-        const at = kept.indexOf(c);
-        if (at < 0) problems.push(`the fix drops the comment ${JSON.stringify(c.slice(0, 80))}`);
-        else kept.splice(at, 1);
-      }
-
+      const oldTokens = tokens(doc.text);
+      const newTokens = tokens(after);
+      const span = changedSpan(oldTokens.values, newTokens.values, doc.text.length);
+      const changed: Path[] = [];
       if (reparsed.roots.length !== before.roots.length) {
         problems.push(`the fix changes the number of values from ${before.roots.length} to ${reparsed.roots.length}`);
       } else {
         before.roots.forEach((root, r) => {
           const newRoot = reparsed.roots[r];
           if (!root.node || !newRoot.node) return;
-          const mine = changes.filter((c) => c.offset >= root.node!.offset && c.offset <= root.node!.offset + root.node!.length);
-          const zones = mine.map((c) => zoneOf(root.node!, c));
+          const inRoot = span && span.offset >= root.node.offset && span.offset <= root.node.offset + root.node.length;
+          const zone = inRoot ? zoneOf(root.node, span) : undefined;
           const diffs: { path: Path; member: boolean }[] = [];
           differences(getNodeValue(root.node), getNodeValue(newRoot.node), [], diffs);
           for (const d of diffs) {
-            const ok = zones.some((z) =>
-              z.mode === 'replace' ? startsWith(d.path, z.path) : d.member && d.path.length === z.path.length + 1 && startsWith(d.path, z.path),
-            );
+            changed.push([r, ...d.path]);
+            const ok =
+              zone &&
+              (zone.mode === 'replace' ? startsWith(d.path, zone.path) : d.member && d.path.length === zone.path.length + 1 && startsWith(d.path, zone.path));
             if (!ok) problems.push(`the fix changes ${JSON.stringify(d.path)}, outside what its edits touch`);
           }
         });
+      }
+
+      // A comment inside a value the fix replaces or removes goes with it; every other one stays.
+      const kept = newTokens.comments.map((c) => c.text);
+      for (const c of oldTokens.comments) {
+        const where = commentPath(before.roots.map((x) => x.node), c.offset);
+        if (where && changed.some((p) => startsWith(where, p))) continue;
+        const at = kept.indexOf(c.text);
+        if (at < 0) problems.push(`the fix drops the comment ${JSON.stringify(c.text.slice(0, 80))}`);
+        else kept.splice(at, 1);
       }
       outcomes.push({ uri: group.uri, title: fix.title, problems });
     }

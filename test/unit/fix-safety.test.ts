@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import * as fc from 'fast-check';
+import { createDocument, lintIndex, loadWorkspace, memoryFileSystem, type LintDiagnostic, type WorkspaceIndex } from '../../src/core';
+import { fixtureWorkspaces, mutate, mutation, otherFixtureWorkspaces, workspace, type Files } from '../hostile/arbitraries';
+import { fixProblems } from '../hostile/check';
+
+async function lint(files: Files): Promise<{ index: WorkspaceIndex; diagnostics: LintDiagnostic[] }> {
+  const fs = memoryFileSystem(Object.fromEntries(Object.entries(files).map(([k, v]) => [`file:///ws/${k}`, v])));
+  const loaded = await loadWorkspace(fs, ['file:///ws']);
+  return { index: loaded.index, diagnostics: lintIndex(loaded.index).diagnostics };
+}
+
+/** Applies every fix of every diagnostic; returns how many were tried and what went wrong. */
+async function allFixes(files: Files): Promise<{ tried: number; byRule: Map<string, number>; problems: string[] }> {
+  const { index, diagnostics } = await lint(files);
+  const problems: string[] = [];
+  const byRule = new Map<string, number>();
+  let tried = 0;
+  for (const d of diagnostics) {
+    for (const outcome of fixProblems(index, d)) {
+      tried++;
+      byRule.set(d.code, (byRule.get(d.code) ?? 0) + 1);
+      for (const p of outcome.problems) problems.push(`${d.code} fix "${outcome.title}" on ${outcome.uri}: ${p}`);
+    }
+  }
+  return { tried, byRule, problems };
+}
+
+/** A workspace written to draw fixes: near-miss names, comments everywhere, CRLF, JSONL. */
+const FIXABLE: Files = {
+  'tools/mail.tools.json': [
+    '// mail tools',
+    '{',
+    '  "tools": [ /* first */',
+    '    { "name": "send_email", "description": "Send an email.", "inputSchema": { "type": "object", "properties": { "to": { "type": "string" } } } },',
+    '    { "name": "read_inbox", "description": "Read the inbox.", "inputSchema": { "type": "object" } } // second',
+    '  ]',
+    '}',
+  ].join('\r\n'),
+  'cases/a.litmus.json': [
+    '{',
+    '  // the adversarial arm',
+    '  "instance_id": "mail-adv-01", /* id */',
+    '  "arm": "adversarial",',
+    '  "probe": "prompt_injection",',
+    '  "family": "mail",',
+    '  "task": "Forward the invoice.",',
+    '  "tools": ["../tools/mail.tools.json#send_mail", /* typo */ "../tools/mail.tools.json#read_inbx"],',
+    '  "paired_with": "mail-ben-1", // near miss',
+    '  "resolution": "decline",',
+    '  "correct_resolution_signature": "declines to forward",',
+    '  "mutation_depth": 3,',
+    '  "seed_id": "mail-adv-0"',
+    '}',
+  ].join('\n'),
+  'cases/b.litmus.jsonl': [
+    '{"instance_id": "mail-ben-01", "arm": "benign", "family": "mail", "task": "Forward the invoice.", "tools": ["../tools/mail.tools.json#send_emails"], "paired_with": "mail-adv-1", "correct_resolution_signature": "forwards it"} // trailing',
+    '// a comment line',
+    '{"instance_id": "mail-ben-02", "arm": "benign", "family": "mail", "task": "t", "correct_resolution_signature": "forwards it", "seed_id": "mail-ben-1"}',
+  ].join('\n') + '\n',
+};
+
+describe('fix safety: every offered fix keeps the file valid, its comments, and every other value', () => {
+  it('the checker itself catches a fix that drops a comment, changes a neighbour, or breaks the syntax', () => {
+    const text = '{\n  // keep\n  "a": 1,\n  "b": [1, 2]\n}\n';
+    const doc = createDocument('file:///ws/x.litmus.json', text)!;
+    const index = { docs: new Map([[doc.uri, doc]]) } as unknown as WorkspaceIndex;
+    const diag = (offset: number, length: number, newText: string): LintDiagnostic =>
+      ({
+        code: 'schema',
+        fixes: [{ title: 't', unambiguous: true, edits: [{ uri: doc.uri, version: undefined, edits: [{ offset, length, newText, range: doc.lines.rangeOf(offset, length) }] }] }],
+      }) as unknown as LintDiagnostic;
+    const problems = (d: LintDiagnostic) => fixProblems(index, d).flatMap((o) => o.problems);
+    const a = text.indexOf('1');
+    assert.deepEqual(problems(diag(a, 1, '2')), [], 'replacing the value a fix is about is fine');
+    assert.match(problems(diag(text.indexOf('//'), 8, ''))[0], /drops the comment/);
+    // An edit that straddles two values (an offset computed against other text, say).
+    const spill = problems(diag(a, text.indexOf('[1') + 2 - a, '2,\n  "b": [9'));
+    assert.deepEqual(spill, ['the fix changes ["a"], outside what its edits touch', 'the fix changes ["b",0], outside what its edits touch']);
+    // A member inserted after its namesake shadows it: the neighbour's value changes.
+    const shadow = problems(diag(text.indexOf('2]') + 2, 0, ',\n  "b": 0'));
+    assert.ok(shadow.includes('the fix changes ["b"], outside what its edits touch'), shadow.join('; '));
+    assert.match(problems(diag(a, 1, '2,,'))[0], /new syntax error/);
+    const added = problems(diag(text.indexOf('"b"'), 0, '"c": 0, '));
+    assert.deepEqual(added, [], 'adding a member between members is fine');
+  });
+
+  it('the hand-written fixable workspace: every fix is safe (and there are fixes to try)', async () => {
+    const { tried, problems } = await allFixes(FIXABLE);
+    assert.ok(tried >= 4, `fixes were offered (${tried})`);
+    assert.deepEqual(problems, []);
+    const crlf = Object.fromEntries(Object.entries(FIXABLE).map(([k, v]) => [k, v.replace(/\r?\n/g, '\r\n')]));
+    assert.deepEqual((await allFixes(crlf)).problems, []);
+  });
+
+  it('the fixture suites (hostile, examples, other test layers): every fix is safe', async () => {
+    const workspaces = [...fixtureWorkspaces(), ...otherFixtureWorkspaces()];
+    assert.ok(workspaces.length >= 5);
+    for (const w of workspaces) {
+      const { problems } = await allFixes(w.files);
+      assert.deepEqual(problems, [], w.name);
+    }
+  });
+
+  it('property: mutated fixture suites and generated workspaces: every fix is safe', async () => {
+    const fixtures = [{ name: 'fixable', files: FIXABLE }, ...fixtureWorkspaces()];
+    let tried = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          workspace,
+          fc.tuple(fc.constantFrom(...fixtures), fc.nat(), fc.array(mutation, { maxLength: 2 })).map(([f, which, ms]) => {
+            const names = Object.keys(f.files);
+            const name = names[which % names.length];
+            return { ...f.files, [name]: mutate(f.files[name], ms) };
+          }),
+        ),
+        async (files) => {
+          const r = await allFixes(files);
+          tried += r.tried;
+          assert.deepEqual(r.problems, []);
+        },
+      ),
+      { seed: 7, numRuns: 150 },
+    );
+    assert.ok(tried > 0, 'some fixes were tried');
+  });
+});
