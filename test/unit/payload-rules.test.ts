@@ -224,3 +224,18 @@ describe('stale-injection-field', () => {
     assert.deepEqual(codes(diagnostics, 'injection-payload').map((x) => x.severity), ['hint']);
   });
 });
+
+describe('payload rules on ill-typed input', () => {
+  it('never throw on wrong types in tools, schemas and labels', async () => {
+    const odd: unknown[] = [null, 3, 'x', [], {}, [null, 1, { a: [PAYLOAD] }], { enum: 'not-an-array', examples: { a: PAYLOAD }, const: [PAYLOAD], default: 7, properties: [1, 2], items: 'x', anyOf: {} }];
+    for (const schema of odd) {
+      for (const label of odd) {
+        const files = {
+          't.tools.json': json({ tools: [{ name: 'm', description: 5, inputSchema: schema }, 'junk', { name: 3 }] }),
+          'c.litmus.json': json({ instance_id: 'a', arm: 'adversarial', tools: ['t.tools.json#m', { name: 'inline', inputSchema: schema }, 4], injection_field: label }),
+        };
+        await assert.doesNotReject(lintFiles(files));
+      }
+    }
+  });
+});

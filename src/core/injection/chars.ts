@@ -79,6 +79,16 @@ const WINDOW = 4096;
  * One pass over the whole string for counts; the visible text is built from the head and tail
  * windows only, so the later (costlier) lexical work is bounded whatever the input size.
  */
+const NON_ASCII = /[^\x00-\x7f]/g;
+
+function isAsciiWord(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || ((c | 32) >= 0x61 && (c | 32) <= 0x7a);
+}
+
+function isAsciiLetter(c: number): boolean {
+  return (c | 32) >= 0x61 && (c | 32) <= 0x7a;
+}
+
 export function scanChars(text: string): CharScan {
   let tagText = '';
   let tagCount = 0;
@@ -87,33 +97,50 @@ export function scanChars(text: string): CharScan {
   let hiddenTotal = 0;
   let homoglyphWords = 0;
   let head = '';
-  let visible = '';
+  let tail = '';
   const n = text.length;
   const long = n > 2 * WINDOW;
-  const tailStart = n - WINDOW;
+  const tailStart = long ? n - WINDOW : n;
   // Word state for homoglyph detection.
   let wordLatin = false;
   let wordConfusable = false;
   let wordOther = false;
-  let prevCp = -1;
-  for (let i = 0; i < n; ) {
-    const c = text.charCodeAt(i);
-    const inWindow = !long || i < WINDOW || i >= tailStart;
-    if (long && i === tailStart) {
-      head = visible;
-      visible = '';
+  const endWord = () => {
+    if (wordLatin && wordConfusable && !wordOther) homoglyphWords++;
+    wordLatin = wordConfusable = wordOther = false;
+  };
+  /** Keeps the head and tail windows of the visible text; the middle of a long string is only counted. */
+  const keep = (from: number, to: number, s?: string) => {
+    if (!long) {
+      head += s ?? text.slice(from, to);
+      return;
     }
-    if (c < 0x80) {
-      // ASCII: the common case, kept free of allocations.
-      if ((c | 32) >= 0x61 && (c | 32) <= 0x7a) wordLatin = true;
-      else if (c < 0x30 || c > 0x39) {
-        if (wordLatin && wordConfusable && !wordOther) homoglyphWords++;
-        wordLatin = wordConfusable = wordOther = false;
+    if (from < WINDOW) head += s ?? text.slice(from, Math.min(to, WINDOW));
+    if (to > tailStart) tail += s ?? text.slice(Math.max(from, tailStart), to);
+  };
+  let prevCp = -1;
+  let i = 0;
+  while (i < n) {
+    // ASCII runs are the common case: found by a native scan, copied by slices.
+    NON_ASCII.lastIndex = i;
+    const m = NON_ASCII.exec(text);
+    const j = m ? m.index : n;
+    if (j > i) {
+      let k = i;
+      while (k < j && isAsciiWord(text.charCodeAt(k))) {
+        if (isAsciiLetter(text.charCodeAt(k))) wordLatin = true;
+        k++;
       }
-      if (inWindow) visible += text[i];
-      prevCp = c;
-      i++;
-      continue;
+      if (k < j) {
+        endWord();
+        let e = j;
+        while (e > k && isAsciiWord(text.charCodeAt(e - 1))) e--;
+        for (let p = e; p < j; p++) if (isAsciiLetter(text.charCodeAt(p))) wordLatin = true;
+      }
+      keep(i, j);
+      prevCp = text.charCodeAt(j - 1);
+      i = j;
+      if (i >= n) break;
     }
     const cp = text.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
@@ -130,25 +157,22 @@ export function scanChars(text: string): CharScan {
       if (!joinsEmoji) {
         hiddenTotal++;
         // Inside a word: word characters on both sides (past further zero-width characters).
-        let j = i + width;
-        while (j < n && isZeroWidth(text.charCodeAt(j))) j++;
-        const after = text.codePointAt(j);
+        let j2 = i + width;
+        while (j2 < n && isZeroWidth(text.charCodeAt(j2))) j2++;
+        const after = text.codePointAt(j2);
         if (prevCp >= 0 && after !== undefined && isWordChar(prevCp) && isWordChar(after)) zeroWidthInWord++;
       }
     } else {
       const mapped = CONFUSABLE_CP.get(cp);
       if (mapped) wordConfusable = true;
       else if (isWordChar(cp)) wordOther = true;
-      else {
-        if (wordLatin && wordConfusable && !wordOther) homoglyphWords++;
-        wordLatin = wordConfusable = wordOther = false;
-      }
-      if (inWindow) visible += mapped ?? (width === 2 ? text.slice(i, i + 2) : text[i]);
+      else endWord();
+      keep(i, i + width, mapped ?? (width === 2 ? text.slice(i, i + 2) : text[i]));
       prevCp = cp;
     }
     i += width;
   }
-  if (wordLatin && wordConfusable && !wordOther) homoglyphWords++;
-  if (long) visible = head + '\n' + visible;
+  endWord();
+  const visible = long ? head + '\n' + tail : head;
   return { visible, tagText, tagCount, zeroWidthInWord, bidiCount, homoglyphWords, hiddenTotal };
 }
