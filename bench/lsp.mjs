@@ -29,7 +29,8 @@ export async function measureServer(serverJs, ws, opts = {}) {
   // The server waits this long after the last change before it lints; that wait is not its work.
   const debounceMs = opts.debounceMs ?? 0;
   const settings = { run: 'onType', debounce: 0, debounceMs: 0, maxFileSize: 50 * 1024 * 1024 };
-  const child = spawn(process.execPath, [serverJs, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // `nodeArgs` lets a profiling run pass e.g. --cpu-prof to the server.
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), serverJs, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const conn = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
@@ -52,7 +53,15 @@ export async function measureServer(serverJs, ws, opts = {}) {
   conn.onNotification(() => {});
   conn.listen();
 
-  const finish = () => {
+  const finish = async () => {
+    // A polite shutdown first, so a profiling server writes its profile before it goes.
+    try {
+      await Promise.race([conn.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]);
+      conn.sendNotification('exit');
+    } catch {
+      // already gone
+    }
+    await new Promise((r) => setTimeout(r, 200));
     try {
       conn.dispose();
     } catch {
@@ -178,6 +187,6 @@ export async function measureServer(serverJs, ws, opts = {}) {
       tool: { n: toolLatencies.length, median: median(toolLatencies), p95: percentile(toolLatencies, 95) },
     };
   } finally {
-    finish();
+    await finish();
   }
 }
