@@ -30,6 +30,17 @@ try {
   await page.waitForSelector('.monaco-editor .squiggly-warning, .monaco-editor .squiggly-error, .monaco-editor .squiggly-hint', { timeout: 60000 });
   console.log('editor shows LITMUS squiggles', ms());
   await page.screenshot({ path: `${out}/poisoned-tool.png` });
+  // The injection grammar: a payload-bearing key is coloured unlike an ordinary key.
+  const colours = await page.evaluate(() => {
+    const spans = [...document.querySelectorAll('.monaco-editor .view-line span span')];
+    const colour = (re) => {
+      const s = spans.find((x) => re.test(x.textContent ?? ''));
+      return s ? getComputedStyle(s).color : undefined;
+    };
+    return { payloadKey: colour(/^"?default"?$/), plainKey: colour(/^"type"$/) };
+  });
+  console.log('key colours', JSON.stringify(colours));
+  if (!colours.payloadKey || !colours.plainKey || colours.payloadKey === colours.plainKey) throw new Error('the payload-bearing key `default` is not highlighted');
   if (at) {
     await page.keyboard.press('Control+k');
     await page.keyboard.press('Control+i');
