@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the editor end-to-end tests need on a fresh machine (run as root, idempotent):
+# Installs what the editor end-to-end tests need on a fresh machine (as root or with sudo; idempotent):
 # Debian Chromium (driven headless by playwright-core), and code-server 4.100.3 = VS Code 1.100.3,
 # the last release whose install accepts Node 20. code-server goes into a cache folder outside the
 # repo, not into devDependencies: it is ~300 MB and only this test layer needs it.
@@ -10,20 +10,27 @@ CS_DIR="$CACHE/code-server-$CS_VERSION"
 
 # 1. Debian packages: the browser; krb5 headers for code-server's `kerberos` native module; rg for
 #    seeding @vscode/ripgrep below.
+#    CHROMIUM_PATH names another Chromium or Chrome to drive instead (e.g. a CI image's Chrome).
+SUDO=""
+if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then SUDO=sudo; fi
 need=()
-for p in chromium libkrb5-dev ripgrep; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
+pkgs=(libkrb5-dev ripgrep)
+if [ -z "${CHROMIUM_PATH:-}" ]; then pkgs+=(chromium); fi
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
 if ((${#need[@]})); then
-  command -v apt-get >/dev/null || { echo "setup: need ${need[*]} and no apt-get" >&2; exit 1; }
-  apt-get update -q
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}"
+  command -v apt-get >/dev/null || { echo "setup: need ${need[*]} and there is no apt-get" >&2; exit 1; }
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${need[@]}"
 fi
+BROWSER="${CHROMIUM_PATH:-/usr/bin/chromium}"
+[ -x "$BROWSER" ] || { echo "setup: no browser at $BROWSER" >&2; exit 1; }
 
 # 2. @vscode/ripgrep's postinstall downloads rg from GitHub, which may be unreachable. It looks first
 #    in $TMPDIR/vscode-ripgrep-cache-<ver>/<asset>: seed that with Debian's rg.
 RG_CACHE="${TMPDIR:-/tmp}/vscode-ripgrep-cache-1.15.11"
 mkdir -p "$RG_CACHE"
 if [ ! -s "$RG_CACHE/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" ]; then
-  tar czf "$RG_CACHE/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" -C /usr/bin rg
+  tar czf "$RG_CACHE/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" -C "$(dirname "$(command -v rg)")" rg
 fi
 
 # 3. code-server. Its postinstall runs `npm install` in lib/vscode, building native modules.
@@ -35,4 +42,7 @@ if [ ! -e "$CS_DIR/node_modules/code-server/lib/vscode/out/server-main.js" ] \
   (cd "$CS_DIR" && npm_config_unsafe_perm=true npm_config_yes=true \
      npm install --no-audit --no-fund "code-server@$CS_VERSION")
 fi
+for f in lib/vscode/out/server-main.js lib/vscode/node_modules/node-pty/build/Release/pty.node out/node/entry.js; do
+  [ -e "$CS_DIR/node_modules/code-server/$f" ] || { echo "setup: code-server install is incomplete: $f missing" >&2; exit 1; }
+done
 echo "setup ok: code-server $(node -p "require('$CS_DIR/node_modules/code-server/package.json').version") in $CS_DIR"
