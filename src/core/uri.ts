@@ -1,12 +1,15 @@
 import { URI, Utils } from 'vscode-uri';
 
 /**
+ * Keys join arguments with NUL, which neither a URI string nor a file name contains.
  * Results of the pure URI functions that indexing calls once per reference and per file (tens of
  * thousands of times for a large suite, mostly with the same arguments). Cleared when full.
  */
 const MEMO_LIMIT = 50_000;
 const normalized = new Map<string, string>();
 const resolved = new Map<string, string>();
+const parents = new Map<string, string>();
+const joined = new Map<string, string>();
 
 function memo(map: Map<string, string>, key: string, compute: () => string): string {
   // Hostile megabyte-long references are computed, not kept.
@@ -33,7 +36,7 @@ export function uriToPath(uri: string): string {
 }
 
 export function dirnameUri(uri: string): string {
-  return Utils.dirname(URI.parse(uri)).toString();
+  return memo(parents, uri, () => Utils.dirname(URI.parse(uri)).toString());
 }
 
 export function basenameUri(uri: string): string {
@@ -41,13 +44,13 @@ export function basenameUri(uri: string): string {
 }
 
 export function joinUri(base: string, ...segments: string[]): string {
-  return Utils.joinPath(URI.parse(base), ...segments).toString();
+  return memo(joined, [base, ...segments].join('\u0000'), () => Utils.joinPath(URI.parse(base), ...segments).toString());
 }
 
 /** Resolves a path written in a file (relative to that file's folder, or absolute). */
 export function resolveRelative(fromFileUri: string, relPath: string): string {
   // Exceptions (a malformed URI) are not memoised: they are thrown again on every call.
-  return memo(resolved, `${fromFileUri}\n${relPath}`, () => Utils.resolvePath(Utils.dirname(URI.parse(fromFileUri)), relPath).toString());
+  return memo(resolved, `${fromFileUri}\u0000${relPath}`, () => Utils.resolvePath(Utils.dirname(URI.parse(fromFileUri)), relPath).toString());
 }
 
 /** True when `uri` is `root` or lies under it. */
