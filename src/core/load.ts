@@ -165,6 +165,14 @@ export function errorText(e: unknown): string {
   return err?.message ?? String(e);
 }
 
+/** Records a file over the limit; a reference to it then says why it was not read. */
+function tooBig(reader: Reader, uri: string, kind: FileKind | undefined, limit: number): FileKind | undefined {
+  reader.oversized.push(uri);
+  const k = kind ?? kindFromName(uri);
+  if (k) reader.errors.set(uri, `larger than the ${formatSize(limit)} limit (setting ${MAX_FILE_SIZE_SETTING})`);
+  return k;
+}
+
 /**
  * Reads one file into a document. `checkFirst` stats it before reading: referenced paths are
  * written by suite authors and may name a device, a pipe or a huge file; walked files were typed
@@ -176,8 +184,7 @@ async function readDoc(reader: Reader, uri: string, kind: FileKind | undefined, 
   const overlay = options.overlays?.get(uri);
   if (overlay) {
     if (limit !== undefined && overlay.text.length > limit) {
-      reader.oversized.push(uri);
-      const k = kind ?? kindFromName(uri);
+      const k = tooBig(reader, uri, kind, limit);
       return k ? oversizedDocument(uri, k, overlay.text.length, limit, overlay.text, overlay.version) : undefined;
     }
     return createDocument(uri, overlay.text, kind, overlay.version);
@@ -189,8 +196,7 @@ async function readDoc(reader: Reader, uri: string, kind: FileKind | undefined, 
       if (st.type === 'directory') throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
       if (st.type !== 'file') throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
       if (limit !== undefined && st.size > limit) {
-        reader.oversized.push(uri);
-        const k = kind ?? kindFromName(uri);
+        const k = tooBig(reader, uri, kind, limit);
         return k ? oversizedDocument(uri, k, st.size, limit) : undefined;
       }
     }

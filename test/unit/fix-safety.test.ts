@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { createDocument, lintIndex, loadWorkspace, memoryFileSystem, type LintDiagnostic, type WorkspaceIndex } from '../../src/core';
+import { applyChanges, createDocument, lintIndex, loadWorkspace, memoryFileSystem, parseJson, setValue, type LintDiagnostic, type WorkspaceIndex } from '../../src/core';
 import { fixtureWorkspaces, mutate, mutation, otherFixtureWorkspaces, workspace, type Files } from '../hostile/arbitraries';
 import { fixProblems } from '../hostile/check';
 
@@ -83,6 +83,20 @@ describe('fix safety: every offered fix keeps the file valid, its comments, and 
     assert.match(problems(diag(a, 1, '2,,'))[0], /new syntax error/);
     const added = problems(diag(text.indexOf('"b"'), 0, '"c": 0, '));
     assert.deepEqual(added, [], 'adding a member between members is fine');
+  });
+
+  it('a fix whose new text needs exactly 200 characters of indentation is computed (jsonc-parser format cache edge)', () => {
+    // jsonc-parser's formatter caches 200 indentations and reads one past them: 25 levels at an
+    // 8-space indent, or 100 at 2, made modify() throw and took the whole lint run down with it.
+    let text = '{"a": 1}';
+    for (let i = 0; i < 24; i++) text = `{"k": ${text}}`;
+    const pretty = JSON.stringify(JSON.parse(text), null, 8);
+    const doc = createDocument('file:///ws/litmus.harness.json', pretty)!;
+    const path = [...Array(24).fill('k'), 'b'];
+    const changes = setValue(doc, 0, path, true);
+    assert.ok(changes.length > 0, 'a fix is offered');
+    const out = parseJson(applyChanges(pretty, changes));
+    assert.deepEqual(out.issues, []);
   });
 
   it('the hand-written fixable workspace: every fix is safe (and there are fixes to try)', async () => {
