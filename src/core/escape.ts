@@ -31,38 +31,40 @@ export function isUnsafeCodePoint(cp: number): boolean {
   );
 }
 
-/** Escapes unsafe code points as `\u{XXXX}` (and `\n`, `\t`, ...); lone surrogates included. */
-export function escapeText(text: string, max = Infinity): string {
+/**
+ * Escapes text up to `max` characters of output, never splitting an escape sequence or a
+ * surrogate pair: each character is kept or dropped whole. `cut` says whether text was left out.
+ */
+function escapeUpTo(text: string, max: number): { shown: string; cut: boolean } {
   let out = '';
-  for (let i = 0; i < text.length && out.length < max; ) {
+  for (let i = 0; i < text.length; ) {
     const cp = text.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
-    if (cp === 10) out += '\\n';
-    else if (cp === 13) out += '\\r';
-    else if (cp === 9) out += '\\t';
-    else if (cp === 0x5c) out += '\\\\';
-    else if (isUnsafeCodePoint(cp)) out += `\\u{${cp.toString(16).toUpperCase()}}`;
-    else out += text.slice(i, i + width);
+    let piece: string;
+    if (cp === 10) piece = '\\n';
+    else if (cp === 13) piece = '\\r';
+    else if (cp === 9) piece = '\\t';
+    else if (cp === 0x5c) piece = '\\\\';
+    else if (isUnsafeCodePoint(cp)) piece = `\\u{${cp.toString(16).toUpperCase()}}`;
+    else piece = text.slice(i, i + width);
+    if (out.length + piece.length > max) return { shown: out, cut: true };
+    out += piece;
     i += width;
   }
-  return out;
+  return { shown: out, cut: false };
+}
+
+/**
+ * Escapes unsafe code points as `\u{XXXX}` (and `\n`, `\t`, ...); lone surrogates included. With
+ * `max`, stops before the output would grow past it (no ellipsis: see `quote`).
+ */
+export function escapeText(text: string, max = Infinity): string {
+  return escapeUpTo(text, max).shown;
 }
 
 /** A short, escaped, quoted rendering of untrusted text for messages: at most ~80 characters. */
 export function quote(text: string, max = MAX_QUOTE): string {
-  const escaped = escapeText(text, max + 1);
-  const cut = escaped.length > max;
-  // Never cut inside an escape sequence such as \u{E0069}.
-  let shown = cut ? escaped.slice(0, max) : escaped;
-  if (cut) {
-    const open = shown.lastIndexOf('\\u{');
-    if (open >= 0 && shown.indexOf('}', open) < 0) shown = shown.slice(0, open);
-    // A backslash cut from its partner would read as a different escape.
-    if (/(^|[^\\])(\\\\)*\\$/.test(shown)) shown = shown.slice(0, -1);
-    // Half of a surrogate pair would be a lone surrogate: unrenderable, and not valid UTF-8.
-    const last = shown.charCodeAt(shown.length - 1);
-    if (last >= 0xd800 && last <= 0xdbff) shown = shown.slice(0, -1);
-  }
+  const { shown, cut } = escapeUpTo(text, max);
   return `"${shown}${cut ? '…' : ''}"`;
 }
 
