@@ -121,10 +121,15 @@ export function scanChars(text: string): CharScan {
   let prevCp = -1;
   let i = 0;
   while (i < n) {
-    // ASCII runs are the common case: found by a native scan, copied by slices.
-    NON_ASCII.lastIndex = i;
-    const m = NON_ASCII.exec(text);
-    const j = m ? m.index : n;
+    // ASCII runs are the common case: short ones found by a loop, long ones by a native scan.
+    let j = i;
+    const probe = Math.min(n, i + 32);
+    while (j < probe && text.charCodeAt(j) < 0x80) j++;
+    if (j === probe && j < n) {
+      NON_ASCII.lastIndex = j;
+      const m = NON_ASCII.exec(text);
+      j = m ? m.index : n;
+    }
     if (j > i) {
       let k = i;
       while (k < j && isAsciiWord(text.charCodeAt(k))) {
@@ -163,11 +168,11 @@ export function scanChars(text: string): CharScan {
         if (prevCp >= 0 && after !== undefined && isWordChar(prevCp) && isWordChar(after)) zeroWidthInWord++;
       }
     } else {
-      const mapped = CONFUSABLE_CP.get(cp);
+      const mapped = (cp >= 0x370 && cp <= 0x52f) || cp === 0x261 ? CONFUSABLE_CP.get(cp) : undefined;
       if (mapped) wordConfusable = true;
       else if (isWordChar(cp)) wordOther = true;
       else endWord();
-      keep(i, i + width, mapped ?? (width === 2 ? text.slice(i, i + 2) : text[i]));
+      if (!long || i < WINDOW || i >= tailStart) keep(i, i + width, mapped ?? (width === 2 ? text.slice(i, i + 2) : text[i]));
       prevCp = cp;
     }
     i += width;

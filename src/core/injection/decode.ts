@@ -52,7 +52,9 @@ function utf8(bytes: number[]): string | undefined {
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 function base64Bytes(token: string): number[] | undefined {
-  let clean = token.replace(/=+$/, '');
+  let end = token.length;
+  while (end > 0 && token[end - 1] === '=') end--;
+  let clean = token.slice(0, end);
   // `cfg=SGVsbG8...`: a key and `=` before the payload are not part of it.
   const eq = clean.lastIndexOf('=');
   if (eq >= 0) clean = clean.slice(eq + 1);
@@ -110,6 +112,19 @@ function hexTokens(text: string): string[] {
 export interface Decoded {
   encoding: 'base64' | 'hex' | 'percent' | 'html-entities';
   text: string;
+  /** Not prose but another encoded layer (base64 of base64): decode again, do not score yet. */
+  layer?: boolean;
+}
+
+/** Printable ASCII that is itself one long base64 or hex run. */
+function encodedAgain(s: string): boolean {
+  if (s.length < 16) return false;
+  let alphabet = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2b || c === 0x2f || c === 0x3d) alphabet++;
+  }
+  return alphabet / s.length > 0.95;
 }
 
 function decodePercent(text: string): string | undefined {
@@ -149,6 +164,7 @@ export function decodeLayer(text: string): Decoded[] {
     const bytes = base64Bytes(token);
     const s = bytes && utf8(bytes);
     if (s && readable(s)) out.push({ encoding: 'base64', text: s });
+    else if (s && encodedAgain(s)) out.push({ encoding: 'base64', text: s, layer: true });
   }
   for (const token of hexTokens(text)) {
     const bytes: number[] = [];

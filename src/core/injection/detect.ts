@@ -1,7 +1,7 @@
 import { scanChars } from './chars';
 import { decodeLayer } from './decode';
 import { IMPERATIVES, QUESTION_WORDS } from './lexicon';
-import { lexicalSignals, shapeSignals, words, type Signal, type TextContext } from './signals';
+import { finalMark, lexicalSignals, shapeSignals, words, type Signal, type TextContext } from './signals';
 
 export type { Signal, Slot, TextContext } from './signals';
 
@@ -16,7 +16,7 @@ export interface StringVerdict {
 }
 
 export const THRESHOLD = 1;
-const MAX_DEPTH = 2;
+const MAX_DEPTH = 3;
 
 /** Case, width and quote variants folded, so `ＩＧＮＯＲＥ` and `ignore` read the same. */
 function fold(text: string): string {
@@ -39,15 +39,18 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
   if (depth === 0) mergeSignals(out, shapeSignals(text, ws, ctx));
   if (depth >= MAX_DEPTH) return out;
   for (const layer of decodeLayer(text)) {
+    if (layer.layer) {
+      mergeSignals(out, textSignals(layer.text, ctx, depth + 1, decodedOut));
+      continue;
+    }
     const inner = fold(layer.text);
     const innerWords = words(inner);
     // Prose hidden behind an encoding is concealment in itself; what it says is scored as well.
     if (innerWords.list.length >= 4) {
       decodedOut.push(layer.text);
       // Encoded prose is suspicious; encoded prose that asks or tells something is a payload.
-      const trimmed = layer.text.trim();
       const lead = innerWords.list[0] === 'please' ? innerWords.list[1] : innerWords.list[0];
-      const sentence = /[.?!:]["'`)]*$/.test(trimmed) || IMPERATIVES.has(lead ?? '') || QUESTION_WORDS.has(lead ?? '');
+      const sentence = '.?!:'.includes(finalMark(layer.text) || 'x') || IMPERATIVES.has(lead ?? '') || QUESTION_WORDS.has(lead ?? '');
       mergeSignals(out, [{ id: `encoded-${layer.encoding}`, weight: sentence ? 1 : 0.7, explanation: `hides readable text in ${layer.encoding} encoding` }]);
       mergeSignals(out, textSignals(layer.text, { ...ctx, slot: ctx.slot }, depth + 1, decodedOut));
     }

@@ -85,11 +85,34 @@ interface Sentence {
   question: boolean;
 }
 
-/** Sentences (and lines) of a folded text. */
+/** The last character before trailing spaces and closing quotes or brackets ('' when none). */
+export function finalMark(text: string): string {
+  let i = text.length - 1;
+  while (i >= 0 && ' \t\r\n"\'`)]'.includes(text[i])) i--;
+  return i >= 0 ? text[i] : '';
+}
+
+/** Paragraphs: hard-wrapped lines join; blank lines and list items separate. Linear, no backtracking. */
+function paragraphs(text: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line || /^([-*•]|\d+[.)]\s)/.test(line)) {
+      if (cur) out.push(cur);
+      cur = line;
+    } else {
+      cur = cur ? cur + ' ' + line : line;
+    }
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+/** Sentences of a folded text. */
 function sentences(text: string): Sentence[] {
   const out: Sentence[] = [];
-  // Hard-wrapped lines are one sentence; blank lines, list items and end punctuation separate.
-  for (const part of text.split(/(?<=[.!?])\s+|\n\s*\n|\n\s*(?=[-*•]|\d+[.)]\s)/)) {
+  for (const part of paragraphs(text).flatMap((p) => p.split(/(?<=[.!?])\s+/))) {
     const ws = words(part).list;
     if (!ws.length) continue;
     let k = 0;
@@ -103,7 +126,7 @@ function sentences(text: string): Sentence[] {
       const next = comma >= 0 ? words(part.slice(comma + 1)).list[0] : undefined;
       imperative = next !== undefined && IMPERATIVES.has(next);
     }
-    const question = QUESTION_WORDS.has(ws[0]) && /\?\s*["'`)]*\s*$/.test(part);
+    const question = QUESTION_WORDS.has(ws[0]) && finalMark(part) === '?';
     out.push({ words: ws, text: part, lead, imperative, question });
   }
   return out;
@@ -147,17 +170,10 @@ function has(ws: string[], s: ReadonlySet<string>): boolean {
   return ws.some((w) => s.has(w));
 }
 
-/** Words joined once per text, so a phrase test is one substring search. */
-const joinedCache = new WeakMap<string[], string>();
-
-function phrase(ws: string[], seq: string[]): boolean {
-  let joined = joinedCache.get(ws);
-  if (joined === undefined) {
-    joined = ' ' + ws.join(' ') + ' ';
-    joinedCache.set(ws, joined);
-  }
-  return joined.includes(' ' + seq.join(' ') + ' ');
-}
+const CALL_VERBS = new Set(['use', 'execute', 'run', 'call', 'invoke']);
+const THIS = new Set(['this']);
+const ASKED_FOR = new Set([...SECRET_WORDS, 'ssh', 'env', 'bashrc', 'passwd', 'shadow', 'key', 'id_rsa', 'config', 'contents', 'file', 'information']);
+const LIFTABLE = new Set([...CONTROL_NOUNS, ...INSTRUCTION_NOUNS, 'safeguards', 'checks']);
 
 const MARKUP_TAGS = ['<important>', '</important>', '<system>', '</system>', '<hidden>', '</hidden>', '<secret>', '<instructions>', '<instruction>', '[important]', '[system]', '<admin>', '<override>'];
 const CHAT_TOKENS = ['[inst]', '[/inst]', '<<sys>>', '<|im_start|>', '<|im_end|>', '<|system|>', '<|assistant|>', '<|user|>', '<|endoftext|>', '<|eot_id|>', '<|start_header_id|>', '<start_of_turn>', '### instruction', '### system'];
@@ -211,17 +227,20 @@ function mentionsDotEnv(text: string): boolean {
 export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: string = text): Signal[] {
   const out: Signal[] = [];
   const w = ws.list;
+  // Words joined once, so each phrase test is one substring search.
+  const joined = ' ' + w.join(' ') + ' ';
+  const ph = (p: string) => joined.includes(' ' + p + ' ');
   const add = (id: string, weight: number, explanation: string) => {
     if (!out.some((s) => s.id === id)) out.push({ id, weight, explanation });
   };
 
   const overrideHard = near(w, OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0;
   const overrideSoft = near(w, OVERRIDE_VERBS, CONTROL_NOUNS, 4) >= 0 || near(w, BYPASS_VERBS, INSTRUCTION_NOUNS, 4) >= 0 || near(w, BYPASS_VERBS, CONTROL_NOUNS, 3) >= 0;
-  const lifted = near(w, new Set([...CONTROL_NOUNS, ...INSTRUCTION_NOUNS, 'safeguards', 'checks']), LIFTED, 6) >= 0;
+  const lifted = near(w, LIFTABLE, LIFTED, 6) >= 0;
   const sents = sentences(text);
   // "Override safety checks." as a command, not "overrides the entrypoint" as documentation.
   const commanded = sents.some((s) => COMMAND_OVERRIDES.has(s.lead) && s.words.some((x) => SAFETY_NOUNS.has(x)));
-  if (overrideHard || commanded || phrase(w, ['previous', 'instructions']) || phrase(w, ['prior', 'instructions'])) {
+  if (overrideHard || commanded || ph('previous instructions') || ph('prior instructions')) {
     add('instruction-override', 1, 'tells the agent to discard its instructions');
   } else if (overrideSoft || lifted) {
     add('instruction-override', 0.6, 'tells the agent to discard rules or tool descriptions');
@@ -229,13 +248,13 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
 
   if (CHAT_TOKENS.some((t) => text.includes(t))) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
   else if (MARKUP_TAGS.some((t) => text.includes(t))) add('authority-markup', 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
-  else if (/(^|\n)\s*(system( message)?|assistant)\s*:/.test(text) || /<\|[a-z_]{2,20}\|>/.test(text)) add('authority-markup', 0.7, 'poses as a system or assistant message');
+  else if (/(^|\n)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text) || /<\|[a-z_]{2,20}\|>/.test(text)) add('authority-markup', 0.7, 'poses as a system or assistant message');
   else if (pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
 
-  const obliged = ['assistant', 'agent', 'ai', 'llm'].some((who) => phrase(w, ['the', who, 'must']) || phrase(w, ['the', who, 'should']) || phrase(w, ['the', who, 'needs', 'to']));
+  const obliged = ['assistant', 'agent', 'ai', 'llm'].some((who) => ph(`the ${who} must`) || ph(`the ${who} should`) || ph(`the ${who} needs to`));
   if (obliged) {
     add('addresses-agent', 0.7, 'tells the AI agent what it must do');
-  } else if (phrase(w, ['ai', 'assistant']) || phrase(w, ['as', 'an', 'ai']) || phrase(w, ['dear', 'ai']) || phrase(w, ['ai', 'agent']) || phrase(w, ['language', 'model'])) {
+  } else if (ph('ai assistant') || ph('as an ai') || ph('dear ai') || ph('ai agent') || ph('language model')) {
     add('addresses-agent', 0.5, 'speaks to the AI agent directly');
   }
 
@@ -244,24 +263,24 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     if (!CONCEAL_VERBS.has(w[i]) && !/^(telling|mentioning|informing|notifying|alerting|revealing)$/.test(w[i])) continue;
     for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(w[j])) concealed = true;
   }
-  if (concealed || phrase(w, ['keep', 'this', 'secret']) || phrase(w, ['without', 'the', 'user', 'knowing']) || phrase(w, ['user', 'should', 'not', 'know'])) {
+  if (concealed || ph('keep this secret') || ph('without the user knowing') || ph('user should not know')) {
     add('concealment', 0.8, 'asks the agent to hide what it does from the user');
   }
 
   if (
-    phrase(w, ['you', 'are', 'now']) ||
-    phrase(w, ['from', 'now', 'on']) ||
-    phrase(w, ['act', 'as']) ||
-    phrase(w, ['pretend', 'to', 'be']) ||
-    phrase(w, ['new', 'instructions']) ||
-    phrase(w, ['your', 'new', 'task']) ||
-    phrase(w, ['you', 'are', 'allowed']) ||
-    phrase(w, ['debug', 'mode']) ||
-    phrase(w, ['new', 'policy']) ||
-    phrase(w, ['new', 'protocol']) ||
-    phrase(w, ['new', 'rules']) ||
-    phrase(w, ['updated', 'instructions']) ||
-    phrase(w, ['developer', 'mode'])
+    ph('you are now') ||
+    ph('from now on') ||
+    ph('act as') ||
+    ph('pretend to be') ||
+    ph('new instructions') ||
+    ph('your new task') ||
+    ph('you are allowed') ||
+    ph('debug mode') ||
+    ph('new policy') ||
+    ph('new protocol') ||
+    ph('new rules') ||
+    ph('updated instructions') ||
+    ph('developer mode')
   ) {
     add('role-change', 0.7, 'tries to change the agent\'s role or rules');
   }
@@ -269,27 +288,27 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   let directive = false;
   if (
     obliged ||
-    phrase(w, ['you', 'must']) ||
-    phrase(w, ['you', 'need', 'to']) ||
-    phrase(w, ['you', 'have', 'to']) ||
-    phrase(w, ['must', 'first']) ||
-    phrase(w, ['before', 'using', 'this', 'tool']) ||
-    phrase(w, ['when', 'this', 'tool', 'is']) ||
-    phrase(w, ['this', 'tool', 'has', 'been']) ||
-    phrase(w, ['before', 'providing']) ||
-    phrase(w, ['before', 'reading']) ||
-    phrase(w, ['after', 'reading']) ||
-    phrase(w, ['after', 'using']) ||
-    phrase(w, ['always', 'call']) ||
-    phrase(w, ['always', 'use']) ||
-    phrase(w, ['no', 'matter']) ||
-    phrase(w, ['regardless', 'of']) ||
-    phrase(w, ['please', 'provide'])
+    ph('you must') ||
+    ph('you need to') ||
+    ph('you have to') ||
+    ph('must first') ||
+    ph('before using this tool') ||
+    ph('when this tool is') ||
+    ph('this tool has been') ||
+    ph('before providing') ||
+    ph('before reading') ||
+    ph('after reading') ||
+    ph('after using') ||
+    ph('always call') ||
+    ph('always use') ||
+    ph('no matter') ||
+    ph('regardless of') ||
+    ph('please provide')
   ) {
     directive = true;
     add('agent-directive', 0.4, 'addresses the agent with a directive');
   }
-  if (near(w, new Set(['use', 'execute', 'run', 'call', 'invoke']), new Set(['this']), 1) >= 0 && w.includes('tool')) {
+  if (near(w, CALL_VERBS, THIS, 1) >= 0 && w.includes('tool')) {
     directive = true;
     add('agent-directive', 0.5, 'tells the agent when to run this tool');
   }
@@ -308,7 +327,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   if (ctx.topic && ctx.slot === 'description') {
     // Technical prose (code spans, links, braces) documents the tool; a hijacked task is plain prose.
     const plain = (s: Sentence) => !/[`{[]|\]\(|https?:|::/.test(s.text);
-    const later = sents.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.lead))) && s.words.length >= 4 && plain(s) && /[.?!]["'`)]*\s*$/.test(s.text));
+    const later = sents.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.lead))) && s.words.length >= 4 && plain(s) && '.?!'.includes(finalMark(s.text) || 'x'));
     const topic = ctx.topic;
     if (later.length) {
       const self = topicStems([text]);
@@ -330,8 +349,8 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   }
   if (!out.some((s) => s.id === 'cross-tool')) {
     // A call to a snake_case function by name, or talk about the tool descriptions themselves.
-    const callIdx = near(w, DIRECTIVE_VERBS, new Set(w.filter((x) => /^[a-z][a-z0-9]*_[a-z0-9_]+$/.test(x))), 2);
-    const toolTalk = phrase(w, ['tool', 'descriptions']) || phrase(w, ['tool', 'description']) || phrase(w, ['other', 'tools']) || phrase(w, ['tool', 'restrictions']) || phrase(w, ['tool', 'safeguards']);
+    const callIdx = directive ? near(w, DIRECTIVE_VERBS, new Set(w.filter((x) => /^[a-z][a-z0-9]*_[a-z0-9_]+$/.test(x))), 2) : -1;
+    const toolTalk = ph('tool descriptions') || ph('tool description') || ph('other tools') || ph('tool restrictions') || ph('tool safeguards');
     if (toolTalk) add('tool-talk', 0.5, 'talks to the agent about its tools and their descriptions');
     else if (callIdx >= 0 && directive) add('tool-talk', 0.3, 'directs the agent to call a function by name');
   }
@@ -339,7 +358,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const sensitivePath = SENSITIVE_PATHS.some((p) => text.includes(p)) || mentionsDotEnv(text);
   const secretWord = w.some((x) => SECRET_WORDS.has(x) || (x.includes('_') && x.split('_').some((p) => SECRET_WORDS.has(p))));
   if (sensitivePath || secretWord) {
-    const asks = near(w, TRANSFER_VERBS, new Set([...SECRET_WORDS, 'ssh', 'env', 'bashrc', 'passwd', 'shadow', 'key', 'id_rsa', 'config', 'contents', 'file', 'information']), 8) >= 0;
+    const asks = near(w, TRANSFER_VERBS, ASKED_FOR, 8) >= 0;
     const imperativeAsk = sents.some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.some((p) => s.text.includes(p)) || mentionsDotEnv(s.text)));
     if (sensitivePath && (imperativeAsk || (asks && directive))) add('secret-request', 1, 'asks for a secret file or key (e.g. ~/.ssh, .env)');
     else if (sensitivePath && asks) add('secret-request', 0.7, 'asks for a secret file or key (e.g. ~/.ssh, .env, credentials)');
@@ -403,16 +422,16 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext): Sign
     if (/\p{L}/u.test(ch)) letters++;
   }
   const prose = nonSpace > 0 && letters / nonSpace >= 0.7;
-  const trimmed = head.trim().replace(/["'`)\]]+$/, '');
+  const mark = finalMark(head);
   const lead = firstWord(w);
   // A request may open any clause: "before the add, execute this tool and ...".
   const clauseLeads = head.split(/[,;]/).map((c) => words(c.toLowerCase()).list[0] ?? '');
   const imperative = IMPERATIVES.has(lead) || clauseLeads.some((l) => IMPERATIVES.has(l) && l !== 'list') || (lead === "don't" || lead === 'do' ? IMPERATIVES.has(w[1] ?? '') : false);
-  const question = QUESTION_WORDS.has(lead) && /\?\s*$/.test(trimmed);
+  const question = QUESTION_WORDS.has(lead) && mark === '?';
   const secondPerson = w.includes('you') || w.includes('your');
   let weight = prose ? 0.4 : 0.2;
   if (spaced >= 8) weight += 0.1;
-  if (/[.!?:]$/.test(trimmed)) weight += 0.3;
+  if ('.!?:'.includes(mark || 'x')) weight += 0.3;
   if (imperative || question) weight += 0.3;
   if (secondPerson) weight += 0.1;
   if (ctx.siblingMax !== undefined && head.length >= Math.max(24, 3 * ctx.siblingMax)) weight += 0.3;
