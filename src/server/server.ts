@@ -49,6 +49,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   const state = createWorkspaceState(fs, { caching: () => watching });
   let configurationCapability = false;
   let dynamicWatchCapability = false;
+  let workspaceFoldersCapability = false;
   let pushedSettings: unknown;
   const published = new Map<string, string>();
   const summaries = new Map<string, { counts: Counts; files: number; withProblems: number; oversized: string[] }>();
@@ -142,6 +143,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     const caps = params.capabilities;
     configurationCapability = !!caps.workspace?.configuration;
     dynamicWatchCapability = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    workspaceFoldersCapability = !!caps.workspace?.workspaceFolders;
     const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     state.setFolders(folders);
     const init = params.initializationOptions as { settings?: unknown } | undefined;
@@ -174,7 +176,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     } else {
       log('the client cannot watch files for the server: files are read afresh on every lint');
     }
-    if (state.folders().length) {
+    if (workspaceFoldersCapability) {
       connection.workspace.onDidChangeWorkspaceFolders((e) => {
         const removed = e.removed.map((f) => state.groupOf(f.uri));
         state.setFolders([...state.folders().filter((f) => !removed.includes(f)), ...e.added.map((f) => f.uri)]);

@@ -305,4 +305,50 @@ describe('language server over stdio', function () {
     client.fileChanged(toolUri, 2);
     await client.waitDiagnostics(caseUri, (d) => !d.some((x) => x.code === 'benign-contamination'), 'the contamination to clear');
   });
+
+  it('follows workspace folders being added and removed', async () => {
+    const one = workspace({ 'a.litmus.json': caseOf('x'), 'b.litmus.json': caseOf('x') });
+    const two = workspace({ 'c.litmus.json': caseOf('y'), 'd.litmus.json': caseOf('y') });
+    cleanups.push(one.cleanup, two.cleanup);
+    const client = new LspClient({ folders: [uriOf(one.dir)] });
+    cleanups.push(() => client.stop());
+    await client.start();
+    await client.waitDiagnostics(one.uri('a.litmus.json'), (d) => d.length === 1);
+    void client.conn.sendNotification('workspace/didChangeWorkspaceFolders', {
+      event: { added: [{ uri: uriOf(two.dir), name: 'two' }], removed: [{ uri: uriOf(one.dir), name: 'one' }] },
+    });
+    await client.waitDiagnostics(two.uri('c.litmus.json'), (d) => d.length === 1, 'the added folder to be linted');
+    await client.waitDiagnostics(one.uri('a.litmus.json'), (d) => d.length === 0, 'the removed folder to be cleared');
+  });
+
+  it('reads files afresh on every lint when the editor cannot watch files', async () => {
+    const files = { 'a.litmus.json': caseOf('a', { tools: ['m.tools.json#send_email'] }), 'm.tools.json': toolFile('send_email') };
+    const ws = workspace(files);
+    const client = new LspClient({ folders: [uriOf(ws.dir)], noWatching: true });
+    cleanups.push(ws.cleanup, () => client.stop());
+    await client.start();
+    await client.request('litmus/lintWorkspace');
+    assert.deepEqual(client.registrations, [], 'no watcher registration was attempted');
+    assert.deepEqual(client.diagnostics(ws.uri('a.litmus.json')) ?? [], []);
+    // No event tells the server about this change; the next lint must still see it.
+    ws.write('m.tools.json', toolFile('send_mail'));
+    await client.request('litmus/lintWorkspace');
+    const ds = await client.waitDiagnostics(ws.uri('a.litmus.json'), (d) => d.length > 0);
+    assert.deepEqual(codes(ds), ['unresolved-reference']);
+  });
+
+  it('coalesces a burst of edits into one lint of the final text', async () => {
+    const files = { 'a.litmus.json': caseOf('a') };
+    const { ws, client } = setup(files);
+    await client.start();
+    const uri = ws.uri('a.litmus.json');
+    client.open(uri, files['a.litmus.json']);
+    await client.until('the lint of the opened file', () => client.statuses.length > 0 && client.diagnostics(uri) === undefined);
+    await client.request('litmus/lintWorkspace');
+    const before = client.statuses.length;
+    for (let i = 0; i < 10; i++) client.change(uri, caseOf('a', { paired_with: `ghost-${i}` }));
+    const ds = await client.waitDiagnostics(uri, (d) => d.length > 0);
+    assert.match(ds[0].message, /ghost-9/, 'diagnostics are for the last text');
+    assert.ok(client.statuses.length - before <= 2, `one debounced run, not one per edit (${client.statuses.length - before})`);
+  });
 });
