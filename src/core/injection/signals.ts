@@ -326,7 +326,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // A request to the reader that has nothing to do with the tool: a hijacked task.
   if (ctx.topic && ctx.slot === 'description') {
     // Technical prose (code spans, links, braces) documents the tool; a hijacked task is plain prose.
-    const plain = (s: Sentence) => !/[`{[]|\]\(|https?:|::/.test(s.text);
+    const plain = (s: Sentence) => !/[`{[]|\]\(|::/.test(s.text);
     const later = sents.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.lead))) && s.words.length >= 4 && plain(s) && '.?!'.includes(finalMark(s.text) || 'x'));
     const topic = ctx.topic;
     if (later.length) {
