@@ -107,15 +107,25 @@ interface Token {
   length: number;
 }
 
-/** The tokens of a text without blanks; comments are kept apart. */
-function tokens(text: string): { values: Token[]; comments: Token[] } {
-  const scanner = createScanner(text, false);
+/**
+ * The tokens of a text without blanks; comments are kept apart. JSONL is scanned line by line, as
+ * it is parsed: a broken line must not make the scanner read the next one as part of a string.
+ */
+function tokens(text: string, jsonl: boolean): { values: Token[]; comments: Token[] } {
   const values: Token[] = [];
   const commentTokens: Token[] = [];
-  for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
-    if (kind === SyntaxKind.Trivia || kind === SyntaxKind.LineBreakTrivia) continue;
-    const t = { kind, text: text.substr(scanner.getTokenOffset(), scanner.getTokenLength()), offset: scanner.getTokenOffset(), length: scanner.getTokenLength() };
-    (kind === SyntaxKind.LineCommentTrivia || kind === SyntaxKind.BlockCommentTrivia ? commentTokens : values).push(t);
+  const scan = (part: string, base: number) => {
+    const scanner = createScanner(part, false);
+    for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
+      if (kind === SyntaxKind.Trivia || kind === SyntaxKind.LineBreakTrivia) continue;
+      const t = { kind, text: part.substr(scanner.getTokenOffset(), scanner.getTokenLength()), offset: base + scanner.getTokenOffset(), length: scanner.getTokenLength() };
+      (kind === SyntaxKind.LineCommentTrivia || kind === SyntaxKind.BlockCommentTrivia ? commentTokens : values).push(t);
+    }
+  };
+  if (!jsonl) scan(text, 0);
+  else {
+    const re = /[^\r\n]*(\r\n|\r|\n|$)/g;
+    for (let m = re.exec(text); m && m[0].length > 0; m = re.exec(text)) scan(m[0], m.index);
   }
   return { values, comments: commentTokens };
 }
@@ -266,8 +276,8 @@ export function fixProblems(index: WorkspaceIndex, diagnostic: LintDiagnostic): 
         else oldMessages.set(i.message, left - 1);
       }
 
-      const oldTokens = tokens(doc.text);
-      const newTokens = tokens(after);
+      const oldTokens = tokens(doc.text, doc.kind === 'caseLines');
+      const newTokens = tokens(after, doc.kind === 'caseLines');
       const span = changedSpan(oldTokens.values, newTokens.values, doc.text.length);
       const changed: Path[] = [];
       if (reparsed.roots.length !== before.roots.length) {

@@ -1,0 +1,134 @@
+/**
+ * `npm run fuzz`: throws 100,000 hostile inputs at the core and checks, for every one, that linting
+ * does not throw, every diagnostic lies inside its document with a registered code and a safe
+ * message, and every offered fix keeps the file valid, its comments and every other value.
+ * Then it reports what it tried. The unit tests run the same properties, seeded and a few hundred
+ * times; this is the long run.
+ *
+ *   node out/scripts/fuzz.js [--runs N] [--seed S] [--ignore REGEX]
+ *
+ * `--ignore` skips problems whose text matches, to look past one already reported; the report
+ * says how many it skipped.
+ */
+import * as fc from 'fast-check';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { lintIndex, loadWorkspace, memoryFileSystem } from '../src/core';
+import { anyValue, fixtureWorkspaces, hostileText, KIND_NAMES, mutate, mutation, otherFixtureWorkspaces, render, repoRoot, style, workspace, type Files } from '../test/hostile/arbitraries';
+import { diagnosticProblems, fixProblems } from '../test/hostile/check';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
+  return Number.isFinite(v) ? v : fallback;
+}
+
+const runs = arg('--runs', 100_000);
+const ignoreAt = process.argv.indexOf('--ignore');
+const ignore = ignoreAt >= 0 ? new RegExp(process.argv[ignoreAt + 1]) : undefined;
+let ignored = 0;
+const seed = arg('--seed', Date.now() % 2 ** 31);
+
+type Case = { kind: string; files: Files };
+
+const fixtures = [...fixtureWorkspaces(), ...otherFixtureWorkspaces()];
+const pick = (files: Files, which: number) => Object.keys(files)[which % Object.keys(files).length];
+
+/** What each case is, so the report can say what was tried. */
+const cases: fc.Arbitrary<Case> = fc.oneof(
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...KIND_NAMES), fc.oneof(hostileText, fc.string({ unit: 'binary' }), fc.json())).map(([n, t]) => ({ kind: 'arbitrary text', files: { [n]: t } })) },
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...KIND_NAMES), anyValue, style).map(([n, v, s]) => ({ kind: 'arbitrary JSON value', files: { [n]: render(v, s) } })) },
+  { weight: 4, arbitrary: workspace.map((files) => ({ kind: 'generated workspace', files })) },
+  {
+    weight: 3,
+    arbitrary: fc.tuple(fc.constantFrom(...fixtures), fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 4 })).map(([f, which, ms]) => {
+      const name = pick(f.files, which);
+      return { kind: 'mutated fixture', files: { ...f.files, [name]: mutate(f.files[name], ms) } };
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.constantFrom(...fixtures), fc.nat(), fc.nat()).map(([f, which, at]) => {
+      const name = pick(f.files, which);
+      const text = f.files[name];
+      return { kind: 'truncated fixture', files: { ...f.files, [name]: text.slice(0, at % (text.length + 1)) } };
+    }),
+  },
+);
+
+const tried = new Map<string, number>();
+const diagnosticsByCode = new Map<string, number>();
+const fixesByCode = new Map<string, number>();
+let slowest = { ms: 0, kind: '' };
+let bytes = 0;
+let last: Case | undefined;
+
+const bump = (m: Map<string, number>, k: string, n = 1) => m.set(k, (m.get(k) ?? 0) + n);
+
+async function check(c: Case): Promise<void> {
+  last = c;
+  bump(tried, c.kind);
+  for (const t of Object.values(c.files)) bytes += t.length;
+  const started = Date.now();
+  const fs = memoryFileSystem(Object.fromEntries(Object.entries(c.files).map(([k, v]) => [`file:///ws/${k}`, v])));
+  const loaded = await loadWorkspace(fs, ['file:///ws']);
+  const { diagnostics } = lintIndex(loaded.index);
+  const problems = diagnosticProblems(loaded.index, diagnostics);
+  for (const d of diagnostics) {
+    bump(diagnosticsByCode, d.code);
+    for (const outcome of fixProblems(loaded.index, d)) {
+      bump(fixesByCode, d.code);
+      problems.push(...outcome.problems.map((p) => `${d.code} fix "${outcome.title}": ${p}`));
+    }
+  }
+  const ms = Date.now() - started;
+  if (ms > slowest.ms) slowest = { ms, kind: c.kind };
+  const shown = ignore ? problems.filter((p) => !ignore.test(p)) : problems;
+  ignored += problems.length - shown.length;
+  if (shown.length) throw new Error(shown.join('\n'));
+  if (sum(tried) % 5000 === 0) process.stderr.write(`  ${sum(tried)} cases…\n`);
+}
+
+function sum(m: Map<string, number>): number {
+  let n = 0;
+  for (const v of m.values()) n += v;
+  return n;
+}
+
+function table(m: Map<string, number>): string {
+  return [...m.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => `    ${k.padEnd(30)} ${v}`).join('\n') || '    (none)';
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    // A hang shows as a run that never ends: say which input it was stuck on.
+    process.stderr.write(`\nstopped during a ${last?.kind} case:\n${JSON.stringify(last?.files).slice(0, 4000)}\n`);
+    process.exit(130);
+  });
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  console.log(`fuzz: ${runs} cases, seed ${seed} (repeat with --seed ${seed})`);
+  console.log(`  fixture workspaces mutated: ${fixtures.map((f) => f.name).join(', ') || 'none'}`);
+  const result = await fc.check(fc.asyncProperty(cases, check), { numRuns: runs, seed });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`\nran ${result.numRuns} cases (${sum(tried)} inputs with shrinking, ${(bytes / 1024 / 1024).toFixed(1)} MB of text) in ${seconds} s:`);
+  console.log(table(tried));
+  console.log(`  diagnostics seen, by rule:\n${table(diagnosticsByCode)}`);
+  console.log(`  fixes applied and checked, by rule:\n${table(fixesByCode)}`);
+  console.log(`  slowest case: ${slowest.ms} ms (${slowest.kind})`);
+  if (ignore) console.log(`  problems skipped by --ignore ${ignore.source}: ${ignored}`);
+  if (result.failed) {
+    const file = join(repoRoot(), 'out', 'fuzz-failure.json');
+    const example = result.counterexample?.[0] as Case | undefined;
+    writeFileSync(file, JSON.stringify({ seed, path: result.counterexamplePath, example }, null, 2));
+    console.log(`\nFAILED after ${result.numRuns} cases: ${String(result.errorInstance instanceof Error ? result.errorInstance.message : result.errorInstance)}`);
+    console.log(`smallest failing input (${example?.kind}): ${JSON.stringify(example?.files).slice(0, 2000)}`);
+    console.log(`written to ${file}`);
+    process.exit(1);
+  }
+  console.log('\nno failures');
+}
+
+void main();
