@@ -90,7 +90,17 @@ interface CaseFacts {
   family?: string;
   probe?: string;
   /** Inline tool entries by their index in `tools`, normalised once. */
-  inline: Map<number, ToolModel | undefined>;
+  inlineUses: Map<number, ToolUse>;
+  /** The last resolution of each reference, with what it depended on (see buildIndex). */
+  uses: (CachedUse | undefined)[];
+}
+
+interface CachedUse {
+  use: ToolUse;
+  file?: ToolFile;
+  hasDoc: boolean;
+  readError?: string;
+  outside: boolean;
 }
 
 /**
@@ -120,10 +130,12 @@ function readCaseFacts(doc: SuiteDocument): CaseFacts[] {
 }
 
 function caseFact(doc: SuiteDocument, root: number, path: JsonPath, value: Record<string, unknown>): CaseFacts {
-  const inline = new Map<number, ToolModel | undefined>();
+  const inlineUses = new Map<number, ToolUse>();
   if (Array.isArray(value.tools)) {
     value.tools.forEach((entry, i) => {
-      if (typeof entry !== 'string') inline.set(i, readTool(entry, doc.uri, root, [...path, 'tools', i]));
+      if (typeof entry === 'string') return;
+      const usePath: JsonPath = [...path, 'tools', i];
+      inlineUses.set(i, { path: usePath, inline: true, tool: readTool(entry, doc.uri, root, usePath) });
     });
   }
   return {
@@ -134,7 +146,8 @@ function caseFact(doc: SuiteDocument, root: number, path: JsonPath, value: Recor
     arm: value.arm === 'adversarial' || value.arm === 'benign' ? value.arm : undefined,
     family: typeof value.family === 'string' ? value.family : undefined,
     probe: typeof value.probe === 'string' ? value.probe : undefined,
-    inline,
+    inlineUses,
+    uses: [],
   };
 }
 
@@ -178,7 +191,7 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
 
   const toolFiles = new Map<string, ToolFile>();
   const cases: CaseModel[] = [];
-  const inlineOf = new Map<CaseModel, Map<number, ToolModel | undefined>>();
+  const factsOf = new Map<CaseModel, CaseFacts>();
   const configDocs = new Map<string, SuiteDocument>();
   const harnessDocs = new Map<string, SuiteDocument>();
   for (const doc of docs.values()) {
@@ -188,7 +201,7 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
       for (const f of readCaseFacts(doc)) {
         const c = caseModel(doc, f);
         cases.push(c);
-        inlineOf.set(c, f.inline);
+        factsOf.set(c, f);
       }
     }
     else if (doc.kind === 'config') configDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
@@ -206,15 +219,24 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
     if (c.family !== undefined) push(families, c.family, c);
     const tools = c.value.tools;
     if (!Array.isArray(tools)) continue;
-    const inlineTools = inlineOf.get(c);
+    const f = factsOf.get(c);
     tools.forEach((entry, i) => {
-      const path: JsonPath = [...c.path, 'tools', i];
       let use: ToolUse;
       if (typeof entry === 'string') {
-        use = resolveReference(c.doc.uri, entry, path, toolFiles, docs, readErrors, outside);
+        // What a reference resolves to depends on its text and on these facts about its target
+        // alone; while they stand, the previous resolution is reused.
+        const cached = f?.uses[i];
+        const t = cached?.use.targetUri;
+        if (cached && (t === undefined || (toolFiles.get(t) === cached.file && docs.has(t) === cached.hasDoc && readErrors.get(t) === cached.readError && outside(t) === cached.outside))) {
+          use = cached.use;
+        } else {
+          use = resolveReference(c.doc.uri, entry, [...c.path, 'tools', i], toolFiles, docs, readErrors, outside);
+          const u = use.targetUri;
+          if (f) f.uses[i] = { use, file: u ? toolFiles.get(u) : undefined, hasDoc: u ? docs.has(u) : false, readError: u ? readErrors.get(u) : undefined, outside: u ? outside(u) : false };
+        }
       } else {
         // The same ToolModel object every time the document is unchanged, so work keyed on it carries over.
-        use = { path, inline: true, tool: inlineTools?.get(i) };
+        use = f?.inlineUses.get(i) ?? { path: [...c.path, 'tools', i], inline: true };
       }
       c.tools.push(use);
       if (use.tool) push(toolUsers, use.tool, { case: c, use });
@@ -303,20 +325,33 @@ export function referencedToolFiles(docs: Iterable<SuiteDocument>): Set<string> 
   const out = new Set<string>();
   for (const doc of docs) {
     if (doc.kind !== 'cases' && doc.kind !== 'caseLines') continue;
-    for (const c of readCaseFacts(doc)) {
-      const tools = c.value.tools;
-      if (!Array.isArray(tools)) continue;
-      for (const entry of tools) {
-        if (typeof entry !== 'string') continue;
-        const parsed = parseToolReference(entry);
-        if (!parsed) continue;
-        try {
-          out.add(normalizeUri(resolveRelative(doc.uri, parsed.path)));
-        } catch {
-          // malformed: unresolved-reference reports it
-        }
+    for (const uri of referencedBy(doc)) out.add(uri);
+  }
+  return out;
+}
+
+const referencedCache = new WeakMap<SuiteDocument, string[]>();
+
+/** The tool files one document's cases reference, once per document. */
+function referencedBy(doc: SuiteDocument): string[] {
+  const cached = referencedCache.get(doc);
+  if (cached) return cached;
+  const out = new Set<string>();
+  for (const c of readCaseFacts(doc)) {
+    const tools = c.value.tools;
+    if (!Array.isArray(tools)) continue;
+    for (const entry of tools) {
+      if (typeof entry !== 'string') continue;
+      const parsed = parseToolReference(entry);
+      if (!parsed) continue;
+      try {
+        out.add(normalizeUri(resolveRelative(doc.uri, parsed.path)));
+      } catch {
+        // malformed: unresolved-reference reports it
       }
     }
   }
-  return out;
+  const list = [...out];
+  referencedCache.set(doc, list);
+  return list;
 }
