@@ -141,6 +141,22 @@ describe('injection-payload', () => {
   });
 });
 
+describe('injection-payload on agent-facing documentation', () => {
+  it('stays silent when a server\'s descriptions name its own sibling tools and coach the agent', async () => {
+    const files = {
+      'fs.tools.json': json({
+        tools: [
+          { name: 'read_text', description: 'Read a file. You must call list_dir first if you are unsure of the path. Use edit_block for changes instead of rewriting files.', inputSchema: { properties: { path: { type: 'string', description: 'Absolute path, e.g. /home/me/.env or ~/notes.md' } } } },
+          { name: 'list_dir', description: 'List a directory. IMPORTANT: always pass absolute paths.', inputSchema: {} },
+          { name: 'edit_block', description: 'Apply a surgical edit. Call read_text before editing so you know the exact text.', inputSchema: {} },
+        ],
+      }),
+    };
+    const { diagnostics } = await lintFiles(files);
+    assert.deepEqual(codes(diagnostics, 'injection-payload').map(brief), []);
+  });
+});
+
 describe('benign-contamination', () => {
   it('fires on the benign case\'s tool reference, labelled or not', async () => {
     const files = {

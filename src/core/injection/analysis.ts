@@ -24,7 +24,12 @@ export function allTools(index: WorkspaceIndex): ToolModel[] {
 
 export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
   const tools = allTools(index);
-  const toolNames = new Set(tools.map((t) => t.name));
+  const toolNames = new Map<string, Set<string>>();
+  for (const t of tools) {
+    const files = toolNames.get(t.name);
+    if (files) files.add(t.uri);
+    else toolNames.set(t.name, new Set([t.uri]));
+  }
   const optionsByConfig = new Map<unknown, { scanDescriptions: boolean; allowed: (t: string) => boolean }>();
   const hits: PayloadHit[] = [];
   const hitsByTool = new Map<ToolModel, PayloadHit[]>();

@@ -16,6 +16,8 @@ export interface StringVerdict {
 }
 
 export const THRESHOLD = 1;
+/** Below this a signal is weak: it can add to a finding but not make one with other weak ones. */
+export const WEAK = 0.6;
 const MAX_DEPTH = 3;
 
 /** Case, width and quote variants folded, so `ＩＧＮＯＲＥ` and `ignore` read the same. */
@@ -80,7 +82,11 @@ export function detectText(text: string, ctx: TextContext): StringVerdict {
     decoded.unshift(chars.tagText);
     mergeSignals(signals, textSignals(chars.tagText, ctx, 1, decoded));
   }
-  const score = signals.reduce((a, s) => a + s.weight, 0);
+  // Weak signals only corroborate: without one signal of at least WEAK weight, they never add up
+  // to a finding (a long, agent-facing description collects many of them honestly).
+  const strong = signals.filter((s) => s.weight >= WEAK).reduce((a, s) => a + s.weight, 0);
+  const weak = signals.filter((s) => s.weight < WEAK).reduce((a, s) => a + s.weight, 0);
+  const score = strong + (strong > 0 ? weak : Math.min(weak, THRESHOLD - 0.1));
   const hidden = chars.tagCount > 0 || chars.bidiCount > 0 || chars.zeroWidthInWord > 0;
   let shown: string | undefined = decoded.length ? decoded.join('\n') : undefined;
   if (!shown && chars.visible !== text && (hidden || chars.homoglyphWords > 0)) shown = chars.visible;

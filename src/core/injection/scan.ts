@@ -18,7 +18,8 @@ export interface PayloadHit {
 }
 
 export interface ScanOptions {
-  toolNames: ReadonlySet<string>;
+  /** Each tool name of the workspace with the files that define it. */
+  toolNames: ReadonlyMap<string, ReadonlySet<string>>;
   scanDescriptions: boolean;
   /** Strings the config says are never payloads. */
   allowed: (text: string) => boolean;
@@ -157,7 +158,7 @@ export function scanTool(tool: ToolModel, options: ScanOptions): PayloadHit[] {
   const topic = toolTopic(tool, candidates);
   for (const c of candidates) {
     if (options.allowed(c.text)) continue;
-    const verdict = detectText(c.text, { slot: c.slot, siblingMax: c.siblingMax, toolNames: options.toolNames, ownTool: tool.name, topic });
+    const verdict = detectText(c.text, { slot: c.slot, siblingMax: c.siblingMax, toolNames: options.toolNames, ownTool: tool.name, ownUri: tool.uri, topic });
     if (!isPayload(verdict)) continue;
     hits.push({ tool, uri: tool.uri, root: tool.root, path: c.path, slotPath: c.slotPath, slot: c.slot, text: c.text, verdict });
   }

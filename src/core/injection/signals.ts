@@ -32,10 +32,16 @@ export interface TextContext {
   slot: Slot;
   /** Longest sibling value (other enum/examples entries of the same schema), when there are any. */
   siblingMax?: number;
-  /** Names of the workspace's tools, for cross-tool shadowing. */
-  toolNames?: ReadonlySet<string>;
+  /**
+   * Names of the workspace's tools, for cross-tool shadowing: a set of names, or each name with the
+   * files that define it. With files, a tool of the same file (the same server) is a sibling that
+   * documentation may name freely; only a tool defined elsewhere is shadowed.
+   */
+  toolNames?: ReadonlySet<string> | ReadonlyMap<string, ReadonlySet<string>>;
   /** The tool this string belongs to (naming itself is not shadowing). */
   ownTool?: string;
+  /** The file the tool is defined in. */
+  ownUri?: string;
   /**
    * Word stems that say what the tool is about, each with the number of the tool's texts that use
    * it (names count as many): a stem is on topic when some other text of the tool uses it too.
@@ -58,6 +64,7 @@ export function words(text: string): Words {
 /** A crude stem, enough to match `files` with `file` and `calculating` with `calculate`. */
 export function stem(word: string): string {
   let w = word.replace(/'s$/, '');
+  if (w.length > 5 && w.endsWith('ies')) return w.slice(0, -3) + 'y';
   for (const suffix of ['ations', 'ation', 'ities', 'ity', 'ings', 'ing', 'ness', 'ments', 'ment', 'ers', 'er', 'ies', 'es', 'ed', 'ly', 's']) {
     if (w.endsWith(suffix) && w.length - suffix.length >= 4) {
       w = w.slice(0, -suffix.length);
@@ -76,7 +83,7 @@ export function topicStems(texts: string[], into: Set<string> = new Set()): Set<
   return into;
 }
 
-interface Sentence {
+export interface Sentence {
   words: string[];
   text: string;
   /** First word, past a leading "please". */
@@ -110,7 +117,7 @@ function paragraphs(text: string): string[] {
 }
 
 /** Sentences of a folded text. */
-function sentences(text: string): Sentence[] {
+export function sentences(text: string): Sentence[] {
   const out: Sentence[] = [];
   for (const part of paragraphs(text).flatMap((p) => p.split(/(?<=[.!?])\s+/))) {
     const ws = words(part).list;
@@ -170,6 +177,7 @@ function has(ws: string[], s: ReadonlySet<string>): boolean {
   return ws.some((w) => s.has(w));
 }
 
+const CONCEAL_OBJECTS = new Set(['user', 'users', 'anyone', 'them', 'him', 'her', 'human', 'operator', 'this', 'that', 'about', 'it', 'the']);
 const CALL_VERBS = new Set(['use', 'execute', 'run', 'call', 'invoke']);
 const THIS = new Set(['this']);
 const ASKED_FOR = new Set([...SECRET_WORDS, 'ssh', 'env', 'bashrc', 'passwd', 'shadow', 'key', 'id_rsa', 'config', 'contents', 'file', 'information']);
@@ -261,7 +269,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   let concealed = false;
   for (let i = 0; i < w.length && !concealed; i++) {
     if (!CONCEAL_VERBS.has(w[i]) && !/^(telling|mentioning|informing|notifying|alerting|revealing)$/.test(w[i])) continue;
-    for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(w[j])) concealed = true;
+    // "do not tell the user", "don't mention that ..." — not "not `tell me when ...`" in an example.
+    const object = w.slice(i + 1, i + 4).some((x) => CONCEAL_OBJECTS.has(x));
+    for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(w[j]) && object) concealed = true;
   }
   if (concealed || ph('keep this secret') || ph('without the user knowing') || ph('user should not know')) {
     add('concealment', 0.8, 'asks the agent to hide what it does from the user');
@@ -327,7 +337,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   if (ctx.topic && ctx.slot === 'description') {
     // Technical prose (code spans, links, braces) documents the tool; a hijacked task is plain prose.
     const plain = (s: Sentence) => !/[`{[]|\]\(|::/.test(s.text);
-    const later = sents.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.lead))) && s.words.length >= 4 && plain(s) && '.?!'.includes(finalMark(s.text) || 'x'));
+    // Examples inside fenced code blocks are not requests to the reader.
+    const prose = text.includes('```') ? sentences(text.split('```').filter((_, i) => i % 2 === 0).join('\n\n')) : sents;
+    const later = prose.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.lead))) && s.words.length >= 4 && plain(s) && '.?!'.includes(finalMark(s.text) || 'x'));
     const topic = ctx.topic;
     if (later.length) {
       const self = topicStems([text]);
@@ -342,7 +354,14 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const tools = ctx.toolNames;
   if (tools && tools.size) {
     // Only identifier-shaped names: a tool called `echo` or `search` is also an English word.
-    const named = ws.raw.filter((r) => r.length >= 4 && r !== ctx.ownTool && /[_-]|[a-z][A-Z]/.test(r) && tools.has(r));
+    const elsewhere = (name: string): boolean => {
+      if (tools instanceof Map) {
+        const files = tools.get(name);
+        return !!files && [...files].some((f) => f !== ctx.ownUri);
+      }
+      return tools.has(name);
+    };
+    const named = ws.raw.filter((r) => r.length >= 4 && r !== ctx.ownTool && /[_-]|[a-z][A-Z]/.test(r) && elsewhere(r));
     if (named.length && (directive || has(w, DIRECTIVE_VERBS) || has(w, OVERRIDE_VERBS) || w.includes('instead'))) {
       add('cross-tool', 0.7, `directs the agent to another tool (${named[0]})`);
     }
