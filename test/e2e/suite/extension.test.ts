@@ -136,10 +136,33 @@ describe('LITMUS Lint in a real VS Code', () => {
     assert.match(doc.getText(), /duplicate-id/);
   });
 
+  it('applies litmus.rules from the settings as soon as they change', async () => {
+    const uri = file('dup/a.litmus.json');
+    const config = vscode.workspace.getConfiguration('litmus', uri);
+    // User settings: the workspace settings file is the fixture's, which VS Code may hold open.
+    await config.update('rules', { 'duplicate-id': 'off' }, vscode.ConfigurationTarget.Global);
+    try {
+      await waitForDiagnostics(uri, (x) => ours(x, 'duplicate-id').length === 0, 'duplicate-id to be switched off');
+    } finally {
+      await config.update('rules', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitForDiagnostics(uri, has('duplicate-id'), 'duplicate-id back on');
+  });
+
   it('restarts the language server, which publishes again', async () => {
     const uri = file('dup/a.litmus.json');
-    await vscode.commands.executeCommand('litmus.restartServer');
-    await waitForDiagnostics(uri, has('duplicate-id'), 'duplicate-id after the restart');
+    await waitForDiagnostics(uri, has('duplicate-id'), 'duplicate-id before the restart');
+    // The old server's diagnostics go with it; the new one must publish them again.
+    let cleared = false;
+    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
+      if (e.uris.some((u) => u.toString() === uri.toString()) && ours(vscode.languages.getDiagnostics(uri)).length === 0) cleared = true;
+    });
+    try {
+      await vscode.commands.executeCommand('litmus.restartServer');
+      await waitForDiagnostics(uri, (x) => cleared && has('duplicate-id')(x), 'duplicate-id after the restart');
+    } finally {
+      sub.dispose();
+    }
     const result = await vscode.commands.executeCommand<LintWorkspaceResult>('litmus.lintWorkspace');
     assert.ok(result.rules.includes('duplicate-id'));
     assert.equal(codeOf(ours(vscode.languages.getDiagnostics(uri), 'duplicate-id')[0]), 'duplicate-id');
