@@ -5,7 +5,7 @@ import { ALL_RULES } from './rules/index';
 import type { Finding, Rule, RuleContext } from './rules/types';
 import { parseToolReference } from './tools';
 import { normalizeUri, resolveRelative } from './uri';
-import { buildIndex, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from './workspace';
+import { buildIndex, type CaseModel, type IndexOptions, type ToolFile, type ToolUse, type WorkspaceIndex } from './workspace';
 
 /**
  * Incremental linting for hosts that lint the same workspace again and again (the language server).
@@ -120,6 +120,8 @@ function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKeys {
 /** What the previous run left: enough to tell what changed and to reuse what did not. */
 interface RunState {
   docs: Map<string, SuiteDocument>;
+  /** How each document's tool references resolved (the index reuses the object while nothing changed). */
+  uses: Map<string, ToolUse[]>;
   keys: Map<string, DocKeys>;
   readErrors: Map<string, string>;
   configPrint: string;
@@ -133,6 +135,17 @@ export interface IncrementalLinter {
   lint(index: WorkspaceIndex, options?: LintOptions): LintResult;
   /** What the last run re-linted (for tests and the language status): `full` or the retained documents. */
   lastRun(): { full: boolean; retained: number; read: number };
+}
+
+function usesByDoc(index: WorkspaceIndex): Map<string, ToolUse[]> {
+  const out = new Map<string, ToolUse[]>();
+  for (const c of index.cases) for (const use of c.tools) push(out, c.doc.uri, use);
+  return out;
+}
+
+function sameUses(a: readonly ToolUse[] | undefined, b: readonly ToolUse[] | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.length === b.length && a.every((u, i) => u === b[i]);
 }
 
 function casesByDoc(index: WorkspaceIndex): Map<string, CaseModel[]> {
@@ -222,6 +235,7 @@ export function createIncrementalLinter(): IncrementalLinter {
       const keys = new Map<string, DocKeys>();
       for (const [uri, doc] of index.docs) keys.set(uri, docKeys(doc, byDoc.get(uri) ?? []));
       const print = configPrint(index);
+      const uses = usesByDoc(index);
 
       // What changed since the last run: documents (by identity) and read errors.
       const changed = new Set<string>();
@@ -229,6 +243,9 @@ export function createIncrementalLinter(): IncrementalLinter {
       if (state && !full) {
         for (const [uri, doc] of index.docs) if (state.docs.get(uri) !== doc) changed.add(uri);
         for (const uri of state.docs.keys()) if (!index.docs.has(uri)) changed.add(uri);
+        // A reference that resolves differently with its document unchanged (a target left the
+        // workspace, became unreadable): that document counts as changed.
+        for (const uri of index.docs.keys()) if (!changed.has(uri) && !sameUses(uses.get(uri), state.uses.get(uri))) changed.add(uri);
         for (const uri of changed) {
           const kind = (index.docs.get(uri) ?? state.docs.get(uri))?.kind;
           // Options and the harness reach every file (severities, budgets, the score gates).
@@ -302,7 +319,7 @@ export function createIncrementalLinter(): IncrementalLinter {
         byRule.set(rule.id, merged);
       }
 
-      state = { docs: new Map(index.docs), keys, readErrors: new Map(index.readErrors), configPrint: print, ruleIds, byRule };
+      state = { docs: new Map(index.docs), uses, keys, readErrors: new Map(index.readErrors), configPrint: print, ruleIds, byRule };
       last = { full, retained: full ? index.docs.size : retained.size, read: full ? index.docs.size : read.size };
 
       const diagnostics: LintDiagnostic[] = [];

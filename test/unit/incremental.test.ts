@@ -114,7 +114,9 @@ function firstDifference(a: string[], b: string[]): string {
 }
 
 describe('incremental analysis', () => {
-  it('gives exactly the from-scratch diagnostics after a seeded random sequence of edits', () => {
+  it('gives exactly the from-scratch diagnostics after a seeded random sequence of edits', function () {
+    // Hundreds of full lints for comparison: generous on a busy machine. Nothing here is timed.
+    this.timeout(180_000);
     for (const seed of [1, 2, 3]) {
       const r = rng(seed);
       const files = new Map<string, CaseFile>();
@@ -130,7 +132,7 @@ describe('incremental analysis', () => {
       write('r.scores.json', JSON.stringify({ suite: 'x', runs: [{ suite_version: '1', adversarial_score: 0.5, benign_score: 0.5, aggregate: 0.5 }] }));
 
       let narrowedRuns = 0;
-      for (let step = 0; step < 120; step++) {
+      for (let step = 0; step < 100; step++) {
         const roll = r.int(100);
         if (roll < 50) {
           const f = r.pick([...files.values()]);
@@ -165,7 +167,7 @@ describe('incremental analysis', () => {
         if (index.docs.size > 0 && !ws.lastRun().full) narrowedRuns++;
       }
       // Most steps must take the narrowed path, or this test would only be testing full runs.
-      assert.ok(narrowedRuns > 60, `only ${narrowedRuns} narrowed runs`);
+      assert.ok(narrowedRuns > 50, `only ${narrowedRuns} narrowed runs`);
     }
   });
 
@@ -193,6 +195,22 @@ describe('incremental analysis', () => {
     const off = linter.lint(buildIndex(ws.documents(), { roots: [WS] }));
     assert.equal(linter.lastRun().full, true);
     assert.equal(off.diagnostics.filter((d) => d.code === 'duplicate-id').length, 0);
+  });
+
+  it('notices a reference that resolves differently while no document changed', () => {
+    const ws = createIncrementalWorkspace();
+    ws.update(`${WS}/a.litmus.json`, JSON.stringify({ instance_id: 'x', arm: 'benign', family: 'f', task: 't', correct_resolution_signature: 's', tools: ['t.tools.json#send'] }));
+    ws.update(`${WS}/t.tools.json`, JSON.stringify({ tools: [{ name: 'send', description: 'Sends.', inputSchema: { type: 'object' } }] }));
+    const linter = createIncrementalLinter();
+    const inside = { roots: [WS] };
+    // The editor refused to read the target (a link out of the workspace): same documents, new resolution.
+    const refused = { roots: [WS], outsideWorkspace: new Set([`${WS}/t.tools.json`]) };
+    for (const options of [inside, refused, inside]) {
+      const index = buildIndex(ws.documents(), options);
+      const got = linter.lint(index);
+      assert.deepEqual(view(got.diagnostics), view(lintIndex(index).diagnostics));
+      assert.equal(got.diagnostics.some((d) => d.code === 'unresolved-reference'), options === refused);
+    }
   });
 
   it('serves a host that reloads the whole workspace after each change, unchanged files reusing their documents', async () => {
