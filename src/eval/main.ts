@@ -17,7 +17,8 @@ const FP_PER_1K_MAX = 0.5;
 const TOOL_FP_MAX = 1;
 
 async function readJsonl(path: string): Promise<CorpusLabel[]> {
-  const text = await fsp.readFile(path, 'utf8');
+  // A folder of benign schemas alone (no labels) still measures false positives.
+  const text = await fsp.readFile(path, 'utf8').catch(() => '');
   return text.split(/\r?\n/).filter((l) => l.trim()).map((l) => JSON.parse(l) as CorpusLabel);
 }
 
@@ -27,14 +28,21 @@ async function benignFiles(dir: string): Promise<BenignFile[]> {
     for (const e of await fsp.readdir(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) await walk(p);
-      else if (e.name.endsWith('.json')) {
-        const value = JSON.parse(await fsp.readFile(p, 'utf8')) as { tools?: unknown[] };
+      else if (/\.tools\.jsonc?$/.test(e.name)) {
+        let value: { tools?: unknown[] };
+        try {
+          value = JSON.parse(await fsp.readFile(p, 'utf8')) as { tools?: unknown[] };
+        } catch {
+          continue;
+        }
         const tools = Array.isArray(value.tools) ? value.tools : [];
         out.push({ file: relative(dir, p).split(sep).join('/'), tools: tools.length, candidateStrings: tools.reduce((a: number, t) => a + countCandidates(t), 0) });
       }
     }
   };
-  await walk(join(dir, 'benign'));
+  const benignDir = join(dir, 'benign');
+  const st = await fsp.stat(benignDir).catch(() => undefined);
+  await walk(st?.isDirectory() ? benignDir : dir);
   return out;
 }
 

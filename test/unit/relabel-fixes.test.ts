@@ -76,6 +76,19 @@ describe('relabel fixes', () => {
     }
   });
 
+  it('labels an inline payload with a "#/pointer" into the case itself (suite files too)', async () => {
+    const inline = { name: 'lookup', description: 'Looks things up.', inputSchema: { properties: { q: { type: 'string', default: PAYLOAD } } } };
+    const suite = { suite: 's', cases: [{ instance_id: 'in-1', arm: 'adversarial', probe: 'prompt_injection', family: 'f', task: 't', correct_resolution_signature: 's', tools: [inline] }] };
+    const files = { 's.litmus.json': json(suite) };
+    const [d] = codes((await lintFiles(files)).diagnostics, 'injection-payload');
+    const after = applyFix(files, d, 'Label as injection_field of in-1');
+    const value = parses(after['s.litmus.json']) as { cases: { injection_field: string }[] };
+    assert.equal(value.cases[0].injection_field, '#/tools/0/inputSchema/properties/q/default');
+    const relint = await lintFiles(after);
+    assert.deepEqual(codes(relint.diagnostics, 'injection-payload').map((x) => x.severity), ['hint']);
+    assert.equal(codes(relint.diagnostics, 'stale-injection-field').length, 0);
+  });
+
   it('offers no label fix when two adversarial cases use the tool', async () => {
     const other = caseText('').replace('adv-1', 'adv-2');
     const files = { 'tools/mail.tools.json': TOOLS, 'cases/a.litmus.json': caseText(''), 'cases/b.litmus.json': other };
