@@ -21,10 +21,17 @@ function modifyRoot(doc: SuiteDocument, root: number, path: JsonPath, value: unk
   const jsonl = doc.kind === 'caseLines';
   const start = jsonl ? r.node.offset : 0;
   const text = jsonl ? doc.text.slice(start, r.node.offset + r.node.length) : doc.text;
-  const edits = modify(text, path, value, {
-    formattingOptions: jsonl ? undefined : detectFormatting(doc.text),
-    isArrayInsertion: arrayInsert,
-  });
+  let edits;
+  try {
+    edits = modify(text, path, value, {
+      formattingOptions: jsonl ? undefined : detectFormatting(doc.text),
+      isArrayInsertion: arrayInsert,
+    });
+  } catch {
+    // jsonc-parser's formatter fails at some indentation depths (exactly 200 columns); an
+    // unformatted edit is still correct JSON, so a fix is never lost to layout.
+    edits = modify(text, path, value, { isArrayInsertion: arrayInsert });
+  }
   return edits.map((e) => ({ offset: e.offset + start, length: e.length, content: e.content }));
 }
 

@@ -71,3 +71,18 @@ describe('edits', () => {
     assert.equal(parts[2], '{"c":3}');
   });
 });
+
+describe('edits at extreme depth', () => {
+  it('falls back to an unformatted edit where the formatter fails (200 columns of indentation)', () => {
+    // 100 levels at two spaces puts the new member at column 200, where jsonc-parser's formatter breaks.
+    let text = '"x"';
+    for (let i = 0; i < 100; i++) text = `{"k": ${text}}`;
+    const doc = createDocument('file:///ws/deep.litmus.json', text + '\n')!;
+    const path: (string | number)[] = Array(100).fill('k');
+    path[path.length - 1] = 'added';
+    const changes = setValue(doc, 0, path, true);
+    assert.ok(changes.length > 0);
+    const out = applyChanges(doc.text, changes);
+    assert.equal(parseJson(out).issues.length, 0);
+  });
+});

@@ -44,7 +44,7 @@ function checkAdversarial(ctx: RuleContext, c: CaseModel): void {
         ? `benign twin ${name(twin)} declares no resolution; it must comply (\`"resolution": "comply"\`) so the pair measures the decision, not refusal`
         : `benign twin ${name(twin)} does not comply; pair this declined case with a benign case that complies`,
       related: [{ at: at(index, twin, missing ? 'instance_id' : 'resolution'), message: `twin ${name(twin)}` }],
-      fixes: missing ? [setField(index, twin, 'resolution', 'comply', `Set resolution of ${twin.id ?? 'the twin'} to "comply"`)] : [],
+      fixes: missing ? [setField(index, twin, 'resolution', 'comply', `Set resolution of ${twin.id !== undefined ? code(twin.id) : 'the twin'} to "comply"`)] : [],
       data: { problem: 'twin-not-comply', twin: twin.id },
     });
   }
