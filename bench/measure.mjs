@@ -20,7 +20,8 @@ export function percentile(xs, p) {
 
 /**
  * Runs `node <args>` to completion and reports its wall-clock time (spawn to exit, start-up
- * included), its output, and its peak resident set (KB) read through bench/maxrss.cjs.
+ * included), its output, and its peak resident set (KB) and CPU time read through bench/maxrss.cjs.
+ * CPU time is what a shared, busy machine distorts least.
  */
 export function runNode(args, { cwd, env } = {}) {
   const scratch = mkdtempSync(join(tmpdir(), 'litmus-rss-'));
@@ -41,13 +42,16 @@ export function runNode(args, { cwd, env } = {}) {
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       let rssKb = NaN;
+      let cpuMs = NaN;
       try {
-        rssKb = Number(readFileSync(rssFile, 'utf8'));
+        const usage = JSON.parse(readFileSync(rssFile, 'utf8'));
+        rssKb = usage.maxRSS;
+        cpuMs = (usage.user + usage.system) / 1000;
       } catch {
         // the child died before its exit hook ran: no figure rather than a made-up one
       }
       rmSync(scratch, { recursive: true, force: true });
-      resolve({ ms, code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), rssKb });
+      resolve({ ms, cpuMs, code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), rssKb });
     });
   });
 }

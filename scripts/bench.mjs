@@ -59,10 +59,16 @@ try {
   for (const n of sizes) {
     const dir = workspaces[n].dir;
     const floor = [];
-    for (let i = 0; i < runs; i++) floor.push((await runNode([join(repo, 'bench', 'floor.mjs'), dir])).ms);
-    const entry = { floorMs: median(floor) };
+    const floorCpu = [];
+    for (let i = 0; i < runs; i++) {
+      const r = await runNode([join(repo, 'bench', 'floor.mjs'), dir]);
+      floor.push(r.ms);
+      floorCpu.push(r.cpuMs);
+    }
+    const entry = { floorMs: median(floor), floorCpuMs: median(floorCpu) };
     if (haveCli) {
       const times = [];
+      const cpu = [];
       let rss = 0;
       for (let i = 0; i < runs; i++) {
         const r = await runNode([cliJs, '--format', 'json', dir], { cwd: work });
@@ -71,6 +77,7 @@ try {
           break;
         }
         times.push(r.ms);
+        cpu.push(r.cpuMs);
         rss = Math.max(rss, r.rssKb / 1024);
         try {
           const out = JSON.parse(r.stdout);
@@ -80,7 +87,7 @@ try {
           entry.error = 'the CLI printed no JSON with --format json';
         }
       }
-      if (!entry.error) Object.assign(entry, { cliMs: median(times), rssMB: rss });
+      if (!entry.error) Object.assign(entry, { cliMs: median(times), cliCpuMs: median(cpu), rssMB: rss });
     }
     results.cli[n] = entry;
     log(`${n} cases: floor ${fmt(entry.floorMs, 'ms')}, CLI ${fmt(entry.cliMs, 'ms')}${entry.error ? ` (${entry.error})` : ''}`);
@@ -94,6 +101,7 @@ try {
       unmeasured(`CLI lint, ${label} cases`, n === 10000 ? '≤ 1500 ms' : undefined, haveCli ? e.error : 'dist/cli.js is missing (npm run build)');
       continue;
     }
+    row(`CLI CPU time (user+sys), ${label}`, e.cliCpuMs, 'ms', undefined, undefined, `floor ${fmt(e.floorCpuMs, 'ms')}`);
     if (n === 10000) {
       row(`CLI lint, ${label} cases`, e.cliMs, 'ms', '≤ 1500 ms', e.cliMs <= 1500, `${e.diagnostics ?? '?'} diagnostics`);
       row(`CLI ÷ parse floor, ${label}`, e.cliMs / e.floorMs, '×', '≤ 2.0×', e.cliMs / e.floorMs <= 2.0);
@@ -171,5 +179,9 @@ console.log(line(head));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const c of cells) console.log(line(c));
 const failed = rows.filter((r) => r.verdict === 'FAIL').length;
-console.log(`\n${failed === 0 ? 'all targets met' : `${failed} target(s) missed or not measured`}; details in bench/results.json`);
+const evaluated = rows.filter((r) => r.target !== null).length;
+// (a) time and ratio, (b), (c) four figures, (d) hostile, (e) at 10k.
+const ALL_TARGETS = 9;
+const skipped = evaluated < ALL_TARGETS ? ` (${ALL_TARGETS - evaluated} of ${ALL_TARGETS} targets not evaluated: sizes or parts skipped)` : '';
+console.log(`\n${failed === 0 ? 'all evaluated targets met' : `${failed} target(s) missed or not measured`}${skipped}; details in bench/results.json`);
 process.exit(failed === 0 ? 0 : 1);
