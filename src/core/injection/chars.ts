@@ -8,9 +8,14 @@ function isZeroWidth(cp: number): boolean {
   return cp === 0x200b || cp === 0x200c || cp === 0x2060 || cp === 0xfeff || cp === 0x180e || cp === 0x2061 || cp === 0x2062 || cp === 0x2063 || cp === 0x2064;
 }
 
-/** Bidirectional controls: they reorder what the reader sees. */
+/** Bidirectional embeddings, overrides and isolates: they reorder what the reader sees. */
 export function isBidiControl(cp: number): boolean {
-  return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp === 0x200e || cp === 0x200f || cp === 0x061c;
+  return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/** Direction marks (LRM, RLM, ALM): ordinary in right-to-left text, so dropped but not counted. */
+function isDirectionMark(cp: number): boolean {
+  return cp === 0x200e || cp === 0x200f || cp === 0x061c;
 }
 
 export function isTagChar(cp: number): boolean {
@@ -156,6 +161,8 @@ export function scanChars(text: string): CharScan {
     } else if (isBidiControl(cp)) {
       bidiCount++;
       hiddenTotal++;
+    } else if (isDirectionMark(cp)) {
+      // dropped from the visible text, not evidence
     } else if (isZeroWidth(cp) || cp === 0x200d) {
       const next = text.codePointAt(i + width) ?? -1;
       const joinsEmoji = cp === 0x200d && (isEmojiLike(prevCp) || isEmojiLike(next));
