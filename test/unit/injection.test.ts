@@ -106,6 +106,8 @@ describe('injection detector: stays silent on real schema text', () => {
     'Family 👨\u200D👩\u200D👧 emoji are allowed in the title.',
     '東京の天気を取得します。',
     'שם המשתמש\u200F (username)',
+    'می\u200Cخواهم فایل را بخوانم',
+    'ภาษา\u200Bไทย',
     'Ваш запрос будет обработан.',
     'If you want the newest items first, set this to true.',
     'Does the house need a garden? Default is False',

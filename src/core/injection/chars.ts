@@ -61,6 +61,15 @@ const CONFUSABLE: Record<string, string> = {
   Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
 };
 
+/**
+ * Latin letters and digits (and their Cyrillic/Greek look-alikes). Zero-width joiners and
+ * non-joiners are ordinary inside Persian, Arabic or Indic words, and zero-width spaces inside Thai
+ * or Khmer ones; between Latin letters they only hide a word from a reader or a filter.
+ */
+function isLatinLike(cp: number): boolean {
+  return isAsciiWord(cp) || (cp >= 0xc0 && cp <= 0x24f && cp !== 0xd7 && cp !== 0xf7) || CONFUSABLE_CP.has(cp);
+}
+
 const CONFUSABLE_CP = new Map<number, string>(Object.entries(CONFUSABLE).map(([k, v]) => [k.codePointAt(0)!, v]));
 
 export interface CharScan {
@@ -172,7 +181,7 @@ export function scanChars(text: string): CharScan {
         let j2 = i + width;
         while (j2 < n && isZeroWidth(text.charCodeAt(j2))) j2++;
         const after = text.codePointAt(j2);
-        if (prevCp >= 0 && after !== undefined && isWordChar(prevCp) && isWordChar(after)) zeroWidthInWord++;
+        if (prevCp >= 0 && after !== undefined && isLatinLike(prevCp) && isLatinLike(after)) zeroWidthInWord++;
       }
     } else {
       const mapped = (cp >= 0x370 && cp <= 0x52f) || cp === 0x261 ? CONFUSABLE_CP.get(cp) : undefined;
