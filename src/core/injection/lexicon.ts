@@ -33,7 +33,13 @@ export const IMPERATIVES = set(`
   recommend promote tease offer post share upload retrieve fetch access let keep remember stop follow obey
   pretend act imagine develop solve compute find calculate identify teach show tell bypass override jumble
   transfer grant pay buy purchase order book schedule erase wipe revoke approve sign subscribe unsubscribe export
-  publish disclose leak
+  publish disclose leak analyze analyse compare evaluate assess predict estimate propose plan design outline define
+  classify rank review critique discuss argue claim state spell encode decode encrypt reverse paraphrase rephrase
+  reword simplify elaborate highlight emphasize emphasise prepend conclude cite quote recite sing roleplay brainstorm
+  invent produce greet thank apologize apologise warn remind urge encourage persuade convince advertise endorse
+  praise criticize criticise mock insult threaten request collect gather extract verify confirm browse tweet donate
+  register destroy uninstall capitalize italicize underline conceal hide halt proceed insist express assert spread
+  exaggerate fabricate falsify deny inform notify contact shorten count narrate
 `);
 
 export const QUESTION_WORDS = set("what what's whats who who's whom whose which where when why how can could would will is are do does did should");
