@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import {
   buildIndex,
+  createDocument,
   createIncrementalLinter,
+  LineIndex,
+  rootValue,
   createIncrementalWorkspace,
   lintIndex,
   loadWorkspace,
@@ -233,5 +236,38 @@ describe('incremental analysis', () => {
     assert.deepEqual(view(r2.diagnostics), view(lintIndex(second.index).diagnostics));
     assert.ok(r2.diagnostics.some((d) => d.code === 'unresolved-reference' && d.uri === `${WS}/a.litmus.json`));
     assert.ok(!r1.diagnostics.some((d) => d.code === 'unresolved-reference'));
+  });
+});
+
+describe('document reuse', () => {
+  const uri = `${WS}/reuse/a.litmus.json`;
+  const text = '{\r\n  "instance_id": "x",\n  "arm": "benign"\r}';
+
+  it('returns the same document for the same text, a new one sharing the trees for a new version, a fresh parse for new text', () => {
+    const a = createDocument(uri, text)!;
+    assert.equal(createDocument(uri, text), a);
+    const v2 = createDocument(uri, text, undefined, 2)!;
+    assert.notEqual(v2, a);
+    assert.equal(v2.version, 2);
+    assert.equal(v2.parsed, a.parsed);
+    const changed = createDocument(uri, text.replace('"x"', '"y"'), undefined, 3)!;
+    assert.notEqual(changed.parsed, a.parsed);
+    assert.deepEqual({ ...(rootValue(changed, 0) as object) }, { instance_id: 'y', arm: 'benign' });
+    // A different kind for the same text is a different document (a file read as a tool file by reference).
+    assert.notEqual(createDocument(uri, text, 'tools', 3)?.kind, changed.kind);
+  });
+
+  it('builds the line table on first use, the same as an eager one', () => {
+    const doc = createDocument(`${WS}/reuse/lines.litmus.json`, text)!;
+    const eager = new LineIndex(text);
+    assert.equal(doc.lines.lineCount, eager.lineCount);
+    for (let o = 0; o <= text.length; o++) assert.deepEqual(doc.lines.positionAt(o), eager.positionAt(o));
+    assert.equal(doc.lines, doc.lines);
+  });
+
+  it('shares one value per parse tree', () => {
+    const doc = createDocument(`${WS}/reuse/v.litmus.json`, text)!;
+    assert.equal(rootValue(doc, 0), rootValue(doc, 0));
+    assert.equal(rootValue(doc, 5), undefined);
   });
 });
