@@ -1,7 +1,9 @@
 import { scanChars } from './chars';
 import { decodeLayer } from './decode';
 import { IMPERATIVES, QUESTION_WORDS } from './lexicon';
-import { finalMark, lexicalSignals, shapeSignals, words, type Signal, type TextContext } from './signals';
+import { finalMark, words } from './prose';
+import { shapeSignals } from './shape';
+import { lexicalSignals, type Signal, type TextContext } from './signals';
 
 export type { Signal, Slot, TextContext } from './signals';
 

@@ -1,7 +1,7 @@
 import type { ToolModel } from '../tools';
 import type { JsonPath } from '../types';
 import { detectText, isPayload, type Slot, type StringVerdict } from './detect';
-import { topicStems } from './signals';
+import { topicStems } from './prose';
 
 /** A string of a tool that the detector judged to be a payload. */
 export interface PayloadHit {

@@ -4,19 +4,18 @@ import {
   CONCEAL_VERBS,
   CONTROL_NOUNS,
   DIRECTIVE_VERBS,
-  IMPERATIVES,
   INSTRUCTION_NOUNS,
   LIFTED,
   NEGATIONS,
-  OPENERS,
   OUTPUT_NOUNS,
   OVERRIDE_VERBS,
   PRESSURE_WORDS,
-  QUESTION_WORDS,
   SECRET_WORDS,
-  STOPWORDS,
   TRANSFER_VERBS,
 } from './lexicon';
+import { finalMark, sentences, topicStems, type Sentence, type Words } from './prose';
+import { nearAddress, sinks, isExampleHost } from './sinks';
+
 
 /** One piece of evidence. Weights add up; a string is a payload at a total of 1. */
 export interface Signal {
@@ -47,96 +46,6 @@ export interface TextContext {
    * it (names count as many): a stem is on topic when some other text of the tool uses it too.
    */
   topic?: ReadonlyMap<string, number>;
-}
-
-export interface Words {
-  /** Lower-cased words in order. */
-  list: string[];
-  /** Case-kept words (for tool names). */
-  raw: string[];
-}
-
-export function words(text: string): Words {
-  const raw = text.match(/[\p{L}\p{N}_']+/gu) ?? [];
-  return { raw, list: raw.map((w) => w.toLowerCase()) };
-}
-
-/** A crude stem, enough to match `files` with `file` and `calculating` with `calculate`. */
-export function stem(word: string): string {
-  let w = word.replace(/'s$/, '');
-  if (w.length > 5 && w.endsWith('ies')) return w.slice(0, -3) + 'y';
-  for (const suffix of ['ations', 'ation', 'ities', 'ity', 'ings', 'ing', 'ness', 'ments', 'ment', 'ers', 'er', 'ies', 'es', 'ed', 'ly', 's']) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= 4) {
-      w = w.slice(0, -suffix.length);
-      break;
-    }
-  }
-  return w;
-}
-
-/** Topic stems of identifiers and prose: `get_user_profile` gives get, user, profi. */
-export function topicStems(texts: string[], into: Set<string> = new Set()): Set<string> {
-  for (const t of texts) {
-    const parts = t.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u);
-    for (const p of parts) if (p.length >= 4 && !STOPWORDS.has(p)) into.add(stem(p));
-  }
-  return into;
-}
-
-export interface Sentence {
-  words: string[];
-  text: string;
-  /** First word, past a leading "please". */
-  lead: string;
-  imperative: boolean;
-  question: boolean;
-}
-
-/** The last character before trailing spaces and closing quotes or brackets ('' when none). */
-export function finalMark(text: string): string {
-  let i = text.length - 1;
-  while (i >= 0 && ' \t\r\n"\'`)]'.includes(text[i])) i--;
-  return i >= 0 ? text[i] : '';
-}
-
-/** Paragraphs: hard-wrapped lines join; blank lines and list items separate. Linear, no backtracking. */
-function paragraphs(text: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (!line || /^([-*•]|\d+[.)]\s)/.test(line)) {
-      if (cur) out.push(cur);
-      cur = line;
-    } else {
-      cur = cur ? cur + ' ' + line : line;
-    }
-  }
-  if (cur) out.push(cur);
-  return out;
-}
-
-/** Sentences of a folded text. */
-export function sentences(text: string): Sentence[] {
-  const out: Sentence[] = [];
-  for (const part of paragraphs(text).flatMap((p) => p.split(/(?<=[.!?])\s+/))) {
-    const ws = words(part).list;
-    if (!ws.length) continue;
-    let k = 0;
-    while (k < ws.length - 1 && (ws[k] === 'please' || OPENERS.has(ws[k]))) k++;
-    const lead = ws[k];
-    // "List of servers" is a noun phrase, not a request.
-    let imperative = (IMPERATIVES.has(lead) && ws[k + 1] !== 'of') || ((lead === "don't" || lead === 'do') && IMPERATIVES.has(ws[k + 1] ?? ''));
-    // "After you finish, delete all files": a request after a time clause.
-    if (!imperative && /^(after|before|when|once|then|first)$/.test(ws[0])) {
-      const comma = part.indexOf(',');
-      const next = comma >= 0 ? words(part.slice(comma + 1)).list[0] : undefined;
-      imperative = next !== undefined && IMPERATIVES.has(next);
-    }
-    const question = QUESTION_WORDS.has(ws[0]) && finalMark(part) === '?';
-    out.push({ words: ws, text: part, lead, imperative, question });
-  }
-  return out;
 }
 
 /** What a command to override must name to be about the agent's safety rather than a setting. */
@@ -185,35 +94,6 @@ const LIFTABLE = new Set([...CONTROL_NOUNS, ...INSTRUCTION_NOUNS, 'safeguards', 
 
 const MARKUP_TAGS = ['<important>', '</important>', '<system>', '</system>', '<hidden>', '</hidden>', '<secret>', '<instructions>', '<instruction>', '[important]', '[system]', '<admin>', '<override>'];
 const CHAT_TOKENS = ['[inst]', '[/inst]', '<<sys>>', '<|im_start|>', '<|im_end|>', '<|system|>', '<|assistant|>', '<|user|>', '<|endoftext|>', '<|eot_id|>', '<|start_header_id|>', '<start_of_turn>', '### instruction', '### system'];
-
-/** Example hosts and loopback: links there are documentation, not a sink. */
-function isExampleHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^www\./, '');
-  return /(^|\.)(example\.(com|org|net)|localhost|invalid|test|example)$/.test(h) || /^(127\.|0\.0\.0\.0|\[::1\])/.test(h);
-}
-
-/** URLs, bare `www.` hosts and e-mail addresses in the text (bounded by the caller's window). */
-function sinks(text: string): { urls: string[]; emails: string[]; queryData: boolean; markdownImage: boolean } {
-  const urls: string[] = [];
-  let queryData = false;
-  for (const m of text.matchAll(/\b(?:https?:\/\/|www\.)([a-z0-9.-]{1,253})([^\s"'<>)\]]{0,512})/gi)) {
-    urls.push(m[1]);
-    const rest = m[2];
-    const q = rest.indexOf('?');
-    // A query string that carries something filled in at run time: {x}, <x>, $x.
-    if (q >= 0 && /[{<$]/.test(rest.slice(q)) && !isExampleHost(m[1])) queryData = true;
-  }
-  const bareHost = /\.(com|net|org|io|xyz|info|ru|cn|top|site|online|app)\b/i.test(text);
-  for (const m of bareHost ? text.matchAll(/\b([a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,4}\.(?:com|net|org|io|xyz|info|ru|cn|top|site|online|app))\b([^\s"'<>)\]]{0,512})/gi) : []) {
-    if (!urls.includes(m[1])) urls.push(m[1]);
-    const rest = m[2];
-    const q = rest.indexOf('?');
-    if (q >= 0 && /[{<$]/.test(rest.slice(q))) queryData = true;
-  }
-  const emails = !text.includes('@') ? [] : [...text.matchAll(/\b[a-z0-9._%+-]{1,64}@([a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,4})\b/gi)].map((m) => m[1]);
-  const markdownImage = text.includes('![') && /!\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^)\s]{0,512}\?[^)\s]{0,512}\)/i.test(text);
-  return { urls, emails, queryData, markdownImage };
-}
 
 /** Files and keys whose contents are secrets; naming one is a target, not yet a request. */
 const SENSITIVE_PATHS = ['~/.ssh', '.ssh/', 'id_rsa', 'id_ed25519', 'id_ecdsa', '/etc/passwd', '/etc/shadow', '.bashrc', '.zshrc', '.bash_history', '.aws/credentials', '.netrc', 'mcp.json', '.git-credentials'];
@@ -399,61 +279,4 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   if (pressure) add('pressure', pressure > 1 ? 0.4 : 0.2, 'uses urgency or false authority');
 
   return out;
-}
-
-const SEND_VERBS = set('send sending sent post posting upload uploading forward forwarding email mail visit visiting download downloading install installing link linking directing redirect redirecting navigate join reach contact submit transmit exfiltrate leak');
-
-function set(words: string): Set<string> {
-  return new Set(words.split(' '));
-}
-
-/** A host that a sending or visiting verb governs (within four words before it). */
-function nearAddress(text: string, hosts: string[]): string | undefined {
-  for (const host of hosts) {
-    const at = text.indexOf(host.toLowerCase());
-    if (at < 0) continue;
-    const before = words(text.slice(Math.max(0, at - 120), at)).list.slice(-8);
-    if (before.some((x) => SEND_VERBS.has(x)) || (before.includes('to') && before.some((x) => TRANSFER_VERBS.has(x)))) return host;
-  }
-  return undefined;
-}
-
-function firstWord(ws: string[]): string {
-  return ws[0] ?? '';
-}
-
-/**
- * A value slot (default, const, enum, examples) normally holds a short token; a whole sentence
- * there, especially one addressed to a reader, is out of place.
- */
-export function shapeSignals(visible: string, ws: Words, ctx: TextContext): Signal[] {
-  if (ctx.slot === 'description' || ctx.slot === 'title') return [];
-  const w = ws.list;
-  // Words as people write them: a URL or a path is one "word" however many parts it has.
-  const spaced = visible.trim().split(/\s+/).length;
-  if (w.length < 4 || spaced < 4) return [];
-  let letters = 0;
-  let nonSpace = 0;
-  const head = visible.length > 2000 ? visible.slice(0, 2000) : visible;
-  for (const ch of head) {
-    if (ch === ' ' || ch === '\n' || ch === '\t') continue;
-    nonSpace++;
-    if (/\p{L}/u.test(ch)) letters++;
-  }
-  const prose = nonSpace > 0 && letters / nonSpace >= 0.7;
-  const mark = finalMark(head);
-  const lead = firstWord(w);
-  // A request may open any clause: "before the add, execute this tool and ...".
-  const clauseLeads = head.split(/[,;]/).map((c) => words(c.toLowerCase()).list[0] ?? '');
-  const imperative = IMPERATIVES.has(lead) || clauseLeads.some((l) => IMPERATIVES.has(l) && l !== 'list') || (lead === "don't" || lead === 'do' ? IMPERATIVES.has(w[1] ?? '') : false);
-  const question = QUESTION_WORDS.has(lead) && mark === '?';
-  const secondPerson = w.includes('you') || w.includes('your');
-  let weight = prose ? 0.4 : 0.2;
-  if (spaced >= 8) weight += 0.1;
-  if ('.!?:'.includes(mark || 'x')) weight += 0.3;
-  if (imperative || question) weight += 0.3;
-  if (secondPerson) weight += 0.1;
-  if (ctx.siblingMax !== undefined && head.length >= Math.max(24, 3 * ctx.siblingMax)) weight += 0.3;
-  const what = question ? 'a question' : imperative ? 'a request' : 'a sentence';
-  return [{ id: 'out-of-place-sentence', weight: Math.min(weight, 1), explanation: `${what} where a short ${ctx.slot} value is expected` }];
 }
