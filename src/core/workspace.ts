@@ -93,6 +93,8 @@ interface CaseFacts {
   inlineUses: Map<number, ToolUse>;
   /** The last resolution of each reference, with what it depended on (see buildIndex). */
   uses: (CachedUse | undefined)[];
+  /** The last model built from these facts. */
+  model?: CaseModel;
 }
 
 interface CachedUse {
@@ -151,9 +153,9 @@ function caseFact(doc: SuiteDocument, root: number, path: JsonPath, value: Recor
   };
 }
 
-/** A fresh model per index (its `tools` depend on other files) over the cached facts. */
-function caseModel(doc: SuiteDocument, f: CaseFacts): CaseModel {
-  return { doc, root: f.root, path: f.path, value: f.value, id: f.id, arm: f.arm, family: f.family, probe: f.probe, tools: [] };
+/** A model over the cached facts, with this index's resolution of its tools. */
+function caseModel(doc: SuiteDocument, f: CaseFacts, tools: ToolUse[]): CaseModel {
+  return { doc, root: f.root, path: f.path, value: f.value, id: f.id, arm: f.arm, family: f.family, probe: f.probe, tools };
 }
 
 function readToolFile(doc: SuiteDocument): ToolFile {
@@ -190,57 +192,56 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
   const readErrors = options.readErrors ?? new Map<string, string>();
 
   const toolFiles = new Map<string, ToolFile>();
-  const cases: CaseModel[] = [];
-  const factsOf = new Map<CaseModel, CaseFacts>();
+  const caseFacts: [SuiteDocument, CaseFacts][] = [];
   const configDocs = new Map<string, SuiteDocument>();
   const harnessDocs = new Map<string, SuiteDocument>();
   for (const doc of docs.values()) {
     if (doc.kind === 'tools') toolFiles.set(normalizeUri(doc.uri), readToolFile(doc));
     else if (doc.kind === 'cases' || doc.kind === 'caseLines') {
       // One by one: spreading a 100,000-line file into push() would overflow the call stack.
-      for (const f of readCaseFacts(doc)) {
-        const c = caseModel(doc, f);
-        cases.push(c);
-        factsOf.set(c, f);
-      }
+      for (const f of readCaseFacts(doc)) caseFacts.push([doc, f]);
     }
     else if (doc.kind === 'config') configDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
     else if (doc.kind === 'harness') harnessDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
   }
 
+  const cases: CaseModel[] = [];
   const casesById = new Map<string, CaseModel[]>();
   const families = new Map<string, CaseModel[]>();
   const toolUsers = new Map<ToolModel, { case: CaseModel; use: ToolUse }[]>();
   const confine = options.confineTo?.map(normalizeUri);
   const outside = (uri: string): boolean =>
     !!options.outsideWorkspace?.has(uri) || (!!confine && !confine.some((r) => isUnder(uri, r)));
-  for (const c of cases) {
+  const resolveUse = (doc: SuiteDocument, f: CaseFacts, entry: unknown, i: number): ToolUse => {
+    if (typeof entry !== 'string') {
+      // The same ToolModel object every time the document is unchanged, so work keyed on it carries over.
+      return f.inlineUses.get(i) ?? { path: [...f.path, 'tools', i], inline: true };
+    }
+    // What a reference resolves to depends on its text and on these facts about its target alone;
+    // while they stand, the previous resolution is reused.
+    const cached = f.uses[i];
+    const t = cached?.use.targetUri;
+    if (cached && (t === undefined || (toolFiles.get(t) === cached.file && docs.has(t) === cached.hasDoc && readErrors.get(t) === cached.readError && outside(t) === cached.outside))) {
+      return cached.use;
+    }
+    const use = resolveReference(doc.uri, entry, [...f.path, 'tools', i], toolFiles, docs, readErrors, outside);
+    const u = use.targetUri;
+    f.uses[i] = { use, file: u ? toolFiles.get(u) : undefined, hasDoc: u ? docs.has(u) : false, readError: u ? readErrors.get(u) : undefined, outside: u ? outside(u) : false };
+    return use;
+  };
+  for (const [doc, f] of caseFacts) {
+    const uses = Array.isArray(f.value.tools) ? f.value.tools.map((entry, i) => resolveUse(doc, f, entry, i)) : [];
+    // A case whose references all resolve as before is the same model as before: rules that key
+    // their own caches on it keep them.
+    let c = f.model;
+    if (!c || c.tools.length !== uses.length || c.tools.some((u, i) => u !== uses[i])) {
+      c = caseModel(doc, f, uses);
+      f.model = c;
+    }
+    cases.push(c);
     if (c.id !== undefined) push(casesById, c.id, c);
     if (c.family !== undefined) push(families, c.family, c);
-    const tools = c.value.tools;
-    if (!Array.isArray(tools)) continue;
-    const f = factsOf.get(c);
-    tools.forEach((entry, i) => {
-      let use: ToolUse;
-      if (typeof entry === 'string') {
-        // What a reference resolves to depends on its text and on these facts about its target
-        // alone; while they stand, the previous resolution is reused.
-        const cached = f?.uses[i];
-        const t = cached?.use.targetUri;
-        if (cached && (t === undefined || (toolFiles.get(t) === cached.file && docs.has(t) === cached.hasDoc && readErrors.get(t) === cached.readError && outside(t) === cached.outside))) {
-          use = cached.use;
-        } else {
-          use = resolveReference(c.doc.uri, entry, [...c.path, 'tools', i], toolFiles, docs, readErrors, outside);
-          const u = use.targetUri;
-          if (f) f.uses[i] = { use, file: u ? toolFiles.get(u) : undefined, hasDoc: u ? docs.has(u) : false, readError: u ? readErrors.get(u) : undefined, outside: u ? outside(u) : false };
-        }
-      } else {
-        // The same ToolModel object every time the document is unchanged, so work keyed on it carries over.
-        use = f?.inlineUses.get(i) ?? { path: [...c.path, 'tools', i], inline: true };
-      }
-      c.tools.push(use);
-      if (use.tool) push(toolUsers, use.tool, { case: c, use });
-    });
+    for (const use of uses) if (use.tool) push(toolUsers, use.tool, { case: c, use });
   }
 
   const base = mergeConfig(defaultConfig(), options.baseConfig);
