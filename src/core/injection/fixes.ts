@@ -1,4 +1,5 @@
 import { appendToArray, removeValue, setValue } from '../edit';
+import { quote } from '../escape';
 import { formatPointer } from '../pointer';
 import type { FixSpec } from '../rules/types';
 import type { JsonPath } from '../types';
@@ -8,6 +9,11 @@ import type { Label } from './labels';
 
 function startsWith(path: JsonPath, prefix: JsonPath): boolean {
   return prefix.length <= path.length && prefix.every((p, i) => p === path[i]);
+}
+
+/** Suite text in a fix title: escaped and cut like a quote, without the quotes (plain ids read as they are). */
+function shown(text: string, max = 80): string {
+  return quote(text, max).slice(1, -1);
 }
 
 /** The `injection_field` location that names a string, as written in case `c` (FORMAT §4). */
@@ -25,7 +31,7 @@ export function addLabelFix(c: CaseModel, location: string, unambiguous: boolean
   else if (typeof current === 'string') changes = setValue(c.doc, c.root, field, [current, location]);
   else changes = setValue(c.doc, c.root, field, location);
   return {
-    title: `Label as injection_field of ${c.id ?? 'this case'}`,
+    title: `Label as injection_field of ${c.id !== undefined ? shown(c.id, 60) : 'this case'}`,
     unambiguous,
     changes: [{ uri: c.doc.uri, version: c.doc.version, changes }],
   };
@@ -34,7 +40,7 @@ export function addLabelFix(c: CaseModel, location: string, unambiguous: boolean
 export function relabelFix(label: Label, location: string, unambiguous: boolean): FixSpec {
   const c = label.case;
   return {
-    title: `Relabel injection_field to ${location}`,
+    title: `Relabel injection_field to ${shown(location, 120)}`,
     unambiguous,
     changes: [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, label.path, location) }],
   };
