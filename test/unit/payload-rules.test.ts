@@ -218,6 +218,16 @@ describe('stale-injection-field', () => {
     ]);
   });
 
+  it('stays silent while the labelled tool file does not parse (parse-error speaks)', async () => {
+    const files = {
+      'tools/mail.tools.json': '{ "tools": [ { "name": "send_mail", ',
+      'cases/a.litmus.json': kase('adv-1', 'adversarial', [ref], { injection_field: '../tools/mail.tools.json#/tools/0/inputSchema/properties/cc/default' }),
+    };
+    const { diagnostics } = await lintFiles(files);
+    assert.equal(codes(diagnostics, 'stale-injection-field').length, 0);
+    assert.ok(codes(diagnostics, 'parse-error').length > 0);
+  });
+
   it('is lenient about labels that point at the array or object holding the payload', async () => {
     const files = {
       'tools/t.tools.json': json({ tools: [{ name: 'm', description: 'd', inputSchema: { properties: { a: { enum: ['x', PAYLOAD] }, b: { default: { note: PAYLOAD } } } } }] }),

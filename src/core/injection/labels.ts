@@ -14,7 +14,7 @@ export interface Label {
   /** Where it points, when it resolved to an existing value. */
   target?: { uri: string; root: number; path: JsonPath };
   /** Why it did not resolve. */
-  problem?: 'malformed' | 'missing-file' | 'missing-value';
+  problem?: 'malformed' | 'missing-file' | 'missing-value' | 'broken-file';
   /** The file it names (normalised), when well-formed. */
   targetUri?: string;
 }
@@ -63,6 +63,12 @@ export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath
   const doc = index.docs.get(uri) ?? [...index.docs.values()].find((d) => normalizeUri(d.uri) === uri);
   if (!doc) {
     label.problem = 'missing-file';
+    return label;
+  }
+  const root = doc.parsed.roots[0];
+  if (!root?.node || root.broken) {
+    // `parse-error` already reports the file; a label into it cannot be judged until it parses.
+    label.problem = 'broken-file';
     return label;
   }
   const found = resolveIn(doc, 0, [], tokens);

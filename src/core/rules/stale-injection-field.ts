@@ -36,7 +36,7 @@ export const staleInjectionField: Rule = {
     const labelled = new Set<Label>();
     for (const labels of analysis.labelsOf.values()) for (const l of labels) labelled.add(l);
     for (const label of analysis.labels) {
-      if (labelled.has(label)) continue;
+      if (labelled.has(label) || label.problem === 'broken-file') continue;
       const c = label.case;
       // Payloads another label of this case already names need no second label.
       const own = analysis.labels.filter((l) => l.case === c && l !== label);
