@@ -22,8 +22,21 @@ async function readJsonl(path: string): Promise<CorpusLabel[]> {
   return text.split(/\r?\n/).filter((l) => l.trim()).map((l) => JSON.parse(l) as CorpusLabel);
 }
 
+/** Candidate-string counts the corpus publishes per file (its own scorer's denominators), if any. */
+async function manifestCounts(dir: string): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  try {
+    const m = JSON.parse(await fsp.readFile(join(dir, 'manifest.json'), 'utf8')) as { files?: { file?: unknown; candidateStrings?: unknown }[] };
+    for (const f of m.files ?? []) if (typeof f.file === 'string' && typeof f.candidateStrings === 'number') counts.set(f.file, f.candidateStrings);
+  } catch {
+    // no manifest: count ourselves
+  }
+  return counts;
+}
+
 async function benignFiles(dir: string): Promise<BenignFile[]> {
   const out: BenignFile[] = [];
+  const published = await manifestCounts(dir);
   const walk = async (d: string): Promise<void> => {
     for (const e of await fsp.readdir(d, { withFileTypes: true })) {
       const p = join(d, e.name);
@@ -36,7 +49,8 @@ async function benignFiles(dir: string): Promise<BenignFile[]> {
           continue;
         }
         const tools = Array.isArray(value.tools) ? value.tools : [];
-        out.push({ file: relative(dir, p).split(sep).join('/'), tools: tools.length, candidateStrings: tools.reduce((a: number, t) => a + countCandidates(t), 0) });
+        const file = relative(dir, p).split(sep).join('/');
+        out.push({ file, tools: tools.length, candidateStrings: published.get(file) ?? tools.reduce((a: number, t) => a + countCandidates(t), 0) });
       }
     }
   };
