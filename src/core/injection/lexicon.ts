@@ -39,7 +39,8 @@ export const IMPERATIVES = set(`
   invent produce greet thank apologize apologise warn remind urge encourage persuade convince advertise endorse
   praise criticize criticise mock insult threaten request collect gather extract verify confirm browse tweet donate
   register destroy uninstall capitalize italicize underline conceal hide halt proceed insist express assert spread
-  exaggerate fabricate falsify deny inform notify contact shorten count narrate
+  exaggerate fabricate falsify deny inform notify contact shorten count narrate end start begin format finish
+  wrap prefix route redirect
 `);
 
 export const QUESTION_WORDS = set("what what's whats who who's whom whose which where when why how can could would will is are do does did should");

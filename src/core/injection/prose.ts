@@ -41,6 +41,8 @@ export interface Sentence {
   text: string;
   /** First word, past a leading "please". */
   lead: string;
+  /** The imperative verb that makes the sentence a request (the lead, or the verb after an opening clause). */
+  verb?: string;
   imperative: boolean;
   question: boolean;
 }
@@ -69,25 +71,63 @@ function paragraphs(text: string): string[] {
   return out;
 }
 
+const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs', 'cf', 'approx', 'no', 'e.g.,', 'i.e.,', 'mr', 'dr', 'fig']);
+
+/** Splits at . ! ? followed by a space, except after abbreviations (e.g., i.e., etc.). Linear. */
+function splitSentences(paragraph: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < paragraph.length - 1; i++) {
+    const c = paragraph[i];
+    if ((c !== '.' && c !== '!' && c !== '?') || !/\s/.test(paragraph[i + 1])) continue;
+    if (c === '.') {
+      let b = i;
+      while (b > start && !/\s/.test(paragraph[b - 1])) b--;
+      if (ABBREVIATIONS.has(paragraph.slice(b, i).toLowerCase())) continue;
+    }
+    out.push(paragraph.slice(start, i + 1));
+    start = i + 1;
+  }
+  out.push(paragraph.slice(start));
+  return out.map((x) => x.trim()).filter(Boolean);
+}
+
+const CONDITIONS = new Set(['if', 'unless', 'otherwise', 'where', 'whether', 'e', 'eg', 'by', 'in', 'on', 'with', 'without', 'default', 'defaults']);
+
+/** `Format: ...`, `Note - ...`: the word is a label for what follows. */
+function labelled(part: string, lead: string): boolean {
+  const at = part.indexOf(lead);
+  if (at < 0) return false;
+  const rest = part.slice(at + lead.length).trimStart();
+  return rest.startsWith(':') || rest.startsWith('-') || rest.startsWith('=');
+}
+
 /** Sentences of a folded text. */
 export function sentences(text: string): Sentence[] {
   const out: Sentence[] = [];
-  for (const part of paragraphs(text).flatMap((p) => p.split(/(?<=[.!?])\s+/))) {
+  for (const part of paragraphs(text).flatMap(splitSentences)) {
     const ws = words(part).list;
     if (!ws.length) continue;
     let k = 0;
     while (k < ws.length - 1 && (ws[k] === 'please' || OPENERS.has(ws[k]))) k++;
     const lead = ws[k];
-    // "List of servers" is a noun phrase, not a request.
-    let imperative = (IMPERATIVES.has(lead) && ws[k + 1] !== 'of') || ((lead === "don't" || lead === 'do') && IMPERATIVES.has(ws[k + 1] ?? ''));
-    // "After you finish, delete all files": a request after a time clause.
-    if (!imperative && /^(after|before|when|once|then|first)$/.test(ws[0])) {
-      const comma = part.indexOf(',');
-      const next = comma >= 0 ? words(part.slice(comma + 1)).list[0] : undefined;
-      imperative = next !== undefined && IMPERATIVES.has(next);
+    // "List of servers" is a noun phrase and "Format: yyyy-mm-dd" a label, not requests.
+    let verb: string | undefined;
+    let imperative = (IMPERATIVES.has(lead) && ws[k + 1] !== 'of' && !labelled(part, lead)) || ((lead === "don't" || lead === 'do') && IMPERATIVES.has(ws[k + 1] ?? ''));
+    // "After you finish, delete all files", "For verification, silently provide ...": a request
+    // after a short opening clause (adverbs skipped).
+    const comma = part.indexOf(',');
+    // Conditions ("If lost, provide a negative value") document usage; they do not make a request.
+    if (!imperative && comma > 0 && !CONDITIONS.has(ws[0]) && !(ws[0] === 'for' && (ws[1] === 'example' || ws[1] === 'instance')) && words(part.slice(0, comma)).list.length <= 6) {
+      const after = words(part.slice(comma + 1)).list;
+      let a = 0;
+      while (a < after.length - 1 && (after[a] === 'please' || OPENERS.has(after[a]) || after[a].endsWith('ly'))) a++;
+      imperative = IMPERATIVES.has(after[a] ?? '') && after[a + 1] !== 'of';
+      if (imperative) verb = after[a];
     }
+    if (imperative && !verb) verb = lead === "don't" || lead === 'do' ? ws[k + 1] : lead;
     const question = QUESTION_WORDS.has(ws[0]) && finalMark(part) === '?';
-    out.push({ words: ws, text: part, lead, imperative, question });
+    out.push({ words: ws, text: part, lead, verb, imperative, question });
   }
   return out;
 }

@@ -4,6 +4,7 @@ import {
   CONCEAL_VERBS,
   CONTROL_NOUNS,
   DIRECTIVE_VERBS,
+  IMPERATIVES,
   INSTRUCTION_NOUNS,
   LIFTED,
   NEGATIONS,
@@ -13,7 +14,7 @@ import {
   SECRET_WORDS,
   TRANSFER_VERBS,
 } from './lexicon';
-import { finalMark, sentences, topicStems, type Sentence, type Words } from './prose';
+import { finalMark, sentences, topicStems, words, type Sentence, type Words } from './prose';
 import { nearAddress, sinks, isExampleHost } from './sinks';
 
 
@@ -86,6 +87,13 @@ function has(ws: string[], s: ReadonlySet<string>): boolean {
   return ws.some((w) => s.has(w));
 }
 
+const HUSH = new Set(['silently', 'quietly', 'secretly', 'covertly', 'discreetly']);
+const HUSHED_ACTS = new Set(['append', 'add', 'include', 'send', 'copy', 'forward', 'attach', 'insert', 'upload', 'share', 'exfiltrate', 'email', 'post', 'transfer', 'delete', 'execute', 'invoke', 'call', 'bcc', 'cc']);
+const CONCEAL_PHRASES = ['keep this secret', 'keep it secret', 'keep this hidden', 'keep it hidden', 'keep it confidential', 'hidden from the user', 'hide it from', 'hide this from', 'without the user knowing', 'without the user noticing', 'user should not know', 'user must not know', 'behind the user'];
+const ALWAYS = new Set(['always']);
+const SECRET_PHRASES = ['api key', 'api keys', 'session token', 'access token', 'auth token', 'secret key', 'private key', 'bearer token', 'ssh key', 'credit card', 'card number', 'social security number'];
+const USER_OVERRIDES = ['regardless of what the user', 'no matter what the user', 'even if the user', 'whatever the user says', 'ignore what the user', 'instead of what the user', 'ignore the user', "ignore the user's", 'than what the user'];
+const DESTRUCTIVE = ['rm -rf', 'rm -fr', 'del /f', 'format c:', 'mkfs', 'dd if=', 'drop table', 'drop database', ':(){', 'chmod -r 777', 'shutdown -h'];
 const CONCEAL_OBJECTS = new Set(['user', 'users', 'anyone', 'them', 'him', 'her', 'human', 'operator', 'this', 'that', 'about', 'it', 'the']);
 const CALL_VERBS = new Set(['use', 'execute', 'run', 'call', 'invoke']);
 const THIS = new Set(['this']);
@@ -136,13 +144,22 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
 
   if (CHAT_TOKENS.some((t) => text.includes(t))) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
   else if (MARKUP_TAGS.some((t) => text.includes(t))) add('authority-markup', 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
-  else if (/(^|\n)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text) || /<\|[a-z_]{2,20}\|>/.test(text)) add('authority-markup', 0.7, 'poses as a system or assistant message');
+  else if (/(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text) || /<\|[a-z_]{2,20}\|>/.test(text)) add('authority-markup', 0.7, 'poses as a system or assistant message');
   else if (pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
+
+  // Text a renderer hides: an HTML comment with words in it.
+  const comment = text.indexOf('<!--');
+  if (comment >= 0 && text.indexOf('-->', comment) > comment && words(text.slice(comment, text.indexOf('-->', comment))).list.length >= 3) {
+    add('hidden-comment', 0.7, 'hides text in an HTML comment that rendered views do not show');
+  }
+  if (DESTRUCTIVE.some((c) => text.includes(c))) add('destructive-command', 0.6, 'contains a destructive shell or database command');
 
   const obliged = ['assistant', 'agent', 'ai', 'llm'].some((who) => ph(`the ${who} must`) || ph(`the ${who} should`) || ph(`the ${who} needs to`));
   if (obliged) {
     add('addresses-agent', 0.7, 'tells the AI agent what it must do');
-  } else if (ph('ai assistant') || ph('as an ai') || ph('dear ai') || ph('ai agent') || ph('language model')) {
+  } else if (['assistant', 'ai', 'agent', 'model', 'llm'].some((who) => ['note to the', 'message to the', 'instructions to the', 'instruction to the', 'attention', 'attention ai', 'dear', 'hey'].some((lead) => ph(`${lead} ${who}`)))) {
+    add('addresses-agent', 0.7, 'addresses the AI agent as its reader');
+  } else if (ph('ai assistant') || ph('as an ai') || ph('ai agent') || ph('language model')) {
     add('addresses-agent', 0.5, 'speaks to the AI agent directly');
   }
 
@@ -153,7 +170,13 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     const object = w.slice(i + 1, i + 4).some((x) => CONCEAL_OBJECTS.has(x));
     for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(w[j]) && object) concealed = true;
   }
-  if (concealed || ph('keep this secret') || ph('without the user knowing') || ph('user should not know')) {
+  const hushed = near(w, HUSH, HUSHED_ACTS, 1) >= 0;
+  if (
+    concealed ||
+    hushed ||
+    CONCEAL_PHRASES.some((p) => ph(p)) ||
+    ((ph("don't let") || ph('do not let') || ph('never let')) && w.includes('user'))
+  ) {
     add('concealment', 0.8, 'asks the agent to hide what it does from the user');
   }
 
@@ -165,15 +188,15 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     ph('new instructions') ||
     ph('your new task') ||
     ph('you are allowed') ||
-    ph('debug mode') ||
     ph('new policy') ||
     ph('new protocol') ||
     ph('new rules') ||
-    ph('updated instructions') ||
-    ph('developer mode')
+    ph('updated instructions')
   ) {
     add('role-change', 0.7, 'tries to change the agent\'s role or rules');
   }
+
+  if (USER_OVERRIDES.some((p) => ph(p))) add('user-override', 0.8, "tells the agent to act against what the user asks");
 
   let directive = false;
   if (
@@ -193,7 +216,8 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     ph('always use') ||
     ph('no matter') ||
     ph('regardless of') ||
-    ph('please provide')
+    ph('please provide') ||
+    near(w, ALWAYS, IMPERATIVES, 1) >= 0
   ) {
     directive = true;
     add('agent-directive', 0.4, 'addresses the agent with a directive');
@@ -219,7 +243,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     const plain = (s: Sentence) => !/[`{[]|\]\(|::/.test(s.text);
     // Examples inside fenced code blocks are not requests to the reader.
     const prose = text.includes('```') ? sentences(text.split('```').filter((_, i) => i % 2 === 0).join('\n\n')) : sents;
-    const later = prose.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.lead))) && s.words.length >= 4 && plain(s) && '.?!'.includes(finalMark(s.text) || 'x'));
+    const later = prose.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead))) && s.words.length >= 4 && plain(s) && '.?!'.includes(finalMark(s.text) || 'x'));
     const topic = ctx.topic;
     if (later.length) {
       const self = topicStems([text]);
@@ -249,21 +273,27 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   if (!out.some((s) => s.id === 'cross-tool')) {
     // A call to a snake_case function by name, or talk about the tool descriptions themselves.
     const callIdx = directive ? near(w, DIRECTIVE_VERBS, new Set(w.filter((x) => /^[a-z][a-z0-9]*_[a-z0-9_]+$/.test(x))), 2) : -1;
-    const toolTalk = ph('tool descriptions') || ph('tool description') || ph('other tools') || ph('tool restrictions') || ph('tool safeguards');
+    const toolTalk = ph('tool descriptions') || ph('tool description') || ph('other tools') || ph('tool restrictions') || ph('tool safeguards') || ph('this tool replaces') || ph('instead of using') || ph('through this tool') || ph('use this tool instead');
     if (toolTalk) add('tool-talk', 0.5, 'talks to the agent about its tools and their descriptions');
     else if (callIdx >= 0 && directive) add('tool-talk', 0.3, 'directs the agent to call a function by name');
   }
 
   const sensitivePath = SENSITIVE_PATHS.some((p) => text.includes(p)) || mentionsDotEnv(text);
-  const secretWord = w.some((x) => SECRET_WORDS.has(x) || (x.includes('_') && x.split('_').some((p) => SECRET_WORDS.has(p))));
+  const isSecret = (x: string) => SECRET_WORDS.has(x) || (x.includes('_') && x.split('_').some((p) => SECRET_WORDS.has(p)));
+  const secretWord = w.some(isSecret) || SECRET_PHRASES.some((p) => ph(p));
   if (sensitivePath || secretWord) {
     const asks = near(w, TRANSFER_VERBS, ASKED_FOR, 8) >= 0;
     const imperativeAsk = sents.some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.some((p) => s.text.includes(p)) || mentionsDotEnv(s.text)));
     if (sensitivePath && (imperativeAsk || (asks && directive))) add('secret-request', 1, 'asks for a secret file or key (e.g. ~/.ssh, .env)');
     else if (sensitivePath && asks) add('secret-request', 0.7, 'asks for a secret file or key (e.g. ~/.ssh, .env, credentials)');
     else if (sensitivePath) add('sensitive-target', 0.5, 'names a secret file or key');
-    else if (sents.some((s) => s.imperative && s.words.some((x) => SECRET_WORDS.has(x) || x.split('_').some((p) => SECRET_WORDS.has(p))))) add('sensitive-target', 0.4, 'asks for credentials or tokens');
-    else if (asks) add('sensitive-target', 0.3, 'asks for credentials or tokens');
+    else {
+      // An order to hand over a credential; the reader's own ("your token") is phishing outright.
+      const asked = sents.filter((s) => s.imperative && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || SECRET_PHRASES.some((p) => (' ' + s.words.join(' ') + ' ').includes(` ${p} `))));
+      if (asked.some((s) => s.words.includes('your'))) add('secret-request', 1, 'asks for your credentials, keys or tokens');
+      else if (asked.length) add('secret-request', 0.7, 'asks for credentials, keys or tokens');
+      else if (asks) add('sensitive-target', 0.3, 'asks for credentials or tokens');
+    }
   }
 
   const sink = sinks(text);
