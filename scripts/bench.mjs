@@ -3,7 +3,7 @@
 // server, the injection detector, and peak memory. Prints each figure beside its target and writes
 // bench/results.json. Exits 1 when a target is missed or a figure could not be measured.
 //
-//   node scripts/bench.mjs [corpus dir] [--runs N] [--sizes 1000,10000,50000] [--skip-server] [--keep]
+//   node scripts/bench.mjs [corpus dir] [--runs N] [--sizes 1000,10000,50000] [--skip-server] [--keep] [--profile DIR]
 //
 // Never part of `npm test`: timings depend on the machine, so no test asserts them.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,8 +24,12 @@ const { values: opts, positionals } = parseArgs({
     sizes: { type: 'string', default: '1000,10000,50000' },
     'skip-server': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    profile: { type: 'string' },
   },
 });
+// --profile DIR: one extra CLI run per size and the server run write V8 CPU profiles there
+// (open them in Chrome DevTools or VS Code); the profiled runs are not part of the figures.
+const profileDir = opts.profile ? resolve(opts.profile) : undefined;
 const runs = Math.max(1, Number(opts.runs) || 3);
 const sizes = opts.sizes.split(',').map(Number).filter((n) => n > 0);
 const corpusDir = resolve(positionals[0] ?? join(repo, '..', 'shared', 'corpus'));
@@ -88,6 +92,7 @@ try {
         }
       }
       if (!entry.error) Object.assign(entry, { cliMs: median(times), cliCpuMs: median(cpu), rssMB: rss });
+      if (profileDir && !entry.error) await runNode(['--cpu-prof', `--cpu-prof-dir=${join(profileDir, `cli-${n}`)}`, cliJs, '--format', 'json', dir], { cwd: work });
     }
     results.cli[n] = entry;
     log(`${n} cases: floor ${fmt(entry.floorMs, 'ms')}, CLI ${fmt(entry.cliMs, 'ms')}${entry.error ? ` (${entry.error})` : ''}`);
@@ -134,7 +139,7 @@ try {
         const m = /export const DEBOUNCE_MS = (\d+)/.exec(readFileSync(join(repo, 'src', 'server', 'server.ts'), 'utf8'));
         if (!m) throw new Error('cannot find DEBOUNCE_MS in src/server/server.ts to subtract it');
         log(`language server: indexing ${ws.cases} cases, then editing (debounce ${m[1]} ms subtracted)`);
-        const s = await measureServer(serverJs, ws, { debounceMs: Number(m[1]) });
+        const s = await measureServer(serverJs, ws, { debounceMs: Number(m[1]), nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'server')}`] : [] });
         results.server = { cases: ws.cases, ...s };
         row(`server: index ${ws.cases / 1000}k cases (open files published)`, s.indexMs, 'ms');
         for (const [name, kind, stat, t] of targets) {
