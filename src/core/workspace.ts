@@ -198,7 +198,7 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
   for (const doc of docs.values()) {
     if (doc.kind === 'tools') toolFiles.set(normalizeUri(doc.uri), readToolFile(doc));
     else if (doc.kind === 'cases' || doc.kind === 'caseLines') {
-      // One by one: spreading a 100,000-line file into push() would overflow the call stack.
+      // One by one: spreading a 200,000-line file into push() would overflow the call stack.
       for (const f of readCaseFacts(doc)) caseFacts.push([doc, f]);
     }
     else if (doc.kind === 'config') configDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
