@@ -93,8 +93,6 @@ const WINDOW = 4096;
  * One pass over the whole string for counts; the visible text is built from the head and tail
  * windows only, so the later (costlier) lexical work is bounded whatever the input size.
  */
-const NON_ASCII = /[^\x00-\x7f]/g;
-
 function isAsciiWord(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || ((c | 32) >= 0x61 && (c | 32) <= 0x7a);
 }
@@ -103,18 +101,53 @@ function isAsciiLetter(c: number): boolean {
   return (c | 32) >= 0x61 && (c | 32) <= 0x7a;
 }
 
+/** Anything the per-character pass would act on: hidden characters, marks, Cyrillic and Greek. */
+const NEEDS_PASS = /[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\u0370-\u052f\u0261]|\udb40[\udc00-\udc7f]/;
+
+/** Confusable letters as a regex class, to find mixed words in the unscanned middle of long text. */
+const CONFUSABLE_CLASS = [...CONFUSABLE_CP.keys()].map((cp) => String.fromCodePoint(cp)).join('');
+const MIDDLE_TAGS = /\udb40[\udc00-\udc7f]/;
+const MIDDLE_BIDI = /[\u202a-\u202e\u2066-\u2069]/;
+const MIDDLE_ZERO_WIDTH = /[A-Za-z0-9\u00c0-\u024f][\u200b\u200c\u200d\u2060\ufeff]+[A-Za-z0-9\u00c0-\u024f]/;
+const MIDDLE_HOMOGLYPH = new RegExp(`[A-Za-z][${CONFUSABLE_CLASS}]|[${CONFUSABLE_CLASS}][A-Za-z]`);
+
 export function scanChars(text: string): CharScan {
+  const n = text.length;
+  // Most strings hold none of those: one native scan, and the visible text is the text itself.
+  if (!NEEDS_PASS.test(text)) {
+    const visible = n > 2 * WINDOW ? text.slice(0, WINDOW) + '\n' + text.slice(n - WINDOW) : text;
+    return { visible, tagText: '', tagCount: 0, zeroWidthInWord: 0, bidiCount: 0, homoglyphWords: 0, hiddenTotal: 0 };
+  }
+  if (n <= 2 * WINDOW) return scanRange(text, 0, n);
+  // Long text: the head and tail character by character; the middle only for presence, by native scans.
+  const head = scanRange(text, 0, WINDOW);
+  const tail = scanRange(text, n - WINDOW, n);
+  const middle = text.slice(WINDOW, n - WINDOW);
+  const tags = MIDDLE_TAGS.test(middle) ? 1 : 0;
+  const bidi = MIDDLE_BIDI.test(middle) ? 1 : 0;
+  const zeroWidth = MIDDLE_ZERO_WIDTH.test(middle) ? 1 : 0;
+  const homoglyph = MIDDLE_HOMOGLYPH.test(middle) ? 1 : 0;
+  return {
+    visible: head.visible + '\n' + tail.visible,
+    tagText: head.tagText + tail.tagText,
+    tagCount: head.tagCount + tail.tagCount + tags,
+    zeroWidthInWord: head.zeroWidthInWord + tail.zeroWidthInWord + zeroWidth,
+    bidiCount: head.bidiCount + tail.bidiCount + bidi,
+    homoglyphWords: head.homoglyphWords + tail.homoglyphWords + homoglyph,
+    hiddenTotal: head.hiddenTotal + tail.hiddenTotal + tags + bidi + zeroWidth,
+  };
+}
+
+/** The character-by-character pass over text[from, to): at most 2 × 4,096 characters. */
+function scanRange(text: string, from: number, to: number): CharScan {
   let tagText = '';
   let tagCount = 0;
   let zeroWidthInWord = 0;
   let bidiCount = 0;
   let hiddenTotal = 0;
   let homoglyphWords = 0;
-  let head = '';
-  let tail = '';
-  const n = text.length;
-  const long = n > 2 * WINDOW;
-  const tailStart = long ? n - WINDOW : n;
+  let visible = '';
+  const n = to;
   // Word state for homoglyph detection.
   let wordLatin = false;
   let wordConfusable = false;
@@ -123,64 +156,45 @@ export function scanChars(text: string): CharScan {
     if (wordLatin && wordConfusable && !wordOther) homoglyphWords++;
     wordLatin = wordConfusable = wordOther = false;
   };
-  /** Keeps the head and tail windows of the visible text; the middle of a long string is only counted. */
-  const keep = (from: number, to: number, s?: string) => {
-    if (!long) {
-      head += s ?? text.slice(from, to);
-      return;
-    }
-    if (from < WINDOW) head += s ?? text.slice(from, Math.min(to, WINDOW));
-    if (to > tailStart) tail += s ?? text.slice(Math.max(from, tailStart), to);
-  };
   let prevCp = -1;
-  let i = 0;
+  let i = from;
   while (i < n) {
-    // ASCII runs are the common case: short ones found by a loop, long ones by a native scan.
-    let j = i;
-    const probe = Math.min(n, i + 32);
-    while (j < probe && text.charCodeAt(j) < 0x80) j++;
-    if (j === probe && j < n) {
-      NON_ASCII.lastIndex = j;
-      const m = NON_ASCII.exec(text);
-      j = m ? m.index : n;
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if (isAsciiLetter(c)) wordLatin = true;
+      else if (!isAsciiWord(c)) endWord();
+      visible += text[i];
+      prevCp = c;
+      i++;
+      continue;
     }
-    if (j > i) {
-      let k = i;
-      while (k < j && isAsciiWord(text.charCodeAt(k))) {
-        if (isAsciiLetter(text.charCodeAt(k))) wordLatin = true;
-        k++;
+    let cp = c;
+    let width = 1;
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        cp = ((cp - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
+        width = 2;
       }
-      if (k < j) {
-        endWord();
-        let e = j;
-        while (e > k && isAsciiWord(text.charCodeAt(e - 1))) e--;
-        for (let p = e; p < j; p++) if (isAsciiLetter(text.charCodeAt(p))) wordLatin = true;
-      }
-      keep(i, j);
-      prevCp = text.charCodeAt(j - 1);
-      i = j;
-      if (i >= n) break;
     }
-    const cp = text.codePointAt(i)!;
-    const width = cp > 0xffff ? 2 : 1;
     if (isTagChar(cp)) {
       tagCount++;
       hiddenTotal++;
-      if (cp >= 0xe0020 && cp <= 0xe007e && tagText.length < 2 * WINDOW) tagText += String.fromCharCode(cp - 0xe0000);
+      if (cp >= 0xe0020 && cp <= 0xe007e) tagText += String.fromCharCode(cp - 0xe0000);
     } else if (isBidiControl(cp)) {
       bidiCount++;
       hiddenTotal++;
     } else if (isDirectionMark(cp)) {
       // dropped from the visible text, not evidence
     } else if (isZeroWidth(cp) || cp === 0x200d) {
-      const next = text.codePointAt(i + width) ?? -1;
+      const next = i + width < n ? text.codePointAt(i + width) ?? -1 : -1;
       const joinsEmoji = cp === 0x200d && (isEmojiLike(prevCp) || isEmojiLike(next));
       if (!joinsEmoji) {
         hiddenTotal++;
-        // Inside a word: word characters on both sides (past further zero-width characters).
-        let j2 = i + width;
-        while (j2 < n && isZeroWidth(text.charCodeAt(j2))) j2++;
-        const after = text.codePointAt(j2);
+        // Inside a word: Latin letters on both sides (past further zero-width characters).
+        let j = i + width;
+        while (j < n && isZeroWidth(text.charCodeAt(j))) j++;
+        const after = j < n ? text.codePointAt(j) : undefined;
         if (prevCp >= 0 && after !== undefined && isLatinLike(prevCp) && isLatinLike(after)) zeroWidthInWord++;
       }
     } else {
@@ -188,12 +202,11 @@ export function scanChars(text: string): CharScan {
       if (mapped) wordConfusable = true;
       else if (isWordChar(cp)) wordOther = true;
       else endWord();
-      if (!long || i < WINDOW || i >= tailStart) keep(i, i + width, mapped ?? (width === 2 ? text.slice(i, i + 2) : text[i]));
+      visible += mapped ?? (width === 2 ? text.slice(i, i + 2) : text[i]);
       prevCp = cp;
     }
     i += width;
   }
   endWord();
-  const visible = long ? head + '\n' + tail : head;
   return { visible, tagText, tagCount, zeroWidthInWord, bidiCount, homoglyphWords, hiddenTotal };
 }
