@@ -15,8 +15,7 @@ import {
   TRANSFER_VERBS,
 } from './lexicon';
 import { finalMark, sentences, topicStems, words, type Sentence, type Words } from './prose';
-import { nearAddress, sinks, isExampleHost } from './sinks';
-
+import { isExampleHost, nearAddress, sinks } from './sinks';
 
 /** One piece of evidence. Weights add up; a string is a payload at a total of 1. */
 export interface Signal {
