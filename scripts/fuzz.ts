@@ -5,7 +5,7 @@
  * Then it reports what it tried. The unit tests run the same properties, seeded and a few hundred
  * times; this is the long run.
  *
- *   node out/scripts/fuzz.js [--runs N] [--seed S] [--ignore REGEX]
+ *   node out/scripts/fuzz.js [--runs N] [--seed S] [--ignore REGEX] [--hang SECONDS] [--shrink SECONDS]
  *
  * `--ignore` skips problems whose text matches, to look past one already reported; the report
  * says how many it skipped.
@@ -13,6 +13,7 @@
 import * as fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { lintIndex, loadWorkspace, memoryFileSystem } from '../src/core';
 import { anyValue, fixtureWorkspaces, hostileText, KIND_NAMES, mutate, mutation, otherFixtureWorkspaces, render, repoRoot, style, workspace, type Files } from '../test/hostile/arbitraries';
 import { diagnosticProblems, fixProblems } from '../test/hostile/check';
@@ -65,8 +66,47 @@ let last: Case | undefined;
 
 const bump = (m: Map<string, number>, k: string, n = 1) => m.set(k, (m.get(k) ?? 0) + n);
 
+/** Seconds one case may take before the run counts as hung. */
+const HANG_SECONDS = arg('--hang', 60);
+
+/**
+ * A hung case blocks this thread, so no timer or signal handler here can fire. A watchdog thread
+ * holds the case being checked; if it is not done in time, it writes the case out and ends the run.
+ */
+const watchdog = new Worker(
+  `
+  const { parentPort, workerData } = require('node:worker_threads');
+  const { writeFileSync, writeSync } = require('node:fs');
+  let current, since = 0;
+  parentPort.on('message', (m) => { current = m; since = Date.now(); });
+  setInterval(() => {
+    if (!current || current === 'done' || Date.now() - since < workerData.limit * 1000) return;
+    writeFileSync(workerData.file, current);
+    writeSync(2, '\nHUNG: one case ran over ' + workerData.limit + ' s; it is in ' + workerData.file + '\n' + current.slice(0, 4000) + '\n');
+    process.kill(process.pid, 'SIGKILL');
+  }, 1000).unref();
+  `,
+  { eval: true, workerData: { limit: HANG_SECONDS, file: join(repoRoot(), 'out', 'fuzz-hang.json') } },
+);
+watchdog.unref();
+
+/** When the first failure was seen: shrinking big workspaces can take long, so it gets a budget. */
+let failedAt = 0;
+const SHRINK_SECONDS = arg('--shrink', 120);
+
 async function check(c: Case): Promise<void> {
+  // Past the budget every input passes, which ends shrinking at the smallest failure found so far.
+  if (failedAt && Date.now() - failedAt > SHRINK_SECONDS * 1000) return;
   last = c;
+  watchdog.postMessage(JSON.stringify(c));
+  try {
+    await checkCase(c);
+  } finally {
+    watchdog.postMessage('done');
+  }
+}
+
+async function checkCase(c: Case): Promise<void> {
   bump(tried, c.kind);
   for (const t of Object.values(c.files)) bytes += t.length;
   const started = Date.now();
@@ -85,7 +125,13 @@ async function check(c: Case): Promise<void> {
   if (ms > slowest.ms) slowest = { ms, kind: c.kind };
   const shown = ignore ? problems.filter((p) => !ignore.test(p)) : problems;
   ignored += problems.length - shown.length;
-  if (shown.length) throw new Error(shown.join('\n'));
+  if (shown.length) {
+    if (!failedAt) {
+      failedAt = Date.now();
+      process.stderr.write(`  first failure after ${sum(tried)} cases; shrinking it (at most ${SHRINK_SECONDS} s)…\n`);
+    }
+    throw new Error(shown.join('\n'));
+  }
   if (sum(tried) % 5000 === 0) process.stderr.write(`  ${sum(tried)} cases…\n`);
 }
 
