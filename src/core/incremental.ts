@@ -54,7 +54,12 @@ export const RULE_SCOPES: Readonly<Record<string, RuleScope>> = {
 
 /** The keys one document holds, computed once per document object. */
 interface DocKeys {
+  /** Shared with every other holder: `i:` ids, `f:` families, `s:` canonical signatures. */
   keys: Set<string>;
+  /** The document as a reference target (its normalised URI). */
+  self: string;
+  /** The files its tool references and `injection_field` locations point into. */
+  targets: Set<string>;
   /** seed_id links of its cases (id → seed), followed transitively for seed-chain loops. */
   seeds: [string, string][];
 }
@@ -86,8 +91,8 @@ function labelTarget(fromUri: string, label: string): string | undefined {
 function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKeys {
   const cached = keyCache.get(doc);
   if (cached) return cached;
-  // Every document is a possible reference target: creating or deleting it changes what resolves.
-  const keys = new Set<string>([`t:${normalizeUri(doc.uri)}`]);
+  const keys = new Set<string>();
+  const targets = new Set<string>();
   const seeds: [string, string][] = [];
   for (const c of cases) {
     const v = c.value;
@@ -103,16 +108,16 @@ function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKeys {
     if (Array.isArray(v.tools)) {
       for (const entry of v.tools) {
         const t = typeof entry === 'string' ? targetOf(doc.uri, entry) : undefined;
-        if (t) keys.add(`t:${t}`);
+        if (t) targets.add(t);
       }
     }
     const labels = Array.isArray(v.injection_field) ? v.injection_field : [v.injection_field];
     for (const label of labels) {
       const t = typeof label === 'string' ? labelTarget(doc.uri, label) : undefined;
-      if (t) keys.add(`t:${t}`);
+      if (t) targets.add(t);
     }
   }
-  const out = { keys, seeds };
+  const out = { keys, self: normalizeUri(doc.uri), targets, seeds };
   keyCache.set(doc, out);
   return out;
 }
@@ -256,13 +261,21 @@ export function createIncrementalLinter(): IncrementalLinter {
       let retained = new Set<string>(index.docs.keys());
       let read = retained;
       if (!full && state) {
+        // Shared keys are symmetric: every holder of a dirty key is re-linted. Targets are not: a
+        // changed file re-lints the files that point into it, but pointing at a file does not make
+        // that file (or its other users) depend on the pointer.
         const dirty = new Set<string>();
+        const dirtyTargets = new Set<string>();
         for (const uri of changed) {
-          for (const k of keys.get(uri)?.keys ?? []) dirty.add(k);
-          for (const k of state.keys.get(uri)?.keys ?? []) dirty.add(k);
+          for (const k of [keys.get(uri), state.keys.get(uri)]) {
+            if (!k) continue;
+            for (const key of k.keys) dirty.add(key);
+            dirtyTargets.add(k.self);
+          }
+          dirtyTargets.add(normalizeUri(uri));
         }
         const errorUris = new Set([...index.readErrors.keys(), ...state.readErrors.keys()]);
-        for (const uri of errorUris) if (index.readErrors.get(uri) !== state.readErrors.get(uri)) dirty.add(`t:${uri}`);
+        for (const uri of errorUris) if (index.readErrors.get(uri) !== state.readErrors.get(uri)) dirtyTargets.add(uri);
 
         // Seed chains: a loop is reported on every member, however far along the chain the edit was.
         const seedOf = new Map<string, string[]>();
@@ -286,11 +299,26 @@ export function createIncrementalLinter(): IncrementalLinter {
         }
 
         const holders = new Map<string, string[]>();
-        for (const [uri, k] of keys) for (const key of k.keys) push(holders, key, uri);
+        const users = new Map<string, string[]>();
+        const docOf = new Map<string, string>();
+        for (const [uri, k] of keys) {
+          docOf.set(k.self, uri);
+          for (const key of k.keys) push(holders, key, uri);
+          for (const t of k.targets) push(users, t, uri);
+        }
         retained = new Set(changed);
         for (const key of dirty) for (const uri of holders.get(key) ?? []) retained.add(uri);
+        for (const t of dirtyTargets) for (const uri of users.get(t) ?? []) retained.add(uri);
         read = new Set(retained);
-        for (const uri of retained) for (const key of keys.get(uri)?.keys ?? []) for (const other of holders.get(key) ?? []) read.add(other);
+        for (const uri of retained) {
+          const k = keys.get(uri);
+          if (!k) continue;
+          for (const key of k.keys) for (const other of holders.get(key) ?? []) read.add(other);
+          for (const t of k.targets) {
+            const target = docOf.get(t);
+            if (target) read.add(target);
+          }
+        }
       }
 
       const memo = new Map<string, unknown>();
