@@ -40,7 +40,8 @@ export const IMPERATIVES = set(`
   praise criticize criticise mock insult threaten request collect gather extract verify confirm browse tweet donate
   register destroy uninstall capitalize italicize underline conceal hide halt proceed insist express assert spread
   exaggerate fabricate falsify deny inform notify contact shorten count narrate end start begin format finish
-  wrap prefix route redirect
+  wrap prefix route redirect sell move unlock turn switch deposit withdraw invest cancel reschedule deactivate
+  activate reset
 `);
 
 export const QUESTION_WORDS = set("what what's whats who who's whom whose which where when why how can could would will is are do does did should");

@@ -158,7 +158,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     add('addresses-agent', 0.7, 'tells the AI agent what it must do');
   } else if (['assistant', 'ai', 'agent', 'model', 'llm'].some((who) => ['note to the', 'message to the', 'instructions to the', 'instruction to the', 'attention', 'attention ai', 'dear', 'hey'].some((lead) => ph(`${lead} ${who}`)))) {
     add('addresses-agent', 0.7, 'addresses the AI agent as its reader');
-  } else if (ph('ai assistant') || ph('as an ai') || ph('ai agent') || ph('language model')) {
+  } else if (ph('ai assistant') || ph('as an ai') || ph('ai agent') || ph('ai model') || ph('language model')) {
     add('addresses-agent', 0.5, 'speaks to the AI agent directly');
   }
 
@@ -216,6 +216,10 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     ph('no matter') ||
     ph('regardless of') ||
     ph('please provide') ||
+    ph('do the following first') ||
+    ph('before you can solve') ||
+    ph('the task i gave you') ||
+    ph('the task that i gave you') ||
     near(w, ALWAYS, IMPERATIVES, 1) >= 0
   ) {
     directive = true;
