@@ -157,6 +157,22 @@ describe('injection-payload on agent-facing documentation', () => {
   });
 });
 
+describe('injection-payload on free-text fields', () => {
+  it('a sentence is expected in a prompt or query field, but not in a unit or mode', async () => {
+    const request = 'Summarize the following article in three sentences.';
+    const files = {
+      'llm.tools.json': json({
+        tools: [
+          { name: 'complete', description: 'Runs a completion.', inputSchema: { properties: { prompt: { type: 'string', examples: [request] }, query: { type: 'string', default: 'What changed in the last release?' } } } },
+          { name: 'convert', description: 'Converts units.', inputSchema: { properties: { unit: { type: 'string', enum: ['km', 'mi', request] } } } },
+        ],
+      }),
+    };
+    const { diagnostics } = await lintFiles(files);
+    assert.deepEqual(codes(diagnostics, 'injection-payload').map((d) => (d.data as { pointer: string }).pointer), ['/tools/1/inputSchema/properties/unit/enum/2']);
+  });
+});
+
 describe('benign-contamination', () => {
   it('fires on the benign case\'s tool reference, labelled or not', async () => {
     const files = {

@@ -109,6 +109,8 @@ export function sentences(text: string): Sentence[] {
     const ws = words(part).list;
     if (!ws.length) continue;
     let k = 0;
+    // "IMPORTANT: read ...", "Note - call ...": a label word opens the sentence, the request follows.
+    if (ws.length > 1 && !IMPERATIVES.has(ws[0]) && labelled(part, ws[0])) k++;
     while (k < ws.length - 1 && (ws[k] === 'please' || OPENERS.has(ws[k]))) k++;
     const lead = ws[k];
     // "List of servers" is a noun phrase and "Format: yyyy-mm-dd" a label, not requests.

@@ -127,6 +127,17 @@ export function toolCandidates(tool: ToolModel, descriptions: boolean): Candidat
 
 const NAME_WEIGHT = 1000;
 
+/** Property names whose values are prose by design: a sentence there is not out of place. */
+const FREE_TEXT = /prompt|instruction|query|question|message|text|content|body|comment|note|task|goal|description|summary|request|command|input|sentence|phrase|utterance|statement/i;
+
+/** Whether the keyword sits in a property whose name says it holds prose. */
+function freeTextProperty(slotPath: JsonPath): boolean {
+  for (let i = slotPath.length - 2; i >= 1; i--) {
+    if (slotPath[i - 1] === 'properties' && typeof slotPath[i] === 'string') return FREE_TEXT.test(slotPath[i] as string);
+  }
+  return false;
+}
+
 function propertyNames(schema: unknown, out: string[], depth: number): void {
   if (depth > MAX_DEPTH) return;
   if (Array.isArray(schema)) schema.forEach((s) => propertyNames(s, out, depth + 1));
@@ -158,7 +169,7 @@ export function scanTool(tool: ToolModel, options: ScanOptions): PayloadHit[] {
   const topic = toolTopic(tool, candidates);
   for (const c of candidates) {
     if (options.allowed(c.text)) continue;
-    const verdict = detectText(c.text, { slot: c.slot, siblingMax: c.siblingMax, toolNames: options.toolNames, ownTool: tool.name, ownUri: tool.uri, topic });
+    const verdict = detectText(c.text, { slot: c.slot, siblingMax: c.siblingMax, freeText: freeTextProperty(c.slotPath), toolNames: options.toolNames, ownTool: tool.name, ownUri: tool.uri, topic });
     if (!isPayload(verdict)) continue;
     hits.push({ tool, uri: tool.uri, root: tool.root, path: c.path, slotPath: c.slotPath, slot: c.slot, text: c.text, verdict });
   }

@@ -39,5 +39,7 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext): Sign
   if (secondPerson) weight += 0.1;
   if (ctx.siblingMax !== undefined && head.length >= Math.max(24, 3 * ctx.siblingMax)) weight += 0.3;
   const what = question ? 'a question' : imperative ? 'a request' : 'a sentence';
+  // In a prompt, query or message field a sentence is expected; there it only corroborates.
+  if (ctx.freeText) return [{ id: 'out-of-place-sentence', weight: Math.min(weight, 1) * 0.5, explanation: `${what} as a ${ctx.slot} of a free-text field` }];
   return [{ id: 'out-of-place-sentence', weight: Math.min(weight, 1), explanation: `${what} where a short ${ctx.slot} value is expected` }];
 }

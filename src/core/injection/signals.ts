@@ -31,6 +31,8 @@ export interface TextContext {
   slot: Slot;
   /** Longest sibling value (other enum/examples entries of the same schema), when there are any. */
   siblingMax?: number;
+  /** The value belongs to a property that holds prose by design (a prompt, a query, a message). */
+  freeText?: boolean;
   /**
    * Names of the workspace's tools, for cross-tool shadowing: a set of names, or each name with the
    * files that define it. With files, a tool of the same file (the same server) is a sibling that
