@@ -21,12 +21,12 @@ function why(label: Label, root: string | undefined): string {
 
 /** Payloads in the case's own tools, which a stale label most likely meant. */
 function candidates(label: Label, hitsByTool: Map<unknown, PayloadHit[]>): PayloadHit[] {
-  const out: PayloadHit[] = [];
+  const out = new Set<PayloadHit>();
   for (const use of label.case.tools) {
     if (!use.tool) continue;
-    for (const hit of hitsByTool.get(use.tool) ?? []) if (!out.includes(hit)) out.push(hit);
+    for (const hit of hitsByTool.get(use.tool) ?? []) out.add(hit);
   }
-  return out;
+  return [...out];
 }
 
 export const staleInjectionField: Rule = {
@@ -35,12 +35,20 @@ export const staleInjectionField: Rule = {
     const analysis = injectionAnalysis(ctx);
     const labelled = new Set<Label>();
     for (const labels of analysis.labelsOf.values()) for (const l of labels) labelled.add(l);
+    // Payloads each case already labels, so a relabel never proposes a second label for one.
+    const namedByCase = new Map<unknown, Set<PayloadHit>>();
+    for (const [hit, labels] of analysis.labelsOf) {
+      for (const l of labels) {
+        const set = namedByCase.get(l.case) ?? new Set<PayloadHit>();
+        set.add(hit);
+        namedByCase.set(l.case, set);
+      }
+    }
     for (const label of analysis.labels) {
       if (labelled.has(label) || label.problem === 'broken-file') continue;
       const c = label.case;
-      // Payloads another label of this case already names need no second label.
-      const own = analysis.labels.filter((l) => l.case === c && l !== label);
-      const options = candidates(label, analysis.hitsByTool).filter((h) => !own.some((l) => (analysis.labelsOf.get(h) ?? []).includes(l)));
+      const named = namedByCase.get(c);
+      const options = candidates(label, analysis.hitsByTool).filter((h) => !named?.has(h));
       const locations = [...new Set(options.map((h) => locationFor(c, h)))];
       const fixes = locations.map((loc) => relabelFix(label, loc, locations.length === 1));
       fixes.push(removeLabelFix(label, locations.length === 0));
