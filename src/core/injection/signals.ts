@@ -101,6 +101,18 @@ const THIS = new Set(['this']);
 const ASKED_FOR = new Set([...SECRET_WORDS, 'ssh', 'env', 'bashrc', 'passwd', 'shadow', 'key', 'id_rsa', 'config', 'contents', 'file', 'information']);
 const LIFTABLE = new Set([...CONTROL_NOUNS, ...INSTRUCTION_NOUNS, 'safeguards', 'checks']);
 
+const EVERY = new Set(['every', 'each', 'all']);
+const REPLY_NOUNS = new Set(['response', 'responses', 'answer', 'answers', 'reply', 'replies']);
+const REPLY_VERBS = new Set(['respond', 'reply', 'answer']);
+const REPLY_RULE_WORDS = new Set(['only', 'always', 'never', 'user', 'uppercase', 'lowercase', 'capitals', 'language']);
+const REVEAL_VERBS = new Set(['output', 'print', 'reveal', 'show', 'repeat', 'disclose', 'share', 'leak', 'dump', 'display', 'write', 'tell']);
+const PROMPT_NOUNS = new Set(['prompt', 'instructions', 'instruction', 'directives', 'guidelines']);
+/** Phrases that name the user's conversation as a whole. */
+const CONVERSATION = ['previous messages', 'prior messages', 'earlier messages', 'conversation history', 'chat history', 'the conversation', 'this conversation', "user's messages", 'user messages', 'previous conversation', 'message history'];
+const CONVERSATION_NOUNS = new Set(['messages', 'history', 'conversation']);
+const CARRY_VERBS = new Set(['include', 'send', 'summarize', 'summarise', 'append', 'forward', 'add', 'attach', 'copy', 'paste', 'post', 'upload', 'put', 'embed', 'insert', 'pass', 'email', 'log']);
+const CONSENT_FORGERY = ['pre-authorized', 'pre authorized', 'preauthorized', 'pre-approved', 'pre approved', 'preapproved', 'already approved', 'already authorized', 'already consented', 'has authorized', 'has approved', 'without asking', 'without user confirmation', 'without asking the user', 'without the user', 'without permission', 'no need to ask', 'no need to confirm', 'do not ask the user', "don't ask the user", 'never ask the user'];
+
 const MARKUP_TAGS = ['<important>', '</important>', '<system>', '</system>', '<hidden>', '</hidden>', '<secret>', '<instructions>', '<instruction>', '[important]', '[system]', '<admin>', '<override>'];
 const CHAT_TOKENS = ['[inst]', '[/inst]', '<<sys>>', '<|im_start|>', '<|im_end|>', '<|system|>', '<|assistant|>', '<|user|>', '<|endoftext|>', '<|eot_id|>', '<|start_header_id|>', '<start_of_turn>', '### instruction', '### system'];
 
@@ -158,7 +170,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const obliged = ['assistant', 'agent', 'ai', 'llm'].some((who) => ph(`the ${who} must`) || ph(`the ${who} should`) || ph(`the ${who} needs to`));
   if (obliged) {
     add('addresses-agent', 0.7, 'tells the AI agent what it must do');
-  } else if (['assistant', 'ai', 'agent', 'model', 'llm'].some((who) => ['note to the', 'message to the', 'instructions to the', 'instruction to the', 'attention', 'attention ai', 'dear', 'hey'].some((lead) => ph(`${lead} ${who}`)))) {
+  } else if (['assistant', 'ai', 'agent', 'model', 'llm', 'assistants', 'agents', 'models', 'llms'].some((who) => ['note to the', 'note to', 'message to the', 'message to', 'instructions to the', 'instructions for', 'instruction to the', 'attention', 'attention ai', 'dear', 'hey', 'if you are an'].some((lead) => ph(`${lead} ${who}`)))) {
     add('addresses-agent', 0.7, 'addresses the AI agent as its reader');
   } else if (ph('ai assistant') || ph('as an ai') || ph('ai agent') || ph('ai model') || ph('language model')) {
     add('addresses-agent', 0.5, 'speaks to the AI agent directly');
@@ -232,13 +244,34 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     add('agent-directive', 0.5, 'tells the agent when to run this tool');
   }
 
-  const yours = (s: Sentence, nouns: ReadonlySet<string>) => s.words.some((x, i) => (x === 'your' || x === "your's") && nouns.has(s.words[i + 1] ?? ''));
-  const answerSents = sents.filter((s) => yours(s, ANSWER_NOUNS));
+  // "your answer", "your final answer", "your very next reply": a noun of the agent's own output.
+  const yours = (s: Sentence, nouns: ReadonlySet<string>) =>
+    s.words.some((x, i) => (x === 'your' || x === "your's") && s.words.slice(i + 1, i + 4).some((n) => nouns.has(n)));
+  // "every response", "each of your replies", "all answers": a rule for everything the agent says.
+  const everyAnswer = (s: Sentence) => s.words.some((x, i) => EVERY.has(x) && s.words.slice(i + 1, i + 4).some((n) => REPLY_NOUNS.has(n)));
+  // "Respond only in French", "Always reply to the user in capitals": a rule for how it answers.
+  const replyRule = sents.some((s) => s.imperative && REPLY_VERBS.has(s.verb ?? s.lead) && s.words.some((x) => REPLY_RULE_WORDS.has(x)));
+  const answerSents = sents.filter((s) => yours(s, ANSWER_NOUNS) || everyAnswer(s));
   const outputSents = sents.filter((s) => yours(s, OUTPUT_NOUNS));
   if (answerSents.some((s) => s.imperative)) add('answer-shaping', 1, "tells the agent what to put in its answer");
   else if (answerSents.length) add('answer-shaping', 0.7, "dictates what goes into the agent's answer");
   else if (outputSents.some((s) => s.imperative)) add('answer-shaping', 0.6, "tells the agent what to put in its output");
   else if (outputSents.length) add('answer-shaping', 0.4, "dictates what goes into the agent's output");
+  else if (replyRule) add('answer-shaping', 0.6, 'sets a rule for how the agent answers');
+
+  // Asking the agent to reveal what it was told: its prompt, hidden or system instructions.
+  if (near(w, REVEAL_VERBS, PROMPT_NOUNS, 4) >= 0 && (ph('system prompt') || w.includes('hidden') || w.includes('your') || w.includes('initial'))) {
+    add('prompt-leak', 1, 'asks the agent to reveal its instructions or system prompt');
+  }
+  // The conversation itself as cargo: "include the previous messages", "send the chat history".
+  if (CONVERSATION.some((p) => ph(p)) && near(w, CARRY_VERBS, CONVERSATION_NOUNS, 5) >= 0) {
+    add('conversation-exfiltration', 0.8, "moves the user's conversation somewhere it was not asked to go");
+  }
+  // Consent the user never gave: "the user has pre-authorized ...", "proceed without asking".
+  if (CONSENT_FORGERY.some((p) => ph(p))) {
+    // Documentation says "deletes without asking"; a forgery speaks of the user's consent.
+    add('forged-consent', w.includes('user') || w.includes('proceed') ? 0.7 : 0.3, 'claims the user already consented, or tells the agent not to ask');
+  }
 
   if (riskyCode(text)) add('risky-code', 0.6, 'embeds code that reaches the network, the shell or the environment');
 
