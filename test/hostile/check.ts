@@ -6,6 +6,7 @@
 import { createScanner, getNodeValue, SyntaxKind, type Node } from 'jsonc-parser';
 import {
   applyChanges,
+  nodeAtPath,
   isUnsafeCodePoint,
   parseJson,
   parseJsonLines,
@@ -290,11 +291,22 @@ export function fixProblems(index: WorkspaceIndex, diagnostic: LintDiagnostic): 
           const zone = inRoot ? zoneOf(root.node, span) : undefined;
           const diffs: { path: Path; member: boolean }[] = [];
           differences(getNodeValue(root.node), getNodeValue(newRoot.node), [], diffs);
+          // Renaming or removing one of two equal keys uncovers the other's value: that is the
+          // member the edit touched, not a neighbour.
+          const doubled = new Set<string>();
+          const holder = zone?.mode === 'members' ? nodeAtPath(root.node, zone.path) : undefined;
+          const seen = new Set<unknown>();
+          for (const prop of holder?.type === 'object' ? (holder.children ?? []) : []) {
+            const key = prop.children?.[0]?.value;
+            if (seen.has(key)) doubled.add(String(key));
+            seen.add(key);
+          }
           for (const d of diffs) {
             changed.push([r, ...d.path]);
+            const member = d.member || doubled.has(String(d.path[d.path.length - 1]));
             const ok =
               zone &&
-              (zone.mode === 'replace' ? startsWith(d.path, zone.path) : d.member && d.path.length === zone.path.length + 1 && startsWith(d.path, zone.path));
+              (zone.mode === 'replace' ? startsWith(d.path, zone.path) : member && d.path.length === zone.path.length + 1 && startsWith(d.path, zone.path));
             if (!ok) problems.push(`the fix changes ${JSON.stringify(d.path)}, outside what its edits touch`);
           }
         });
