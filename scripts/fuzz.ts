@@ -82,7 +82,7 @@ const watchdog = new Worker(
   setInterval(() => {
     if (!current || current === 'done' || Date.now() - since < workerData.limit * 1000) return;
     writeFileSync(workerData.file, current);
-    writeSync(2, '\nHUNG: one case ran over ' + workerData.limit + ' s; it is in ' + workerData.file + '\n' + current.slice(0, 4000) + '\n');
+    writeSync(2, '\\nHUNG: one case ran over ' + workerData.limit + ' s; it is in ' + workerData.file + '\\n' + current.slice(0, 4000) + '\\n');
     process.kill(process.pid, 'SIGKILL');
   }, 1000).unref();
   `,
