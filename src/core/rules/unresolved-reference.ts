@@ -1,50 +1,19 @@
 import { setValue } from '../edit';
 import { code } from '../escape';
-import { displayPath } from '../uri';
+import { closest } from '../similar';
+import { displayPath, relativePath } from '../uri';
 import type { CaseModel, ToolUse, WorkspaceIndex } from '../workspace';
 import type { FixSpec, Rule, RuleContext } from './types';
 
-/** Bounded Levenshtein distance: enough to suggest `send_email` for `send_mail`. */
-function distance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      rowMin = Math.min(rowMin, cur[j]);
-    }
-    if (rowMin > limit) return limit + 1;
-    prev = cur;
-  }
-  return prev[b.length];
-}
-
-function closest(name: string, candidates: Iterable<string>): string[] {
-  const limit = Math.max(1, Math.min(3, Math.floor(name.length / 3)));
-  let best = limit + 1;
-  let out: string[] = [];
-  for (const c of candidates) {
-    const d = distance(name, c, limit);
-    if (d < best) {
-      best = d;
-      out = [c];
-    } else if (d === best) {
-      out.push(c);
-    }
-  }
-  return best <= limit ? out : [];
-}
-
-function toolMessage(use: ToolUse, index: WorkspaceIndex, from: string): string {
+function toolMessage(use: ToolUse, index: WorkspaceIndex, caseUri: string): string {
   const ref = code(use.ref ?? '');
-  const file = use.targetUri ? code(displayPath(use.targetUri, index.roots[0])) : '';
+  // Paths as the author wrote them, relative to the case file: the same on every machine.
+  const file = use.targetUri ? code(use.problem === 'outside-workspace' ? displayPath(use.targetUri) : relativePath(caseUri, use.targetUri)) : '';
   switch (use.problem) {
     case 'malformed':
       return `tool reference ${ref} is not "<path>#<tool name>"; write the tool file's path, then # and the tool's name`;
     case 'missing-file':
-      return `tool reference ${ref}: ${file} does not exist; fix the path (relative to ${code(from)})`;
+      return `tool reference ${ref}: ${file} does not exist; fix the path (it is relative to this case file's folder)`;
     case 'unreadable':
       return `tool reference ${ref}: ${file} cannot be read (${index.readErrors.get(use.targetUri ?? '') ?? 'unknown error'})`;
     case 'outside-workspace':
@@ -96,7 +65,7 @@ export const unresolvedReference: Rule = {
         if (use.inline || !use.problem) continue;
         ctx.report({
           at: { uri: c.doc.uri, root: c.root, path: use.path },
-          message: toolMessage(use, index, displayPath(c.doc.uri, index.roots[0])),
+          message: toolMessage(use, index, c.doc.uri),
           fixes: referenceFixes(c, use, index),
           data: { reference: use.ref, problem: use.problem },
         });

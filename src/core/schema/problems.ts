@@ -1,7 +1,7 @@
 import { code } from '../escape';
 import type { FileKind } from '../kinds';
 import type { JsonPath } from '../types';
-import { didYouMean } from './suggest';
+import { didYouMean } from '../similar';
 import { allowsCustomFields, declaredProperties, propertyTitle } from './titles';
 import { validatorFor, type SchemaError } from './validators';
 

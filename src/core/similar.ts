@@ -37,3 +37,20 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   const prefixed = w.length >= 3 ? candidates.filter((c) => c.toLowerCase().startsWith(w)) : [];
   return prefixed.length === 1 ? prefixed[0] : undefined;
 }
+
+/** Every candidate at the smallest distance from `name`, when that distance is a plausible typo. */
+export function closest(name: string, candidates: Iterable<string>): string[] {
+  const limit = Math.max(1, Math.min(3, Math.floor(name.length / 3)));
+  let best = limit + 1;
+  let out: string[] = [];
+  for (const c of candidates) {
+    const d = editDistance(name, c, limit);
+    if (d < best) {
+      best = d;
+      out = [c];
+    } else if (d === best) {
+      out.push(c);
+    }
+  }
+  return best <= limit ? out : [];
+}
