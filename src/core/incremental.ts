@@ -328,6 +328,12 @@ export function createIncrementalLinter(): IncrementalLinter {
         if (options.isCancelled?.()) return { diagnostics: [], cancelled: true };
         const scope = RULE_SCOPES[rule.id] ?? 'full';
         const previous = state?.byRule.get(rule.id);
+        // Nothing changed at all (a save without edits, a repeated request): every rule's last
+        // result stands, even a whole-workspace one's.
+        if (!full && previous && changed.size === 0) {
+          byRule.set(rule.id, previous);
+          continue;
+        }
         if (full || !previous || scope === 'full') {
           byRule.set(rule.id, runRule(rule, index, index, memo, () => true));
           continue;

@@ -194,6 +194,11 @@ describe('incremental analysis', () => {
       [`${WS}/s1.litmus.json`, `${WS}/s4.litmus.json`],
     );
 
+    // The same index again: nothing is re-linted, and the answer is the same.
+    const again = linter.lint(index2);
+    assert.deepEqual(linter.lastRun(), { full: false, retained: 0, read: 0 });
+    assert.deepEqual(view(again.diagnostics), view(result.diagnostics));
+
     ws.update(`${WS}/litmus.config.json`, '{"rules": {"duplicate-id": "off"}}');
     const off = linter.lint(buildIndex(ws.documents(), { roots: [WS] }));
     assert.equal(linter.lastRun().full, true);
