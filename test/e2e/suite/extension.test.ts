@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { LitmusApi } from '../../../src/client/extension';
 import type { LintWorkspaceResult } from '../../../src/server/protocol';
-import { applyAction, codeOf, EXTENSION_ID, file, open, ours, waitForDiagnostics } from './util';
+import { applyAction, codeOf, EXTENSION_ID, file, open, ours, updateSetting, waitForDiagnostics } from './util';
 
 const has = (code: string) => (ds: vscode.Diagnostic[]) => ours(ds, code).length > 0;
 
@@ -138,13 +138,12 @@ describe('LITMUS Lint in a real VS Code', () => {
 
   it('applies litmus.rules from the settings as soon as they change', async () => {
     const uri = file('dup/a.litmus.json');
-    const config = vscode.workspace.getConfiguration('litmus', uri);
     // User settings: the workspace settings file is the fixture's, which VS Code may hold open.
-    await config.update('rules', { 'duplicate-id': 'off' }, vscode.ConfigurationTarget.Global);
+    await updateSetting('litmus', 'rules', { 'duplicate-id': 'off' }, vscode.ConfigurationTarget.Global, uri);
     try {
       await waitForDiagnostics(uri, (x) => ours(x, 'duplicate-id').length === 0, 'duplicate-id to be switched off');
     } finally {
-      await config.update('rules', undefined, vscode.ConfigurationTarget.Global);
+      await updateSetting('litmus', 'rules', undefined, vscode.ConfigurationTarget.Global, uri);
     }
     await waitForDiagnostics(uri, has('duplicate-id'), 'duplicate-id back on');
   });

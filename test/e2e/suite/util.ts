@@ -61,3 +61,19 @@ export async function applyAction(action: vscode.CodeAction): Promise<void> {
   }
   if (action.command) await vscode.commands.executeCommand(action.command.command, ...(action.command.arguments ?? []));
 }
+
+/**
+ * Writes a setting. VS Code refuses a write to a settings file while its previous write is still
+ * being saved ("the file has unsaved changes"), so a refused write is tried again a few times.
+ */
+export async function updateSetting(section: string, key: string, value: unknown, target: vscode.ConfigurationTarget, scope?: vscode.Uri): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await vscode.workspace.getConfiguration(section, scope).update(key, value, target);
+      return;
+    } catch (e) {
+      if (attempt >= 5) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
+}
