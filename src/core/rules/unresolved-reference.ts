@@ -13,15 +13,15 @@ function toolMessage(use: ToolUse, index: WorkspaceIndex, caseUri: string): stri
     case 'malformed':
       return `tool reference ${ref} is not "<path>#<tool name>"; write the tool file's path, then # and the tool's name`;
     case 'missing-file':
-      return `tool reference ${ref}: ${file} does not exist; fix the path (it is relative to this case file's folder)`;
+      return `tool file ${file} does not exist; fix the path (it is relative to this case file's folder)`;
     case 'unreadable':
-      return `tool reference ${ref}: ${file} cannot be read (${index.readErrors.get(use.targetUri ?? '') ?? 'unknown error'})`;
+      return `tool file ${file} cannot be read (${index.readErrors.get(use.targetUri ?? '') ?? 'unknown error'})`;
     case 'outside-workspace':
       return `tool reference ${ref} leads outside the workspace, to ${file}, which is not read; move the tool file into the workspace, or add its folder to the workspace`;
     case 'not-a-tool-file':
-      return `tool reference ${ref}: ${file} is not a tool-schema file ({"tools": [...]})`;
+      return `${file} is not a tool-schema file ({"tools": [...]}); point the reference at one`;
     default:
-      return `tool reference ${ref}: ${file} has no tool named ${code(use.targetName ?? '')}`;
+      return `${file} has no tool named ${code(use.targetName ?? '')}; use one of its tool names`;
   }
 }
 
