@@ -27,9 +27,63 @@ function validatorFor(schema: Record<string, unknown> | boolean): Ajv {
   return (ajv2020 ??= new Ajv2020(ajvOptions));
 }
 
+/** Keywords that never change what a schema accepts (Ajv runs with `useDefaults` off). */
+const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
+/** Keywords whose value is a map of subschemas, one subschema, or a list of them. */
+const SUB_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const SUB_ONE = new Set(['items', 'additionalProperties', 'additionalItems', 'unevaluatedItems', 'unevaluatedProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else']);
+const SUB_LIST = new Set(['prefixItems', 'allOf', 'anyOf', 'oneOf']);
+const MAX_DEPTH = 200;
+
+/** An ill-typed annotation makes the schema invalid (Ajv refuses it), so it stays in the key. */
+function wellTyped(keyword: string, v: unknown): boolean {
+  if (keyword === 'examples') return Array.isArray(v);
+  if (keyword === 'default') return true;
+  if (keyword === 'deprecated' || keyword === 'readOnly' || keyword === 'writeOnly') return typeof v === 'boolean';
+  return typeof v === 'string';
+}
+
 /**
- * Compiled validators by schema object (one lint run) and by JSON text (across runs in the
- * server). `null` marks a schema Ajv cannot compile: not this rule's problem, so it is skipped.
+ * The schema without its annotations, walked keyword by keyword so a property that happens to be
+ * called `description` is kept. Generated suites give every tool its own examples and defaults;
+ * without them most schemas are alike and share one validator. Undefined when the schema cannot be
+ * stripped safely: a `$ref` could point into an annotation, or it nests deeper than we walk.
+ */
+function withoutAnnotations(schema: unknown, depth = 0): unknown {
+  if (depth > MAX_DEPTH) throw new RangeError('deep');
+  if (Array.isArray(schema)) return schema.map((s) => withoutAnnotations(s, depth + 1));
+  if (!isJsonObject(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(k) && wellTyped(k, v)) continue;
+    if ((k === '$ref' || k === '$dynamicRef') && typeof v === 'string' && /\/(description|title|examples|default|\$comment|deprecated|readOnly|writeOnly)(\/|$)/.test(v)) throw new RangeError('ref');
+    if (SUB_MAPS.has(k) && isJsonObject(v)) {
+      const m: Record<string, unknown> = {};
+      for (const [name, sub] of Object.entries(v)) m[name] = withoutAnnotations(sub, depth + 1);
+      out[k] = m;
+    } else if ((SUB_ONE.has(k) || SUB_LIST.has(k)) && (isJsonObject(v) || Array.isArray(v))) {
+      out[k] = withoutAnnotations(v, depth + 1);
+    } else {
+      // enum, const, required and unknown keywords are data, compared as written.
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+function cacheKey(schema: Record<string, unknown> | boolean): string {
+  try {
+    return JSON.stringify(withoutAnnotations(schema));
+  } catch {
+    return '=' + JSON.stringify(schema);
+  }
+}
+
+/**
+ * Compiled validators by schema object (one lint run) and by annotation-free JSON text (across
+ * schemas that validate alike, and across runs in the server). `null` marks a schema Ajv cannot
+ * compile: not this rule's problem, so it is skipped. Compiled only when a safe_completion step
+ * calls the tool.
  */
 const byObject = new WeakMap<object, ValidateFunction | null>();
 const byText = new Map<string, ValidateFunction | null>();
@@ -40,7 +94,7 @@ export function compileParameterSchema(schema: unknown): ValidateFunction | unde
     const hit = byObject.get(schema);
     if (hit !== undefined) return hit ?? undefined;
   }
-  const text = JSON.stringify(schema);
+  const text = cacheKey(schema);
   let compiled = byText.get(text);
   if (compiled === undefined) {
     try {
@@ -52,6 +106,10 @@ export function compileParameterSchema(schema: unknown): ValidateFunction | unde
       compiled = null;
     }
     if (byText.size >= MAX_CACHED) byText.delete(byText.keys().next().value as string);
+    byText.set(text, compiled);
+  } else {
+    // Recently used keys stay; the oldest are evicted first.
+    byText.delete(text);
     byText.set(text, compiled);
   }
   if (isJsonObject(schema)) byObject.set(schema, compiled);
