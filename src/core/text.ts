@@ -47,7 +47,9 @@ export class LineIndex {
       if (this.starts[mid] <= o) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo, character: o - this.starts[lo] };
+    // An offset between the \r and \n of a CRLF (a parse error can point there) is shown at the
+    // end of its line: no position may lie past a line's last character.
+    return { line: lo, character: Math.min(o, this.lineEnd(lo)) - this.starts[lo] };
   }
 
   offsetAt(position: Position): number {

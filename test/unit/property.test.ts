@@ -90,17 +90,30 @@ describe('property: parsing, positions and pointers', () => {
     );
   });
 
-  it('LineIndex round-trips every offset that is not inside a CRLF pair', () => {
+  it('LineIndex round-trips every offset, and one inside a CRLF pair lands at the end of its line', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.constantFrom('\r\n', '\r', '\n', '\u2028'), fc.string({ maxLength: 3 }))).map((a) => a.join('')), (text) => {
         const lines = new LineIndex(text);
         for (let o = 0; o <= text.length; o++) {
-          if (text[o - 1] === '\r' && text[o] === '\n') continue;
-          assert.equal(lines.offsetAt(lines.positionAt(o)), o);
+          const p = lines.positionAt(o);
+          assert.ok(p.character <= lines.lineEnd(p.line) - lines.lineStart(p.line), 'never past the end of the line');
+          assert.equal(lines.offsetAt(p), text[o - 1] === '\r' && text[o] === '\n' ? o - 1 : o);
         }
       }),
       { ...RUNS, numRuns: 300 },
     );
+  });
+
+  it('a syntax error between the CR and LF of a line break is shown at the end of its line (found by the fuzzer)', async () => {
+    const text = '{\r\n  "a": "x\\\r\n"\r\n}';
+    const fs = memoryFileSystem({ 'file:///ws/a.litmus.json': text });
+    const loaded = await loadWorkspace(fs, ['file:///ws']);
+    const { diagnostics } = lintIndex(loaded.index);
+    const end = (d: { offset: number; length: number }) => d.offset + d.length;
+    const inside = diagnostics.filter((d) => text[end(d) - 1] === '\r' && text[end(d)] === '\n');
+    assert.ok(inside.length > 0, 'the parser does point between CR and LF');
+    for (const d of inside) assert.deepEqual(d.range.end, { line: 1, character: 10 });
+    assert.deepEqual(diagnosticProblems(loaded.index, diagnostics), []);
   });
 
   it('the pointer at any offset resolves back to a value at that offset', () => {
