@@ -1,4 +1,4 @@
-import { createScanner, findNodeAtLocation, modify, SyntaxKind, type FormattingOptions } from 'jsonc-parser';
+import { createScanner, findNodeAtLocation, modify, SyntaxKind, type FormattingOptions, type Node } from 'jsonc-parser';
 import type { SuiteDocument } from './document';
 import type { TextChange } from './rules/types';
 import type { JsonPath } from './types';
@@ -11,6 +11,55 @@ export function detectFormatting(text: string): FormattingOptions {
   return { insertSpaces: true, tabSize: m ? Math.min(m[1].length, 8) : 2, eol };
 }
 
+/** Whether only blanks sit between the previous line break and `offset`. */
+function startsLine(text: string, offset: number): number {
+  let i = offset;
+  while (i > 0 && (text[i - 1] === ' ' || text[i - 1] === '\t')) i--;
+  return i === 0 || text[i - 1] === '\n' || text[i - 1] === '\r' ? i : -1;
+}
+
+/** End of the line `offset` is on when only blanks and at most one comma follow it there; -1 otherwise. */
+function endsLine(text: string, offset: number): number {
+  let i = offset;
+  let comma = false;
+  for (; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '\n' || ch === '\r') break;
+    if (ch === ',' && !comma) comma = true;
+    else if (ch !== ' ' && ch !== '\t') return -1;
+  }
+  return i;
+}
+
+/**
+ * The smallest object or array on the path that has whole lines to itself: `modify` re-parses the
+ * text it is given, and formats only the lines of its edit, so running it on those lines gives the
+ * edit it would make on the whole file without parsing a 100 KB suite for one fix.
+ */
+function enclosingLines(text: string, root: Node, path: JsonPath): { start: number; end: number; path: JsonPath } | undefined {
+  const chain: { node: Node; depth: number }[] = [];
+  let node: Node | undefined = root;
+  for (let depth = 0; node && depth < path.length; depth++) {
+    if (depth > 0) chain.push({ node, depth });
+    const seg = path[depth];
+    if (node.type === 'object' && typeof seg === 'string') {
+      node = node.children?.find((p) => p.children?.[0]?.value === seg)?.children?.[1];
+    } else if (node.type === 'array' && typeof seg === 'number') {
+      node = node.children?.[seg];
+    } else {
+      node = undefined;
+    }
+  }
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const { node: n, depth } = chain[i];
+    if (n.type !== 'object' && n.type !== 'array') continue;
+    const start = startsLine(text, n.offset);
+    const end = endsLine(text, n.offset + n.length);
+    if (start >= 0 && end >= 0) return { start, end, path: path.slice(depth) };
+  }
+  return undefined;
+}
+
 /**
  * jsonc-parser's `modify`, scoped to one root: the whole file for JSON, one line for JSONL (where
  * the edit must stay on that line, so it is not reformatted). Comments and layout elsewhere stay.
@@ -19,18 +68,20 @@ function modifyRoot(doc: SuiteDocument, root: number, path: JsonPath, value: unk
   const r = doc.parsed.roots[root];
   if (!r?.node) return [];
   const jsonl = doc.kind === 'caseLines';
-  const start = jsonl ? r.node.offset : 0;
-  const text = jsonl ? doc.text.slice(start, r.node.offset + r.node.length) : doc.text;
+  const scope = jsonl ? undefined : r.broken ? undefined : enclosingLines(doc.text, r.node, path);
+  const start = jsonl ? r.node.offset : scope ? scope.start : 0;
+  const text = jsonl ? doc.text.slice(start, r.node.offset + r.node.length) : scope ? doc.text.slice(scope.start, scope.end) : doc.text;
+  const at = scope ? scope.path : path;
   let edits;
   try {
-    edits = modify(text, path, value, {
+    edits = modify(text, at, value, {
       formattingOptions: jsonl ? undefined : detectFormatting(doc.text),
       isArrayInsertion: arrayInsert,
     });
   } catch {
     // jsonc-parser's formatter fails at some indentation depths (exactly 200 columns); an
     // unformatted edit is still correct JSON, so a fix is never lost to layout.
-    edits = modify(text, path, value, { isArrayInsertion: arrayInsert });
+    edits = modify(text, at, value, { isArrayInsertion: arrayInsert });
   }
   return edits.map((e) => ({ offset: e.offset + start, length: e.length, content: e.content }));
 }

@@ -62,26 +62,6 @@ function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;
 }
 
-/** Finds the first token that nests deeper than MAX_NESTING, without recursion. */
-function tooDeep(text: string): ParseIssue | undefined {
-  const scanner = createScanner(text, true);
-  let depth = 0;
-  for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
-    if (kind === SyntaxKind.OpenBraceToken || kind === SyntaxKind.OpenBracketToken) {
-      if (++depth > MAX_NESTING) {
-        return {
-          offset: scanner.getTokenOffset(),
-          length: 1,
-          message: `nesting deeper than ${MAX_NESTING} levels; flatten this value`,
-        };
-      }
-    } else if (kind === SyntaxKind.CloseBraceToken || kind === SyntaxKind.CloseBracketToken) {
-      depth = Math.max(0, depth - 1);
-    }
-  }
-  return undefined;
-}
-
 /** Only comments and whitespace: a JSONL line that holds no value. */
 function isTrivia(text: string): boolean {
   const scanner = createScanner(text, false);
@@ -98,22 +78,71 @@ function isTrivia(text: string): boolean {
   return true;
 }
 
-/** Trailing commas are tolerated by the parser; JSON with comments still forbids them. */
-function trailingCommas(text: string, base: number): ParseIssue[] {
-  const issues: ParseIssue[] = [];
+/**
+ * Whether the text certainly nests no deeper than MAX_NESTING and has no trailing comma: one pass
+ * over char codes that understands strings. It gives up (false) on anything it would have to
+ * tokenise like jsonc-parser to be sure of — a comment, a line break inside a string — and on any
+ * finding, leaving those texts to the exact scan below.
+ */
+function plainlyClean(text: string): boolean {
+  let depth = 0;
+  let comma = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 34 /* " */) {
+      for (i++; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 34) break;
+        if (c === 92 /* \ */) i++;
+        const d = text.charCodeAt(i);
+        if (d === 10 || d === 13) return false;
+      }
+      comma = false;
+    } else if (ch === 123 || ch === 91 /* { [ */) {
+      if (++depth > MAX_NESTING) return false;
+      comma = false;
+    } else if (ch === 125 || ch === 93 /* } ] */) {
+      if (comma) return false;
+      depth = Math.max(0, depth - 1);
+    } else if (ch === 44 /* , */) {
+      comma = true;
+    } else if (ch === 47 /* / */) {
+      return false;
+    } else if (ch !== 32 && ch !== 9 && ch !== 10 && ch !== 13) {
+      // jsonc-parser counts more characters as blanks (NBSP, U+2000…): the exact scan decides.
+      if (ch < 32 || ch > 126) return false;
+      comma = false;
+    }
+  }
+  return true;
+}
+
+/**
+ * In one scan: the first token that nests deeper than MAX_NESTING (found without recursion, before
+ * the parser recurses), else the trailing commas, which the parser tolerates and JSON with comments
+ * still forbids.
+ */
+function scanIssues(text: string, base: number): { deep?: ParseIssue; commas: ParseIssue[] } {
+  const commas: ParseIssue[] = [];
+  if (plainlyClean(text)) return { commas };
   const scanner = createScanner(text, true);
+  let depth = 0;
   let comma = -1;
   for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
-    if (kind === SyntaxKind.CommaToken) {
+    if (kind === SyntaxKind.OpenBraceToken || kind === SyntaxKind.OpenBracketToken) {
+      if (++depth > MAX_NESTING) {
+        return { deep: { offset: scanner.getTokenOffset(), length: 1, message: `nesting deeper than ${MAX_NESTING} levels; flatten this value` }, commas };
+      }
+    } else if (kind === SyntaxKind.CloseBraceToken || kind === SyntaxKind.CloseBracketToken) {
+      depth = Math.max(0, depth - 1);
+      if (comma >= 0) commas.push({ offset: base + comma, length: 1, message: 'trailing comma; remove it' });
+    } else if (kind === SyntaxKind.CommaToken) {
       comma = scanner.getTokenOffset();
       continue;
     }
-    if (comma >= 0 && (kind === SyntaxKind.CloseBraceToken || kind === SyntaxKind.CloseBracketToken)) {
-      issues.push({ offset: base + comma, length: 1, message: 'trailing comma; remove it' });
-    }
     comma = -1;
   }
-  return issues;
+  return { commas };
 }
 
 function duplicateKeys(root: Node): ParseIssue[] {
@@ -173,7 +202,7 @@ function parseValue(text: string, base: number, line: number, wholeFile: boolean
       issues: [{ offset: base, length: 0, message: 'empty file: expected a JSON value' }],
     };
   }
-  const deep = tooDeep(text);
+  const { deep, commas } = scanIssues(text, base);
   if (deep) {
     return { root: { node: undefined, line, broken: true }, issues: [{ ...deep, offset: base + deep.offset }] };
   }
@@ -185,7 +214,7 @@ function parseValue(text: string, base: number, line: number, wholeFile: boolean
     shift(node, base);
     issues.push(...duplicateKeys(node));
   }
-  issues.push(...trailingCommas(text, base));
+  issues.push(...commas);
   return { root: { node, line, broken }, issues };
 }
 

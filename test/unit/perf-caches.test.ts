@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { MAX_NESTING, parseJson } from '../../src/core/parse';
 import { compileParameterSchema } from '../../src/core/rules/unsatisfiable-safe-completion';
 import { codes, json, lintFiles } from '../helpers';
 
@@ -56,5 +57,26 @@ describe('validator cache: schemas that differ only in annotations', () => {
     const d07 = compileParameterSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', items: [{ type: 'string' }] });
     const d2020 = compileParameterSchema({ type: 'object', items: [{ type: 'string' }] });
     assert.notEqual(d07, d2020);
+  });
+});
+
+describe('parse pre-scan: the quick pass never hides a trailing comma or deep nesting', () => {
+  const messages = (text: string) => parseJson(text).issues.map((i) => `${i.offset} ${i.message.split(';')[0]}`);
+
+  it('finds trailing commas behind blanks, comments and line breaks', () => {
+    assert.deepEqual(messages('{"a": [1,\t\r\n]}'), ['8 trailing comma']);
+    assert.deepEqual(messages('{"a": 1, // c\n}'), ['7 trailing comma']);
+    assert.deepEqual(messages('{"a": [1,\n  2,\n]}'), ['13 trailing comma']);
+  });
+
+  it('stays silent on commas and brackets inside strings and comments', () => {
+    assert.deepEqual(messages('{"a": "x,}", "b": "\\",]"}'), []);
+    assert.deepEqual(messages('{"a": 1 /* ,} */}'), []);
+    assert.deepEqual(messages(`{"a": "${'['.repeat(300)}"}`), []);
+  });
+
+  it('still refuses nesting deeper than the limit', () => {
+    const deep = '['.repeat(MAX_NESTING + 1) + ']'.repeat(MAX_NESTING + 1);
+    assert.deepEqual(messages(deep), [`${MAX_NESTING} nesting deeper than ${MAX_NESTING} levels`]);
   });
 });

@@ -1,4 +1,4 @@
-import { getNodeValue } from 'jsonc-parser';
+import { rootValue } from '../document';
 import { code } from '../escape';
 import { schemaFixes } from '../schema/fixes';
 import { schemaProblems } from '../schema/problems';
@@ -32,7 +32,7 @@ export const schema: Rule = {
       doc.parsed.roots.forEach((root, rootIndex) => {
         // A broken root is parse-error's alone: its tree does not say what the author meant.
         if (root.broken || !root.node) return;
-        for (const p of schemaProblems(doc.kind, getNodeValue(root.node))) {
+        for (const p of schemaProblems(doc.kind, rootValue(doc, rootIndex))) {
           ctx.report({
             at: { uri: doc.uri, root: rootIndex, path: p.path, part: p.part },
             message: p.message,
