@@ -61,10 +61,25 @@ function enclosingLines(text: string, root: Node, path: JsonPath): { start: numb
 }
 
 /**
+ * Edits already computed per parse result: an edit depends only on the text, the path and the
+ * value, and the server builds the same label fixes again on every lint while the file is unchanged.
+ */
+const computed = new WeakMap<object, Map<string, TextChange[]>>();
+
+function modifyRoot(doc: SuiteDocument, root: number, path: JsonPath, value: unknown, arrayInsert = false): TextChange[] {
+  let memo = computed.get(doc.parsed);
+  if (!memo) computed.set(doc.parsed, (memo = new Map()));
+  const key = JSON.stringify([doc.kind, root, path, arrayInsert, value === undefined, value ?? null]);
+  let changes = memo.get(key);
+  if (!changes) memo.set(key, (changes = modifyUncached(doc, root, path, value, arrayInsert)));
+  return changes.map((c) => ({ ...c }));
+}
+
+/**
  * jsonc-parser's `modify`, scoped to one root: the whole file for JSON, one line for JSONL (where
  * the edit must stay on that line, so it is not reformatted). Comments and layout elsewhere stay.
  */
-function modifyRoot(doc: SuiteDocument, root: number, path: JsonPath, value: unknown, arrayInsert = false): TextChange[] {
+function modifyUncached(doc: SuiteDocument, root: number, path: JsonPath, value: unknown, arrayInsert: boolean): TextChange[] {
   const r = doc.parsed.roots[root];
   if (!r?.node) return [];
   const jsonl = doc.kind === 'caseLines';

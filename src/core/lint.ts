@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from './config';
-import { resolveLocation } from './location';
+import type { SuiteDocument } from './document';
+import { resolveLocation, type Location, type ResolvedRange } from './location';
 import { ALL_RULES } from './rules/index';
 import { docsUrl, ruleMeta } from './rules/registry';
 import type { Finding, Rule, RuleContext } from './rules/types';
@@ -68,13 +69,29 @@ export function effectiveSeverity(finding: Finding, config: ResolvedConfig): Sev
   return clampSeverity(base, finding);
 }
 
+/**
+ * Ranges already resolved per parse result. Documents are immutable and reused while their text is
+ * unchanged, and whole-workspace rules report the same findings on every server lint.
+ */
+const resolved = new WeakMap<object, Map<string, ResolvedRange>>();
+
+function placed(doc: SuiteDocument, at: Location): ResolvedRange {
+  let memo = resolved.get(doc.parsed);
+  if (!memo) resolved.set(doc.parsed, (memo = new Map()));
+  const key = 'offset' in at ? `${at.offset}:${at.length}` : `${at.root}:${at.part ?? ''}:${JSON.stringify(at.path)}`;
+  let r = memo.get(key);
+  if (!r) memo.set(key, (r = resolveLocation(doc, at)));
+  // Hosts own what they are given: a copy, so no one edits the cached range.
+  return { offset: r.offset, length: r.length, range: { start: { ...r.range.start }, end: { ...r.range.end } } };
+}
+
 export function toDiagnostic(index: WorkspaceIndex, finding: Finding, severity: Severity): LintDiagnostic | undefined {
   const doc = index.docs.get(finding.at.uri);
   if (!doc) return undefined;
-  const at = resolveLocation(doc, finding.at);
+  const at = placed(doc, finding.at);
   const related = (finding.related ?? []).flatMap((r) => {
     const rdoc = index.docs.get(r.at.uri);
-    return rdoc ? [{ uri: r.at.uri, range: resolveLocation(rdoc, r.at).range, message: r.message }] : [];
+    return rdoc ? [{ uri: r.at.uri, range: placed(rdoc, r.at).range, message: r.message }] : [];
   });
   const fixes: Fix[] = (finding.fixes ?? []).map((f) => ({
     title: f.title,

@@ -210,8 +210,13 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
   const families = new Map<string, CaseModel[]>();
   const toolUsers = new Map<ToolModel, { case: CaseModel; use: ToolUse }[]>();
   const confine = options.confineTo?.map(normalizeUri);
-  const outside = (uri: string): boolean =>
-    !!options.outsideWorkspace?.has(uri) || (!!confine && !confine.some((r) => isUnder(uri, r)));
+  // Asked once per reference of every case on every re-index; a workspace has few target files.
+  const outsideMemo = new Map<string, boolean>();
+  const outside = (uri: string): boolean => {
+    let o = outsideMemo.get(uri);
+    if (o === undefined) outsideMemo.set(uri, (o = !!options.outsideWorkspace?.has(uri) || (!!confine && !confine.some((r) => isUnder(uri, r)))));
+    return o;
+  };
   const resolveUse = (doc: SuiteDocument, f: CaseFacts, entry: unknown, i: number): ToolUse => {
     if (typeof entry !== 'string') {
       // The same ToolModel object every time the document is unchanged, so work keyed on it carries over.
