@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
+import { createScanner, SyntaxKind } from 'jsonc-parser';
 import {
   createDocument,
   formatPointer,
   LineIndex,
   lintIndex,
+  MAX_NESTING,
   loadWorkspace,
   memoryFileSystem,
   nodeAtPointer,
@@ -87,6 +89,41 @@ describe('property: parsing, positions and pointers', () => {
         }
       }),
       { ...RUNS, numRuns: 500 },
+    );
+  });
+
+  it('nesting and trailing-comma findings agree with a plain token scan, whatever shortcut parsing takes', () => {
+    // The reference: jsonc-parser's own scanner, token by token, as the definition reads.
+    const reference = (text: string): string[] => {
+      const scanner = createScanner(text, true);
+      const out: string[] = [];
+      let depth = 0;
+      let comma = -1;
+      for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
+        if (kind === SyntaxKind.OpenBraceToken || kind === SyntaxKind.OpenBracketToken) {
+          if (++depth > MAX_NESTING) return [`deep@${scanner.getTokenOffset()}`];
+        } else if (kind === SyntaxKind.CloseBraceToken || kind === SyntaxKind.CloseBracketToken) {
+          depth = Math.max(0, depth - 1);
+          if (comma >= 0) out.push(`comma@${comma}`);
+        } else if (kind === SyntaxKind.CommaToken) {
+          comma = scanner.getTokenOffset();
+          continue;
+        }
+        comma = -1;
+      }
+      return out;
+    };
+    const units = fc.constantFrom('[', ']', '{', '}', ',', ':', '"a"', '"\\""', '"\\\\"', '"x', '1', ' ', '\n', '\r\n', '//c\n', '/*,]*/', '\u00a0', '\u2028', 'true', '[['.repeat(70), ']]'.repeat(70));
+    fc.assert(
+      fc.property(fc.array(units, { maxLength: 80 }).map((a) => a.join('')), (text) => {
+        if (text.includes('\u0000') || text.trim() === '') return;
+        const found = parseJson(text).issues.flatMap((i) =>
+          i.message.startsWith('nesting deeper') ? [`deep@${i.offset}`] : i.message.startsWith('trailing comma') ? [`comma@${i.offset}`] : [],
+        );
+        const expected = reference(text);
+        assert.deepEqual(found.sort(), expected.slice(0, expected[0]?.startsWith('deep') ? 1 : undefined).sort());
+      }),
+      { ...RUNS, numRuns: 2000 },
     );
   });
 
