@@ -121,10 +121,17 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
 
   const labels: Label[] = [];
   for (const c of index.cases) for (const l of labelStrings(c)) labels.push(resolveLabel(index, c, l.path, l.text));
+  // A label only ever covers hits in the file it names: compare within that file, not pairwise.
+  const hitsByUri = new Map<string, PayloadHit[]>();
+  for (const hit of hits) {
+    const list = hitsByUri.get(hit.uri);
+    if (list) list.push(hit);
+    else hitsByUri.set(hit.uri, [hit]);
+  }
   const labelsOf = new Map<PayloadHit, Label[]>();
   for (const label of labels) {
     if (!label.target) continue;
-    for (const hit of hits) {
+    for (const hit of hitsByUri.get(label.target.uri) ?? []) {
       if (!labelCovers(label.target, hit)) continue;
       const list = labelsOf.get(hit);
       if (list) list.push(label);
