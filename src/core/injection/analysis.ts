@@ -31,8 +31,8 @@ export function allTools(index: WorkspaceIndex): ToolModel[] {
 interface CachedScan {
   options: string;
   nonEmpty: boolean;
-  /** Each name looked up, with the files that defined it then ('' when none). */
-  lookups: Map<string, string>;
+  /** Each name looked up, with the files that defined it then (none: empty). */
+  lookups: Map<string, string[]>;
   /** The scan walked the whole table: valid only while the whole table is the same. */
   table?: string;
   hits: PayloadHit[];
@@ -41,21 +41,27 @@ interface CachedScan {
 const scans = new WeakMap<ToolModel, CachedScan>();
 
 /** Read past the recording below, so checking a cached scan records nothing. */
-function filesOf(toolNames: Map<string, Set<string>>, name: string): string {
-  const files = Map.prototype.get.call(toolNames, name) as Set<string> | undefined;
-  return files ? [...files].sort().join('\n') : '';
+function filesOf(toolNames: Map<string, Set<string>>, name: string): Set<string> | undefined {
+  return Map.prototype.get.call(toolNames, name) as Set<string> | undefined;
+}
+
+function sameFiles(now: Set<string> | undefined, then: readonly string[]): boolean {
+  if (!now) return then.length === 0;
+  if (now.size !== then.length) return false;
+  for (const f of then) if (!now.has(f)) return false;
+  return true;
 }
 
 /**
  * The name table, instrumented: lookups made while a tool is scanned are recorded into `sink`.
  * Enumerating it marks the scan as depending on the whole table.
  */
-function recordingTable(toolNames: Map<string, Set<string>>): { table: Map<string, Set<string>>; begin(): Map<string, string>; walkedAll(): boolean } {
-  let sink = new Map<string, string>();
+function recordingTable(toolNames: Map<string, Set<string>>): { table: Map<string, Set<string>>; begin(): Map<string, string[]>; walkedAll(): boolean } {
+  let sink = new Map<string, string[]>();
   let all = false;
   const get = Map.prototype.get;
   const note = (name: unknown): void => {
-    if (typeof name === 'string' && !sink.has(name)) sink.set(name, filesOf(toolNames, name));
+    if (typeof name === 'string' && !sink.has(name)) sink.set(name, [...(filesOf(toolNames, name) ?? [])]);
   };
   const table = toolNames;
   Object.defineProperties(table, {
@@ -75,6 +81,11 @@ function recordingTable(toolNames: Map<string, Set<string>>): { table: Map<strin
     },
     walkedAll: () => all,
   };
+}
+
+function everyLookup(lookups: Map<string, string[]>, test: (name: string, files: string[]) => boolean): boolean {
+  for (const [name, files] of lookups) if (!test(name, files)) return false;
+  return true;
 }
 
 export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
@@ -107,7 +118,7 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
       cached.options === opts.key &&
       cached.nonEmpty === nonEmpty &&
       (cached.table === undefined || cached.table === wholeTable()) &&
-      [...cached.lookups].every(([name, files]) => filesOf(toolNames, name) === files)
+      everyLookup(cached.lookups, (name, files) => sameFiles(filesOf(toolNames, name), files))
     ) {
       found = cached.hits;
     } else {
