@@ -1,6 +1,6 @@
 import { nodeAt } from './location';
 import type { LintDiagnostic } from './lint';
-import { quote } from './escape';
+import { markdownText, quote } from './escape';
 import type { ToolModel } from './tools';
 import { displayPath } from './uri';
 import type { Arm, CaseModel, WorkspaceIndex } from './workspace';
@@ -309,20 +309,20 @@ function renderText(r: SuiteReport): string {
   return out.join('\n') + '\n';
 }
 
-/** Suite text in Markdown: hidden characters escaped, then every character Markdown would act on. */
+/**
+ * Suite text in Markdown: hidden characters escaped, then every ASCII punctuation mark, so no
+ * link, autolink, image or HTML can come out of a case's text.
+ */
 function md(s: string, max = 120): string {
-  return clip(s, max)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1');
+  return markdownText(s, max);
 }
 
 function renderMarkdown(r: SuiteReport): string {
   const out: string[] = [];
   out.push(`## LITMUS suite report`);
   out.push('');
-  out.push(`${r.verdict.trusted ? '✅' : '❌'} **${md(r.verdict.line, 1000)}**`);
+  // The verdict is the linter's own words (counts and rule ids), never suite text.
+  out.push(`${r.verdict.trusted ? '✅' : '❌'} **${r.verdict.line}**`);
   out.push('');
   out.push(`${r.cases} case${plural(r.cases)} in ${r.files} file${plural(r.files)}: adversarial ${r.arms.adversarial}, benign ${r.arms.benign}${r.arms.unknown ? `, no valid arm ${r.arms.unknown}` : ''}.`);
   out.push(`Probes: ${probeText(r.probes, md)}.`);

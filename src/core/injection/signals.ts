@@ -14,6 +14,7 @@ import {
   SECRET_WORDS,
   TRANSFER_VERBS,
 } from './lexicon';
+import { code } from '../escape';
 import { finalMark, sentences, topicStems, words, type Sentence, type Words } from './prose';
 import { isExampleHost, nearAddress, sinks } from './sinks';
 
@@ -305,7 +306,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     };
     const named = ws.raw.filter((r) => r.length >= 4 && r !== ctx.ownTool && /[_-]|[a-z][A-Z]/.test(r) && elsewhere(r));
     if (named.length && (directive || has(w, DIRECTIVE_VERBS) || has(w, OVERRIDE_VERBS) || w.includes('instead'))) {
-      add('cross-tool', 0.7, `directs the agent to another tool (${named[0]})`);
+      add('cross-tool', 0.7, `directs the agent to another tool (${code(named[0])})`);
     }
   }
   if (!out.some((s) => s.id === 'cross-tool')) {
@@ -340,7 +341,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     const hosts = [...sink.urls, ...sink.emails].filter((h) => !isExampleHost(h));
     // The address must be the object of a sending or visiting verb, not a docs link after the text.
     const target = hosts.length ? nearAddress(text, hosts) : undefined;
-    if (target) add('exfiltration-sink', 0.5, `points the agent at an outside address (${target})`);
+    if (target) add('exfiltration-sink', 0.5, `points the agent at an outside address (${code(target)})`);
   }
 
   const pressure = w.filter((x) => PRESSURE_WORDS.has(x)).length;
