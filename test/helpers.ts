@@ -1,4 +1,4 @@
-import { lintIndex, loadWorkspace, memoryFileSystem, type LintDiagnostic, type LintOptions, type LoadOptions } from '../src/core';
+import { lintIndex, loadWorkspace, memoryFileSystem, type FileSystem, type LintDiagnostic, type LintOptions, type LoadOptions } from '../src/core';
 
 export const WS = 'file:///ws';
 
@@ -26,3 +26,17 @@ export function covered(files: Record<string, string>, d: LintDiagnostic): strin
 }
 
 export const json = (v: unknown) => JSON.stringify(v, null, 2);
+
+/** Wraps a file system and records every URI the loader reads or lists, to prove what it never touched. */
+export function spying(fs: FileSystem): { fs: FileSystem; reads: string[] } {
+  const reads: string[] = [];
+  return {
+    reads,
+    fs: {
+      readFile: (uri) => (reads.push(uri), fs.readFile(uri)),
+      readDirectory: (uri) => (reads.push(uri), fs.readDirectory(uri)),
+      stat: (uri) => fs.stat(uri),
+      realUri: fs.realUri && ((uri) => fs.realUri!(uri)),
+    },
+  };
+}

@@ -1,8 +1,8 @@
 import { canonicalHash } from './canonical';
 import { createDocument, type SuiteDocument } from './document';
-import { compareDiagnostics, effectiveSeverity, toDiagnostic, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
+import { compareDiagnostics, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { ALL_RULES } from './rules/index';
-import type { Finding, Rule, RuleContext } from './rules/types';
+import type { Rule } from './rules/types';
 import { parseToolReference } from './tools';
 import { normalizeUri, resolveRelative } from './uri';
 import { buildIndex, type CaseModel, type IndexOptions, type ToolFile, type ToolUse, type WorkspaceIndex } from './workspace';
@@ -198,32 +198,10 @@ function narrowed(index: WorkspaceIndex, read: ReadonlySet<string>, scope: RuleS
   return { ...index, docs, cases, toolFiles, casesById, families, toolUsers };
 }
 
-/** Runs one rule and places its findings, the way lintIndex does. */
-function runRule(rule: Rule, ruleIndex: WorkspaceIndex, full: WorkspaceIndex, memo: Map<string, unknown>, keep: (uri: string) => boolean): Map<string, LintDiagnostic[]> {
-  const findings: Finding[] = [];
-  const ctx: RuleContext = {
-    index: ruleIndex,
-    config: (uri) => full.configFor(uri),
-    memo<T>(key: string, compute: () => T): T {
-      if (!memo.has(key)) memo.set(key, compute());
-      return memo.get(key) as T;
-    },
-    report: (f) => findings.push({ ...f, rule: rule.id }),
-  };
-  rule.check(ctx);
+/** Runs one rule and places its findings by document, exactly as lintIndex does. */
+function runRuleByDoc(rule: Rule, ruleIndex: WorkspaceIndex, full: WorkspaceIndex, memo: Map<string, unknown>, keep: (uri: string) => boolean): Map<string, LintDiagnostic[]> {
   const out = new Map<string, LintDiagnostic[]>();
-  const seen = new Set<string>();
-  for (const f of findings) {
-    if (!keep(f.at.uri)) continue;
-    const severity = effectiveSeverity(f, full.configFor(f.at.uri));
-    if (!severity) continue;
-    const d = toDiagnostic(full, f, severity);
-    if (!d) continue;
-    const key = `${d.uri}\u0000${d.offset}\u0000${d.length}\u0000${d.code}\u0000${d.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    push(out, d.uri, d);
-  }
+  for (const d of placeFindings(runRule(rule, ruleIndex, memo, full), full, keep)) push(out, d.uri, d);
   return out;
 }
 
@@ -335,7 +313,7 @@ export function createIncrementalLinter(): IncrementalLinter {
           continue;
         }
         if (full || !previous || scope === 'full') {
-          byRule.set(rule.id, runRule(rule, index, index, memo, () => true));
+          byRule.set(rule.id, runRuleByDoc(rule, index, index, memo, () => true));
           continue;
         }
         // A per-file rule only re-reads the changed files; the others read the whole neighbourhood.
@@ -346,7 +324,7 @@ export function createIncrementalLinter(): IncrementalLinter {
           view = narrowed(index, readSet, scope);
           views.set(scope, view);
         }
-        const fresh = runRule(rule, view, index, new Map(), (uri) => keep.has(uri));
+        const fresh = runRuleByDoc(rule, view, index, new Map(), (uri) => keep.has(uri));
         const merged = new Map<string, LintDiagnostic[]>();
         for (const [uri, ds] of previous) if (!keep.has(uri) && index.docs.has(uri)) merged.set(uri, ds);
         for (const [uri, ds] of fresh) merged.set(uri, ds);

@@ -130,28 +130,31 @@ export function compareDiagnostics(a: LintDiagnostic, b: LintDiagnostic): number
   return a.offset - b.offset || a.length - b.length || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0);
 }
 
-/** Runs the rules over the index and places every finding in its document. */
-export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): LintResult {
-  const memo = new Map<string, unknown>();
+/**
+ * Runs one rule over `index`. Its options come from `configIndex`, which differs from `index` only
+ * when the rule runs over a narrowed view of the workspace (incremental linting).
+ */
+export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unknown>, configIndex: WorkspaceIndex = index): Finding[] {
   const findings: Finding[] = [];
-  const rules = options.rules ?? ALL_RULES;
-  for (const rule of rules) {
-    if (options.isCancelled?.()) return { diagnostics: [], cancelled: true };
-    const ctx: RuleContext = {
-      index,
-      config: (uri) => index.configFor(uri),
-      memo<T>(key: string, compute: () => T): T {
-        if (!memo.has(key)) memo.set(key, compute());
-        return memo.get(key) as T;
-      },
-      report: (f) => findings.push({ ...f, rule: rule.id }),
-    };
-    rule.check(ctx);
-  }
+  const ctx: RuleContext = {
+    index,
+    config: (uri) => configIndex.configFor(uri),
+    memo<T>(key: string, compute: () => T): T {
+      if (!memo.has(key)) memo.set(key, compute());
+      return memo.get(key) as T;
+    },
+    report: (f) => findings.push({ ...f, rule: rule.id }),
+  };
+  rule.check(ctx);
+  return findings;
+}
+
+/** Places findings in their documents with their configured severities, in the order found. */
+export function placeFindings(findings: readonly Finding[], index: WorkspaceIndex, keep?: (uri: string) => boolean): LintDiagnostic[] {
   const diagnostics: LintDiagnostic[] = [];
   const seen = new Set<string>();
   for (const f of findings) {
-    if (options.onlyUris && !options.onlyUris.has(f.at.uri)) continue;
+    if (keep && !keep(f.at.uri)) continue;
     const severity = effectiveSeverity(f, index.configFor(f.at.uri));
     if (!severity) continue;
     const d = toDiagnostic(index, f, severity);
@@ -162,6 +165,19 @@ export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): Lin
     seen.add(key);
     diagnostics.push(d);
   }
+  return diagnostics;
+}
+
+/** Runs the rules over the index and places every finding in its document. */
+export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): LintResult {
+  const memo = new Map<string, unknown>();
+  const findings: Finding[] = [];
+  for (const rule of options.rules ?? ALL_RULES) {
+    if (options.isCancelled?.()) return { diagnostics: [], cancelled: true };
+    findings.push(...runRule(rule, index, memo));
+  }
+  const only = options.onlyUris;
+  const diagnostics = placeFindings(findings, index, only ? (uri) => only.has(uri) : undefined);
   diagnostics.sort(compareDiagnostics);
   return { diagnostics, cancelled: false };
 }

@@ -81,14 +81,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** What one case says about itself, independent of every other file: cached per document. */
-interface CaseFacts {
-  root: number;
-  path: JsonPath;
-  value: Record<string, unknown>;
-  id?: string;
-  arm?: Arm;
-  family?: string;
-  probe?: string;
+interface CaseFacts extends Omit<CaseModel, 'doc' | 'tools'> {
   /** Inline tool entries by their index in `tools`, normalised once. */
   inlineUses: Map<number, ToolUse>;
   /** The last resolution of each reference, with what it depended on (see buildIndex). */

@@ -3,27 +3,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileUri, isUnder, lintIndex, loadWorkspace, memoryFileSystem, type FileSystem, type LoadOptions } from '../../src/core';
+import { fileUri, isUnder, lintIndex, loadWorkspace, memoryFileSystem, type LoadOptions } from '../../src/core';
 import { nodeFileSystem } from '../../src/node/fs';
 import { diagnosticProblems } from '../hostile/check';
+import { spying } from '../helpers';
 
 const caseJson = (id: string, tools: string[]) =>
   JSON.stringify({ instance_id: id, arm: 'benign', family: 'f', task: 'Summarise the inbox.', correct_resolution_signature: 'summary sent', tools });
 const toolsJson = (name: string) => JSON.stringify({ tools: [{ name, description: 'Reads a calendar.', inputSchema: { type: 'object' } }] });
 
-/** Every URI the loader opened or listed. */
-function spying(fs: FileSystem): { fs: FileSystem; reads: string[] } {
-  const reads: string[] = [];
-  return {
-    reads,
-    fs: {
-      readFile: (uri) => (reads.push(uri), fs.readFile(uri)),
-      readDirectory: (uri) => (reads.push(uri), fs.readDirectory(uri)),
-      stat: (uri) => fs.stat(uri),
-      realUri: fs.realUri && ((uri) => fs.realUri!(uri)),
-    },
-  };
-}
 
 async function load(root: string, options: LoadOptions = {}) {
   const spy = spying(nodeFileSystem);

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileUri, isUnder, lintIndex, loadWorkspace, normalizeUri, type FileSystem, type LintDiagnostic, type LoadOptions, type LoadResult } from '../../src/core';
+import { fileUri, isUnder, lintIndex, loadWorkspace, normalizeUri, type LintDiagnostic, type LoadOptions, type LoadResult } from '../../src/core';
 import { nodeFileSystem } from '../../src/node/fs';
 import { repoRoot } from '../hostile/arbitraries';
 import { diagnosticProblems } from '../hostile/check';
+import { spying } from '../helpers';
 
 const HOSTILE = join(repoRoot(), 'test', 'hostile');
 const MB = 1024 * 1024;
@@ -69,19 +70,6 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   },
 };
 
-/** Records every URI the loader touches, to prove what it never read. */
-function spying(fs: FileSystem): { fs: FileSystem; reads: string[] } {
-  const reads: string[] = [];
-  return {
-    reads,
-    fs: {
-      readFile: (uri) => (reads.push(uri), fs.readFile(uri)),
-      readDirectory: (uri) => (reads.push(uri), fs.readDirectory(uri)),
-      stat: (uri) => fs.stat(uri),
-      realUri: fs.realUri && ((uri) => fs.realUri!(uri)),
-    },
-  };
-}
 
 interface Outcome {
   root: string;
