@@ -1,5 +1,4 @@
-import { getNodeValue } from 'jsonc-parser';
-import { rootNode, type SuiteDocument } from './document';
+import { rootValue, type SuiteDocument } from './document';
 import type { SeveritySetting } from './types';
 
 export const DEFAULT_MAX_MUTATION_DEPTH = 8;
@@ -33,8 +32,7 @@ const SEVERITIES = new Set(['error', 'warning', 'info', 'hint', 'off']);
  * here; the `schema` rule reports them on the config file, so nothing falls back silently.
  */
 export function readConfig(doc: SuiteDocument): ConfigOverrides {
-  const node = rootNode(doc);
-  const value: unknown = node ? getNodeValue(node) : undefined;
+  const value = rootValue(doc, 0);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
   const v = value as Record<string, unknown>;
   const out: ConfigOverrides = {};

@@ -61,11 +61,6 @@ export function createDocument(uri: string, text: string, kind?: FileKind, versi
   return remember(makeDocument(uri, k, text, version, parsed));
 }
 
-/** The usable tree of a JSON (not JSONL) document. */
-export function rootNode(doc: SuiteDocument): Node | undefined {
-  const root = doc.parsed.roots[0];
-  return root && !root.broken ? root.node : undefined;
-}
 
 const values = new WeakMap<Node, unknown>();
 

@@ -1,6 +1,5 @@
-import { getNodeValue } from 'jsonc-parser';
 import { isJsonObject } from '../canonical';
-import { rootNode, type SuiteDocument } from '../document';
+import { rootValue, type SuiteDocument } from '../document';
 import { code } from '../escape';
 import { displayPath } from '../uri';
 import { MAX_TOLERANCE } from './harness-isolation';
@@ -11,8 +10,7 @@ const EPSILON = 1e-9;
 const NOT_LAMBDA = 'reweighting λ does not fix this';
 
 function valueOf(doc: SuiteDocument | undefined): Record<string, unknown> | undefined {
-  const node = doc ? rootNode(doc) : undefined;
-  const v: unknown = node ? getNodeValue(node) : undefined;
+  const v = doc ? rootValue(doc, 0) : undefined;
   return isJsonObject(v) ? v : undefined;
 }
 

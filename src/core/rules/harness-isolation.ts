@@ -1,6 +1,5 @@
-import { getNodeValue } from 'jsonc-parser';
 import { isJsonObject } from '../canonical';
-import { rootNode, type SuiteDocument } from '../document';
+import { rootValue, type SuiteDocument } from '../document';
 import { setValue } from '../edit';
 import { code } from '../escape';
 import type { Location } from '../location';
@@ -85,8 +84,7 @@ export const harnessIsolation: Rule = {
   check(ctx) {
     for (const doc of ctx.index.docs.values()) {
       if (doc.kind !== 'harness') continue;
-      const node = rootNode(doc);
-      const value: unknown = node ? getNodeValue(node) : undefined;
+      const value = rootValue(doc, 0);
       if (isJsonObject(value)) checkHarness(ctx, doc, value);
     }
   },
