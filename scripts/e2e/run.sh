@@ -67,7 +67,10 @@ if timeout 240 node scripts/e2e/screenshots.mjs "$URL" "$ST/ws-examples" "$POISO
   echo "screenshots: $(ls test-results/*.png 2>/dev/null | tr '\n' ' ')"
 else cp "$ST"/shots/*.png test-results/ 2>/dev/null || true; ko screenshots; fi
 
-# 2) The extension-host suite (development path: this checkout, as built above).
+# 2) The extension-host suite (development path: this checkout, as built above). A window's
+#    hot-exit backups would come back dirty in the next window, where VS Code then refuses to write
+#    user settings: every run starts without them.
+rm -rf "$ST/user/User/Backups"
 T=(node scripts/e2e/test-host.mjs "$URL" "$ST/ws-suite" "$ROOT" "$ROOT/out/test/e2e/suite/index.js")
 timeout 300 "${T[@]}" 2>&1 | tee "$ST/exthost.log"
 host=${PIPESTATUS[0]}
@@ -84,8 +87,9 @@ fi
 # 3) The runner must see failures: the same suite with one test forced to fail exits non-zero.
 if [ -z "${LITMUS_E2E_SKIP_FORCED:-}" ]; then
   touch "$LITMUS_E2E_FORCE_FAIL"
-  # A fresh copy: the first run's fixes changed its workspace.
+  # A fresh copy: the first run's fixes changed its workspace; its backups go as above.
   cp -r test/e2e/fixtures/suite "$ST/ws-forced"
+  rm -rf "$ST/user/User/Backups"
   T[3]="$ST/ws-forced"
   if timeout 300 "${T[@]}" >"$ST/forced.log" 2>&1; then ko forced-failure-detected
   else grep -q 'failures=1 ' "$ST/forced.log" && ok forced-failure-detected || { tail -20 "$ST/forced.log"; ko forced-failure-detected; }; fi

@@ -63,8 +63,9 @@ export async function applyAction(action: vscode.CodeAction): Promise<void> {
 }
 
 /**
- * Writes a setting. VS Code refuses a write to a settings file while its previous write is still
- * being saved ("the file has unsaved changes"), so a refused write is tried again a few times.
+ * Writes a setting. VS Code refuses to write a settings file whose editor model holds unsaved
+ * changes — seen when its own previous write had not finished saving — so a refused write saves
+ * any dirty settings file (VS Code's pending edit, not ours to drop) and tries again.
  */
 export async function updateSetting(section: string, key: string, value: unknown, target: vscode.ConfigurationTarget, scope?: vscode.Uri): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -73,6 +74,8 @@ export async function updateSetting(section: string, key: string, value: unknown
       return;
     } catch (e) {
       if (attempt >= 5) throw e;
+      const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.path.endsWith('/settings.json'));
+      await Promise.all(dirty.map((d) => d.save()));
       await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
     }
   }
