@@ -1,4 +1,3 @@
-import { getNodeValue, type Node } from 'jsonc-parser';
 import { detectKind, type FileKind } from './kinds';
 import { parseJson, parseJsonLines, type ParsedText } from './parse';
 import { LineIndex } from './text';
@@ -62,19 +61,13 @@ export function createDocument(uri: string, text: string, kind?: FileKind, versi
 }
 
 
-const values = new WeakMap<Node, unknown>();
-
 /**
- * The plain value of one usable root (undefined for a broken one), built once per parse tree and
- * shared by the index and every rule. Treat it as read-only: everyone sees the same objects.
+ * The plain value of one usable root (undefined for a broken one), built once per parse and shared
+ * by the index and every rule. Treat it as read-only: everyone sees the same objects.
  */
 export function rootValue(doc: SuiteDocument, root: number): unknown {
   const r = doc.parsed.roots[root];
-  if (!r || r.broken || !r.node) return undefined;
-  if (values.has(r.node)) return values.get(r.node);
-  const value: unknown = getNodeValue(r.node);
-  values.set(r.node, value);
-  return value;
+  return r && !r.broken ? r.value : undefined;
 }
 
 /** Stands in for a file that could not be read, so the failure is reported on it like any other. */

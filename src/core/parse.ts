@@ -1,5 +1,6 @@
-import { createScanner, parseTree, printParseErrorCode, ParseErrorCode, SyntaxKind, type Node, type ParseError } from 'jsonc-parser';
+import { createScanner, getNodeValue, parseTree, printParseErrorCode, ParseErrorCode, SyntaxKind, type Node, type ParseError } from 'jsonc-parser';
 import { quote } from './escape';
+import { strictTree } from './strict-tree';
 
 /**
  * Deeper nesting than this is refused before jsonc-parser sees the text: its parser recurses once
@@ -21,12 +22,20 @@ export interface ParseIssue {
 }
 
 export interface ParsedRoot {
-  /** The value's tree, with offsets into the whole document. Undefined when the text is unusable. */
-  node: Node | undefined;
+  /**
+   * The value's tree, with offsets into the whole document. Undefined when the text is unusable.
+   * For strict JSON it is built level by level as it is walked (`strict-tree.ts`).
+   */
+  readonly node: Node | undefined;
+  /**
+   * The plain value, undefined when broken. Objects have no prototype, so a key such as
+   * `constructor` or `__proto__` is just a key. Shared by every reader: treat it as read-only.
+   */
+  readonly value: unknown;
   /** Zero-based line the value starts on (JSONL: its line; JSON: 0). */
-  line: number;
+  readonly line: number;
   /** True when a syntax error makes the tree unreliable: rules do not read it. */
-  broken: boolean;
+  readonly broken: boolean;
 }
 
 export interface ParsedText {
@@ -79,42 +88,76 @@ function isTrivia(text: string): boolean {
 }
 
 /**
- * Whether the text certainly nests no deeper than MAX_NESTING and has no trailing comma: one pass
- * over char codes that understands strings. It gives up (false) on anything it would have to
- * tokenise like jsonc-parser to be sure of — a comment, a line break inside a string — and on any
- * finding, leaving those texts to the exact scan below.
+ * How many property names the text holds, or undefined when it nests deeper than MAX_NESTING: one
+ * pass that jumps from quote to quote. Anything else that is not strict JSON (comments, trailing
+ * commas, stray characters, line breaks in strings) makes `JSON.parse` refuse the text afterwards,
+ * so it need not be looked for here.
  */
-function plainlyClean(text: string): boolean {
+function keyCount(text: string): number | undefined {
   let depth = 0;
-  let comma = false;
+  let keys = 0;
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (ch === 34 /* " */) {
-      for (i++; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 34) break;
-        if (c === 92 /* \ */) i++;
-        const d = text.charCodeAt(i);
-        if (d === 10 || d === 13) return false;
-      }
-      comma = false;
+      i = stringEnd(text, i);
+      let j = i + 1;
+      while (isAsciiBlank(text.charCodeAt(j))) j++;
+      if (text.charCodeAt(j) === 58 /* : */) keys++;
+      i = j - 1;
     } else if (ch === 123 || ch === 91 /* { [ */) {
-      if (++depth > MAX_NESTING) return false;
-      comma = false;
+      if (++depth > MAX_NESTING) return undefined;
     } else if (ch === 125 || ch === 93 /* } ] */) {
-      if (comma) return false;
-      depth = Math.max(0, depth - 1);
-    } else if (ch === 44 /* , */) {
-      comma = true;
-    } else if (ch === 47 /* / */) {
-      return false;
-    } else if (ch !== 32 && ch !== 9 && ch !== 10 && ch !== 13) {
-      // jsonc-parser counts more characters as blanks (NBSP, U+2000…): the exact scan decides.
-      if (ch < 32 || ch > 126) return false;
-      comma = false;
+      depth--;
     }
   }
-  return true;
+  return keys;
+}
+
+/** Index of the quote that closes the string opened at `open` (the text's length if none does). */
+function stringEnd(text: string, open: number): number {
+  for (let from = open + 1; ; ) {
+    const quote = text.indexOf('"', from);
+    if (quote < 0) return text.length;
+    let slashes = 0;
+    while (text.charCodeAt(quote - 1 - slashes) === 92 /* backslash */) slashes++;
+    if (slashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
+}
+
+function isAsciiBlank(ch: number): boolean {
+  return ch === 32 || ch === 9 || ch === 10 || ch === 13;
+}
+
+/**
+ * The value of strict JSON text with exactly `keys` property names, with prototype-free objects
+ * (as jsonc-parser builds them); undefined when `JSON.parse` refuses the text or keeps fewer keys
+ * than the text has, which means a key is duplicated and must be reported.
+ */
+function strictValue(text: string, keys: number): { value: unknown } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  let seen = 0;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (const e of v) if (e !== null && typeof e === 'object') stack.push(e);
+    } else if (v !== null && typeof v === 'object') {
+      Object.setPrototypeOf(v, null);
+      const record = v as Record<string, unknown>;
+      for (const k in record) {
+        seen++;
+        const e = record[k];
+        if (e !== null && typeof e === 'object') stack.push(e);
+      }
+    }
+  }
+  return seen === keys ? { value } : undefined;
 }
 
 /**
@@ -124,7 +167,6 @@ function plainlyClean(text: string): boolean {
  */
 function scanIssues(text: string, base: number): { deep?: ParseIssue; commas: ParseIssue[] } {
   const commas: ParseIssue[] = [];
-  if (plainlyClean(text)) return { commas };
   const scanner = createScanner(text, true);
   let depth = 0;
   let comma = -1;
@@ -187,35 +229,73 @@ function shift(root: Node, delta: number): void {
   }
 }
 
-/** Parses one JSON value that starts at `base` in the document. */
-function parseValue(text: string, base: number, line: number, wholeFile: boolean): { root?: ParsedRoot; issues: ParseIssue[] } {
+const unusable = (line: number): ParsedRoot => ({ node: undefined, value: undefined, line, broken: true });
+
+/** A root whose value came from `JSON.parse`; its tree is built as it is walked. */
+function strictRoot(source: string, base: number, line: number, value: unknown): ParsedRoot {
+  let tree: Node | undefined;
+  let built = false;
+  return {
+    value,
+    line,
+    broken: false,
+    get node(): Node | undefined {
+      if (!built) {
+        tree = strictTree(source, base);
+        built = true;
+      }
+      return tree;
+    },
+  };
+}
+
+/** A root jsonc-parser built a tree for; its value is taken from the tree the first time it is read. */
+function treeRoot(node: Node | undefined, line: number, broken: boolean): ParsedRoot {
+  if (!node || broken) return { node, value: undefined, line, broken: true };
+  let value: unknown;
+  let built = false;
+  return {
+    node,
+    line,
+    broken: false,
+    get value(): unknown {
+      if (!built) {
+        value = getNodeValue(node);
+        built = true;
+      }
+      return value;
+    },
+  };
+}
+
+/**
+ * Parses one JSON value, `text`, that starts at `base` in the document `source`. Strict JSON —
+ * nearly every file — goes through `JSON.parse`, which is many times faster than building a tree;
+ * anything else (comments, trailing commas, duplicate keys, errors) gets jsonc-parser's tree and
+ * its exact findings.
+ */
+function parseValue(source: string, text: string, base: number, line: number, wholeFile: boolean): { root?: ParsedRoot; issues: ParseIssue[] } {
   if (text.includes('\u0000')) {
     const at = text.indexOf('\u0000');
-    return {
-      root: { node: undefined, line, broken: true },
-      issues: [{ offset: base + at, length: 1, message: 'NUL character: this is a binary file, not JSON text' }],
-    };
+    return { root: unusable(line), issues: [{ offset: base + at, length: 1, message: 'NUL character: this is a binary file, not JSON text' }] };
   }
   if (wholeFile && text.trim() === '') {
-    return {
-      root: { node: undefined, line, broken: true },
-      issues: [{ offset: base, length: 0, message: 'empty file: expected a JSON value' }],
-    };
+    return { root: unusable(line), issues: [{ offset: base, length: 0, message: 'empty file: expected a JSON value' }] };
   }
+  const keys = keyCount(text);
+  const strict = keys === undefined ? undefined : strictValue(text, keys);
+  if (strict) return { root: strictRoot(source, base, line, strict.value), issues: [] };
   const { deep, commas } = scanIssues(text, base);
-  if (deep) {
-    return { root: { node: undefined, line, broken: true }, issues: [{ ...deep, offset: base + deep.offset }] };
-  }
+  if (deep) return { root: unusable(line), issues: [{ ...deep, offset: base + deep.offset }] };
   const errors: ParseError[] = [];
   const node = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const issues: ParseIssue[] = errors.map((e) => ({ offset: base + e.offset, length: e.length, message: describe(e) }));
-  const broken = errors.length > 0 || !node;
   if (node) {
     shift(node, base);
     issues.push(...duplicateKeys(node));
   }
   issues.push(...commas);
-  return { root: { node, line, broken }, issues };
+  return { root: treeRoot(node, line, errors.length > 0), issues };
 }
 
 /** Issues in document order, at most MAX_PARSE_ISSUES of them plus one notice for the rest. */
@@ -231,7 +311,8 @@ function capped(issues: ParseIssue[]): ParseIssue[] {
 }
 
 export function parseJson(text: string): ParsedText {
-  const { root, issues } = parseValue(withoutBom(text), 0, 0, true);
+  const source = withoutBom(text);
+  const { root, issues } = parseValue(source, source, 0, 0, true);
   return { roots: root ? [root] : [], issues: capped(issues) };
 }
 
@@ -247,7 +328,7 @@ export function parseJsonLines(text: string): ParsedText {
     while (end < source.length && source.charCodeAt(end) !== 10 && source.charCodeAt(end) !== 13) end++;
     const content = source.slice(start, end);
     if (content.trim() !== '' && !isTrivia(content)) {
-      const parsed = parseValue(content, start, line, false);
+      const parsed = parseValue(source, content, start, line, false);
       if (parsed.root) roots.push(parsed.root);
       issues.push(...parsed.issues);
     }

@@ -31,7 +31,7 @@ export const schema: Rule = {
     for (const doc of index.docs.values()) {
       doc.parsed.roots.forEach((root, rootIndex) => {
         // A broken root is parse-error's alone: its tree does not say what the author meant.
-        if (root.broken || !root.node) return;
+        if (root.broken) return;
         for (const p of schemaProblems(doc.kind, rootValue(doc, rootIndex))) {
           ctx.report({
             at: { uri: doc.uri, root: rootIndex, path: p.path, part: p.part },

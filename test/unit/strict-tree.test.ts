@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import * as fc from 'fast-check';
+import { getNodeValue, parseTree, type Node } from 'jsonc-parser';
+import { parseJson, parseJsonLines } from '../../src/core';
+
+const RUNS = { seed: 20261130, numRuns: 300 };
+
+/** Everything a reader of a jsonc-parser tree can see, walked in full. */
+function shape(node: Node | undefined): unknown {
+  if (!node) return undefined;
+  return {
+    type: node.type,
+    offset: node.offset,
+    length: node.length,
+    colonOffset: node.colonOffset,
+    value: node.value,
+    parentOffset: node.parent?.offset,
+    children: node.children?.map(shape),
+  };
+}
+
+/** JSON texts laid out the ways files are: compact, indented, tabbed, CRLF, padded, one JSONL line. */
+const layouts: ((v: unknown) => string)[] = [
+  (v) => JSON.stringify(v),
+  (v) => JSON.stringify(v, null, 2),
+  (v) => JSON.stringify(v, null, '\t').replace(/\n/g, '\r\n'),
+  (v) => `  \n ${spaced(v)} \n`,
+];
+
+/** Blanks on both sides of every colon and comma, which JSON.stringify never writes. */
+function spaced(v: unknown): string {
+  if (Array.isArray(v)) return `[ ${v.map(spaced).join(' ,\n  ')} ]`;
+  if (v !== null && typeof v === 'object') {
+    return `{\t${Object.entries(v).map(([k, e]) => `${JSON.stringify(k)} : ${spaced(e)}`).join(' , ')}\r\n}`;
+  }
+  return JSON.stringify(v);
+}
+
+const tricky = fc.oneof(
+  fc.jsonValue(),
+  fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'toString', 'a"b', 'c\\', 'é', '\u2028', ''), fc.jsonValue()),
+  fc.array(fc.constantFrom('\\', '"', '\\"', '\\\\"', '}', ']', ':', ',', '{"a":1}', '\u0001', 'ab\ncd')),
+);
+
+describe('strict JSON parsing: values from JSON.parse, trees built as walked', () => {
+  it('gives the same tree, value and issues as jsonc-parser for any strict JSON text', () => {
+    fc.assert(
+      fc.property(tricky, fc.integer({ min: 0, max: layouts.length - 1 }), (value, layout) => {
+        const text = layouts[layout](value);
+        const parsed = parseJson(text);
+        assert.deepEqual(parsed.issues, []);
+        const root = parsed.roots[0];
+        assert.equal(root.broken, false);
+        const expected = parseTree(text);
+        assert.deepEqual(shape(root.node), shape(expected));
+        assert.deepEqual(root.value, getNodeValue(expected!));
+      }),
+      RUNS,
+    );
+  });
+
+  it('builds only the containers a walk reaches', () => {
+    const text = JSON.stringify({ cases: [{ a: [1, 2] }, { b: { c: 'x' } }], other: { deep: [[[1]]] } });
+    const root = parseJson(text).roots[0].node!;
+    const cases = root.children![0].children![1];
+    assert.equal(cases.children![1].children![0].children![1].children![0].children![1].value, 'x');
+    const other = root.children![1].children![1] as unknown as { expanded?: unknown };
+    assert.equal(other.expanded, undefined, 'an untouched container is not expanded');
+  });
+
+  it('keeps JSONL offsets in document coordinates', () => {
+    const text = '{"a": 1}\r\n\n  {"b": ["x", {"c": null}]}\n';
+    const parsed = parseJsonLines(text);
+    assert.equal(parsed.roots.length, 2);
+    assert.deepEqual(parsed.roots.map((r) => r.line), [0, 2]);
+    const second = parsed.roots[1].node!;
+    assert.equal(second.offset, text.indexOf('{"b"'));
+    const c = second.children![0].children![1].children![1].children![0];
+    assert.equal(text.slice(c.offset, c.offset + c.length), '"c": null');
+  });
+
+  it('makes prototype-free values, so a key named like an Object method is only a key', () => {
+    const value = parseJson('{"constructor": 1, "__proto__": {"polluted": true}, "x": {"toString": 2}}').roots[0].value as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(value), null);
+    assert.equal(value.constructor, 1);
+    assert.deepEqual(Object.keys(value), ['constructor', '__proto__', 'x']);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    assert.equal(Object.getPrototypeOf(value.x), null);
+  });
+
+  it('still reports what JSON.parse hides: duplicate keys, deep nesting', () => {
+    const dup = parseJson('{"a": 1, "b": {"c": 1, "c": 2}}');
+    assert.equal(dup.issues.length, 1);
+    assert.match(dup.issues[0].message, /duplicate key/);
+    assert.deepEqual(JSON.parse(JSON.stringify(dup.roots[0].value)), { a: 1, b: { c: 2 } });
+    const deep = parseJson('['.repeat(300) + ']'.repeat(300));
+    assert.equal(deep.roots[0].broken, true);
+    assert.match(deep.issues[0].message, /nesting deeper/);
+  });
+});
