@@ -1,13 +1,13 @@
 import { promises as fsp } from 'node:fs';
 import { dirname } from 'node:path';
-import { nodeFileSystem } from '../node/fs';
+import { blockingFileSystem } from '../node/fs';
 import type { CliIo } from './io';
 import { runCli } from './run';
 
 /** The real process behind the CliIo seam. */
 function processIo(): CliIo {
   return {
-    fs: nodeFileSystem,
+    fs: blockingFileSystem,
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stdout.isTTY),

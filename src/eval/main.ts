@@ -7,7 +7,7 @@ import { promises as fsp } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { lintIndex, loadWorkspace, pathAtOffset, uriToPath, fileUri, escapeText } from '../core';
 import { injectionPayload } from '../core/rules/injection-payload';
-import { nodeFileSystem } from '../node/fs';
+import { blockingFileSystem } from '../node/fs';
 import { countCandidates, pct, score, type BenignFile, type CorpusLabel, type Rate, type Result } from './score';
 
 const SOURCE_TARGET: Record<string, number> = { dvmcp: 95, mcpsecbench: 95, agentnull: 95, bipia: 70, 'bipia-train': 70 };
@@ -81,7 +81,7 @@ async function main(): Promise<number> {
   }
   const dir = resolve(dirArg);
   const started = Date.now();
-  const { index } = await loadWorkspace(nodeFileSystem, [fileUri(dir)]);
+  const { index } = await loadWorkspace(blockingFileSystem, [fileUri(dir)]);
   const { diagnostics } = lintIndex(index, { rules: [injectionPayload] });
   const elapsed = Date.now() - started;
 
