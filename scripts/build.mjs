@@ -2,6 +2,7 @@
 // Everything but `vscode` is bundled, so the .vsix and the npm package need no node_modules.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
+import { writeValidators } from './gen-validators.mjs';
 
 const watch = process.argv.includes('--watch');
 const entries = [
@@ -10,6 +11,9 @@ const entries = [
   { in: 'src/client/extension.ts', out: 'extension' },
   { in: 'src/eval/main.ts', out: 'eval' },
 ].filter((e) => existsSync(e.in));
+
+// The schema validators are generated source that the bundles (and tsc) compile.
+writeValidators();
 
 const common = {
   bundle: true,
