@@ -232,7 +232,7 @@ function shift(root: Node, delta: number): void {
 const unusable = (line: number): ParsedRoot => ({ node: undefined, value: undefined, line, broken: true });
 
 /** A root whose value came from `JSON.parse`; its tree is built as it is walked. */
-function strictRoot(source: string, base: number, line: number, value: unknown): ParsedRoot {
+function strictRoot(source: string, base: number, end: number, line: number, value: unknown): ParsedRoot {
   let tree: Node | undefined;
   let built = false;
   return {
@@ -241,7 +241,7 @@ function strictRoot(source: string, base: number, line: number, value: unknown):
     broken: false,
     get node(): Node | undefined {
       if (!built) {
-        tree = strictTree(source, base);
+        tree = strictTree(source, base, end);
         built = true;
       }
       return tree;
@@ -284,7 +284,7 @@ function parseValue(source: string, text: string, base: number, line: number, wh
   }
   const keys = keyCount(text);
   const strict = keys === undefined ? undefined : strictValue(text, keys);
-  if (strict) return { root: strictRoot(source, base, line, strict.value), issues: [] };
+  if (strict) return { root: strictRoot(source, base, base + text.length, line, strict.value), issues: [] };
   const { deep, commas } = scanIssues(text, base);
   if (deep) return { root: unusable(line), issues: [{ ...deep, offset: base + deep.offset }] };
   const errors: ParseError[] = [];

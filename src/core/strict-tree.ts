@@ -142,9 +142,14 @@ class StrictNode implements Node {
   }
 }
 
-/** The tree of the strict JSON value that starts at or after `start` in `text`. */
-export function strictTree(text: string, start: number): Node | undefined {
+/**
+ * The tree of the strict JSON value that is all of `text` between `start` and `end` but blanks:
+ * its extent is known without scanning it.
+ */
+export function strictTree(text: string, start: number, end: number): Node | undefined {
   const at = skipBlank(text, start);
-  if (at >= text.length) return undefined;
-  return new StrictNode(text, typeAt(text, at), at, skipValue(text, at) - at, undefined);
+  let stop = end;
+  while (stop > at && isBlank(text.charCodeAt(stop - 1))) stop--;
+  if (at >= stop) return undefined;
+  return new StrictNode(text, typeAt(text, at), at, stop - at, undefined);
 }

@@ -9,6 +9,12 @@ export class LineIndex {
 
   constructor(readonly text: string) {
     const starts = [0];
+    if (!text.includes('\r')) {
+      // The common case, found with indexOf, which is many times faster than a loop over char codes.
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      this.starts = starts;
+      return;
+    }
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 13 /* \r */) {
