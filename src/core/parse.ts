@@ -88,14 +88,16 @@ function isTrivia(text: string): boolean {
 }
 
 /**
- * How many property names the text holds, or undefined when it nests deeper than MAX_NESTING: one
- * pass that jumps from quote to quote. Anything else that is not strict JSON (comments, trailing
- * commas, stray characters, line breaks in strings) makes `JSON.parse` refuse the text afterwards,
- * so it need not be looked for here.
+ * What `JSON.parse` needs to stand in for jsonc-parser: the text with its comments blanked (same
+ * length, so every offset stays), and how many property names it holds. One pass that jumps from
+ * quote to quote; undefined when the text nests deeper than MAX_NESTING or a comment is malformed.
+ * Anything else that is not strict JSON (trailing commas, stray characters, line breaks in
+ * strings) makes `JSON.parse` refuse the text afterwards, so it need not be looked for here.
  */
-function keyCount(text: string): number | undefined {
+function strictPrescan(text: string): { text: string; keys: number } | undefined {
   let depth = 0;
   let keys = 0;
+  let comments: number[] | undefined;
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (ch === 34 /* " */) {
@@ -108,9 +110,35 @@ function keyCount(text: string): number | undefined {
       if (++depth > MAX_NESTING) return undefined;
     } else if (ch === 125 || ch === 93 /* } ] */) {
       depth--;
+    } else if (ch === 47 /* / */) {
+      const next = text.charCodeAt(i + 1);
+      let end: number;
+      if (next === 47) {
+        end = i + 2;
+        while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
+      } else if (next === 42 /* * */) {
+        const close = text.indexOf('*/', i + 2);
+        if (close < 0) return undefined;
+        end = close + 2;
+      } else {
+        return undefined;
+      }
+      (comments ??= []).push(i, end);
+      i = end - 1;
     }
   }
-  return keys;
+  return { text: comments ? blanked(text, comments) : text, keys };
+}
+
+/** The text with each [start, end) span replaced by as many spaces. */
+function blanked(text: string, spans: number[]): string {
+  let out = '';
+  let from = 0;
+  for (let k = 0; k < spans.length; k += 2) {
+    out += text.slice(from, spans[k]) + ' '.repeat(spans[k + 1] - spans[k]);
+    from = spans[k + 1];
+  }
+  return out + text.slice(from);
 }
 
 /** Index of the quote that closes the string opened at `open` (the text's length if none does). */
@@ -282,9 +310,13 @@ function parseValue(source: string, text: string, base: number, line: number, wh
   if (wholeFile && text.trim() === '') {
     return { root: unusable(line), issues: [{ offset: base, length: 0, message: 'empty file: expected a JSON value' }] };
   }
-  const keys = keyCount(text);
-  const strict = keys === undefined ? undefined : strictValue(text, keys);
-  if (strict) return { root: strictRoot(source, base, base + text.length, line, strict.value), issues: [] };
+  const pre = strictPrescan(text);
+  // The tree is built over the blanked text (comments are not values; offsets are the same). A
+  // JSONL line would need it spliced into the whole text, so the rare commented line takes the
+  // jsonc-parser path instead.
+  const usable = pre && (wholeFile || pre.text === text) ? pre : undefined;
+  const strict = usable && strictValue(usable.text, usable.keys);
+  if (strict) return { root: strictRoot(wholeFile ? usable.text : source, base, base + text.length, line, strict.value), issues: [] };
   const { deep, commas } = scanIssues(text, base);
   if (deep) return { root: unusable(line), issues: [{ ...deep, offset: base + deep.offset }] };
   const errors: ParseError[] = [];

@@ -25,7 +25,17 @@ const layouts: ((v: unknown) => string)[] = [
   (v) => JSON.stringify(v, null, 2),
   (v) => JSON.stringify(v, null, '\t').replace(/\n/g, '\r\n'),
   (v) => `  \n ${spaced(v)} \n`,
+  (v) => `// a JSONC file\n${commented(v)} /* end */`,
 ];
+
+/** Line and block comments wherever JSON with comments allows them, quotes and slashes inside. */
+function commented(v: unknown): string {
+  if (Array.isArray(v)) return `[ /* "[" */ ${v.map(commented).join(', // ]\n ')} ]`;
+  if (v !== null && typeof v === 'object') {
+    return `{ /* } */ ${Object.entries(v).map(([k, e]) => `${JSON.stringify(k)}: /**/ ${commented(e)}`).join(' , // "\n')} }`;
+  }
+  return JSON.stringify(v);
+}
 
 /** Blanks on both sides of every colon and comma, which JSON.stringify never writes. */
 function spaced(v: unknown): string {
@@ -57,6 +67,14 @@ describe('strict JSON parsing: values from JSON.parse, trees built as walked', (
       }),
       RUNS,
     );
+  });
+
+  it('reads JSON with comments through JSON.parse too, with the tree over the same offsets', () => {
+    const text = '// head\n{ /* a "quoted" } comment */ "a": [1, /* x */ 2], // tail "\n "b": "/* not a comment */" }';
+    const root = parseJson(text).roots[0];
+    assert.ok(!('children' in Object.getOwnPropertyDescriptors(root.node!)), 'a lazily built tree, not jsonc-parser\'s');
+    assert.deepEqual(shape(root.node), shape(parseTree(text)));
+    assert.deepEqual(JSON.parse(JSON.stringify(root.value)), { a: [1, 2], b: '/* not a comment */' });
   });
 
   it('builds only the containers a walk reaches', () => {
