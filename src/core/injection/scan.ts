@@ -2,6 +2,7 @@ import type { ToolModel } from '../tools';
 import type { JsonPath } from '../types';
 import { detectText, isPayload, type Slot, type StringVerdict } from './detect';
 import { topicStems } from './prose';
+import type { VerdictCache } from './verdicts';
 
 /** A string of a tool that the detector judged to be a payload. */
 export interface PayloadHit {
@@ -23,6 +24,8 @@ export interface ScanOptions {
   scanDescriptions: boolean;
   /** Strings the config says are never payloads. */
   allowed: (text: string) => boolean;
+  /** Verdicts shared across the tools of one scan. */
+  verdicts?: VerdictCache;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -169,7 +172,8 @@ export function scanTool(tool: ToolModel, options: ScanOptions): PayloadHit[] {
   const topic = toolTopic(tool, candidates);
   for (const c of candidates) {
     if (options.allowed(c.text)) continue;
-    const verdict = detectText(c.text, { slot: c.slot, siblingMax: c.siblingMax, freeText: freeTextProperty(c.slotPath), toolNames: options.toolNames, ownTool: tool.name, ownUri: tool.uri, topic });
+    const ctx = { slot: c.slot, siblingMax: c.siblingMax, freeText: freeTextProperty(c.slotPath), toolNames: options.toolNames, ownTool: tool.name, ownUri: tool.uri, topic };
+    const verdict = options.verdicts ? options.verdicts.verdict(c.text, ctx) : detectText(c.text, ctx);
     if (!isPayload(verdict)) continue;
     hits.push({ tool, uri: tool.uri, root: tool.root, path: c.path, slotPath: c.slotPath, slot: c.slot, text: c.text, verdict });
   }

@@ -51,6 +51,14 @@ export interface TextContext {
   topic?: ReadonlyMap<string, number>;
 }
 
+/**
+ * Filled in by the lexical pass: whether its result read the tool-specific part of the context (the
+ * tool's topic or the workspace's tool names), so that the same text in another tool may differ.
+ */
+export interface ContextReads {
+  toolSpecific: boolean;
+}
+
 /** What a command to override must name to be about the agent's safety rather than a setting. */
 const SAFETY_NOUNS = new Set(['safety', 'safeguards', 'safeguard', 'guardrails', 'restrictions', 'security', 'instructions', 'guidelines']);
 
@@ -134,7 +142,7 @@ function mentionsDotEnv(text: string): boolean {
  * Signals over prose: `text` is the visible (or decoded) text, lower-cased and NFKC-folded, at
  * most a few thousand characters.
  */
-export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: string = text): Signal[] {
+export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: string = text, reads?: ContextReads): Signal[] {
   const out: Signal[] = [];
   const w = ws.list;
   // Words joined once, so each phrase test is one substring search.
@@ -285,6 +293,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     const later = prose.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead))) && s.words.length >= 4 && plain(s) && '.?!'.includes(finalMark(s.text) || 'x'));
     const topic = ctx.topic;
     if (later.length) {
+      if (reads) reads.toolSpecific = true;
       const self = topicStems([text]);
       const first = topicStems(sents.slice(0, 1).map((s) => s.text));
       const onTopic = (t: string) => first.has(t) || (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0;
@@ -294,8 +303,12 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     }
   }
 
+  // A word shaped like a tool name makes the verdict depend on the workspace's tools (and on which
+  // tool is asking), whether or not such a tool exists now.
+  const toolShaped = ws.raw.some((r) => r.length >= 4 && /[_-]|[a-z][A-Z]/.test(r));
+  if (toolShaped && reads) reads.toolSpecific = true;
   const tools = ctx.toolNames;
-  if (tools && tools.size) {
+  if (toolShaped && tools && tools.size) {
     // Only identifier-shaped names: a tool called `echo` or `search` is also an English word.
     const elsewhere = (name: string): boolean => {
       if (tools instanceof Map) {
