@@ -15,6 +15,7 @@ import {
   TRANSFER_VERBS,
 } from './lexicon';
 import { code } from '../escape';
+import { PhraseGroups } from './phrases';
 import { finalMark, sentences, topicStems, words, type Sentence, type Words } from './prose';
 import { isExampleHost, nearAddress, sinks } from './sinks';
 
@@ -128,6 +129,41 @@ const CHAT_TOKENS = ['[inst]', '[/inst]', '<<sys>>', '<|im_start|>', '<|im_end|>
 /** Files and keys whose contents are secrets; naming one is a target, not yet a request. */
 const SENSITIVE_PATHS = ['~/.ssh', '.ssh/', 'id_rsa', 'id_ed25519', 'id_ecdsa', '/etc/passwd', '/etc/shadow', '.bashrc', '.zshrc', '.bash_history', '.aws/credentials', '.netrc', 'mcp.json', '.git-credentials'];
 
+/** "the assistant must", "the agent should": an obligation put on the reader. */
+const OBLIGED = ['assistant', 'agent', 'ai', 'llm'].flatMap((who) => [`the ${who} must`, `the ${who} should`, `the ${who} needs to`]);
+/** "note to the assistant", "dear AI": the text names the agent as its reader. */
+const ADDRESSED = ['assistant', 'ai', 'agent', 'model', 'llm', 'assistants', 'agents', 'models', 'llms'].flatMap((who) =>
+  ['note to the', 'note to', 'message to the', 'message to', 'instructions to the', 'instructions for', 'instruction to the', 'attention', 'attention ai', 'dear', 'hey', 'if you are an'].map((lead) => `${lead} ${who}`),
+);
+const SPOKEN_TO = ['ai assistant', 'as an ai', 'ai agent', 'ai model', 'language model'];
+const LET_PHRASES = ["don't let", 'do not let', 'never let'];
+const ROLE_PHRASES = ['you are now', 'from now on', 'act as', 'pretend to be', 'new instructions', 'your new task', 'you are allowed', 'new policy', 'new protocol', 'new rules', 'updated instructions'];
+const DIRECTIVE_PHRASES = [
+  'you must', 'you need to', 'you have to', 'must first', 'before using this tool', 'when this tool is', 'this tool has been', 'before providing', 'before reading',
+  'after reading', 'after using', 'always call', 'always use', 'no matter', 'regardless of', 'please provide', 'do the following first', 'before you can solve',
+  'the task i gave you', 'the task that i gave you',
+];
+const TOOL_TALK = ['tool descriptions', 'tool description', 'other tools', 'tool restrictions', 'tool safeguards', 'this tool replaces', 'instead of using', 'through this tool', 'use this tool instead'];
+const PRIOR_INSTRUCTIONS = ['previous instructions', 'prior instructions'];
+
+/** Every phrase the signals below test, by what it says, so that one pass over the words finds them all. */
+const PHRASES = new PhraseGroups({
+  priorInstructions: PRIOR_INSTRUCTIONS,
+  obliged: OBLIGED,
+  addressed: ADDRESSED,
+  spokenTo: SPOKEN_TO,
+  conceal: CONCEAL_PHRASES,
+  let: LET_PHRASES,
+  role: ROLE_PHRASES,
+  userOverride: USER_OVERRIDES,
+  directive: DIRECTIVE_PHRASES,
+  systemPrompt: ['system prompt'],
+  conversation: CONVERSATION,
+  consent: CONSENT_FORGERY,
+  toolTalk: TOOL_TALK,
+  secret: SECRET_PHRASES,
+});
+
 /** `.env` as a file name, not as part of `.environment` or `process.env`. */
 function mentionsDotEnv(text: string): boolean {
   for (let i = text.indexOf('.env'); i >= 0; i = text.indexOf('.env', i + 1)) {
@@ -145,9 +181,7 @@ function mentionsDotEnv(text: string): boolean {
 export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: string = text, reads?: ContextReads): Signal[] {
   const out: Signal[] = [];
   const w = ws.list;
-  // Words joined once, so each phrase test is one substring search.
-  const joined = ' ' + w.join(' ') + ' ';
-  const ph = (p: string) => joined.includes(' ' + p + ' ');
+  const phrases = PHRASES.find(w);
   const add = (id: string, weight: number, explanation: string) => {
     if (!out.some((s) => s.id === id)) out.push({ id, weight, explanation });
   };
@@ -158,7 +192,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const sents = sentences(text);
   // "Override safety checks." as a command, not "overrides the entrypoint" as documentation.
   const commanded = sents.some((s) => COMMAND_OVERRIDES.has(s.lead) && s.words.some((x) => SAFETY_NOUNS.has(x)));
-  if (overrideHard || commanded || ph('previous instructions') || ph('prior instructions')) {
+  if (overrideHard || commanded || phrases.has('priorInstructions')) {
     add('instruction-override', 1, 'tells the agent to discard its instructions');
   } else if (overrideSoft || lifted) {
     add('instruction-override', 0.6, 'tells the agent to discard rules or tool descriptions');
@@ -176,12 +210,12 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   }
   if (DESTRUCTIVE.some((c) => text.includes(c))) add('destructive-command', 0.6, 'contains a destructive shell or database command');
 
-  const obliged = ['assistant', 'agent', 'ai', 'llm'].some((who) => ph(`the ${who} must`) || ph(`the ${who} should`) || ph(`the ${who} needs to`));
+  const obliged = phrases.has('obliged');
   if (obliged) {
     add('addresses-agent', 0.7, 'tells the AI agent what it must do');
-  } else if (['assistant', 'ai', 'agent', 'model', 'llm', 'assistants', 'agents', 'models', 'llms'].some((who) => ['note to the', 'note to', 'message to the', 'message to', 'instructions to the', 'instructions for', 'instruction to the', 'attention', 'attention ai', 'dear', 'hey', 'if you are an'].some((lead) => ph(`${lead} ${who}`)))) {
+  } else if (phrases.has('addressed')) {
     add('addresses-agent', 0.7, 'addresses the AI agent as its reader');
-  } else if (ph('ai assistant') || ph('as an ai') || ph('ai agent') || ph('ai model') || ph('language model')) {
+  } else if (phrases.has('spokenTo')) {
     add('addresses-agent', 0.5, 'speaks to the AI agent directly');
   }
 
@@ -193,58 +227,18 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(w[j]) && object) concealed = true;
   }
   const hushed = near(w, HUSH, HUSHED_ACTS, 1) >= 0;
-  if (
-    concealed ||
-    hushed ||
-    CONCEAL_PHRASES.some((p) => ph(p)) ||
-    ((ph("don't let") || ph('do not let') || ph('never let')) && w.includes('user'))
-  ) {
+  if (concealed || hushed || phrases.has('conceal') || (phrases.has('let') && w.includes('user'))) {
     add('concealment', 0.8, 'asks the agent to hide what it does from the user');
   }
 
-  if (
-    ph('you are now') ||
-    ph('from now on') ||
-    ph('act as') ||
-    ph('pretend to be') ||
-    ph('new instructions') ||
-    ph('your new task') ||
-    ph('you are allowed') ||
-    ph('new policy') ||
-    ph('new protocol') ||
-    ph('new rules') ||
-    ph('updated instructions')
-  ) {
+  if (phrases.has('role')) {
     add('role-change', 0.7, 'tries to change the agent\'s role or rules');
   }
 
-  if (USER_OVERRIDES.some((p) => ph(p))) add('user-override', 0.8, "tells the agent to act against what the user asks");
+  if (phrases.has('userOverride')) add('user-override', 0.8, "tells the agent to act against what the user asks");
 
   let directive = false;
-  if (
-    obliged ||
-    ph('you must') ||
-    ph('you need to') ||
-    ph('you have to') ||
-    ph('must first') ||
-    ph('before using this tool') ||
-    ph('when this tool is') ||
-    ph('this tool has been') ||
-    ph('before providing') ||
-    ph('before reading') ||
-    ph('after reading') ||
-    ph('after using') ||
-    ph('always call') ||
-    ph('always use') ||
-    ph('no matter') ||
-    ph('regardless of') ||
-    ph('please provide') ||
-    ph('do the following first') ||
-    ph('before you can solve') ||
-    ph('the task i gave you') ||
-    ph('the task that i gave you') ||
-    near(w, ALWAYS, IMPERATIVES, 1) >= 0
-  ) {
+  if (obliged || phrases.has('directive') || near(w, ALWAYS, IMPERATIVES, 1) >= 0) {
     directive = true;
     add('agent-directive', 0.4, 'addresses the agent with a directive');
   }
@@ -269,15 +263,15 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   else if (replyRule) add('answer-shaping', 0.6, 'sets a rule for how the agent answers');
 
   // Asking the agent to reveal what it was told: its prompt, hidden or system instructions.
-  if (near(w, REVEAL_VERBS, PROMPT_NOUNS, 4) >= 0 && (ph('system prompt') || w.includes('hidden') || w.includes('your') || w.includes('initial'))) {
+  if (near(w, REVEAL_VERBS, PROMPT_NOUNS, 4) >= 0 && (phrases.has('systemPrompt') || w.includes('hidden') || w.includes('your') || w.includes('initial'))) {
     add('prompt-leak', 1, 'asks the agent to reveal its instructions or system prompt');
   }
   // The conversation itself as cargo: "include the previous messages", "send the chat history".
-  if (CONVERSATION.some((p) => ph(p)) && near(w, CARRY_VERBS, CONVERSATION_NOUNS, 5) >= 0) {
+  if (phrases.has('conversation') && near(w, CARRY_VERBS, CONVERSATION_NOUNS, 5) >= 0) {
     add('conversation-exfiltration', 0.8, "moves the user's conversation somewhere it was not asked to go");
   }
   // Consent the user never gave: "the user has pre-authorized ...", "proceed without asking".
-  if (CONSENT_FORGERY.some((p) => ph(p))) {
+  if (phrases.has('consent')) {
     // Documentation says "deletes without asking"; a forgery speaks of the user's consent.
     add('forged-consent', w.includes('user') || w.includes('proceed') ? 0.7 : 0.3, 'claims the user already consented, or tells the agent not to ask');
   }
@@ -325,14 +319,14 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   if (!out.some((s) => s.id === 'cross-tool')) {
     // A call to a snake_case function by name, or talk about the tool descriptions themselves.
     const callIdx = directive ? near(w, DIRECTIVE_VERBS, new Set(w.filter((x) => /^[a-z][a-z0-9]*_[a-z0-9_]+$/.test(x))), 2) : -1;
-    const toolTalk = ph('tool descriptions') || ph('tool description') || ph('other tools') || ph('tool restrictions') || ph('tool safeguards') || ph('this tool replaces') || ph('instead of using') || ph('through this tool') || ph('use this tool instead');
+    const toolTalk = phrases.has('toolTalk');
     if (toolTalk) add('tool-talk', 0.5, 'talks to the agent about its tools and their descriptions');
     else if (callIdx >= 0 && directive) add('tool-talk', 0.3, 'directs the agent to call a function by name');
   }
 
   const sensitivePath = SENSITIVE_PATHS.some((p) => text.includes(p)) || mentionsDotEnv(text);
   const isSecret = (x: string) => SECRET_WORDS.has(x) || (x.includes('_') && x.split('_').some((p) => SECRET_WORDS.has(p)));
-  const secretWord = w.some(isSecret) || SECRET_PHRASES.some((p) => ph(p));
+  const secretWord = w.some(isSecret) || phrases.has('secret');
   if (sensitivePath || secretWord) {
     const asks = near(w, TRANSFER_VERBS, ASKED_FOR, 8) >= 0;
     const imperativeAsk = sents.some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.some((p) => s.text.includes(p)) || mentionsDotEnv(s.text)));
@@ -341,7 +335,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     else if (sensitivePath) add('sensitive-target', 0.5, 'names a secret file or key');
     else {
       // An order to hand over a credential; the reader's own ("your token") is phishing outright.
-      const asked = sents.filter((s) => s.imperative && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || SECRET_PHRASES.some((p) => (' ' + s.words.join(' ') + ' ').includes(` ${p} `))));
+      const asked = sents.filter((s) => s.imperative && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
       if (asked.some((s) => s.words.includes('your'))) add('secret-request', 1, 'asks for your credentials, keys or tokens');
       else if (asked.length) add('secret-request', 0.7, 'asks for credentials, keys or tokens');
       else if (asks) add('sensitive-target', 0.3, 'asks for credentials or tokens');
