@@ -169,10 +169,12 @@ function toolTopic(tool: ToolModel, candidates: Candidate[]): Map<string, number
 export function scanTool(tool: ToolModel, options: ScanOptions): PayloadHit[] {
   const hits: PayloadHit[] = [];
   const candidates = toolCandidates(tool, options.scanDescriptions);
-  const topic = toolTopic(tool, candidates);
+  // Only a description with a later request reads the topic; most tools have none.
+  let topic: Map<string, number> | undefined;
+  const topicOf = () => (topic ??= toolTopic(tool, candidates));
   for (const c of candidates) {
     if (options.allowed(c.text)) continue;
-    const ctx = { slot: c.slot, siblingMax: c.siblingMax, freeText: freeTextProperty(c.slotPath), toolNames: options.toolNames, ownTool: tool.name, ownUri: tool.uri, topic };
+    const ctx = { slot: c.slot, siblingMax: c.siblingMax, freeText: freeTextProperty(c.slotPath), toolNames: options.toolNames, ownTool: tool.name, ownUri: tool.uri, topic: topicOf };
     const verdict = options.verdicts ? options.verdicts.verdict(c.text, ctx) : detectText(c.text, ctx);
     if (!isPayload(verdict)) continue;
     hits.push({ tool, uri: tool.uri, root: tool.root, path: c.path, slotPath: c.slotPath, slot: c.slot, text: c.text, verdict });

@@ -48,8 +48,9 @@ export interface TextContext {
   /**
    * Word stems that say what the tool is about, each with the number of the tool's texts that use
    * it (names count as many): a stem is on topic when some other text of the tool uses it too.
+   * A function is called only when a verdict needs the topic, which few do.
    */
-  topic?: ReadonlyMap<string, number>;
+  topic?: ReadonlyMap<string, number> | (() => ReadonlyMap<string, number>);
 }
 
 /**
@@ -285,9 +286,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     // Examples inside fenced code blocks are not requests to the reader.
     const prose = text.includes('```') ? sentences(text.split('```').filter((_, i) => i % 2 === 0).join('\n\n')) : sents;
     const later = prose.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead))) && s.words.length >= 4 && plain(s) && '.?!'.includes(finalMark(s.text) || 'x'));
-    const topic = ctx.topic;
     if (later.length) {
       if (reads) reads.toolSpecific = true;
+      const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
       const self = topicStems([text]);
       const first = topicStems(sents.slice(0, 1).map((s) => s.text));
       const onTopic = (t: string) => first.has(t) || (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0;
