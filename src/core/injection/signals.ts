@@ -106,6 +106,7 @@ const ALWAYS = new Set(['always']);
 const SECRET_PHRASES = ['api key', 'api keys', 'session token', 'access token', 'auth token', 'secret key', 'private key', 'bearer token', 'ssh key', 'credit card', 'card number', 'social security number'];
 const USER_OVERRIDES = ['regardless of what the user', 'no matter what the user', 'even if the user', 'whatever the user says', 'ignore what the user', 'instead of what the user', 'ignore the user', "ignore the user's", 'than what the user'];
 const DESTRUCTIVE = ['rm -rf', 'rm -fr', 'del /f', 'format c:', 'mkfs', 'dd if=', 'drop table', 'drop database', ':(){', 'chmod -r 777', 'shutdown -h'];
+const CONCEAL_GERUNDS = new Set(['telling', 'mentioning', 'informing', 'notifying', 'alerting', 'revealing']);
 const CONCEAL_OBJECTS = new Set(['user', 'users', 'anyone', 'them', 'him', 'her', 'human', 'operator', 'this', 'that', 'about', 'it', 'the']);
 const CALL_VERBS = new Set(['use', 'execute', 'run', 'call', 'invoke']);
 const THIS = new Set(['this']);
@@ -115,6 +116,8 @@ const LIFTABLE = new Set([...CONTROL_NOUNS, ...INSTRUCTION_NOUNS, 'safeguards', 
 const EVERY = new Set(['every', 'each', 'all']);
 const REPLY_NOUNS = new Set(['response', 'responses', 'answer', 'answers', 'reply', 'replies']);
 const REPLY_VERBS = new Set(['respond', 'reply', 'answer']);
+/** Words without which no sentence shapes the answer: "your …", "every …", a reply verb. */
+const REPLY_TALK = new Set(['your', "your's", ...EVERY, ...REPLY_VERBS]);
 const REPLY_RULE_WORDS = new Set(['only', 'always', 'never', 'user', 'uppercase', 'lowercase', 'capitals', 'language']);
 const REVEAL_VERBS = new Set(['output', 'print', 'reveal', 'show', 'repeat', 'disclose', 'share', 'leak', 'dump', 'display', 'write', 'tell']);
 const PROMPT_NOUNS = new Set(['prompt', 'instructions', 'instruction', 'directives', 'guidelines']);
@@ -165,6 +168,9 @@ const PHRASES = new PhraseGroups({
   secret: SECRET_PHRASES,
 });
 
+/** Where a second sentence can start: a line break, or an end mark before a space (see `sentences`). */
+const SECOND_SENTENCE = /\n|[.!?]\s/;
+
 /** `.env` as a file name, not as part of `.environment` or `process.env`. */
 function mentionsDotEnv(text: string): boolean {
   for (let i = text.indexOf('.env'); i >= 0; i = text.indexOf('.env', i + 1)) {
@@ -190,9 +196,12 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const overrideHard = near(w, OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0;
   const overrideSoft = near(w, OVERRIDE_VERBS, CONTROL_NOUNS, 4) >= 0 || near(w, BYPASS_VERBS, INSTRUCTION_NOUNS, 4) >= 0 || near(w, BYPASS_VERBS, CONTROL_NOUNS, 3) >= 0;
   const lifted = near(w, LIFTABLE, LIFTED, 6) >= 0;
-  const sents = sentences(text);
+  // Sentences are split only for the signals whose words occur: a sentence's lead and verb are words
+  // of the text, so without those words no sentence can qualify.
+  let split: Sentence[] | undefined;
+  const sents = () => (split ??= sentences(text));
   // "Override safety checks." as a command, not "overrides the entrypoint" as documentation.
-  const commanded = sents.some((s) => COMMAND_OVERRIDES.has(s.lead) && s.words.some((x) => SAFETY_NOUNS.has(x)));
+  const commanded = has(w, COMMAND_OVERRIDES) && sents().some((s) => COMMAND_OVERRIDES.has(s.lead) && s.words.some((x) => SAFETY_NOUNS.has(x)));
   if (overrideHard || commanded || phrases.has('priorInstructions')) {
     add('instruction-override', 1, 'tells the agent to discard its instructions');
   } else if (overrideSoft || lifted) {
@@ -222,7 +231,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
 
   let concealed = false;
   for (let i = 0; i < w.length && !concealed; i++) {
-    if (!CONCEAL_VERBS.has(w[i]) && !/^(telling|mentioning|informing|notifying|alerting|revealing)$/.test(w[i])) continue;
+    if (!CONCEAL_VERBS.has(w[i]) && !CONCEAL_GERUNDS.has(w[i])) continue;
     // "do not tell the user", "don't mention that ..." — not "not `tell me when ...`" in an example.
     const object = w.slice(i + 1, i + 4).some((x) => CONCEAL_OBJECTS.has(x));
     for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(w[j]) && object) concealed = true;
@@ -254,9 +263,10 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // "every response", "each of your replies", "all answers": a rule for everything the agent says.
   const everyAnswer = (s: Sentence) => s.words.some((x, i) => EVERY.has(x) && s.words.slice(i + 1, i + 4).some((n) => REPLY_NOUNS.has(n)));
   // "Respond only in French", "Always reply to the user in capitals": a rule for how it answers.
-  const replyRule = sents.some((s) => s.imperative && REPLY_VERBS.has(s.verb ?? s.lead) && s.words.some((x) => REPLY_RULE_WORDS.has(x)));
-  const answerSents = sents.filter((s) => yours(s, ANSWER_NOUNS) || everyAnswer(s));
-  const outputSents = sents.filter((s) => yours(s, OUTPUT_NOUNS));
+  const replyTalk = has(w, REPLY_TALK);
+  const replyRule = replyTalk && sents().some((s) => s.imperative && REPLY_VERBS.has(s.verb ?? s.lead) && s.words.some((x) => REPLY_RULE_WORDS.has(x)));
+  const answerSents = replyTalk ? sents().filter((s) => yours(s, ANSWER_NOUNS) || everyAnswer(s)) : [];
+  const outputSents = replyTalk ? sents().filter((s) => yours(s, OUTPUT_NOUNS)) : [];
   if (answerSents.some((s) => s.imperative)) add('answer-shaping', 1, "tells the agent what to put in its answer");
   else if (answerSents.length) add('answer-shaping', 0.7, "dictates what goes into the agent's answer");
   else if (outputSents.some((s) => s.imperative)) add('answer-shaping', 0.6, "tells the agent what to put in its output");
@@ -280,17 +290,17 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   if (riskyCode(text)) add('risky-code', 0.6, 'embeds code that reaches the network, the shell or the environment');
 
   // A request to the reader that has nothing to do with the tool: a hijacked task.
-  if (ctx.topic && ctx.slot === 'description') {
+  if (ctx.topic && ctx.slot === 'description' && (text.includes('```') || SECOND_SENTENCE.test(text))) {
     // Technical prose (code spans, links, braces) documents the tool; a hijacked task is plain prose.
     const plain = (s: Sentence) => !/[`{[]|\]\(|::/.test(s.text);
     // Examples inside fenced code blocks are not requests to the reader.
-    const prose = text.includes('```') ? sentences(text.split('```').filter((_, i) => i % 2 === 0).join('\n\n')) : sents;
+    const prose = text.includes('```') ? sentences(text.split('```').filter((_, i) => i % 2 === 0).join('\n\n')) : sents();
     const later = prose.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead))) && s.words.length >= 4 && plain(s) && '.?!'.includes(finalMark(s.text) || 'x'));
     if (later.length) {
       if (reads) reads.toolSpecific = true;
       const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
       const self = topicStems([text]);
-      const first = topicStems(sents.slice(0, 1).map((s) => s.text));
+      const first = topicStems(sents().slice(0, 1).map((s) => s.text));
       const onTopic = (t: string) => first.has(t) || (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0;
       if (later.some((s) => ![...topicStems([s.text])].some(onTopic))) {
         add('off-topic-request', 1, 'asks the reader for something unrelated to the tool');
@@ -330,13 +340,13 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const secretWord = w.some(isSecret) || phrases.has('secret');
   if (sensitivePath || secretWord) {
     const asks = near(w, TRANSFER_VERBS, ASKED_FOR, 8) >= 0;
-    const imperativeAsk = sents.some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.some((p) => s.text.includes(p)) || mentionsDotEnv(s.text)));
+    const imperativeAsk = sents().some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.some((p) => s.text.includes(p)) || mentionsDotEnv(s.text)));
     if (sensitivePath && (imperativeAsk || (asks && directive))) add('secret-request', 1, 'asks for a secret file or key (e.g. ~/.ssh, .env)');
     else if (sensitivePath && asks) add('secret-request', 0.7, 'asks for a secret file or key (e.g. ~/.ssh, .env, credentials)');
     else if (sensitivePath) add('sensitive-target', 0.5, 'names a secret file or key');
     else {
       // An order to hand over a credential; the reader's own ("your token") is phishing outright.
-      const asked = sents.filter((s) => s.imperative && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
+      const asked = sents().filter((s) => s.imperative && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
       if (asked.some((s) => s.words.includes('your'))) add('secret-request', 1, 'asks for your credentials, keys or tokens');
       else if (asked.length) add('secret-request', 0.7, 'asks for credentials, keys or tokens');
       else if (asks) add('sensitive-target', 0.3, 'asks for credentials or tokens');
