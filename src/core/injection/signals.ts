@@ -16,6 +16,7 @@ import {
 } from './lexicon';
 import { code } from '../escape';
 import { PhraseGroups } from './phrases';
+import { WordSets } from './presence';
 import { finalMark, sentences, topicStems, words, type Sentence, type Words } from './prose';
 import { isExampleHost, nearAddress, sinks } from './sinks';
 
@@ -95,10 +96,6 @@ function near(ws: string[], a: ReadonlySet<string>, b: ReadonlySet<string>, gap:
   return -1;
 }
 
-function has(ws: string[], s: ReadonlySet<string>): boolean {
-  return ws.some((w) => s.has(w));
-}
-
 const HUSH = new Set(['silently', 'quietly', 'secretly', 'covertly', 'discreetly']);
 const HUSHED_ACTS = new Set(['append', 'add', 'include', 'send', 'copy', 'forward', 'attach', 'insert', 'upload', 'share', 'exfiltrate', 'email', 'post', 'transfer', 'delete', 'execute', 'invoke', 'call', 'bcc', 'cc']);
 const CONCEAL_PHRASES = ['keep this secret', 'keep it secret', 'keep this hidden', 'keep it hidden', 'keep it confidential', 'hidden from the user', 'hide it from', 'hide this from', 'without the user knowing', 'without the user noticing', 'user should not know', 'user must not know', 'behind the user'];
@@ -168,6 +165,13 @@ const PHRASES = new PhraseGroups({
   secret: SECRET_PHRASES,
 });
 
+/** Every word set the signals below look for, so that one pass over the words says which occur. */
+const WORD_SETS = new WordSets([
+  OVERRIDE_VERBS, INSTRUCTION_NOUNS, CONTROL_NOUNS, BYPASS_VERBS, LIFTABLE, LIFTED, COMMAND_OVERRIDES, CONCEAL_VERBS, CONCEAL_GERUNDS, HUSH, HUSHED_ACTS,
+  ALWAYS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
+  PRESSURE_WORDS,
+]);
+
 /** Where a second sentence can start: a line break, or an end mark before a space (see `sentences`). */
 const SECOND_SENTENCE = /\n|[.!?]\s/;
 
@@ -189,19 +193,22 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const out: Signal[] = [];
   const w = ws.list;
   const phrases = PHRASES.find(w);
+  const occurs = WORD_SETS.of(w);
+  // Two words can only be near each other when both occur.
+  const close = (a: ReadonlySet<string>, b: ReadonlySet<string>, gap: number) => (occurs(a) && occurs(b) ? near(w, a, b, gap) : -1);
   const add = (id: string, weight: number, explanation: string) => {
     if (!out.some((s) => s.id === id)) out.push({ id, weight, explanation });
   };
 
-  const overrideHard = near(w, OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0;
-  const overrideSoft = near(w, OVERRIDE_VERBS, CONTROL_NOUNS, 4) >= 0 || near(w, BYPASS_VERBS, INSTRUCTION_NOUNS, 4) >= 0 || near(w, BYPASS_VERBS, CONTROL_NOUNS, 3) >= 0;
-  const lifted = near(w, LIFTABLE, LIFTED, 6) >= 0;
+  const overrideHard = close(OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0;
+  const overrideSoft = close(OVERRIDE_VERBS, CONTROL_NOUNS, 4) >= 0 || close(BYPASS_VERBS, INSTRUCTION_NOUNS, 4) >= 0 || close(BYPASS_VERBS, CONTROL_NOUNS, 3) >= 0;
+  const lifted = close(LIFTABLE, LIFTED, 6) >= 0;
   // Sentences are split only for the signals whose words occur: a sentence's lead and verb are words
   // of the text, so without those words no sentence can qualify.
   let split: Sentence[] | undefined;
   const sents = () => (split ??= sentences(text));
   // "Override safety checks." as a command, not "overrides the entrypoint" as documentation.
-  const commanded = has(w, COMMAND_OVERRIDES) && sents().some((s) => COMMAND_OVERRIDES.has(s.lead) && s.words.some((x) => SAFETY_NOUNS.has(x)));
+  const commanded = occurs(COMMAND_OVERRIDES) && sents().some((s) => COMMAND_OVERRIDES.has(s.lead) && s.words.some((x) => SAFETY_NOUNS.has(x)));
   if (overrideHard || commanded || phrases.has('priorInstructions')) {
     add('instruction-override', 1, 'tells the agent to discard its instructions');
   } else if (overrideSoft || lifted) {
@@ -230,13 +237,14 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   }
 
   let concealed = false;
-  for (let i = 0; i < w.length && !concealed; i++) {
+  const concealing = occurs(CONCEAL_VERBS) || occurs(CONCEAL_GERUNDS);
+  for (let i = 0; concealing && i < w.length && !concealed; i++) {
     if (!CONCEAL_VERBS.has(w[i]) && !CONCEAL_GERUNDS.has(w[i])) continue;
     // "do not tell the user", "don't mention that ..." — not "not `tell me when ...`" in an example.
     const object = w.slice(i + 1, i + 4).some((x) => CONCEAL_OBJECTS.has(x));
     for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(w[j]) && object) concealed = true;
   }
-  const hushed = near(w, HUSH, HUSHED_ACTS, 1) >= 0;
+  const hushed = close(HUSH, HUSHED_ACTS, 1) >= 0;
   if (concealed || hushed || phrases.has('conceal') || (phrases.has('let') && w.includes('user'))) {
     add('concealment', 0.8, 'asks the agent to hide what it does from the user');
   }
@@ -248,11 +256,11 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   if (phrases.has('userOverride')) add('user-override', 0.8, "tells the agent to act against what the user asks");
 
   let directive = false;
-  if (obliged || phrases.has('directive') || near(w, ALWAYS, IMPERATIVES, 1) >= 0) {
+  if (obliged || phrases.has('directive') || close(ALWAYS, IMPERATIVES, 1) >= 0) {
     directive = true;
     add('agent-directive', 0.4, 'addresses the agent with a directive');
   }
-  if (near(w, CALL_VERBS, THIS, 1) >= 0 && w.includes('tool')) {
+  if (close(CALL_VERBS, THIS, 1) >= 0 && w.includes('tool')) {
     directive = true;
     add('agent-directive', 0.5, 'tells the agent when to run this tool');
   }
@@ -263,7 +271,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // "every response", "each of your replies", "all answers": a rule for everything the agent says.
   const everyAnswer = (s: Sentence) => s.words.some((x, i) => EVERY.has(x) && s.words.slice(i + 1, i + 4).some((n) => REPLY_NOUNS.has(n)));
   // "Respond only in French", "Always reply to the user in capitals": a rule for how it answers.
-  const replyTalk = has(w, REPLY_TALK);
+  const replyTalk = occurs(REPLY_TALK);
   const replyRule = replyTalk && sents().some((s) => s.imperative && REPLY_VERBS.has(s.verb ?? s.lead) && s.words.some((x) => REPLY_RULE_WORDS.has(x)));
   const answerSents = replyTalk ? sents().filter((s) => yours(s, ANSWER_NOUNS) || everyAnswer(s)) : [];
   const outputSents = replyTalk ? sents().filter((s) => yours(s, OUTPUT_NOUNS)) : [];
@@ -274,11 +282,11 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   else if (replyRule) add('answer-shaping', 0.6, 'sets a rule for how the agent answers');
 
   // Asking the agent to reveal what it was told: its prompt, hidden or system instructions.
-  if (near(w, REVEAL_VERBS, PROMPT_NOUNS, 4) >= 0 && (phrases.has('systemPrompt') || w.includes('hidden') || w.includes('your') || w.includes('initial'))) {
+  if (close(REVEAL_VERBS, PROMPT_NOUNS, 4) >= 0 && (phrases.has('systemPrompt') || w.includes('hidden') || w.includes('your') || w.includes('initial'))) {
     add('prompt-leak', 1, 'asks the agent to reveal its instructions or system prompt');
   }
   // The conversation itself as cargo: "include the previous messages", "send the chat history".
-  if (phrases.has('conversation') && near(w, CARRY_VERBS, CONVERSATION_NOUNS, 5) >= 0) {
+  if (phrases.has('conversation') && close(CARRY_VERBS, CONVERSATION_NOUNS, 5) >= 0) {
     add('conversation-exfiltration', 0.8, "moves the user's conversation somewhere it was not asked to go");
   }
   // Consent the user never gave: "the user has pre-authorized ...", "proceed without asking".
@@ -323,13 +331,13 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
       return tools.has(name);
     };
     const named = ws.raw.filter((r) => r.length >= 4 && r !== ctx.ownTool && /[_-]|[a-z][A-Z]/.test(r) && elsewhere(r));
-    if (named.length && (directive || has(w, DIRECTIVE_VERBS) || has(w, OVERRIDE_VERBS) || w.includes('instead'))) {
+    if (named.length && (directive || occurs(DIRECTIVE_VERBS) || occurs(OVERRIDE_VERBS) || w.includes('instead'))) {
       add('cross-tool', 0.7, `directs the agent to another tool (${code(named[0])})`);
     }
   }
   if (!out.some((s) => s.id === 'cross-tool')) {
     // A call to a snake_case function by name, or talk about the tool descriptions themselves.
-    const callIdx = directive ? near(w, DIRECTIVE_VERBS, new Set(w.filter((x) => /^[a-z][a-z0-9]*_[a-z0-9_]+$/.test(x))), 2) : -1;
+    const callIdx = directive && occurs(DIRECTIVE_VERBS) ? near(w, DIRECTIVE_VERBS, new Set(w.filter((x) => /^[a-z][a-z0-9]*_[a-z0-9_]+$/.test(x))), 2) : -1;
     const toolTalk = phrases.has('toolTalk');
     if (toolTalk) add('tool-talk', 0.5, 'talks to the agent about its tools and their descriptions');
     else if (callIdx >= 0 && directive) add('tool-talk', 0.3, 'directs the agent to call a function by name');
@@ -339,7 +347,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const isSecret = (x: string) => SECRET_WORDS.has(x) || (x.includes('_') && x.split('_').some((p) => SECRET_WORDS.has(p)));
   const secretWord = w.some(isSecret) || phrases.has('secret');
   if (sensitivePath || secretWord) {
-    const asks = near(w, TRANSFER_VERBS, ASKED_FOR, 8) >= 0;
+    const asks = close(TRANSFER_VERBS, ASKED_FOR, 8) >= 0;
     const imperativeAsk = sents().some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.some((p) => s.text.includes(p)) || mentionsDotEnv(s.text)));
     if (sensitivePath && (imperativeAsk || (asks && directive))) add('secret-request', 1, 'asks for a secret file or key (e.g. ~/.ssh, .env)');
     else if (sensitivePath && asks) add('secret-request', 0.7, 'asks for a secret file or key (e.g. ~/.ssh, .env, credentials)');
@@ -362,7 +370,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     if (target) add('exfiltration-sink', 0.5, `points the agent at an outside address (${code(target)})`);
   }
 
-  const pressure = w.filter((x) => PRESSURE_WORDS.has(x)).length;
+  const pressure = occurs(PRESSURE_WORDS) ? w.filter((x) => PRESSURE_WORDS.has(x)).length : 0;
   if (pressure) add('pressure', pressure > 1 ? 0.4 : 0.2, 'uses urgency or false authority');
 
   return out;
