@@ -65,6 +65,10 @@ export interface ContextReads {
 /** What a command to override must name to be about the agent's safety rather than a setting. */
 const SAFETY_NOUNS = new Set(['safety', 'safeguards', 'safeguard', 'guardrails', 'restrictions', 'security', 'instructions', 'guidelines']);
 
+function literal(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
 /** `<INFORMATION> ... </INFORMATION>`: an upper-case tag that opens and closes around text. */
 function pseudoTag(raw: string): boolean {
   const open = /<([A-Z][A-Z_]{3,20})>/.exec(raw);
@@ -102,7 +106,8 @@ const CONCEAL_PHRASES = ['keep this secret', 'keep it secret', 'keep this hidden
 const ALWAYS = new Set(['always']);
 const SECRET_PHRASES = ['api key', 'api keys', 'session token', 'access token', 'auth token', 'secret key', 'private key', 'bearer token', 'ssh key', 'credit card', 'card number', 'social security number'];
 const USER_OVERRIDES = ['regardless of what the user', 'no matter what the user', 'even if the user', 'whatever the user says', 'ignore what the user', 'instead of what the user', 'ignore the user', "ignore the user's", 'than what the user'];
-const DESTRUCTIVE = ['rm -rf', 'rm -fr', 'del /f', 'format c:', 'mkfs', 'dd if=', 'drop table', 'drop database', ':(){', 'chmod -r 777', 'shutdown -h'];
+/** One native scan for any of the literal commands, rather than a search per command. */
+const DESTRUCTIVE = new RegExp(['rm -rf', 'rm -fr', 'del /f', 'format c:', 'mkfs', 'dd if=', 'drop table', 'drop database', ':(){', 'chmod -r 777', 'shutdown -h'].map(literal).join('|'));
 const CONCEAL_GERUNDS = new Set(['telling', 'mentioning', 'informing', 'notifying', 'alerting', 'revealing']);
 const CONCEAL_OBJECTS = new Set(['user', 'users', 'anyone', 'them', 'him', 'her', 'human', 'operator', 'this', 'that', 'about', 'it', 'the']);
 const CALL_VERBS = new Set(['use', 'execute', 'run', 'call', 'invoke']);
@@ -169,7 +174,7 @@ const PHRASES = new PhraseGroups({
 const WORD_SETS = new WordSets([
   OVERRIDE_VERBS, INSTRUCTION_NOUNS, CONTROL_NOUNS, BYPASS_VERBS, LIFTABLE, LIFTED, COMMAND_OVERRIDES, CONCEAL_VERBS, CONCEAL_GERUNDS, HUSH, HUSHED_ACTS,
   ALWAYS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
-  PRESSURE_WORDS,
+  PRESSURE_WORDS, SECRET_WORDS,
 ]);
 
 /** Where a second sentence can start: a line break, or an end mark before a space (see `sentences`). */
@@ -215,17 +220,20 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     add('instruction-override', 0.6, 'tells the agent to discard rules or tool descriptions');
   }
 
-  if (CHAT_TOKENS.some((t) => text.includes(t))) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
-  else if (MARKUP_TAGS.some((t) => text.includes(t))) add('authority-markup', 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
-  else if (/(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text) || /<\|[a-z_]{2,20}\|>/.test(text)) add('authority-markup', 0.7, 'poses as a system or assistant message');
-  else if (pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
+  // Every token and tag has a `<`, `[` or `#`, the role line a `:`; `raw` has a `<` only if `text` has.
+  const angle = text.includes('<');
+  const tagged = angle || text.includes('[');
+  if ((tagged || text.includes('#')) && CHAT_TOKENS.some((t) => text.includes(t))) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
+  else if (tagged && MARKUP_TAGS.some((t) => text.includes(t))) add('authority-markup', 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
+  else if ((text.includes(':') && /(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text)) || (angle && /<\|[a-z_]{2,20}\|>/.test(text))) add('authority-markup', 0.7, 'poses as a system or assistant message');
+  else if (angle && pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
 
   // Text a renderer hides: an HTML comment with words in it.
   const comment = text.indexOf('<!--');
   if (comment >= 0 && text.indexOf('-->', comment) > comment && words(text.slice(comment, text.indexOf('-->', comment))).list.length >= 3) {
     add('hidden-comment', 0.7, 'hides text in an HTML comment that rendered views do not show');
   }
-  if (DESTRUCTIVE.some((c) => text.includes(c))) add('destructive-command', 0.6, 'contains a destructive shell or database command');
+  if (DESTRUCTIVE.test(text)) add('destructive-command', 0.6, 'contains a destructive shell or database command');
 
   const obliged = phrases.has('obliged');
   if (obliged) {
@@ -345,7 +353,8 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
 
   const sensitivePath = SENSITIVE_PATHS.some((p) => text.includes(p)) || mentionsDotEnv(text);
   const isSecret = (x: string) => SECRET_WORDS.has(x) || (x.includes('_') && x.split('_').some((p) => SECRET_WORDS.has(p)));
-  const secretWord = w.some(isSecret) || phrases.has('secret');
+  // A word is a secret word, or holds one between underscores (there are none without an underscore).
+  const secretWord = occurs(SECRET_WORDS) || (text.includes('_') && w.some(isSecret)) || phrases.has('secret');
   if (sensitivePath || secretWord) {
     const asks = close(TRANSFER_VERBS, ASKED_FOR, 8) >= 0;
     const imperativeAsk = sents().some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.some((p) => s.text.includes(p)) || mentionsDotEnv(s.text)));
