@@ -133,7 +133,9 @@ const MARKUP_TAGS = ['<important>', '</important>', '<system>', '</system>', '<h
 const CHAT_TOKENS = ['[inst]', '[/inst]', '<<sys>>', '<|im_start|>', '<|im_end|>', '<|system|>', '<|assistant|>', '<|user|>', '<|endoftext|>', '<|eot_id|>', '<|start_header_id|>', '<start_of_turn>', '### instruction', '### system'];
 
 /** Files and keys whose contents are secrets; naming one is a target, not yet a request. */
-const SENSITIVE_PATHS = ['~/.ssh', '.ssh/', 'id_rsa', 'id_ed25519', 'id_ecdsa', '/etc/passwd', '/etc/shadow', '.bashrc', '.zshrc', '.bash_history', '.aws/credentials', '.netrc', 'mcp.json', '.git-credentials'];
+const SENSITIVE_PATHS = new RegExp(
+  ['~/.ssh', '.ssh/', 'id_rsa', 'id_ed25519', 'id_ecdsa', '/etc/passwd', '/etc/shadow', '.bashrc', '.zshrc', '.bash_history', '.aws/credentials', '.netrc', 'mcp.json', '.git-credentials'].map(literal).join('|'),
+);
 
 /** "the assistant must", "the agent should": an obligation put on the reader. */
 const OBLIGED = ['assistant', 'agent', 'ai', 'llm'].flatMap((who) => [`the ${who} must`, `the ${who} should`, `the ${who} needs to`]);
@@ -177,6 +179,9 @@ const WORD_SETS = new WordSets([
   PRESSURE_WORDS, SECRET_WORDS,
 ]);
 
+/** An identifier shape (snake, kebab or camel case): an English word cannot name a tool. */
+const TOOL_SHAPE = /[_-]|[a-z][A-Z]/;
+
 /** Where a second sentence can start: a line break, or an end mark before a space (see `sentences`). */
 const SECOND_SENTENCE = /\n|[.!?]\s/;
 
@@ -192,7 +197,8 @@ function mentionsDotEnv(text: string): boolean {
 
 /**
  * Signals over prose: `text` is the visible (or decoded) text, lower-cased and NFKC-folded, at
- * most a few thousand characters.
+ * most a few thousand characters; `ws` are its words. Tests on `text` stand in for tests on its
+ * words and sentences (which are made of its words) to skip work that cannot find anything.
  */
 export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: string = text, reads?: ContextReads): Signal[] {
   const out: Signal[] = [];
@@ -326,7 +332,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
 
   // A word shaped like a tool name makes the verdict depend on the workspace's tools (and on which
   // tool is asking), whether or not such a tool exists now.
-  const toolShaped = ws.raw.some((r) => r.length >= 4 && /[_-]|[a-z][A-Z]/.test(r));
+  const toolShaped = TOOL_SHAPE.test(text) && ws.raw.some((r) => r.length >= 4 && TOOL_SHAPE.test(r));
   if (toolShaped && reads) reads.toolSpecific = true;
   const tools = ctx.toolNames;
   if (toolShaped && tools && tools.size) {
@@ -351,13 +357,13 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     else if (callIdx >= 0 && directive) add('tool-talk', 0.3, 'directs the agent to call a function by name');
   }
 
-  const sensitivePath = SENSITIVE_PATHS.some((p) => text.includes(p)) || mentionsDotEnv(text);
+  const sensitivePath = SENSITIVE_PATHS.test(text) || mentionsDotEnv(text);
   const isSecret = (x: string) => SECRET_WORDS.has(x) || (x.includes('_') && x.split('_').some((p) => SECRET_WORDS.has(p)));
   // A word is a secret word, or holds one between underscores (there are none without an underscore).
   const secretWord = occurs(SECRET_WORDS) || (text.includes('_') && w.some(isSecret)) || phrases.has('secret');
   if (sensitivePath || secretWord) {
     const asks = close(TRANSFER_VERBS, ASKED_FOR, 8) >= 0;
-    const imperativeAsk = sents().some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.some((p) => s.text.includes(p)) || mentionsDotEnv(s.text)));
+    const imperativeAsk = sents().some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.test(s.text) || mentionsDotEnv(s.text)));
     if (sensitivePath && (imperativeAsk || (asks && directive))) add('secret-request', 1, 'asks for a secret file or key (e.g. ~/.ssh, .env)');
     else if (sensitivePath && asks) add('secret-request', 0.7, 'asks for a secret file or key (e.g. ~/.ssh, .env, credentials)');
     else if (sensitivePath) add('sensitive-target', 0.5, 'names a secret file or key');
@@ -373,7 +379,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const sink = sinks(text);
   if (sink.markdownImage || sink.queryData) add('exfiltration-sink', sink.markdownImage ? 1 : 0.6, 'builds a link that carries data out in its query string');
   else {
-    const hosts = [...sink.urls, ...sink.emails].filter((h) => !isExampleHost(h));
+    const hosts = sink.urls.length || sink.emails.length ? [...sink.urls, ...sink.emails].filter((h) => !isExampleHost(h)) : [];
     // The address must be the object of a sending or visiting verb, not a docs link after the text.
     const target = hosts.length ? nearAddress(text, hosts) : undefined;
     if (target) add('exfiltration-sink', 0.5, `points the agent at an outside address (${code(target)})`);
