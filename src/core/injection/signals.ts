@@ -65,6 +65,7 @@ export interface ContextReads {
 /** What a command to override must name to be about the agent's safety rather than a setting. */
 const SAFETY_NOUNS = new Set(['safety', 'safeguards', 'safeguard', 'guardrails', 'restrictions', 'security', 'instructions', 'guidelines']);
 
+/** A regex source that matches `s` as it is, for alternations of fixed strings. */
 function literal(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
