@@ -3,6 +3,7 @@ import type { ToolModel } from '../tools';
 import type { Arm, CaseModel, WorkspaceIndex } from '../workspace';
 import { labelCovers, labelStrings, resolveLabel, type Label } from './labels';
 import { scanTool, type PayloadHit } from './scan';
+import { VerdictCache } from './verdicts';
 
 /** The detector's result for a whole workspace, computed once per lint and shared by three rules. */
 export interface InjectionAnalysis {
@@ -101,6 +102,7 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
   const recorder = recordingTable(toolNames);
   const nonEmpty = toolNames.size > 0;
   const optionsByConfig = new Map<unknown, { scanDescriptions: boolean; allowed: (t: string) => boolean; key: string }>();
+  const verdicts = new VerdictCache();
   const hits: PayloadHit[] = [];
   const hitsByTool = new Map<ToolModel, PayloadHit[]>();
   for (const tool of tools) {
@@ -123,7 +125,7 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
       found = cached.hits;
     } else {
       const lookups = recorder.begin();
-      found = scanTool(tool, { scanDescriptions: opts.scanDescriptions, allowed: opts.allowed, toolNames: recorder.table });
+      found = scanTool(tool, { scanDescriptions: opts.scanDescriptions, allowed: opts.allowed, toolNames: recorder.table, verdicts });
       scans.set(tool, { options: opts.key, nonEmpty, lookups: new Map(lookups), table: recorder.walkedAll() ? wholeTable() : undefined, hits: found });
     }
     hitsByTool.set(tool, found);

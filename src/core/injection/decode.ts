@@ -50,6 +50,8 @@ function utf8(bytes: number[]): string | undefined {
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** Each ASCII code's value in base64, -1 when it is none. */
+const B64_VALUE = Int8Array.from({ length: 128 }, (_, c) => B64.indexOf(String.fromCharCode(c)));
 
 function base64Bytes(token: string): number[] | undefined {
   let end = token.length;
@@ -64,7 +66,8 @@ function base64Bytes(token: string): number[] | undefined {
   let buf = 0;
   let bits = 0;
   for (let i = 0; i < clean.length; i++) {
-    const v = B64.indexOf(clean[i]);
+    const c = clean.charCodeAt(i);
+    const v = c < 128 ? B64_VALUE[c] : -1;
     if (v < 0) return undefined;
     buf = (buf << 6) | v;
     bits += 6;
@@ -144,6 +147,7 @@ function decodePercent(text: string): string | undefined {
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
 function decodeEntities(text: string): string | undefined {
+  if (!text.includes('&')) return undefined;
   let count = 0;
   const out = text.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-z]{2,6});/g, (m, body: string) => {
     let ch: string | undefined;

@@ -3,9 +3,9 @@ import { decodeLayer } from './decode';
 import { IMPERATIVES, QUESTION_WORDS } from './lexicon';
 import { finalMark, words } from './prose';
 import { shapeSignals } from './shape';
-import { lexicalSignals, type Signal, type TextContext } from './signals';
+import { lexicalSignals, type ContextReads, type Signal, type TextContext } from './signals';
 
-export type { Signal, Slot, TextContext } from './signals';
+export type { ContextReads, Signal, Slot, TextContext } from './signals';
 
 /** What the detector concluded about one string. */
 export interface StringVerdict {
@@ -22,8 +22,12 @@ export const THRESHOLD = 1;
 export const WEAK = 0.6;
 const MAX_DEPTH = 3;
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** Case, width and quote variants folded, so `ＩＧＮＯＲＥ` and `ignore` read the same. */
 function fold(text: string): string {
+  // ASCII is its own NFKC form and has no curly quotes: only its case folds.
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
   return text.normalize('NFKC').toLowerCase().replace(/[\u2018\u2019\u201b\u2032]/g, "'").replace(/[\u201c\u201d\u201f\u2033]/g, '"');
 }
 
@@ -36,15 +40,15 @@ function mergeSignals(into: Signal[], more: Signal[]): void {
 }
 
 /** Lexical signals of a text and of whatever it decodes to, down to MAX_DEPTH layers. */
-function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: string[]): Signal[] {
+function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: string[], reads: ContextReads | undefined): Signal[] {
   const folded = fold(text);
   const ws = words(folded);
-  const out = lexicalSignals(folded, ws, ctx, text);
+  const out = lexicalSignals(folded, ws, ctx, text, reads);
   if (depth === 0) mergeSignals(out, shapeSignals(text, ws, ctx));
   if (depth >= MAX_DEPTH) return out;
   for (const layer of decodeLayer(text)) {
     if (layer.layer) {
-      mergeSignals(out, textSignals(layer.text, ctx, depth + 1, decodedOut));
+      mergeSignals(out, textSignals(layer.text, ctx, depth + 1, decodedOut, reads));
       continue;
     }
     const inner = fold(layer.text);
@@ -56,14 +60,18 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
       const lead = innerWords.list[0] === 'please' ? innerWords.list[1] : innerWords.list[0];
       const sentence = '.?!:'.includes(finalMark(layer.text) || 'x') || IMPERATIVES.has(lead ?? '') || QUESTION_WORDS.has(lead ?? '');
       mergeSignals(out, [{ id: `encoded-${layer.encoding}`, weight: sentence ? 1 : 0.7, explanation: `hides readable text in ${layer.encoding} encoding` }]);
-      mergeSignals(out, textSignals(layer.text, { ...ctx, slot: ctx.slot }, depth + 1, decodedOut));
+      mergeSignals(out, textSignals(layer.text, { ...ctx, slot: ctx.slot }, depth + 1, decodedOut, reads));
     }
   }
   return out;
 }
 
-/** Scores one string; linear in its length (lexical work is bounded to its head and tail). */
-export function detectText(text: string, ctx: TextContext): StringVerdict {
+/**
+ * Scores one string; linear in its length (lexical work is bounded to its head and tail). `reads`,
+ * when given, learns whether the verdict depends on more of `ctx` than the slot, `siblingMax` and
+ * `freeText`.
+ */
+export function detectText(text: string, ctx: TextContext, reads?: ContextReads): StringVerdict {
   const chars = scanChars(text);
   const signals: Signal[] = [];
   const decoded: string[] = [];
@@ -79,10 +87,10 @@ export function detectText(text: string, ctx: TextContext): StringVerdict {
   if (chars.homoglyphWords > 0) {
     signals.push({ id: 'homoglyph', weight: 1, explanation: 'mixes Latin letters with Cyrillic or Greek look-alikes in a word' });
   }
-  mergeSignals(signals, textSignals(chars.visible, ctx, 0, decoded));
+  mergeSignals(signals, textSignals(chars.visible, ctx, 0, decoded, reads));
   if (chars.tagText.trim()) {
     decoded.unshift(chars.tagText);
-    mergeSignals(signals, textSignals(chars.tagText, ctx, 1, decoded));
+    mergeSignals(signals, textSignals(chars.tagText, ctx, 1, decoded, reads));
   }
   // Weak signals only corroborate: without one signal of at least WEAK weight, they never add up
   // to a finding (a long, agent-facing description collects many of them honestly).

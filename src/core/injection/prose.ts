@@ -11,7 +11,9 @@ export interface Words {
 
 export function words(text: string): Words {
   const raw = text.match(/[\p{L}\p{N}_']+/gu) ?? [];
-  return { raw, list: raw.map((w) => w.toLowerCase()) };
+  // Case maps character by character: when lower-casing leaves the text as it is (folded text), it
+  // leaves every word as it is, and one list serves as both.
+  return { raw, list: text.toLowerCase() === text ? raw : raw.map((w) => w.toLowerCase()) };
 }
 
 /** A crude stem, enough to match `files` with `file` and `calculating` with `calculate`. */

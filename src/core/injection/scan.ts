@@ -2,6 +2,7 @@ import type { ToolModel } from '../tools';
 import type { JsonPath } from '../types';
 import { detectText, isPayload, type Slot, type StringVerdict } from './detect';
 import { topicStems } from './prose';
+import type { VerdictCache } from './verdicts';
 
 /** A string of a tool that the detector judged to be a payload. */
 export interface PayloadHit {
@@ -23,6 +24,8 @@ export interface ScanOptions {
   scanDescriptions: boolean;
   /** Strings the config says are never payloads. */
   allowed: (text: string) => boolean;
+  /** Verdicts shared across the tools of one scan. */
+  verdicts?: VerdictCache;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -36,21 +39,30 @@ const SCHEMA_ONE = ['items', 'additionalProperties', 'additionalItems', 'unevalu
 /** Keywords whose value is an array of subschemas. */
 const SCHEMA_LIST = ['prefixItems', 'allOf', 'anyOf', 'oneOf'];
 
+const SUBSCHEMA_KEYS = new Set([...SCHEMA_MAPS, ...SCHEMA_ONE, ...SCHEMA_LIST]);
+
 const MAX_DEPTH = 200;
 
+/**
+ * A string to judge. Its path is kept as the keyword's path plus the steps below it and becomes
+ * one array only for the strings that are hits: a tool has dozens of strings and rarely a hit.
+ */
 interface Candidate {
-  path: JsonPath;
   slotPath: JsonPath;
+  /** Steps from the keyword value down to the string (an enum index, keys of an object default). */
+  rest: JsonPath;
   slot: Slot;
   text: string;
   siblingMax?: number;
 }
 
-function stringLeaves(value: unknown, path: JsonPath, slotPath: JsonPath, slot: Slot, out: Candidate[], siblingMax: number | undefined, depth: number): void {
+const HERE: JsonPath = [];
+
+function stringLeaves(value: unknown, rest: JsonPath, slotPath: JsonPath, slot: Slot, out: Candidate[], siblingMax: number | undefined, depth: number): void {
   if (depth > MAX_DEPTH) return;
-  if (typeof value === 'string') out.push({ path, slotPath, slot, text: value, siblingMax });
-  else if (Array.isArray(value)) value.forEach((v, i) => stringLeaves(v, [...path, i], slotPath, slot, out, undefined, depth + 1));
-  else if (isObject(value)) for (const [k, v] of Object.entries(value)) stringLeaves(v, [...path, k], slotPath, slot, out, undefined, depth + 1);
+  if (typeof value === 'string') out.push({ slotPath, rest, slot, text: value, siblingMax });
+  else if (Array.isArray(value)) value.forEach((v, i) => stringLeaves(v, [...rest, i], slotPath, slot, out, undefined, depth + 1));
+  else if (isObject(value)) for (const [k, v] of Object.entries(value)) stringLeaves(v, [...rest, k], slotPath, slot, out, undefined, depth + 1);
 }
 
 /** The two longest string lengths (and where the longest is), so each entry's siblings cost O(1). */
@@ -76,29 +88,52 @@ function siblingMax(top: ReturnType<typeof longest>, index: number): number | un
   return index === top.at ? top.second : top.first;
 }
 
+/** The longest string among enum and examples entries, the siblings of a `default` or `const`. */
+function longestEntry(...lists: unknown[][]): number | undefined {
+  let max = -1;
+  for (const list of lists) for (const v of list) if (typeof v === 'string' && v.length > max) max = v.length;
+  return max < 0 ? undefined : max;
+}
+
+const VALUE_KEYS = ['default', 'const'] as const;
+const LIST_KEYS = ['enum', 'examples'] as const;
+const TEXT_KEYS = ['description', 'title'] as const;
+
 /** Collects the payload-bearing strings of a parameter schema (FORMAT §2), keyword by keyword. */
 function walkSchema(schema: unknown, path: JsonPath, out: Candidate[], descriptions: boolean, depth: number): void {
   if (!isObject(schema) || depth > MAX_DEPTH) return;
-  const enumValues = Array.isArray(schema.enum) ? schema.enum : [];
-  const exampleValues = Array.isArray(schema.examples) ? schema.examples : [];
-  const shortSiblings = longest([...enumValues, ...exampleValues])?.first;
-  for (const key of ['default', 'const'] as const) {
-    if (key in schema) stringLeaves(schema[key], [...path, key], [...path, key], key, out, typeof schema[key] === 'string' ? shortSiblings : undefined, depth + 1);
+  for (const key of VALUE_KEYS) {
+    if (!(key in schema)) continue;
+    const v = schema[key];
+    const shortSiblings = typeof v === 'string' ? longestEntry(Array.isArray(schema.enum) ? schema.enum : HERE, Array.isArray(schema.examples) ? schema.examples : HERE) : undefined;
+    stringLeaves(v, HERE, [...path, key], key, out, shortSiblings, depth + 1);
   }
-  for (const key of ['enum', 'examples'] as const) {
+  for (const key of LIST_KEYS) {
     const v = schema[key];
     if (Array.isArray(v)) {
       const top = longest(v);
-      v.forEach((item, i) => stringLeaves(item, [...path, key, i], [...path, key], key, out, typeof item === 'string' ? siblingMax(top, i) : undefined, depth + 1));
+      const slotPath = [...path, key];
+      v.forEach((item, i) => stringLeaves(item, [i], slotPath, key, out, typeof item === 'string' ? siblingMax(top, i) : undefined, depth + 1));
     } else if (v !== undefined) {
-      stringLeaves(v, [...path, key], [...path, key], key, out, undefined, depth + 1);
+      stringLeaves(v, HERE, [...path, key], key, out, undefined, depth + 1);
     }
   }
   if (descriptions) {
-    for (const key of ['description', 'title'] as const) {
-      if (typeof schema[key] === 'string') out.push({ path: [...path, key], slotPath: [...path, key], slot: key, text: schema[key] as string });
+    for (const key of TEXT_KEYS) {
+      const v = schema[key];
+      if (typeof v === 'string') out.push({ slotPath: [...path, key], rest: HERE, slot: key, text: v });
     }
   }
+  // Parsed objects have no prototype and answer each lookup from a hash table: look for the twenty
+  // subschema keywords one by one only in the schemas that have some (most are leaves).
+  let nested = false;
+  for (const key of Object.keys(schema)) {
+    if (SUBSCHEMA_KEYS.has(key)) {
+      nested = true;
+      break;
+    }
+  }
+  if (!nested) return;
   for (const key of SCHEMA_MAPS) {
     const m = schema[key];
     if (isObject(m)) for (const [name, sub] of Object.entries(m)) walkSchema(sub, [...path, key, name], out, descriptions, depth + 1);
@@ -106,7 +141,7 @@ function walkSchema(schema: unknown, path: JsonPath, out: Candidate[], descripti
   for (const key of SCHEMA_ONE) {
     const sub = schema[key];
     if (Array.isArray(sub)) sub.forEach((s, i) => walkSchema(s, [...path, key, i], out, descriptions, depth + 1));
-    else walkSchema(sub, [...path, key], out, descriptions, depth + 1);
+    else if (isObject(sub)) walkSchema(sub, [...path, key], out, descriptions, depth + 1);
   }
   for (const key of SCHEMA_LIST) {
     const list = schema[key];
@@ -114,15 +149,19 @@ function walkSchema(schema: unknown, path: JsonPath, out: Candidate[], descripti
   }
 }
 
-/** Every string of a tool the detector reads, with where it sits. */
-export function toolCandidates(tool: ToolModel, descriptions: boolean): Candidate[] {
+function candidates(tool: ToolModel, descriptions: boolean): Candidate[] {
   const out: Candidate[] = [];
   if (descriptions) {
-    if (tool.description !== undefined && tool.descriptionPath) out.push({ path: tool.descriptionPath, slotPath: tool.descriptionPath, slot: 'description', text: tool.description });
-    if (tool.title !== undefined && tool.titlePath) out.push({ path: tool.titlePath, slotPath: tool.titlePath, slot: 'title', text: tool.title });
+    if (tool.description !== undefined && tool.descriptionPath) out.push({ slotPath: tool.descriptionPath, rest: HERE, slot: 'description', text: tool.description });
+    if (tool.title !== undefined && tool.titlePath) out.push({ slotPath: tool.titlePath, rest: HERE, slot: 'title', text: tool.title });
   }
   if (tool.schemaPath) walkSchema(tool.schema, tool.schemaPath, out, descriptions, 0);
   return out;
+}
+
+/** Every string of a tool the detector reads, with where it sits. */
+export function toolCandidates(tool: ToolModel, descriptions: boolean): { path: JsonPath; slotPath: JsonPath; slot: Slot; text: string; siblingMax?: number }[] {
+  return candidates(tool, descriptions).map((c) => ({ path: [...c.slotPath, ...c.rest], slotPath: [...c.slotPath], slot: c.slot, text: c.text, siblingMax: c.siblingMax }));
 }
 
 const NAME_WEIGHT = 1000;
@@ -165,13 +204,16 @@ function toolTopic(tool: ToolModel, candidates: Candidate[]): Map<string, number
 /** Runs the detector over one tool's strings. */
 export function scanTool(tool: ToolModel, options: ScanOptions): PayloadHit[] {
   const hits: PayloadHit[] = [];
-  const candidates = toolCandidates(tool, options.scanDescriptions);
-  const topic = toolTopic(tool, candidates);
-  for (const c of candidates) {
+  const strings = candidates(tool, options.scanDescriptions);
+  // Only a description with a later request reads the topic; most tools have none.
+  let topic: Map<string, number> | undefined;
+  const topicOf = () => (topic ??= toolTopic(tool, strings));
+  for (const c of strings) {
     if (options.allowed(c.text)) continue;
-    const verdict = detectText(c.text, { slot: c.slot, siblingMax: c.siblingMax, freeText: freeTextProperty(c.slotPath), toolNames: options.toolNames, ownTool: tool.name, ownUri: tool.uri, topic });
+    const ctx = { slot: c.slot, siblingMax: c.siblingMax, freeText: freeTextProperty(c.slotPath), toolNames: options.toolNames, ownTool: tool.name, ownUri: tool.uri, topic: topicOf };
+    const verdict = options.verdicts ? options.verdicts.verdict(c.text, ctx) : detectText(c.text, ctx);
     if (!isPayload(verdict)) continue;
-    hits.push({ tool, uri: tool.uri, root: tool.root, path: c.path, slotPath: c.slotPath, slot: c.slot, text: c.text, verdict });
+    hits.push({ tool, uri: tool.uri, root: tool.root, path: [...c.slotPath, ...c.rest], slotPath: [...c.slotPath], slot: c.slot, text: c.text, verdict });
   }
   return hits;
 }

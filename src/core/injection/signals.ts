@@ -15,6 +15,8 @@ import {
   TRANSFER_VERBS,
 } from './lexicon';
 import { code } from '../escape';
+import { PhraseGroups } from './phrases';
+import { WordSets } from './presence';
 import { finalMark, sentences, topicStems, words, type Sentence, type Words } from './prose';
 import { isExampleHost, nearAddress, sinks } from './sinks';
 
@@ -47,12 +49,26 @@ export interface TextContext {
   /**
    * Word stems that say what the tool is about, each with the number of the tool's texts that use
    * it (names count as many): a stem is on topic when some other text of the tool uses it too.
+   * A function is called only when a verdict needs the topic, which few do.
    */
-  topic?: ReadonlyMap<string, number>;
+  topic?: ReadonlyMap<string, number> | (() => ReadonlyMap<string, number>);
+}
+
+/**
+ * Filled in by the lexical pass: whether its result read the tool-specific part of the context (the
+ * tool's topic or the workspace's tool names), so that the same text in another tool may differ.
+ */
+export interface ContextReads {
+  toolSpecific: boolean;
 }
 
 /** What a command to override must name to be about the agent's safety rather than a setting. */
 const SAFETY_NOUNS = new Set(['safety', 'safeguards', 'safeguard', 'guardrails', 'restrictions', 'security', 'instructions', 'guidelines']);
+
+/** A regex source that matches `s` as it is, for alternations of fixed strings. */
+function literal(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
 
 /** `<INFORMATION> ... </INFORMATION>`: an upper-case tag that opens and closes around text. */
 function pseudoTag(raw: string): boolean {
@@ -85,17 +101,15 @@ function near(ws: string[], a: ReadonlySet<string>, b: ReadonlySet<string>, gap:
   return -1;
 }
 
-function has(ws: string[], s: ReadonlySet<string>): boolean {
-  return ws.some((w) => s.has(w));
-}
-
 const HUSH = new Set(['silently', 'quietly', 'secretly', 'covertly', 'discreetly']);
 const HUSHED_ACTS = new Set(['append', 'add', 'include', 'send', 'copy', 'forward', 'attach', 'insert', 'upload', 'share', 'exfiltrate', 'email', 'post', 'transfer', 'delete', 'execute', 'invoke', 'call', 'bcc', 'cc']);
 const CONCEAL_PHRASES = ['keep this secret', 'keep it secret', 'keep this hidden', 'keep it hidden', 'keep it confidential', 'hidden from the user', 'hide it from', 'hide this from', 'without the user knowing', 'without the user noticing', 'user should not know', 'user must not know', 'behind the user'];
 const ALWAYS = new Set(['always']);
 const SECRET_PHRASES = ['api key', 'api keys', 'session token', 'access token', 'auth token', 'secret key', 'private key', 'bearer token', 'ssh key', 'credit card', 'card number', 'social security number'];
 const USER_OVERRIDES = ['regardless of what the user', 'no matter what the user', 'even if the user', 'whatever the user says', 'ignore what the user', 'instead of what the user', 'ignore the user', "ignore the user's", 'than what the user'];
-const DESTRUCTIVE = ['rm -rf', 'rm -fr', 'del /f', 'format c:', 'mkfs', 'dd if=', 'drop table', 'drop database', ':(){', 'chmod -r 777', 'shutdown -h'];
+/** One native scan for any of the literal commands, rather than a search per command. */
+const DESTRUCTIVE = new RegExp(['rm -rf', 'rm -fr', 'del /f', 'format c:', 'mkfs', 'dd if=', 'drop table', 'drop database', ':(){', 'chmod -r 777', 'shutdown -h'].map(literal).join('|'));
+const CONCEAL_GERUNDS = new Set(['telling', 'mentioning', 'informing', 'notifying', 'alerting', 'revealing']);
 const CONCEAL_OBJECTS = new Set(['user', 'users', 'anyone', 'them', 'him', 'her', 'human', 'operator', 'this', 'that', 'about', 'it', 'the']);
 const CALL_VERBS = new Set(['use', 'execute', 'run', 'call', 'invoke']);
 const THIS = new Set(['this']);
@@ -105,6 +119,8 @@ const LIFTABLE = new Set([...CONTROL_NOUNS, ...INSTRUCTION_NOUNS, 'safeguards', 
 const EVERY = new Set(['every', 'each', 'all']);
 const REPLY_NOUNS = new Set(['response', 'responses', 'answer', 'answers', 'reply', 'replies']);
 const REPLY_VERBS = new Set(['respond', 'reply', 'answer']);
+/** Words without which no sentence shapes the answer: "your …", "every …", a reply verb. */
+const REPLY_TALK = new Set(['your', "your's", ...EVERY, ...REPLY_VERBS]);
 const REPLY_RULE_WORDS = new Set(['only', 'always', 'never', 'user', 'uppercase', 'lowercase', 'capitals', 'language']);
 const REVEAL_VERBS = new Set(['output', 'print', 'reveal', 'show', 'repeat', 'disclose', 'share', 'leak', 'dump', 'display', 'write', 'tell']);
 const PROMPT_NOUNS = new Set(['prompt', 'instructions', 'instruction', 'directives', 'guidelines']);
@@ -118,7 +134,57 @@ const MARKUP_TAGS = ['<important>', '</important>', '<system>', '</system>', '<h
 const CHAT_TOKENS = ['[inst]', '[/inst]', '<<sys>>', '<|im_start|>', '<|im_end|>', '<|system|>', '<|assistant|>', '<|user|>', '<|endoftext|>', '<|eot_id|>', '<|start_header_id|>', '<start_of_turn>', '### instruction', '### system'];
 
 /** Files and keys whose contents are secrets; naming one is a target, not yet a request. */
-const SENSITIVE_PATHS = ['~/.ssh', '.ssh/', 'id_rsa', 'id_ed25519', 'id_ecdsa', '/etc/passwd', '/etc/shadow', '.bashrc', '.zshrc', '.bash_history', '.aws/credentials', '.netrc', 'mcp.json', '.git-credentials'];
+const SENSITIVE_PATHS = new RegExp(
+  ['~/.ssh', '.ssh/', 'id_rsa', 'id_ed25519', 'id_ecdsa', '/etc/passwd', '/etc/shadow', '.bashrc', '.zshrc', '.bash_history', '.aws/credentials', '.netrc', 'mcp.json', '.git-credentials'].map(literal).join('|'),
+);
+
+/** "the assistant must", "the agent should": an obligation put on the reader. */
+const OBLIGED = ['assistant', 'agent', 'ai', 'llm'].flatMap((who) => [`the ${who} must`, `the ${who} should`, `the ${who} needs to`]);
+/** "note to the assistant", "dear AI": the text names the agent as its reader. */
+const ADDRESSED = ['assistant', 'ai', 'agent', 'model', 'llm', 'assistants', 'agents', 'models', 'llms'].flatMap((who) =>
+  ['note to the', 'note to', 'message to the', 'message to', 'instructions to the', 'instructions for', 'instruction to the', 'attention', 'attention ai', 'dear', 'hey', 'if you are an'].map((lead) => `${lead} ${who}`),
+);
+const SPOKEN_TO = ['ai assistant', 'as an ai', 'ai agent', 'ai model', 'language model'];
+const LET_PHRASES = ["don't let", 'do not let', 'never let'];
+const ROLE_PHRASES = ['you are now', 'from now on', 'act as', 'pretend to be', 'new instructions', 'your new task', 'you are allowed', 'new policy', 'new protocol', 'new rules', 'updated instructions'];
+const DIRECTIVE_PHRASES = [
+  'you must', 'you need to', 'you have to', 'must first', 'before using this tool', 'when this tool is', 'this tool has been', 'before providing', 'before reading',
+  'after reading', 'after using', 'always call', 'always use', 'no matter', 'regardless of', 'please provide', 'do the following first', 'before you can solve',
+  'the task i gave you', 'the task that i gave you',
+];
+const TOOL_TALK = ['tool descriptions', 'tool description', 'other tools', 'tool restrictions', 'tool safeguards', 'this tool replaces', 'instead of using', 'through this tool', 'use this tool instead'];
+const PRIOR_INSTRUCTIONS = ['previous instructions', 'prior instructions'];
+
+/** Every phrase the signals below test, by what it says, so that one pass over the words finds them all. */
+const PHRASES = new PhraseGroups({
+  priorInstructions: PRIOR_INSTRUCTIONS,
+  obliged: OBLIGED,
+  addressed: ADDRESSED,
+  spokenTo: SPOKEN_TO,
+  conceal: CONCEAL_PHRASES,
+  let: LET_PHRASES,
+  role: ROLE_PHRASES,
+  userOverride: USER_OVERRIDES,
+  directive: DIRECTIVE_PHRASES,
+  systemPrompt: ['system prompt'],
+  conversation: CONVERSATION,
+  consent: CONSENT_FORGERY,
+  toolTalk: TOOL_TALK,
+  secret: SECRET_PHRASES,
+});
+
+/** Every word set the signals below look for, so that one pass over the words says which occur. */
+const WORD_SETS = new WordSets([
+  OVERRIDE_VERBS, INSTRUCTION_NOUNS, CONTROL_NOUNS, BYPASS_VERBS, LIFTABLE, LIFTED, COMMAND_OVERRIDES, CONCEAL_VERBS, CONCEAL_GERUNDS, HUSH, HUSHED_ACTS,
+  ALWAYS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
+  PRESSURE_WORDS, SECRET_WORDS,
+]);
+
+/** An identifier shape (snake, kebab or camel case): an English word cannot name a tool. */
+const TOOL_SHAPE = /[_-]|[a-z][A-Z]/;
+
+/** Where a second sentence can start: a line break, or an end mark before a space (see `sentences`). */
+const SECOND_SENTENCE = /\n|[.!?]\s/;
 
 /** `.env` as a file name, not as part of `.environment` or `process.env`. */
 function mentionsDotEnv(text: string): boolean {
@@ -132,115 +198,84 @@ function mentionsDotEnv(text: string): boolean {
 
 /**
  * Signals over prose: `text` is the visible (or decoded) text, lower-cased and NFKC-folded, at
- * most a few thousand characters.
+ * most a few thousand characters; `ws` are its words. Tests on `text` stand in for tests on its
+ * words and sentences (which are made of its words) to skip work that cannot find anything.
  */
-export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: string = text): Signal[] {
+export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: string = text, reads?: ContextReads): Signal[] {
   const out: Signal[] = [];
   const w = ws.list;
-  // Words joined once, so each phrase test is one substring search.
-  const joined = ' ' + w.join(' ') + ' ';
-  const ph = (p: string) => joined.includes(' ' + p + ' ');
+  const phrases = PHRASES.find(w);
+  const occurs = WORD_SETS.of(w);
+  // Two words can only be near each other when both occur.
+  const close = (a: ReadonlySet<string>, b: ReadonlySet<string>, gap: number) => (occurs(a) && occurs(b) ? near(w, a, b, gap) : -1);
   const add = (id: string, weight: number, explanation: string) => {
     if (!out.some((s) => s.id === id)) out.push({ id, weight, explanation });
   };
 
-  const overrideHard = near(w, OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0;
-  const overrideSoft = near(w, OVERRIDE_VERBS, CONTROL_NOUNS, 4) >= 0 || near(w, BYPASS_VERBS, INSTRUCTION_NOUNS, 4) >= 0 || near(w, BYPASS_VERBS, CONTROL_NOUNS, 3) >= 0;
-  const lifted = near(w, LIFTABLE, LIFTED, 6) >= 0;
-  const sents = sentences(text);
+  const overrideHard = close(OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0;
+  const overrideSoft = close(OVERRIDE_VERBS, CONTROL_NOUNS, 4) >= 0 || close(BYPASS_VERBS, INSTRUCTION_NOUNS, 4) >= 0 || close(BYPASS_VERBS, CONTROL_NOUNS, 3) >= 0;
+  const lifted = close(LIFTABLE, LIFTED, 6) >= 0;
+  // Sentences are split only for the signals whose words occur: a sentence's lead and verb are words
+  // of the text, so without those words no sentence can qualify.
+  let split: Sentence[] | undefined;
+  const sents = () => (split ??= sentences(text));
   // "Override safety checks." as a command, not "overrides the entrypoint" as documentation.
-  const commanded = sents.some((s) => COMMAND_OVERRIDES.has(s.lead) && s.words.some((x) => SAFETY_NOUNS.has(x)));
-  if (overrideHard || commanded || ph('previous instructions') || ph('prior instructions')) {
+  const commanded = occurs(COMMAND_OVERRIDES) && sents().some((s) => COMMAND_OVERRIDES.has(s.lead) && s.words.some((x) => SAFETY_NOUNS.has(x)));
+  if (overrideHard || commanded || phrases.has('priorInstructions')) {
     add('instruction-override', 1, 'tells the agent to discard its instructions');
   } else if (overrideSoft || lifted) {
     add('instruction-override', 0.6, 'tells the agent to discard rules or tool descriptions');
   }
 
-  if (CHAT_TOKENS.some((t) => text.includes(t))) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
-  else if (MARKUP_TAGS.some((t) => text.includes(t))) add('authority-markup', 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
-  else if (/(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text) || /<\|[a-z_]{2,20}\|>/.test(text)) add('authority-markup', 0.7, 'poses as a system or assistant message');
-  else if (pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
+  // Every token and tag has a `<`, `[` or `#`, the role line a `:`; `raw` has a `<` only if `text` has.
+  const angle = text.includes('<');
+  const tagged = angle || text.includes('[');
+  if ((tagged || text.includes('#')) && CHAT_TOKENS.some((t) => text.includes(t))) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
+  else if (tagged && MARKUP_TAGS.some((t) => text.includes(t))) add('authority-markup', 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
+  else if ((text.includes(':') && /(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text)) || (angle && /<\|[a-z_]{2,20}\|>/.test(text))) add('authority-markup', 0.7, 'poses as a system or assistant message');
+  else if (angle && pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
 
   // Text a renderer hides: an HTML comment with words in it.
   const comment = text.indexOf('<!--');
   if (comment >= 0 && text.indexOf('-->', comment) > comment && words(text.slice(comment, text.indexOf('-->', comment))).list.length >= 3) {
     add('hidden-comment', 0.7, 'hides text in an HTML comment that rendered views do not show');
   }
-  if (DESTRUCTIVE.some((c) => text.includes(c))) add('destructive-command', 0.6, 'contains a destructive shell or database command');
+  if (DESTRUCTIVE.test(text)) add('destructive-command', 0.6, 'contains a destructive shell or database command');
 
-  const obliged = ['assistant', 'agent', 'ai', 'llm'].some((who) => ph(`the ${who} must`) || ph(`the ${who} should`) || ph(`the ${who} needs to`));
+  const obliged = phrases.has('obliged');
   if (obliged) {
     add('addresses-agent', 0.7, 'tells the AI agent what it must do');
-  } else if (['assistant', 'ai', 'agent', 'model', 'llm', 'assistants', 'agents', 'models', 'llms'].some((who) => ['note to the', 'note to', 'message to the', 'message to', 'instructions to the', 'instructions for', 'instruction to the', 'attention', 'attention ai', 'dear', 'hey', 'if you are an'].some((lead) => ph(`${lead} ${who}`)))) {
+  } else if (phrases.has('addressed')) {
     add('addresses-agent', 0.7, 'addresses the AI agent as its reader');
-  } else if (ph('ai assistant') || ph('as an ai') || ph('ai agent') || ph('ai model') || ph('language model')) {
+  } else if (phrases.has('spokenTo')) {
     add('addresses-agent', 0.5, 'speaks to the AI agent directly');
   }
 
   let concealed = false;
-  for (let i = 0; i < w.length && !concealed; i++) {
-    if (!CONCEAL_VERBS.has(w[i]) && !/^(telling|mentioning|informing|notifying|alerting|revealing)$/.test(w[i])) continue;
+  const concealing = occurs(CONCEAL_VERBS) || occurs(CONCEAL_GERUNDS);
+  for (let i = 0; concealing && i < w.length && !concealed; i++) {
+    if (!CONCEAL_VERBS.has(w[i]) && !CONCEAL_GERUNDS.has(w[i])) continue;
     // "do not tell the user", "don't mention that ..." — not "not `tell me when ...`" in an example.
     const object = w.slice(i + 1, i + 4).some((x) => CONCEAL_OBJECTS.has(x));
     for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(w[j]) && object) concealed = true;
   }
-  const hushed = near(w, HUSH, HUSHED_ACTS, 1) >= 0;
-  if (
-    concealed ||
-    hushed ||
-    CONCEAL_PHRASES.some((p) => ph(p)) ||
-    ((ph("don't let") || ph('do not let') || ph('never let')) && w.includes('user'))
-  ) {
+  const hushed = close(HUSH, HUSHED_ACTS, 1) >= 0;
+  if (concealed || hushed || phrases.has('conceal') || (phrases.has('let') && w.includes('user'))) {
     add('concealment', 0.8, 'asks the agent to hide what it does from the user');
   }
 
-  if (
-    ph('you are now') ||
-    ph('from now on') ||
-    ph('act as') ||
-    ph('pretend to be') ||
-    ph('new instructions') ||
-    ph('your new task') ||
-    ph('you are allowed') ||
-    ph('new policy') ||
-    ph('new protocol') ||
-    ph('new rules') ||
-    ph('updated instructions')
-  ) {
+  if (phrases.has('role')) {
     add('role-change', 0.7, 'tries to change the agent\'s role or rules');
   }
 
-  if (USER_OVERRIDES.some((p) => ph(p))) add('user-override', 0.8, "tells the agent to act against what the user asks");
+  if (phrases.has('userOverride')) add('user-override', 0.8, "tells the agent to act against what the user asks");
 
   let directive = false;
-  if (
-    obliged ||
-    ph('you must') ||
-    ph('you need to') ||
-    ph('you have to') ||
-    ph('must first') ||
-    ph('before using this tool') ||
-    ph('when this tool is') ||
-    ph('this tool has been') ||
-    ph('before providing') ||
-    ph('before reading') ||
-    ph('after reading') ||
-    ph('after using') ||
-    ph('always call') ||
-    ph('always use') ||
-    ph('no matter') ||
-    ph('regardless of') ||
-    ph('please provide') ||
-    ph('do the following first') ||
-    ph('before you can solve') ||
-    ph('the task i gave you') ||
-    ph('the task that i gave you') ||
-    near(w, ALWAYS, IMPERATIVES, 1) >= 0
-  ) {
+  if (obliged || phrases.has('directive') || close(ALWAYS, IMPERATIVES, 1) >= 0) {
     directive = true;
     add('agent-directive', 0.4, 'addresses the agent with a directive');
   }
-  if (near(w, CALL_VERBS, THIS, 1) >= 0 && w.includes('tool')) {
+  if (close(CALL_VERBS, THIS, 1) >= 0 && w.includes('tool')) {
     directive = true;
     add('agent-directive', 0.5, 'tells the agent when to run this tool');
   }
@@ -251,9 +286,10 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // "every response", "each of your replies", "all answers": a rule for everything the agent says.
   const everyAnswer = (s: Sentence) => s.words.some((x, i) => EVERY.has(x) && s.words.slice(i + 1, i + 4).some((n) => REPLY_NOUNS.has(n)));
   // "Respond only in French", "Always reply to the user in capitals": a rule for how it answers.
-  const replyRule = sents.some((s) => s.imperative && REPLY_VERBS.has(s.verb ?? s.lead) && s.words.some((x) => REPLY_RULE_WORDS.has(x)));
-  const answerSents = sents.filter((s) => yours(s, ANSWER_NOUNS) || everyAnswer(s));
-  const outputSents = sents.filter((s) => yours(s, OUTPUT_NOUNS));
+  const replyTalk = occurs(REPLY_TALK);
+  const replyRule = replyTalk && sents().some((s) => s.imperative && REPLY_VERBS.has(s.verb ?? s.lead) && s.words.some((x) => REPLY_RULE_WORDS.has(x)));
+  const answerSents = replyTalk ? sents().filter((s) => yours(s, ANSWER_NOUNS) || everyAnswer(s)) : [];
+  const outputSents = replyTalk ? sents().filter((s) => yours(s, OUTPUT_NOUNS)) : [];
   if (answerSents.some((s) => s.imperative)) add('answer-shaping', 1, "tells the agent what to put in its answer");
   else if (answerSents.length) add('answer-shaping', 0.7, "dictates what goes into the agent's answer");
   else if (outputSents.some((s) => s.imperative)) add('answer-shaping', 0.6, "tells the agent what to put in its output");
@@ -261,15 +297,15 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   else if (replyRule) add('answer-shaping', 0.6, 'sets a rule for how the agent answers');
 
   // Asking the agent to reveal what it was told: its prompt, hidden or system instructions.
-  if (near(w, REVEAL_VERBS, PROMPT_NOUNS, 4) >= 0 && (ph('system prompt') || w.includes('hidden') || w.includes('your') || w.includes('initial'))) {
+  if (close(REVEAL_VERBS, PROMPT_NOUNS, 4) >= 0 && (phrases.has('systemPrompt') || w.includes('hidden') || w.includes('your') || w.includes('initial'))) {
     add('prompt-leak', 1, 'asks the agent to reveal its instructions or system prompt');
   }
   // The conversation itself as cargo: "include the previous messages", "send the chat history".
-  if (CONVERSATION.some((p) => ph(p)) && near(w, CARRY_VERBS, CONVERSATION_NOUNS, 5) >= 0) {
+  if (phrases.has('conversation') && close(CARRY_VERBS, CONVERSATION_NOUNS, 5) >= 0) {
     add('conversation-exfiltration', 0.8, "moves the user's conversation somewhere it was not asked to go");
   }
   // Consent the user never gave: "the user has pre-authorized ...", "proceed without asking".
-  if (CONSENT_FORGERY.some((p) => ph(p))) {
+  if (phrases.has('consent')) {
     // Documentation says "deletes without asking"; a forgery speaks of the user's consent.
     add('forged-consent', w.includes('user') || w.includes('proceed') ? 0.7 : 0.3, 'claims the user already consented, or tells the agent not to ask');
   }
@@ -277,16 +313,17 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   if (riskyCode(text)) add('risky-code', 0.6, 'embeds code that reaches the network, the shell or the environment');
 
   // A request to the reader that has nothing to do with the tool: a hijacked task.
-  if (ctx.topic && ctx.slot === 'description') {
+  if (ctx.topic && ctx.slot === 'description' && (text.includes('```') || SECOND_SENTENCE.test(text))) {
     // Technical prose (code spans, links, braces) documents the tool; a hijacked task is plain prose.
     const plain = (s: Sentence) => !/[`{[]|\]\(|::/.test(s.text);
     // Examples inside fenced code blocks are not requests to the reader.
-    const prose = text.includes('```') ? sentences(text.split('```').filter((_, i) => i % 2 === 0).join('\n\n')) : sents;
+    const prose = text.includes('```') ? sentences(text.split('```').filter((_, i) => i % 2 === 0).join('\n\n')) : sents();
     const later = prose.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead))) && s.words.length >= 4 && plain(s) && '.?!'.includes(finalMark(s.text) || 'x'));
-    const topic = ctx.topic;
     if (later.length) {
+      if (reads) reads.toolSpecific = true;
+      const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
       const self = topicStems([text]);
-      const first = topicStems(sents.slice(0, 1).map((s) => s.text));
+      const first = topicStems(sents().slice(0, 1).map((s) => s.text));
       const onTopic = (t: string) => first.has(t) || (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0;
       if (later.some((s) => ![...topicStems([s.text])].some(onTopic))) {
         add('off-topic-request', 1, 'asks the reader for something unrelated to the tool');
@@ -294,8 +331,12 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     }
   }
 
+  // A word shaped like a tool name makes the verdict depend on the workspace's tools (and on which
+  // tool is asking), whether or not such a tool exists now.
+  const toolShaped = TOOL_SHAPE.test(text) && ws.raw.some((r) => r.length >= 4 && TOOL_SHAPE.test(r));
+  if (toolShaped && reads) reads.toolSpecific = true;
   const tools = ctx.toolNames;
-  if (tools && tools.size) {
+  if (toolShaped && tools && tools.size) {
     // Only identifier-shaped names: a tool called `echo` or `search` is also an English word.
     const elsewhere = (name: string): boolean => {
       if (tools instanceof Map) {
@@ -305,30 +346,31 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
       return tools.has(name);
     };
     const named = ws.raw.filter((r) => r.length >= 4 && r !== ctx.ownTool && /[_-]|[a-z][A-Z]/.test(r) && elsewhere(r));
-    if (named.length && (directive || has(w, DIRECTIVE_VERBS) || has(w, OVERRIDE_VERBS) || w.includes('instead'))) {
+    if (named.length && (directive || occurs(DIRECTIVE_VERBS) || occurs(OVERRIDE_VERBS) || w.includes('instead'))) {
       add('cross-tool', 0.7, `directs the agent to another tool (${code(named[0])})`);
     }
   }
   if (!out.some((s) => s.id === 'cross-tool')) {
     // A call to a snake_case function by name, or talk about the tool descriptions themselves.
-    const callIdx = directive ? near(w, DIRECTIVE_VERBS, new Set(w.filter((x) => /^[a-z][a-z0-9]*_[a-z0-9_]+$/.test(x))), 2) : -1;
-    const toolTalk = ph('tool descriptions') || ph('tool description') || ph('other tools') || ph('tool restrictions') || ph('tool safeguards') || ph('this tool replaces') || ph('instead of using') || ph('through this tool') || ph('use this tool instead');
+    const callIdx = directive && occurs(DIRECTIVE_VERBS) ? near(w, DIRECTIVE_VERBS, new Set(w.filter((x) => /^[a-z][a-z0-9]*_[a-z0-9_]+$/.test(x))), 2) : -1;
+    const toolTalk = phrases.has('toolTalk');
     if (toolTalk) add('tool-talk', 0.5, 'talks to the agent about its tools and their descriptions');
     else if (callIdx >= 0 && directive) add('tool-talk', 0.3, 'directs the agent to call a function by name');
   }
 
-  const sensitivePath = SENSITIVE_PATHS.some((p) => text.includes(p)) || mentionsDotEnv(text);
+  const sensitivePath = SENSITIVE_PATHS.test(text) || mentionsDotEnv(text);
   const isSecret = (x: string) => SECRET_WORDS.has(x) || (x.includes('_') && x.split('_').some((p) => SECRET_WORDS.has(p)));
-  const secretWord = w.some(isSecret) || SECRET_PHRASES.some((p) => ph(p));
+  // A word is a secret word, or holds one between underscores (there are none without an underscore).
+  const secretWord = occurs(SECRET_WORDS) || (text.includes('_') && w.some(isSecret)) || phrases.has('secret');
   if (sensitivePath || secretWord) {
-    const asks = near(w, TRANSFER_VERBS, ASKED_FOR, 8) >= 0;
-    const imperativeAsk = sents.some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.some((p) => s.text.includes(p)) || mentionsDotEnv(s.text)));
+    const asks = close(TRANSFER_VERBS, ASKED_FOR, 8) >= 0;
+    const imperativeAsk = sents().some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.test(s.text) || mentionsDotEnv(s.text)));
     if (sensitivePath && (imperativeAsk || (asks && directive))) add('secret-request', 1, 'asks for a secret file or key (e.g. ~/.ssh, .env)');
     else if (sensitivePath && asks) add('secret-request', 0.7, 'asks for a secret file or key (e.g. ~/.ssh, .env, credentials)');
     else if (sensitivePath) add('sensitive-target', 0.5, 'names a secret file or key');
     else {
       // An order to hand over a credential; the reader's own ("your token") is phishing outright.
-      const asked = sents.filter((s) => s.imperative && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || SECRET_PHRASES.some((p) => (' ' + s.words.join(' ') + ' ').includes(` ${p} `))));
+      const asked = sents().filter((s) => s.imperative && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
       if (asked.some((s) => s.words.includes('your'))) add('secret-request', 1, 'asks for your credentials, keys or tokens');
       else if (asked.length) add('secret-request', 0.7, 'asks for credentials, keys or tokens');
       else if (asks) add('sensitive-target', 0.3, 'asks for credentials or tokens');
@@ -338,13 +380,13 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const sink = sinks(text);
   if (sink.markdownImage || sink.queryData) add('exfiltration-sink', sink.markdownImage ? 1 : 0.6, 'builds a link that carries data out in its query string');
   else {
-    const hosts = [...sink.urls, ...sink.emails].filter((h) => !isExampleHost(h));
+    const hosts = sink.urls.length || sink.emails.length ? [...sink.urls, ...sink.emails].filter((h) => !isExampleHost(h)) : [];
     // The address must be the object of a sending or visiting verb, not a docs link after the text.
     const target = hosts.length ? nearAddress(text, hosts) : undefined;
     if (target) add('exfiltration-sink', 0.5, `points the agent at an outside address (${code(target)})`);
   }
 
-  const pressure = w.filter((x) => PRESSURE_WORDS.has(x)).length;
+  const pressure = occurs(PRESSURE_WORDS) ? w.filter((x) => PRESSURE_WORDS.has(x)).length : 0;
   if (pressure) add('pressure', pressure > 1 ? 0.4 : 0.2, 'uses urgency or false authority');
 
   return out;

@@ -13,7 +13,9 @@ export function isExampleHost(host: string): boolean {
 export function sinks(text: string): { urls: string[]; emails: string[]; queryData: boolean; markdownImage: boolean } {
   const urls: string[] = [];
   let queryData = false;
-  for (const m of text.matchAll(/\b(?:https?:\/\/|www\.)([a-z0-9.-]{1,253})([^\s"'<>)\]]{0,512})/gi)) {
+  // One plain scan first: most texts have no link, and matchAll costs a regex copy and an iterator.
+  const linked = /https?:\/\/|www\./i.test(text);
+  for (const m of linked ? text.matchAll(/\b(?:https?:\/\/|www\.)([a-z0-9.-]{1,253})([^\s"'<>)\]]{0,512})/gi) : []) {
     urls.push(m[1]);
     const rest = m[2];
     const q = rest.indexOf('?');
