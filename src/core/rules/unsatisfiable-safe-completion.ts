@@ -7,6 +7,8 @@ import { parsePointer } from '../pointer';
 import type { ToolModel } from '../tools';
 import type { JsonPath } from '../types';
 import type { CaseModel, WorkspaceIndex } from '../workspace';
+import { metaSchema07 } from '../schema/generated/meta-07';
+import { metaSchema2020 } from '../schema/generated/meta-2020';
 import type { Rule, RuleContext } from './types';
 import { safePattern } from './unsatisfiable-tool-contract';
 
@@ -16,15 +18,20 @@ const MAX_CACHED = 256;
 
 /** Hostile patterns (see safePattern) are taken to match, so they can neither hang the lint nor raise a false alarm. */
 const lenientRegExp = Object.assign((pattern: string, flags: string) => safePattern(pattern, flags) ?? { test: () => true }, { code: 'litmusLenientRegExp' });
-const ajvOptions = { strict: false, allErrors: true, validateFormats: false, addUsedSchema: false, logger: false, code: { regExp: lenientRegExp } } as const;
+/**
+ * Ajv checks a schema against its meta-schema before compiling it, and compiling the meta-schema
+ * cost ~40 ms of every lint. The same check runs here on meta-schema validators compiled at build
+ * time (scripts/gen-validators.mjs, formats unchecked as below), and Ajv is told to skip its own.
+ */
+const ajvOptions = { strict: false, allErrors: true, validateFormats: false, validateSchema: false, addUsedSchema: false, logger: false, code: { regExp: lenientRegExp } } as const;
 let ajv2020: Ajv2020 | undefined;
 let ajv07: Ajv | undefined;
 
 /** Draft 2020-12 unless the schema names an older draft (which Ajv's draft-07 class reads). */
-function validatorFor(schema: Record<string, unknown> | boolean): Ajv {
+function validatorFor(schema: Record<string, unknown> | boolean): { ajv: Ajv; isSchema: (body: unknown) => boolean } {
   const declared = isJsonObject(schema) && typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (/draft-0[4-7]/.test(declared)) return (ajv07 ??= new Ajv(ajvOptions));
-  return (ajv2020 ??= new Ajv2020(ajvOptions));
+  if (/draft-0[4-7]/.test(declared)) return { ajv: (ajv07 ??= new Ajv(ajvOptions)), isSchema: metaSchema07 as (body: unknown) => boolean };
+  return { ajv: (ajv2020 ??= new Ajv2020(ajvOptions)), isSchema: metaSchema2020 as (body: unknown) => boolean };
 }
 
 /** Keywords that never change what a schema accepts (Ajv runs with `useDefaults` off). */
@@ -101,7 +108,9 @@ export function compileParameterSchema(schema: unknown): ValidateFunction | unde
       // `$schema` picks the class above; left in, Ajv would demand that meta-schema be loaded.
       const body = isJsonObject(schema) ? { ...schema } : schema;
       if (isJsonObject(body)) delete body.$schema;
-      compiled = validatorFor(schema).compile(body);
+      const { ajv, isSchema } = validatorFor(schema);
+      // A boolean is always a schema; an object must satisfy the meta-schema, as Ajv would demand.
+      compiled = typeof body === 'boolean' || isSchema(body) ? ajv.compile(body) : null;
     } catch {
       compiled = null;
     }

@@ -8,7 +8,7 @@ import scoresSchema from '../../../schemas/scores.schema.json';
 import toolSchema from '../../../schemas/tool.schema.json';
 import toolsSchema from '../../../schemas/tools.schema.json';
 import type { FileKind } from '../kinds';
-import * as compiled from './compiled';
+import * as compiled from './generated/project';
 
 /** Every schema the project ships (for hover titles and tests; validation uses the compiled code below). */
 export const SCHEMAS: readonly Record<string, unknown>[] = [
