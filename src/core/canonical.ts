@@ -35,10 +35,19 @@ function write(value: unknown): string {
     default:
       break;
   }
-  if (Array.isArray(value)) return '[' + value.map(write).join(',') + ']';
+  // Built by concatenation: every case's signature and end states pass through here, and
+  // intermediate arrays per value were most of the cost.
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + write(value[i]);
+    return out + ']';
+  }
   if (isJsonObject(value)) {
-    const keys = Object.keys(value).sort();
-    return '{' + keys.map((k) => JSON.stringify(k) + ':' + write(value[k])).join(',') + '}';
+    const keys = Object.keys(value);
+    if (keys.length > 1) keys.sort();
+    let out = '{';
+    for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + JSON.stringify(keys[i]) + ':' + write(value[keys[i]]);
+    return out + '}';
   }
   return 'null';
 }
