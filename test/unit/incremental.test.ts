@@ -6,10 +6,12 @@ import {
   LineIndex,
   rootValue,
   createIncrementalWorkspace,
+  changedSince,
   lintIndex,
   loadWorkspace,
   memoryFileSystem,
   type LintDiagnostic,
+  type WorkspaceIndex,
 } from '../../src/core';
 
 const WS = 'file:///ws';
@@ -111,6 +113,28 @@ function view(ds: readonly LintDiagnostic[]): string[] {
   return ds.map((d) => JSON.stringify([d.uri, d.range, d.severity, d.code, d.message, d.related, d.fixes, d.data ?? null]));
 }
 
+/** Grouped maps alike: keys in the same order, each list holding the same objects in the same order. */
+function sameGroups<K, V>(a: ReadonlyMap<K, V[]>, b: ReadonlyMap<K, V[]>, what: string, same: (x: V, y: V) => boolean = (x, y) => x === y): void {
+  assert.deepEqual([...a.keys()], [...b.keys()], `${what}: keys or their order differ`);
+  for (const [k, list] of a) {
+    const other = b.get(k)!;
+    assert.ok(list.length === other.length && list.every((v, i) => same(v, other[i])), `${what}: the list of ${String(k)} differs`);
+  }
+}
+
+/** An index updated from an earlier one must equal a from-scratch build: same objects, same order. */
+function assertSameIndex(got: WorkspaceIndex, want: WorkspaceIndex, where: string): void {
+  assert.deepEqual([...got.docs.keys()], [...want.docs.keys()], `${where}: documents`);
+  for (const [uri, doc] of got.docs) assert.equal(doc, want.docs.get(uri), `${where}: document ${uri}`);
+  assert.ok(got.cases.length === want.cases.length && got.cases.every((c, i) => c === want.cases[i]), `${where}: cases or their order`);
+  sameGroups(got.casesById, want.casesById, `${where}: casesById`);
+  sameGroups(got.families, want.families, `${where}: families`);
+  sameGroups(got.toolUsers, want.toolUsers, `${where}: toolUsers`, (x, y) => x.case === y.case && x.use === y.use);
+  assert.deepEqual([...got.toolFiles.keys()], [...want.toolFiles.keys()], `${where}: tool files`);
+  for (const [uri, file] of got.toolFiles) assert.equal(file, want.toolFiles.get(uri), `${where}: tool file ${uri}`);
+  assert.deepEqual([...got.readErrors], [...want.readErrors], `${where}: read errors`);
+}
+
 function firstDifference(a: string[], b: string[]): string {
   for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return `#${i}\n  incremental: ${a[i]}\n  scratch:     ${b[i]}`;
   return 'none';
@@ -135,6 +159,8 @@ describe('incremental analysis', () => {
       write('r.scores.json', JSON.stringify({ suite: 'x', runs: [{ suite_version: '1', adversarial_score: 0.5, benign_score: 0.5, aggregate: 0.5 }] }));
 
       let narrowedRuns = 0;
+      let updatedIndexes = 0;
+      let previousIndex: WorkspaceIndex | undefined;
       for (let step = 0; step < 100; step++) {
         const roll = r.int(100);
         if (roll < 50) {
@@ -161,9 +187,15 @@ describe('incremental analysis', () => {
             write(f.path, render(f));
           }
         }
-        const { result, index } = ws.lint();
-        const scratch = lintIndex(buildIndex(ws.documents(), options));
+        const { result, index, byUri } = ws.lint();
+        const scratchIndex = buildIndex(ws.documents(), options);
+        assertSameIndex(index, scratchIndex, `seed ${seed} step ${step}`);
+        if (previousIndex && previousIndex !== index && changedSince(index, previousIndex)) updatedIndexes++;
+        previousIndex = index;
+        const scratch = lintIndex(scratchIndex);
         const got = view(result.diagnostics);
+        assert.deepEqual(view([...byUri.values()].flat()), got, `seed ${seed} step ${step}: byUri and the flat list differ`);
+        assert.deepEqual([...byUri.keys()].sort(), [...index.docs.keys()].sort(), `seed ${seed} step ${step}: byUri lacks a document`);
         const want = view(scratch.diagnostics);
         assert.equal(got.length, want.length, `seed ${seed} step ${step}: ${got.length} vs ${want.length} diagnostics; first difference ${firstDifference(got, want)}`);
         assert.deepEqual(got, want, `seed ${seed} step ${step}: first difference ${firstDifference(got, want)}`);
@@ -171,6 +203,8 @@ describe('incremental analysis', () => {
       }
       // Most steps must take the narrowed path, or this test would only be testing full runs.
       assert.ok(narrowedRuns > 50, `only ${narrowedRuns} narrowed runs`);
+      // Likewise for indexes updated from the previous one rather than built afresh.
+      assert.ok(updatedIndexes > 40, `only ${updatedIndexes} updated indexes`);
     }
   });
 
@@ -181,7 +215,7 @@ describe('incremental analysis', () => {
     ws.update(`${WS}/litmus.config.json`, '{}');
     const linter = createIncrementalLinter();
     const index1 = buildIndex(ws.documents(), { roots: [WS] });
-    linter.lint(index1);
+    const first = linter.lint(index1);
     assert.equal(linter.lastRun().full, true);
 
     // s1 now reuses the id of s4: both files are re-linted, the other four keep their diagnostics.
@@ -193,6 +227,9 @@ describe('incremental analysis', () => {
       result.diagnostics.filter((d) => d.code === 'duplicate-id').map((d) => d.uri),
       [`${WS}/s1.litmus.json`, `${WS}/s4.litmus.json`],
     );
+    // A file the edit cannot reach keeps its very list, so a host can skip it by identity.
+    assert.equal(result.byUri.get(`${WS}/s2.litmus.json`), first.byUri.get(`${WS}/s2.litmus.json`));
+    assert.notEqual(result.byUri.get(`${WS}/s4.litmus.json`), first.byUri.get(`${WS}/s4.litmus.json`));
 
     // The same index again: nothing is re-linted, and the answer is the same.
     const again = linter.lint(index2);
@@ -203,6 +240,41 @@ describe('incremental analysis', () => {
     const off = linter.lint(buildIndex(ws.documents(), { roots: [WS] }));
     assert.equal(linter.lastRun().full, true);
     assert.equal(off.diagnostics.filter((d) => d.code === 'duplicate-id').length, 0);
+  });
+
+  it('updates the index in place of a rebuild, keeping the order of a from-scratch build as ids move within and between files', () => {
+    const suite = (cases: [string, string][]) => JSON.stringify({ suite: 's', cases: cases.map(([id, family]) => ({ instance_id: id, arm: 'benign', family, task: 't', tools: [`t.tools.json#${family}`] })) });
+    const tools = (names: string[]) => JSON.stringify({ tools: names.map((name) => ({ name, description: 'D.', inputSchema: { type: 'object' } })) });
+    const files: Record<string, string> = {
+      'a.litmus.json': suite([['x', 'f'], ['y', 'g']]),
+      'b.litmus.json': suite([['y', 'g'], ['z', 'h']]),
+      'c.litmus.json': suite([['w', 'h']]),
+      't.tools.json': tools(['f', 'g', 'h']),
+    };
+    const steps: Record<string, string>[] = [
+      { 'a.litmus.json': suite([['y', 'g'], ['x', 'f']]) },
+      { 'a.litmus.json': suite([['y', 'g']]), 'c.litmus.json': suite([['w', 'h'], ['x', 'f']]) },
+      { 'b.litmus.json': suite([['q', 'k'], ['z', 'h'], ['y', 'g']]) },
+      { 't.tools.json': tools(['h', 'g']) },
+      { 't.tools.json': tools(['f', 'g', 'h', 'k']), 'a.litmus.json': suite([]) },
+      { 'c.litmus.json': suite([['x', 'f'], ['w', 'h']]) },
+    ];
+    const docsOf = () => Object.entries(files).map(([p, text]) => createDocument(`${WS}/${p}`, text)!);
+    let index = buildIndex(docsOf(), { roots: [WS] });
+    steps.forEach((step, i) => {
+      Object.assign(files, step);
+      const next = buildIndex(docsOf(), { roots: [WS] }, index);
+      const delta = changedSince(next, index);
+      assert.ok(delta, `step ${i}: built afresh`);
+      for (const p of Object.keys(step)) assert.ok(delta.has(`${WS}/${p}`), `step ${i}: ${p} not among the changed files`);
+      assertSameIndex(next, buildIndex(docsOf(), { roots: [WS] }), `step ${i}`);
+      index = next;
+    });
+    // A file added is not an update: the index is built afresh.
+    files['d.litmus.json'] = suite([['v', 'f']]);
+    const grown = buildIndex(docsOf(), { roots: [WS] }, index);
+    assert.equal(changedSince(grown, index), undefined);
+    assertSameIndex(grown, buildIndex(docsOf(), { roots: [WS] }), 'file added');
   });
 
   it('notices a reference that resolves differently while no document changed', () => {
