@@ -19,14 +19,14 @@ export interface DocCases {
 }
 
 /**
- * The grouped map after some documents' cases changed, equal to a from-scratch build: lists in case
- * order and keys in first-entry order, since rules report in the order they iterate (and suggest
- * names in that order). Only the keys the changed documents held or hold are rebuilt; the other
- * lists are shared with `previous`, which is left as it was. `rank` gives each document's position
- * in the workspace, `cases` every case in order (read only when the key order moved).
+ * Updates a grouped map after some documents' cases changed, so that it equals a from-scratch build:
+ * lists in case order and keys in first-entry order, since rules report in the order they iterate
+ * (and suggest names in that order). Only the keys the changed documents held or hold get new
+ * lists; lists are replaced, never modified. Returns `map`, or a new map when the key order moved.
+ * `rank` gives each document's position in the workspace, `cases` every case in order.
  */
 export function regroup<K, V>(
-  previous: ReadonlyMap<K, V[]>,
+  map: Map<K, V[]>,
   grouping: Grouping<K, V>,
   changed: ReadonlyMap<string, DocCases>,
   rank: (uri: string) => number,
@@ -48,14 +48,16 @@ export function regroup<K, V>(
     }
   }
 
-  const out = new Map(previous);
+  const was = new Map<K, V[] | undefined>();
   let keysMoved = false;
   for (const k of touched) {
+    const previous = map.get(k);
+    was.set(k, previous);
     // A list is runs of entries per document, in document order: drop the changed documents' runs
     // and put their new runs in by rank.
     const runs: { uri: string; rank: number; list: V[] }[] = [];
     let run: (typeof runs)[number] | undefined;
-    for (const v of previous.get(k) ?? []) {
+    for (const v of previous ?? []) {
       const uri = grouping.caseOf(v).doc.uri;
       if (changed.has(uri)) continue;
       if (run?.uri !== uri) runs.push((run = { uri, rank: rank(uri), list: [] }));
@@ -65,46 +67,44 @@ export function regroup<K, V>(
     runs.sort((a, b) => a.rank - b.rank);
     const list = runs.length === 1 ? runs[0].list : runs.flatMap((r) => r.list);
     if (list.length === 0) {
-      out.delete(k);
+      map.delete(k);
       keysMoved = true;
     } else {
-      if (!previous.has(k)) keysMoved = true;
-      out.set(k, list);
+      if (!previous) keysMoved = true;
+      map.set(k, list);
     }
   }
-  if (!keysMoved) keysMoved = firstsMoved(previous, out, grouping, touched, changed);
-  if (!keysMoved) return out;
+  if (!keysMoved) keysMoved = firstsMoved(was, map, grouping, changed);
+  if (!keysMoved) return map;
   const ordered = new Map<K, V[]>();
-  for (const c of cases) grouping.keys(c, (k) => ordered.has(k) || ordered.set(k, out.get(k)!));
+  for (const c of cases) grouping.keys(c, (k) => ordered.has(k) || ordered.set(k, map.get(k)!));
   return ordered;
 }
 
 /**
- * Whether the key order can differ from before. Keys are ordered by where their first entry sits:
- * it stands while every touched key's first entry stays in the same document and, within each
- * changed document, the keys whose first entry it holds come in the same order.
+ * Whether the key order can differ from before (`was`: the touched keys' lists before). Keys are
+ * ordered by where their first entry sits: the order stands while every touched key's first entry
+ * stays in the same document and, within each changed document, the keys whose first entry it
+ * holds come in the same order.
  */
-function firstsMoved<K, V>(before: ReadonlyMap<K, V[]>, after: ReadonlyMap<K, V[]>, grouping: Grouping<K, V>, touched: ReadonlySet<K>, changed: ReadonlyMap<string, DocCases>): boolean {
-  const firstUri = (map: ReadonlyMap<K, V[]>, k: K) => {
-    const list = map.get(k);
-    return list?.length ? grouping.caseOf(list[0]).doc.uri : undefined;
-  };
-  for (const k of touched) if (firstUri(before, k) !== firstUri(after, k)) return true;
-  const firsts = (uri: string, cases: readonly CaseModel[], map: ReadonlyMap<K, V[]>): K[] => {
+function firstsMoved<K, V>(was: ReadonlyMap<K, V[] | undefined>, now: ReadonlyMap<K, V[]>, grouping: Grouping<K, V>, changed: ReadonlyMap<string, DocCases>): boolean {
+  const firstUri = (list: V[] | undefined) => (list?.length ? grouping.caseOf(list[0]).doc.uri : undefined);
+  for (const [k, list] of was) if (firstUri(list) !== firstUri(now.get(k))) return true;
+  const firsts = (uri: string, cases: readonly CaseModel[], listOf: (k: K) => V[] | undefined): K[] => {
     const seen = new Set<K>();
     const out: K[] = [];
     for (const c of cases) {
       grouping.keys(c, (k) => {
         if (seen.has(k)) return;
         seen.add(k);
-        if (firstUri(map, k) === uri) out.push(k);
+        if (firstUri(listOf(k)) === uri) out.push(k);
       });
     }
     return out;
   };
-  for (const [uri, { before: was, after: now }] of changed) {
-    const a = firsts(uri, was, before);
-    const b = firsts(uri, now, after);
+  for (const [uri, { before, after }] of changed) {
+    const a = firsts(uri, before, (k) => was.get(k));
+    const b = firsts(uri, after, (k) => now.get(k));
     if (a.length !== b.length || a.some((k, i) => k !== b[i])) return true;
   }
   return false;

@@ -1,6 +1,7 @@
 import { defaultConfig, mergeConfig, readConfig, type ConfigOverrides, type ResolvedConfig } from './config';
 import { rootValue, type SuiteDocument } from './document';
-import { readTool, parseToolReference, type ToolModel } from './tools';
+import { toolReader } from './stable-tools';
+import { parseToolReference, type ToolModel } from './tools';
 import type { JsonPath } from './types';
 import { regroup, type DocCases, type Grouping } from './grouped';
 import { dirnameUri, isUnder, normalizeUri, resolveRelative } from './uri';
@@ -110,28 +111,29 @@ function readCaseFacts(doc: SuiteDocument): CaseFacts[] {
   const cached = caseFacts.get(doc);
   if (cached) return cached;
   const out: CaseFacts[] = [];
+  const read = toolReader(doc.uri);
   doc.parsed.roots.forEach((_root, rootIndex) => {
     const value = rootValue(doc, rootIndex);
     if (!isObject(value)) return;
     if (doc.kind === 'cases' && Array.isArray(value.cases)) {
       value.cases.forEach((c, i) => {
-        if (isObject(c)) out.push(caseFact(doc, rootIndex, ['cases', i], c));
+        if (isObject(c)) out.push(caseFact(rootIndex, ['cases', i], c, read));
       });
     } else if (doc.kind === 'caseLines' || !('cases' in value)) {
-      out.push(caseFact(doc, rootIndex, [], value));
+      out.push(caseFact(rootIndex, [], value, read));
     }
   });
   caseFacts.set(doc, out);
   return out;
 }
 
-function caseFact(doc: SuiteDocument, root: number, path: JsonPath, value: Record<string, unknown>): CaseFacts {
+function caseFact(root: number, path: JsonPath, value: Record<string, unknown>, read: ReturnType<typeof toolReader>): CaseFacts {
   const inlineUses = new Map<number, ToolUse>();
   if (Array.isArray(value.tools)) {
     value.tools.forEach((entry, i) => {
       if (typeof entry === 'string') return;
       const usePath: JsonPath = [...path, 'tools', i];
-      inlineUses.set(i, { path: usePath, inline: true, tool: readTool(entry, doc.uri, root, usePath) });
+      inlineUses.set(i, { path: usePath, inline: true, tool: read(entry, root, usePath) });
     });
   }
   return {
@@ -158,9 +160,10 @@ function readToolFile(doc: SuiteDocument): ToolFile {
   const tools: ToolModel[] = [];
   const byName = new Map<string, ToolModel[]>();
   const value = rootValue(doc, 0);
+  const read = toolReader(doc.uri);
   if (isObject(value) && Array.isArray(value.tools)) {
     value.tools.forEach((entry, i) => {
-      const tool = readTool(entry, doc.uri, 0, ['tools', i]);
+      const tool = read(entry, 0, ['tools', i]);
       if (!tool) return;
       tools.push(tool);
       const list = byName.get(tool.name);
@@ -338,9 +341,6 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
 
   const r = resolver(docs, toolFiles, options);
   const cases: CaseModel[] = [];
-  const casesById = new Map<string, CaseModel[]>();
-  const families = new Map<string, CaseModel[]>();
-  const toolUsers = new Map<ToolModel, { case: CaseModel; use: ToolUse }[]>();
   const byDoc = new Map<string, CaseModel[]>();
   const referrers = new Map<string, Set<string>>();
   for (const doc of docs.values()) {
@@ -349,13 +349,9 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
     byDoc.set(doc.uri, models);
     for (const t of referencedBy(doc)) addReferrer(referrers, t, doc.uri);
     // One by one: spreading a 200,000-line file into push() would overflow the call stack.
-    for (const c of models) {
-      cases.push(c);
-      if (c.id !== undefined) push(casesById, c.id, c);
-      if (c.family !== undefined) push(families, c.family, c);
-      for (const use of c.tools) if (use.tool) push(toolUsers, use.tool, { case: c, use });
-    }
+    for (const c of models) cases.push(c);
   }
+  const { casesById, families, toolUsers } = grouped(cases);
 
   const base = mergeConfig(defaultConfig(), options.baseConfig);
   const configCache = new Map<string, ResolvedConfig>();
@@ -396,6 +392,33 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
   };
   memories.set(index, { options: key, rank, byDoc, referrers, serial: ++serials });
   return index;
+}
+
+function grouped(cases: readonly CaseModel[]): Pick<WorkspaceIndex, 'casesById' | 'families' | 'toolUsers'> {
+  const casesById = new Map<string, CaseModel[]>();
+  const families = new Map<string, CaseModel[]>();
+  const toolUsers = new Map<ToolModel, { case: CaseModel; use: ToolUse }[]>();
+  for (const c of cases) {
+    if (c.id !== undefined) push(casesById, c.id, c);
+    if (c.family !== undefined) push(families, c.family, c);
+    for (const use of c.tools) if (use.tool) push(toolUsers, use.tool, { case: c, use });
+  }
+  return { casesById, families, toolUsers };
+}
+
+/**
+ * Gives `index` grouped maps of its own again after an update took its maps over: rebuilt from its
+ * cases the first time they are read, which only happens when an index is read after a newer one
+ * was built from it (a lint cancelled part-way).
+ */
+function releaseMaps(index: WorkspaceIndex): void {
+  let own: ReturnType<typeof grouped> | undefined;
+  const mine = () => (own ??= grouped(index.cases));
+  Object.defineProperties(index, {
+    casesById: { get: () => mine().casesById, configurable: true, enumerable: true },
+    families: { get: () => mine().families, configurable: true, enumerable: true },
+    toolUsers: { get: () => mine().toolUsers, configurable: true, enumerable: true },
+  });
 }
 
 function addReferrer(referrers: Map<string, Set<string>>, target: string, uri: string): void {
@@ -466,11 +489,14 @@ function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<st
     cases = [];
     for (const models of byDoc.values()) for (const c of models) cases.push(c);
     const rank = (uri: string) => memory.rank.get(uri) ?? -1;
+    // Copying maps of every id in the workspace would cost more than the update itself: the new
+    // index takes the previous one's maps over, and the previous one rebuilds its own if read.
     casesById = regroup(casesById, BY_ID, changed, rank, cases);
     families = regroup(families, BY_FAMILY, changed, rank, cases);
     toolUsers = regroup(toolUsers, BY_TOOL, changed, rank, cases);
   }
   const index: WorkspaceIndex = { ...previous, docs, cases, casesById, families, toolFiles, toolUsers, readErrors: r.readErrors };
+  if (changed.size) releaseMaps(previous);
   memories.set(index, { options: memory.options, rank: memory.rank, byDoc, referrers, serial: ++serials, delta: { from: memory.serial, uris } });
   return index;
 }

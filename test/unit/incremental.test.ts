@@ -238,6 +238,18 @@ describe('incremental analysis', () => {
       assertSameIndex(next, buildIndex(docsOf(), { roots: [WS] }), `step ${i}`);
       index = next;
     });
+    // An index read after a newer one was built from it (a lint cancelled part-way) still answers
+    // for its own files, and can be built from again.
+    const before = docsOf();
+    const older = buildIndex(before, { roots: [WS] }, index);
+    Object.assign(files, { 'b.litmus.json': suite([['n', 'g']]) });
+    const newer = buildIndex(docsOf(), { roots: [WS] }, older);
+    assertSameIndex(older, buildIndex(before, { roots: [WS] }), 'older index');
+    Object.assign(files, { 'c.litmus.json': suite([['n', 'f']]) });
+    assertSameIndex(buildIndex(docsOf(), { roots: [WS] }, older), buildIndex(docsOf(), { roots: [WS] }), 'built again from the older index');
+    assertSameIndex(newer, buildIndex([...docsOf()].map((d) => (d.uri.endsWith('c.litmus.json') ? before.find((b) => b.uri === d.uri)! : d)), { roots: [WS] }), 'newer index');
+    index = newer;
+
     // A file added is not an update: the index is built afresh.
     files['d.litmus.json'] = suite([['v', 'f']]);
     const grown = buildIndex(docsOf(), { roots: [WS] }, index);
