@@ -120,3 +120,38 @@ export function keyTable(keys: ReadonlyMap<string, DocKeys>): KeyTable {
   for (const [uri, k] of keys) enter(table, uri, k);
   return table;
 }
+
+/**
+ * The key table of the previous run with the changed documents' new keys laid over it: who holds
+ * a key, who points at a target, and which document a target is, as things stand now.
+ */
+export interface Links {
+  holdersOf(key: string, visit: (uri: string) => void): void;
+  usersOf(target: string, visit: (uri: string) => void): void;
+  docOf(target: string): string | undefined;
+  /** The changed documents' own overlay (their new keys only). */
+  fresh: KeyTable;
+}
+
+export function links(table: KeyTable, keys: ReadonlyMap<string, DocKeys>, changed: ReadonlySet<string>, hasDoc: (uri: string) => boolean): Links {
+  const fresh = emptyKeyTable();
+  for (const uri of changed) {
+    const k = keys.get(uri);
+    if (k) enter(fresh, uri, k);
+  }
+  return {
+    fresh,
+    holdersOf(key, visit) {
+      for (const uri of table.holders.get(key) ?? []) if (!changed.has(uri)) visit(uri);
+      for (const uri of fresh.holders.get(key) ?? []) visit(uri);
+    },
+    usersOf(target, visit) {
+      for (const uri of table.users.get(target) ?? []) if (!changed.has(uri)) visit(uri);
+      for (const uri of fresh.users.get(target) ?? []) visit(uri);
+    },
+    docOf(target) {
+      const uri = fresh.selves.get(target) ?? table.selves.get(target);
+      return uri !== undefined && hasDoc(uri) ? uri : undefined;
+    },
+  };
+}

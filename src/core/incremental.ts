@@ -1,5 +1,8 @@
 import { createDocument, type SuiteDocument } from './document';
-import { docKeys, emptyKeyTable, enter, keyTable, type DocKeys, type KeyTable } from './doc-keys';
+import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incremental-injection';
+import type { PayloadHit } from './injection/scan';
+import type { ToolModel } from './tools';
+import { docKeys, enter, keyTable, links, type DocKeys, type KeyTable, type Links } from './doc-keys';
 import { compareDiagnostics, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { ALL_RULES } from './rules/index';
 import type { Rule } from './rules/types';
@@ -29,10 +32,11 @@ import { buildIndex, casesByDoc, changedSince, type CaseModel, type IndexOptions
  *   whose maps (families, ids, tool users) are built from the read set.
  * - `lookup`: like `keys`, but the rule iterates cases and looks things up in the full maps (it
  *   suggests names from every id, or follows seed chains across the workspace).
- * - `full`: always the whole workspace (e.g. the injection detector compares a tool's text with
- *   every tool name in the workspace).
+ * - `injection`: reads the detector's analysis; sees every tool, and the cases of the documents
+ *   around the change (see incremental-injection.ts).
+ * - `full`: always the whole workspace.
  */
-export type RuleScope = 'file' | 'keys' | 'lookup' | 'full';
+export type RuleScope = 'file' | 'keys' | 'lookup' | 'injection' | 'full';
 
 export const RULE_SCOPES: Readonly<Record<string, RuleScope>> = {
   'parse-error': 'file',
@@ -49,6 +53,9 @@ export const RULE_SCOPES: Readonly<Record<string, RuleScope>> = {
   'refusal-orthogonality': 'lookup',
   'unresolved-reference': 'lookup',
   'mutation-budget': 'lookup',
+  'injection-payload': 'injection',
+  'benign-contamination': 'injection',
+  'stale-injection-field': 'injection',
 };
 
 /** What the previous run left: enough to tell what changed and to reuse what did not. */
@@ -64,6 +71,8 @@ interface RunState {
   /** Diagnostics per rule, per document. */
   byRule: Map<string, Map<string, LintDiagnostic[]>>;
   byUri: Map<string, LintDiagnostic[]>;
+  /** Every tool's payload hits, when the injection rules ran. */
+  hits?: ReadonlyMap<ToolModel, readonly PayloadHit[]>;
 }
 
 export interface IncrementalResult extends LintResult {
@@ -149,28 +158,12 @@ function changedDocs(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly 
 
 /**
  * The documents whose diagnostics can differ after a change (`retained`), and the documents a
- * narrowed rule must read to judge them (`read`). The key table still describes the previous run;
- * the changed documents' new keys are laid over it.
+ * narrowed rule must read to judge them (`read`); `dirtyTargets` are the files whose change reaches
+ * the documents that point at them.
  */
-function neighbourhood(index: WorkspaceIndex, state: RunState, keys: ReadonlyMap<string, DocKeys>, changed: ReadonlySet<string>): { retained: Set<string>; read: Set<string> } {
+function neighbourhood(index: WorkspaceIndex, state: RunState, keys: ReadonlyMap<string, DocKeys>, changed: ReadonlySet<string>, at: Links): { retained: Set<string>; read: Set<string>; dirtyTargets: Set<string> } {
+  const { holdersOf, usersOf, docOf, fresh } = at;
   const table = state.table;
-  const fresh = emptyKeyTable();
-  for (const uri of changed) {
-    const k = keys.get(uri);
-    if (k) enter(fresh, uri, k);
-  }
-  const holdersOf = (key: string, visit: (uri: string) => void) => {
-    for (const uri of table.holders.get(key) ?? []) if (!changed.has(uri)) visit(uri);
-    for (const uri of fresh.holders.get(key) ?? []) visit(uri);
-  };
-  const usersOf = (target: string, visit: (uri: string) => void) => {
-    for (const uri of table.users.get(target) ?? []) if (!changed.has(uri)) visit(uri);
-    for (const uri of fresh.users.get(target) ?? []) visit(uri);
-  };
-  const docOf = (target: string): string | undefined => {
-    const uri = fresh.selves.get(target) ?? table.selves.get(target);
-    return uri !== undefined && index.docs.has(uri) ? uri : undefined;
-  };
 
   // Shared keys are symmetric: every holder of a dirty key is re-linted. Targets are not: a
   // changed file re-lints the files that point into it, but pointing at a file does not make
@@ -227,7 +220,7 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: ReadonlyMap
       if (target) read.add(target);
     }
   }
-  return { retained, read };
+  return { retained, read, dirtyTargets };
 }
 
 export function createIncrementalLinter(): IncrementalLinter {
@@ -267,11 +260,15 @@ export function createIncrementalLinter(): IncrementalLinter {
 
       let retained = new Set<string>(index.docs.keys());
       let read = retained;
-      if (!full && state) ({ retained, read } = neighbourhood(index, state, keys, changed));
+      const at = state && !full ? links(state.table, keys, changed, (uri) => index.docs.has(uri)) : undefined;
+      let dirtyTargets = new Set<string>();
+      if (state && at) ({ retained, read, dirtyTargets } = neighbourhood(index, state, keys, changed, at));
 
       const memo = new Map<string, unknown>();
       const byRule = new Map<string, Map<string, LintDiagnostic[]>>();
       const views = new Map<string, WorkspaceIndex>();
+      let injection: InjectionRun | undefined;
+      let hits = state?.hits;
       for (const rule of rules) {
         if (options.isCancelled?.()) return { diagnostics: [], cancelled: true, byUri: new Map() };
         const scope = RULE_SCOPES[rule.id] ?? 'full';
@@ -282,19 +279,29 @@ export function createIncrementalLinter(): IncrementalLinter {
           byRule.set(rule.id, previous);
           continue;
         }
-        if (full || !previous || scope === 'full') {
+        if (full || !previous || scope === 'full' || (scope === 'injection' && !state?.hits)) {
           byRule.set(rule.id, runRuleByDoc(rule, index, index, memo, () => true));
+          if (scope === 'injection') hits = injectionHits(index, memo);
           continue;
         }
-        // A per-file rule only re-reads the changed files; the others read the whole neighbourhood.
-        const keep = scope === 'file' ? changed : retained;
-        const readSet = scope === 'file' ? changed : read;
-        let view = views.get(scope);
-        if (!view) {
-          view = narrowed(index, byDoc, readSet, scope);
-          views.set(scope, view);
+        let fresh: Map<string, LintDiagnostic[]>;
+        let keep: ReadonlySet<string>;
+        if (scope === 'injection') {
+          injection ??= injectionNeighbourhood(index, byDoc, keys, state!.keys, changed, dirtyTargets, at!, state!.hits!);
+          hits = injection.hits;
+          keep = injection.retained;
+          fresh = runRuleByDoc(rule, injection.view, index, injection.memo, (uri) => keep.has(uri));
+        } else {
+          // A per-file rule only re-reads the changed files; the others read the whole neighbourhood.
+          keep = scope === 'file' ? changed : retained;
+          const readSet = scope === 'file' ? changed : read;
+          let view = views.get(scope);
+          if (!view) {
+            view = narrowed(index, byDoc, readSet, scope);
+            views.set(scope, view);
+          }
+          fresh = runRuleByDoc(rule, view, index, new Map(), (uri) => keep.has(uri));
         }
-        const fresh = runRuleByDoc(rule, view, index, new Map(), (uri) => keep.has(uri));
         const merged = new Map<string, LintDiagnostic[]>();
         for (const [uri, ds] of previous) if (!keep.has(uri) && index.docs.has(uri)) merged.set(uri, ds);
         for (const [uri, ds] of fresh) merged.set(uri, ds);
@@ -332,7 +339,7 @@ export function createIncrementalLinter(): IncrementalLinter {
         for (const d of list) diagnostics.push(d);
       }
 
-      state = { index, byDoc, keys, table, configPrint: print, ruleIds, byRule, byUri };
+      state = { index, byDoc, keys, table, configPrint: print, ruleIds, byRule, byUri, hits };
       last = { full, retained: full ? index.docs.size : retained.size, read: full ? index.docs.size : read.size };
       return { diagnostics, cancelled: false, byUri };
     },
