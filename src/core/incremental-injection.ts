@@ -1,5 +1,5 @@
 import type { DocKeys, Links } from './doc-keys';
-import { injectionAnalysis } from './injection/analysis';
+import { injectionAnalysis, type InjectionAnalysis } from './injection/analysis';
 import type { PayloadHit } from './injection/scan';
 import { memoOf } from './lint';
 import type { ToolModel } from './tools';
@@ -102,7 +102,8 @@ export function injectionNeighbourhood(
 
     const narrowed = view(index, byDoc, read);
     const memo = new Map<string, unknown>();
-    const hits = injectionAnalysis({ index: narrowed, memo: memoOf(memo) }).hitsByTool;
+    const analysis = injectionAnalysis({ index: narrowed, memo: memoOf(memo) });
+    const hits = analysis.hitsByTool;
     // A tool whose scan came out differently (a name it mentions was renamed elsewhere) changes
     // the findings around its file as an edit of that file would: widen and look again.
     let widened = false;
@@ -113,6 +114,13 @@ export function injectionNeighbourhood(
         widened = true;
       }
     }
-    if (!widened) return { view: narrowed, memo, retained, hits };
+    if (widened) continue;
+    // The rules report every hit and label of the analysis they are given; only the retained
+    // files' findings are kept. The analysis they share through the memo is swapped for one whose
+    // lists hold just those (every lookup table stays whole), so they build no findings to drop.
+    // Should the analysis stop being shared through the memo, the rules compute their own: slower, still exact.
+    const own: InjectionAnalysis = { ...analysis, hits: analysis.hits.filter((h) => retained.has(h.uri)), labels: analysis.labels.filter((l) => retained.has(l.case.doc.uri)) };
+    for (const [key, value] of memo) if (value === analysis) memo.set(key, own);
+    return { view: narrowed, memo, retained, hits };
   }
 }

@@ -71,6 +71,8 @@ interface RunState {
   /** Diagnostics per rule, per document. */
   byRule: Map<string, Map<string, LintDiagnostic[]>>;
   byUri: Map<string, LintDiagnostic[]>;
+  /** The documents' URIs, sorted. */
+  uris: string[];
   /** Every tool's payload hits, when the injection rules ran. */
   hits?: ReadonlyMap<ToolModel, readonly PayloadHit[]>;
 }
@@ -183,16 +185,20 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: ReadonlyMap
 
   // Seed chains: a loop is reported on every member, however far along the chain the edit was.
   // Links are followed through the current documents and the changed documents' previous ones.
-  const linksOf = (id: string, visit: (other: string) => void) => {
-    const uris = new Set([...(table.seedLinks.get(id) ?? []), ...(fresh.seedLinks.get(id) ?? [])]);
-    for (const uri of uris) {
-      for (const k of [keys.get(uri), changed.has(uri) ? state.keys.get(uri) : undefined]) {
-        for (const [a, b] of k?.seeds ?? []) {
-          if (a === id) visit(b);
-          if (b === id) visit(a);
-        }
-      }
+  const follow = (k: DocKeys | undefined, id: string, visit: (other: string) => void) => {
+    for (const [a, b] of k?.seeds ?? []) {
+      if (a === id) visit(b);
+      if (b === id) visit(a);
     }
+  };
+  const linksOf = (id: string, visit: (other: string) => void) => {
+    const fromDoc = (uri: string) => {
+      follow(keys.get(uri), id, visit);
+      if (changed.has(uri)) follow(state.keys.get(uri), id, visit);
+    };
+    for (const uri of table.seedLinks.get(id) ?? []) fromDoc(uri);
+    // Visiting a document twice only visits ids already seen.
+    for (const uri of fresh.seedLinks.get(id) ?? []) fromDoc(uri);
   };
   const queue = [...dirty].filter((k) => k.startsWith('i:')).map((k) => k.slice(2));
   const seenIds = new Set(queue);
@@ -326,7 +332,9 @@ export function createIncrementalLinter(): IncrementalLinter {
       const diagnostics: LintDiagnostic[] = [];
       const ruleMaps = [...byRule.values()];
       const previousMaps = state ? rules.map((r) => state!.byRule.get(r.id)) : undefined;
-      for (const uri of [...index.docs.keys()].sort()) {
+      // Same files as last time (an updated index): their order is known.
+      const uris = state && known ? state.uris : [...index.docs.keys()].sort();
+      for (const uri of uris) {
         const parts = ruleMaps.map((m) => m.get(uri));
         let list = state?.byUri.get(uri);
         if (!list || !previousMaps || parts.some((p, i) => p !== previousMaps[i]?.get(uri))) {
@@ -339,7 +347,7 @@ export function createIncrementalLinter(): IncrementalLinter {
         for (const d of list) diagnostics.push(d);
       }
 
-      state = { index, byDoc, keys, table, configPrint: print, ruleIds, byRule, byUri, hits };
+      state = { index, byDoc, keys, table, configPrint: print, ruleIds, byRule, byUri, uris, hits };
       last = { full, retained: full ? index.docs.size : retained.size, read: full ? index.docs.size : read.size };
       return { diagnostics, cancelled: false, byUri };
     },

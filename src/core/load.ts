@@ -4,7 +4,7 @@ import type { FileSystem } from './fs';
 import { kindFromName, type FileKind } from './kinds';
 import { LineIndex } from './text';
 import { dirnameUri, isUnder, joinUri, normalizeUri } from './uri';
-import { buildIndex, referencedToolFiles, type IndexOptions, type WorkspaceIndex } from './workspace';
+import { buildIndex, referencedBy, referencedToolFiles, type IndexOptions, type WorkspaceIndex } from './workspace';
 
 /** Folders never walked into. */
 export const SKIPPED_DIRS = new Set(['node_modules', '.git']);
@@ -401,8 +401,16 @@ export async function reloadFiles(fs: FileSystem, previous: LoadResult, changed:
     docs.set(raw, fresh);
   }
   if (!docs) return previous;
-  const referenced = referencedToolFiles(docs.values());
-  if (referenced.size !== memory.referenced.size || [...referenced].some((t) => !memory.referenced.has(t))) return undefined;
+  // The referenced files stay the same while every re-read file references what it did.
+  const same = (a: readonly string[], b: readonly string[]) => {
+    if (a === b) return true;
+    const set = new Set(b);
+    return a.length === b.length && a.every((t) => set.has(t));
+  };
+  if (![...docs].every(([uri, doc]) => before.docs.get(uri) === doc || same(referencedBy(before.docs.get(uri)!), referencedBy(doc)))) {
+    const referenced = referencedToolFiles(docs.values());
+    if (referenced.size !== memory.referenced.size || [...referenced].some((t) => !memory.referenced.has(t))) return undefined;
+  }
   const index = buildIndex(docs.values(), memory.indexOptions, before);
   const result: LoadResult = { ...previous, index };
   memories.set(result, memory);

@@ -543,8 +543,8 @@ export function referencedToolFiles(docs: Iterable<SuiteDocument>): Set<string> 
 
 const referencedCache = new WeakMap<SuiteDocument, string[]>();
 
-/** The tool files one document's cases reference, once per document. */
-function referencedBy(doc: SuiteDocument): string[] {
+/** The tool files one document's cases reference (normalised, each once), computed once per document. */
+export function referencedBy(doc: SuiteDocument): readonly string[] {
   const cached = referencedCache.get(doc);
   if (cached) return cached;
   const out = new Set<string>();
