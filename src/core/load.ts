@@ -381,6 +381,10 @@ export async function reloadFiles(fs: FileSystem, previous: LoadResult, changed:
   if (!memory || memory.key !== optionsKey(memory.roots, options)) return undefined;
   const before = previous.index;
   const reader: Reader = { fs, options, errors: new Map(), oversized: [], refused: [] };
+  if (options.confineTo) {
+    const real = await Promise.all(options.confineTo.map((r) => realOf(fs, normalizeUri(r))));
+    reader.realRoots = real.filter((r): r is string => r !== undefined);
+  }
   let docs: Map<string, SuiteDocument> | undefined;
   for (const raw of new Set([...changed].map(normalizeUri))) {
     const doc = before.docs.get(raw);
@@ -393,6 +397,8 @@ export async function reloadFiles(fs: FileSystem, previous: LoadResult, changed:
       continue;
     }
     if (doc.kind === 'config' || doc.kind === 'harness' || before.readErrors.has(raw)) return undefined;
+    // Read only where a walk would read: the file may have become a link that leads out.
+    if (!(await allowed(reader, raw))) return undefined;
     const kind = memory.readAs.get(raw);
     const fresh = await readDoc(reader, raw, kind, memory.statFirst.has(raw));
     if (!fresh || fresh.kind !== doc.kind || reader.errors.size || reader.oversized.length) return undefined;

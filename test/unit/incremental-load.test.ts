@@ -111,6 +111,22 @@ describe('incremental loading', () => {
     }
   });
 
+  it('declines a file that has become a link out of the workspace, as a walk would refuse it', async () => {
+    const uri = `${WS}/a.litmus.json`;
+    const files = { [uri]: JSON.stringify({ instance_id: 'x', arm: 'benign', family: 'f', task: 't' }) };
+    const real = new Map<string, string>();
+    const fs = { ...memoryFileSystem(files), realUri: async (u: string) => real.get(u) ?? u };
+    const first = await loadWorkspace(fs, [WS], { confineTo: [WS] });
+    assert.ok(first.index.docs.has(uri));
+    files[uri] = JSON.stringify({ instance_id: 'y', arm: 'benign', family: 'f', task: 't' });
+    const changed = { ...memoryFileSystem(files), realUri: fs.realUri };
+    assert.ok(await reloadFiles(changed, first, [uri], { confineTo: [WS] }));
+    real.set(uri, `${OUTSIDE}/secret.litmus.json`);
+    assert.equal(await reloadFiles(changed, first, [uri], { confineTo: [WS] }), undefined);
+    const fresh = await loadWorkspace(changed, [WS], { confineTo: [WS] });
+    assert.deepEqual(fresh.refused, [uri]);
+  });
+
   it('declines when the options differ from the previous load', async () => {
     const fs = memoryFileSystem({ [`${WS}/a.litmus.json`]: JSON.stringify({ instance_id: 'x', arm: 'benign', family: 'f', task: 't' }) });
     const first = await loadWorkspace(fs, [WS], { maxFileSize: 100 });
