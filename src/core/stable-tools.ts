@@ -26,12 +26,20 @@ function sameJson(a: unknown, b: unknown): boolean {
   return ka.every((k, i) => k === kb[i] && sameJson(ra[k], rb[k]));
 }
 
+/** Enough for every file of a large workspace; beyond it the files read longest ago are forgotten. */
+const MAX_FILES = 20_000;
+
 /** A reader for the tool entries of one new document of `uri`; it replaces what was kept for that file. */
 export function toolReader(uri: string): (entry: unknown, root: number, path: JsonPath) => ToolModel | undefined {
   const before = lastRead.get(uri);
+  // A file without tool entries keeps nothing.
+  lastRead.delete(uri);
   const now = new Map<string, { entry: unknown; tool: ToolModel | undefined }>();
-  lastRead.set(uri, now);
   return (entry, root, path) => {
+    if (now.size === 0) {
+      lastRead.set(uri, now);
+      if (lastRead.size > MAX_FILES) lastRead.delete(lastRead.keys().next().value as string);
+    }
     const place = `${root}\u0000${path.join('\u0000')}`;
     const last = before?.get(place);
     const tool = last && sameJson(last.entry, entry) ? last.tool : readTool(entry, uri, root, path);

@@ -281,6 +281,22 @@ describe('incremental analysis', () => {
     assert.deepEqual(view(result.diagnostics), view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics));
   });
 
+  it('keeps the model of every tool entry an edit did not touch, so its scan carries over', () => {
+    const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } });
+    const uri = `${WS}/stable/t.tools.json`;
+    const first = buildIndex([createDocument(uri, JSON.stringify({ tools: [tool('a', 'A.'), tool('b', 'B.')] }))!]);
+    const [a, b] = first.toolFiles.get(uri)!.tools;
+    const second = buildIndex([createDocument(uri, JSON.stringify({ tools: [tool('a', 'A.'), tool('b', 'B, changed.')] }, null, 2))!]);
+    const [a2, b2] = second.toolFiles.get(uri)!.tools;
+    assert.equal(a2, a);
+    assert.notEqual(b2, b);
+    assert.equal(b2.description, 'B, changed.');
+    // Keys in another order are another entry: schemas are shown in their own key order.
+    const third = buildIndex([createDocument(uri, JSON.stringify({ tools: [{ description: 'A.', name: 'a', inputSchema: tool('a', '').inputSchema }, tool('b', 'B, changed.')] }))!]);
+    assert.notEqual(third.toolFiles.get(uri)!.tools[0], a);
+    assert.equal(third.toolFiles.get(uri)!.tools[1], b2);
+  });
+
   it('notices a reference that resolves differently while no document changed', () => {
     const ws = createIncrementalWorkspace();
     ws.update(`${WS}/a.litmus.json`, JSON.stringify({ instance_id: 'x', arm: 'benign', family: 'f', task: 't', correct_resolution_signature: 's', tools: ['t.tools.json#send'] }));
