@@ -3,7 +3,7 @@
 // server, the injection detector, and peak memory. Prints each figure beside its target and writes
 // bench/results.json. Exits 1 when a target is missed or a figure could not be measured.
 //
-//   node scripts/bench.mjs [corpus dir] [--runs N] [--sizes 1000,10000,50000] [--skip-server] [--keep] [--profile DIR]
+//   node scripts/bench.mjs [corpus dir] [--runs N] [--sizes 1000,10000,50000] [--skip-server] [--server-only] [--keep] [--profile DIR]
 //
 // Never part of `npm test`: timings depend on the machine, so no test asserts them.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +23,8 @@ const { values: opts, positionals } = parseArgs({
     runs: { type: 'string', default: '3' },
     sizes: { type: 'string', default: '1000,10000,50000' },
     'skip-server': { type: 'boolean', default: false },
+    // Only the language-server figures, on the largest size given (or 10k): for iterating on the server.
+    'server-only': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     profile: { type: 'string' },
   },
@@ -31,7 +33,9 @@ const { values: opts, positionals } = parseArgs({
 // (open them in Chrome DevTools or VS Code); the profiled runs are not part of the figures.
 const profileDir = opts.profile ? resolve(opts.profile) : undefined;
 const runs = Math.max(1, Number(opts.runs) || 3);
-const sizes = opts.sizes.split(',').map(Number).filter((n) => n > 0);
+const serverOnly = opts['server-only'];
+const givenSizes = opts.sizes.split(',').map(Number).filter((n) => n > 0);
+const sizes = serverOnly ? [givenSizes.includes(10000) ? 10000 : givenSizes[givenSizes.length - 1]] : givenSizes;
 const corpusDir = resolve(positionals[0] ?? join(repo, '..', 'shared', 'corpus'));
 const cliJs = join(repo, 'dist', 'cli.js');
 const serverJs = join(repo, 'dist', 'server.js');
@@ -60,7 +64,7 @@ try {
 
   // (a) (b) (e): the CLI against the parse floor, both as child processes, median of `runs`.
   const haveCli = existsSync(cliJs);
-  for (const n of sizes) {
+  for (const n of serverOnly ? [] : sizes) {
     const dir = workspaces[n].dir;
     const floor = [];
     const floorCpu = [];
@@ -98,7 +102,7 @@ try {
     log(`${n} cases: floor ${fmt(entry.floorMs, 'ms')}, CLI ${fmt(entry.cliMs, 'ms')}${entry.error ? ` (${entry.error})` : ''}`);
   }
 
-  for (const n of sizes) {
+  for (const n of serverOnly ? [] : sizes) {
     const e = results.cli[n];
     const label = `${n / 1000}k`;
     row(`parse floor, ${label} cases`, e.floorMs, 'ms');
@@ -155,8 +159,10 @@ try {
   }
 
   // (d) the detector.
-  const det = await loadDetector(repo);
-  if (det.error) {
+  const det = serverOnly ? { skipped: true } : await loadDetector(repo);
+  if (det.skipped) {
+    log('detector skipped (--server-only)');
+  } else if (det.error) {
     unmeasured('detector: strings per second', undefined, det.error);
     unmeasured('detector: worst 1 MB hostile string', '≤ 50 ms', det.error);
   } else {
@@ -186,7 +192,7 @@ for (const c of cells) console.log(line(c));
 const failed = rows.filter((r) => r.verdict === 'FAIL').length;
 const evaluated = rows.filter((r) => r.target !== null).length;
 // (a) time and ratio, (b), (c) four figures, (d) hostile, (e) at 10k.
-const ALL_TARGETS = 9;
+const ALL_TARGETS = serverOnly ? 4 : 9;
 const skipped = evaluated < ALL_TARGETS ? ` (${ALL_TARGETS - evaluated} of ${ALL_TARGETS} targets not evaluated: sizes or parts skipped)` : '';
 console.log(`\n${failed === 0 ? 'all evaluated targets met' : `${failed} target(s) missed or not measured`}${skipped}; details in bench/results.json`);
 process.exit(failed === 0 ? 0 : 1);

@@ -1,11 +1,13 @@
-import { canonicalHash } from './canonical';
 import { createDocument, type SuiteDocument } from './document';
+import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incremental-injection';
+import type { PayloadHit } from './injection/scan';
+import type { ToolModel } from './tools';
+import { docKeys, enter, keyTable, links, type DocKeys, type KeyTable, type Links } from './doc-keys';
 import { compareDiagnostics, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { ALL_RULES } from './rules/index';
 import type { Rule } from './rules/types';
-import { parseToolReference } from './tools';
-import { normalizeUri, resolveRelative } from './uri';
-import { buildIndex, type CaseModel, type IndexOptions, type ToolFile, type ToolUse, type WorkspaceIndex } from './workspace';
+import { normalizeUri } from './uri';
+import { buildIndex, casesByDoc, changedSince, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from './workspace';
 
 /**
  * Incremental linting for hosts that lint the same workspace again and again (the language server).
@@ -30,10 +32,11 @@ import { buildIndex, type CaseModel, type IndexOptions, type ToolFile, type Tool
  *   whose maps (families, ids, tool users) are built from the read set.
  * - `lookup`: like `keys`, but the rule iterates cases and looks things up in the full maps (it
  *   suggests names from every id, or follows seed chains across the workspace).
- * - `full`: always the whole workspace (e.g. the injection detector compares a tool's text with
- *   every tool name in the workspace).
+ * - `injection`: reads the detector's analysis; sees every tool, and the cases of the documents
+ *   around the change (see incremental-injection.ts).
+ * - `full`: always the whole workspace.
  */
-export type RuleScope = 'file' | 'keys' | 'lookup' | 'full';
+export type RuleScope = 'file' | 'keys' | 'lookup' | 'injection' | 'full';
 
 export const RULE_SCOPES: Readonly<Record<string, RuleScope>> = {
   'parse-error': 'file',
@@ -50,117 +53,50 @@ export const RULE_SCOPES: Readonly<Record<string, RuleScope>> = {
   'refusal-orthogonality': 'lookup',
   'unresolved-reference': 'lookup',
   'mutation-budget': 'lookup',
+  'injection-payload': 'injection',
+  'benign-contamination': 'injection',
+  'stale-injection-field': 'injection',
 };
-
-/** The keys one document holds, computed once per document object. */
-interface DocKeys {
-  /** Shared with every other holder: `i:` ids, `f:` families, `s:` canonical signatures. */
-  keys: Set<string>;
-  /** The document as a reference target (its normalised URI). */
-  self: string;
-  /** The files its tool references and `injection_field` locations point into. */
-  targets: Set<string>;
-  /** seed_id links of its cases (id → seed), followed transitively for seed-chain loops. */
-  seeds: [string, string][];
-}
-
-const keyCache = new WeakMap<SuiteDocument, DocKeys>();
-
-function targetOf(fromUri: string, ref: string): string | undefined {
-  const parsed = parseToolReference(ref);
-  if (!parsed) return undefined;
-  try {
-    return normalizeUri(resolveRelative(fromUri, parsed.path));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The file part of an `injection_field` location (`path#/pointer`); none for `#/pointer`. */
-function labelTarget(fromUri: string, label: string): string | undefined {
-  const hash = label.indexOf('#');
-  const path = hash < 0 ? label : label.slice(0, hash);
-  if (!path) return undefined;
-  try {
-    return normalizeUri(resolveRelative(fromUri, path));
-  } catch {
-    return undefined;
-  }
-}
-
-function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKeys {
-  const cached = keyCache.get(doc);
-  if (cached) return cached;
-  const keys = new Set<string>();
-  const targets = new Set<string>();
-  const seeds: [string, string][] = [];
-  for (const c of cases) {
-    const v = c.value;
-    if (c.id !== undefined) keys.add(`i:${c.id}`);
-    if (typeof v.paired_with === 'string') keys.add(`i:${v.paired_with}`);
-    if (typeof v.seed_id === 'string') {
-      keys.add(`i:${v.seed_id}`);
-      if (c.id !== undefined) seeds.push([c.id, v.seed_id]);
-    }
-    if (c.family !== undefined) keys.add(`f:${c.family}`);
-    const sig = canonicalHash(v.correct_resolution_signature);
-    if (sig !== undefined) keys.add(`s:${sig}`);
-    if (Array.isArray(v.tools)) {
-      for (const entry of v.tools) {
-        const t = typeof entry === 'string' ? targetOf(doc.uri, entry) : undefined;
-        if (t) targets.add(t);
-      }
-    }
-    const labels = Array.isArray(v.injection_field) ? v.injection_field : [v.injection_field];
-    for (const label of labels) {
-      const t = typeof label === 'string' ? labelTarget(doc.uri, label) : undefined;
-      if (t) targets.add(t);
-    }
-  }
-  const out = { keys, self: normalizeUri(doc.uri), targets, seeds };
-  keyCache.set(doc, out);
-  return out;
-}
 
 /** What the previous run left: enough to tell what changed and to reuse what did not. */
 interface RunState {
-  docs: Map<string, SuiteDocument>;
-  /** How each document's tool references resolved (the index reuses the object while nothing changed). */
-  uses: Map<string, ToolUse[]>;
+  /** The index it linted (indexes are never modified once built). */
+  index: WorkspaceIndex;
+  byDoc: ReadonlyMap<string, readonly CaseModel[]>;
   keys: Map<string, DocKeys>;
-  readErrors: Map<string, string>;
+  /** `keys` turned around; updated in place after each run. */
+  table: KeyTable;
   configPrint: string;
   ruleIds: string;
   /** Diagnostics per rule, per document. */
   byRule: Map<string, Map<string, LintDiagnostic[]>>;
+  byUri: Map<string, LintDiagnostic[]>;
+  /** The documents' URIs, sorted. */
+  uris: string[];
+  /** Every tool's payload hits, when the injection rules ran. */
+  hits?: ReadonlyMap<ToolModel, readonly PayloadHit[]>;
+}
+
+export interface IncrementalResult extends LintResult {
+  /**
+   * Every document's diagnostics, sorted, with an empty list for a clean one. A list equal to the
+   * previous run's because nothing that reaches it changed is the very same array, so a host can
+   * skip it by identity. Treat the lists as read-only.
+   */
+  byUri: ReadonlyMap<string, readonly LintDiagnostic[]>;
 }
 
 export interface IncrementalLinter {
   /** Lints the index, re-running each rule only where the changes since the last call reach. */
-  lint(index: WorkspaceIndex, options?: LintOptions): LintResult;
+  lint(index: WorkspaceIndex, options?: LintOptions): IncrementalResult;
   /** What the last run re-linted (for tests and the language status): `full` or the retained documents. */
   lastRun(): { full: boolean; retained: number; read: number };
 }
 
-function usesByDoc(index: WorkspaceIndex): Map<string, ToolUse[]> {
-  const out = new Map<string, ToolUse[]>();
-  for (const c of index.cases) for (const use of c.tools) push(out, c.doc.uri, use);
-  return out;
-}
-
-function sameUses(a: readonly ToolUse[] | undefined, b: readonly ToolUse[] | undefined): boolean {
-  if (!a || !b) return a === b;
-  return a.length === b.length && a.every((u, i) => u === b[i]);
-}
-
-function casesByDoc(index: WorkspaceIndex): Map<string, CaseModel[]> {
-  const out = new Map<string, CaseModel[]>();
-  for (const c of index.cases) {
-    const list = out.get(c.doc.uri);
-    if (list) list.push(c);
-    else out.set(c.doc.uri, [c]);
-  }
-  return out;
+function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** The effective options of every folder that holds a document: a change here re-lints everything. */
@@ -180,10 +116,15 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** The index as a rule sees it when it is narrowed to the documents in `read`. */
-function narrowed(index: WorkspaceIndex, read: ReadonlySet<string>, scope: RuleScope): WorkspaceIndex {
+function narrowed(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly CaseModel[]>, read: ReadonlySet<string>, scope: RuleScope): WorkspaceIndex {
   const docs = new Map<string, SuiteDocument>();
-  for (const [uri, doc] of index.docs) if (read.has(uri)) docs.set(uri, doc);
-  const cases = index.cases.filter((c) => read.has(c.doc.uri));
+  const cases: CaseModel[] = [];
+  // In the index's order, so rules meet documents and cases as they do in a full run.
+  for (const [uri, doc] of index.docs) {
+    if (!read.has(uri)) continue;
+    docs.set(uri, doc);
+    for (const c of byDoc.get(uri) ?? []) cases.push(c);
+  }
   const toolFiles = new Map<string, ToolFile>();
   for (const [uri, file] of index.toolFiles) if (read.has(file.doc.uri)) toolFiles.set(uri, file);
   if (scope === 'lookup') return { ...index, docs, cases, toolFiles };
@@ -205,6 +146,89 @@ function runRuleByDoc(rule: Rule, ruleIndex: WorkspaceIndex, full: WorkspaceInde
   return out;
 }
 
+/** Which documents changed since the last run: by identity, or by how their references resolve. */
+function changedDocs(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly CaseModel[]>, state: RunState, known: ReadonlySet<string> | undefined): Set<string> {
+  if (known) return new Set(known);
+  const changed = new Set<string>();
+  for (const [uri, doc] of index.docs) if (state.index.docs.get(uri) !== doc) changed.add(uri);
+  for (const uri of state.index.docs.keys()) if (!index.docs.has(uri)) changed.add(uri);
+  // A reference that resolves differently with its document unchanged (a target left the
+  // workspace, became unreadable) gives the case a new model: that document counts as changed.
+  for (const uri of index.docs.keys()) if (!changed.has(uri) && !sameList(byDoc.get(uri), state.byDoc.get(uri))) changed.add(uri);
+  return changed;
+}
+
+/**
+ * The documents whose diagnostics can differ after a change (`retained`), and the documents a
+ * narrowed rule must read to judge them (`read`); `dirtyTargets` are the files whose change reaches
+ * the documents that point at them.
+ */
+function neighbourhood(index: WorkspaceIndex, state: RunState, keys: ReadonlyMap<string, DocKeys>, changed: ReadonlySet<string>, at: Links): { retained: Set<string>; read: Set<string>; dirtyTargets: Set<string> } {
+  const { holdersOf, usersOf, docOf, fresh } = at;
+  const table = state.table;
+
+  // Shared keys are symmetric: every holder of a dirty key is re-linted. Targets are not: a
+  // changed file re-lints the files that point into it, but pointing at a file does not make
+  // that file (or its other users) depend on the pointer.
+  const dirty = new Set<string>();
+  const dirtyTargets = new Set<string>();
+  for (const uri of changed) {
+    for (const k of [keys.get(uri), state.keys.get(uri)]) {
+      if (!k) continue;
+      for (const key of k.keys) dirty.add(key);
+      dirtyTargets.add(k.self);
+    }
+    dirtyTargets.add(normalizeUri(uri));
+  }
+  const before = state.index.readErrors;
+  for (const uri of new Set([...index.readErrors.keys(), ...before.keys()])) if (index.readErrors.get(uri) !== before.get(uri)) dirtyTargets.add(uri);
+
+  // Seed chains: a loop is reported on every member, however far along the chain the edit was.
+  // Links are followed through the current documents and the changed documents' previous ones.
+  const follow = (k: DocKeys | undefined, id: string, visit: (other: string) => void) => {
+    for (const [a, b] of k?.seeds ?? []) {
+      if (a === id) visit(b);
+      if (b === id) visit(a);
+    }
+  };
+  const linksOf = (id: string, visit: (other: string) => void) => {
+    const fromDoc = (uri: string) => {
+      follow(keys.get(uri), id, visit);
+      if (changed.has(uri)) follow(state.keys.get(uri), id, visit);
+    };
+    for (const uri of table.seedLinks.get(id) ?? []) fromDoc(uri);
+    // Visiting a document twice only visits ids already seen.
+    for (const uri of fresh.seedLinks.get(id) ?? []) fromDoc(uri);
+  };
+  const queue = [...dirty].filter((k) => k.startsWith('i:')).map((k) => k.slice(2));
+  const seenIds = new Set(queue);
+  while (queue.length) {
+    linksOf(queue.pop()!, (next) => {
+      if (seenIds.has(next)) return;
+      seenIds.add(next);
+      dirty.add(`i:${next}`);
+      queue.push(next);
+    });
+  }
+
+  const retained = new Set(changed);
+  const keep = (uri: string) => void retained.add(uri);
+  for (const key of dirty) holdersOf(key, keep);
+  for (const t of dirtyTargets) usersOf(t, keep);
+  const read = new Set(retained);
+  const see = (uri: string) => void read.add(uri);
+  for (const uri of retained) {
+    const k = keys.get(uri);
+    if (!k) continue;
+    for (const key of k.keys) holdersOf(key, see);
+    for (const t of k.targets) {
+      const target = docOf(t);
+      if (target) read.add(target);
+    }
+  }
+  return { retained, read, dirtyTargets };
+}
+
 export function createIncrementalLinter(): IncrementalLinter {
   let state: RunState | undefined;
   let last = { full: true, retained: 0, read: 0 };
@@ -215,95 +239,44 @@ export function createIncrementalLinter(): IncrementalLinter {
       const rules = options.rules ?? ALL_RULES;
       const ruleIds = rules.map((r) => r.id).join(',');
       const byDoc = casesByDoc(index);
-      const keys = new Map<string, DocKeys>();
-      for (const [uri, doc] of index.docs) keys.set(uri, docKeys(doc, byDoc.get(uri) ?? []));
-      const print = configPrint(index);
-      const uses = usesByDoc(index);
+      // An index updated from the last one shares its config resolution and its files.
+      const known = state ? changedSince(index, state.index) : undefined;
+      const print = state && known && index.configFor === state.index.configFor ? state.configPrint : configPrint(index);
 
-      // What changed since the last run: documents (by identity) and read errors.
-      const changed = new Set<string>();
       let full = !state || state.ruleIds !== ruleIds || state.configPrint !== print;
-      if (state && !full) {
-        for (const [uri, doc] of index.docs) if (state.docs.get(uri) !== doc) changed.add(uri);
-        for (const uri of state.docs.keys()) if (!index.docs.has(uri)) changed.add(uri);
-        // A reference that resolves differently with its document unchanged (a target left the
-        // workspace, became unreadable): that document counts as changed.
-        for (const uri of index.docs.keys()) if (!changed.has(uri) && !sameUses(uses.get(uri), state.uses.get(uri))) changed.add(uri);
+      const changed = state && !full ? changedDocs(index, byDoc, state, known) : new Set<string>();
+      for (const uri of changed) {
+        const kind = (index.docs.get(uri) ?? state?.index.docs.get(uri))?.kind;
+        // Options and the harness reach every file (severities, budgets, the score gates).
+        if (kind === 'config' || kind === 'harness') full = true;
+      }
+
+      let keys: Map<string, DocKeys>;
+      if (state && !full && known) {
+        keys = new Map(state.keys);
         for (const uri of changed) {
-          const kind = (index.docs.get(uri) ?? state.docs.get(uri))?.kind;
-          // Options and the harness reach every file (severities, budgets, the score gates).
-          if (kind === 'config' || kind === 'harness') full = true;
+          const doc = index.docs.get(uri);
+          if (doc) keys.set(uri, docKeys(doc, byDoc.get(uri) ?? []));
+          else keys.delete(uri);
         }
+      } else {
+        keys = new Map();
+        for (const [uri, doc] of index.docs) keys.set(uri, docKeys(doc, byDoc.get(uri) ?? []));
       }
 
       let retained = new Set<string>(index.docs.keys());
       let read = retained;
-      if (!full && state) {
-        // Shared keys are symmetric: every holder of a dirty key is re-linted. Targets are not: a
-        // changed file re-lints the files that point into it, but pointing at a file does not make
-        // that file (or its other users) depend on the pointer.
-        const dirty = new Set<string>();
-        const dirtyTargets = new Set<string>();
-        for (const uri of changed) {
-          for (const k of [keys.get(uri), state.keys.get(uri)]) {
-            if (!k) continue;
-            for (const key of k.keys) dirty.add(key);
-            dirtyTargets.add(k.self);
-          }
-          dirtyTargets.add(normalizeUri(uri));
-        }
-        const errorUris = new Set([...index.readErrors.keys(), ...state.readErrors.keys()]);
-        for (const uri of errorUris) if (index.readErrors.get(uri) !== state.readErrors.get(uri)) dirtyTargets.add(uri);
-
-        // Seed chains: a loop is reported on every member, however far along the chain the edit was.
-        const seedOf = new Map<string, string[]>();
-        const seededBy = new Map<string, string[]>();
-        for (const k of [...keys.values(), ...[...changed].map((u) => state!.keys.get(u)).filter((k): k is DocKeys => !!k)]) {
-          for (const [id, seed] of k.seeds) {
-            push(seedOf, id, seed);
-            push(seededBy, seed, id);
-          }
-        }
-        const queue = [...dirty].filter((k) => k.startsWith('i:')).map((k) => k.slice(2));
-        const seenIds = new Set(queue);
-        while (queue.length) {
-          const id = queue.pop()!;
-          for (const next of [...(seedOf.get(id) ?? []), ...(seededBy.get(id) ?? [])]) {
-            if (seenIds.has(next)) continue;
-            seenIds.add(next);
-            dirty.add(`i:${next}`);
-            queue.push(next);
-          }
-        }
-
-        const holders = new Map<string, string[]>();
-        const users = new Map<string, string[]>();
-        const docOf = new Map<string, string>();
-        for (const [uri, k] of keys) {
-          docOf.set(k.self, uri);
-          for (const key of k.keys) push(holders, key, uri);
-          for (const t of k.targets) push(users, t, uri);
-        }
-        retained = new Set(changed);
-        for (const key of dirty) for (const uri of holders.get(key) ?? []) retained.add(uri);
-        for (const t of dirtyTargets) for (const uri of users.get(t) ?? []) retained.add(uri);
-        read = new Set(retained);
-        for (const uri of retained) {
-          const k = keys.get(uri);
-          if (!k) continue;
-          for (const key of k.keys) for (const other of holders.get(key) ?? []) read.add(other);
-          for (const t of k.targets) {
-            const target = docOf.get(t);
-            if (target) read.add(target);
-          }
-        }
-      }
+      const at = state && !full ? links(state.table, keys, changed, (uri) => index.docs.has(uri)) : undefined;
+      let dirtyTargets = new Set<string>();
+      if (state && at) ({ retained, read, dirtyTargets } = neighbourhood(index, state, keys, changed, at));
 
       const memo = new Map<string, unknown>();
       const byRule = new Map<string, Map<string, LintDiagnostic[]>>();
       const views = new Map<string, WorkspaceIndex>();
+      let injection: InjectionRun | undefined;
+      let hits = state?.hits;
       for (const rule of rules) {
-        if (options.isCancelled?.()) return { diagnostics: [], cancelled: true };
+        if (options.isCancelled?.()) return { diagnostics: [], cancelled: true, byUri: new Map() };
         const scope = RULE_SCOPES[rule.id] ?? 'full';
         const previous = state?.byRule.get(rule.id);
         // Nothing changed at all (a save without edits, a repeated request): every rule's last
@@ -312,47 +285,73 @@ export function createIncrementalLinter(): IncrementalLinter {
           byRule.set(rule.id, previous);
           continue;
         }
-        if (full || !previous || scope === 'full') {
+        if (full || !previous || scope === 'full' || (scope === 'injection' && !state?.hits)) {
           byRule.set(rule.id, runRuleByDoc(rule, index, index, memo, () => true));
+          if (scope === 'injection') hits = injectionHits(index, memo);
           continue;
         }
-        // A per-file rule only re-reads the changed files; the others read the whole neighbourhood.
-        const keep = scope === 'file' ? changed : retained;
-        const readSet = scope === 'file' ? changed : read;
-        let view = views.get(scope);
-        if (!view) {
-          view = narrowed(index, readSet, scope);
-          views.set(scope, view);
+        let fresh: Map<string, LintDiagnostic[]>;
+        let keep: ReadonlySet<string>;
+        if (scope === 'injection') {
+          injection ??= injectionNeighbourhood(index, byDoc, keys, state!.keys, changed, dirtyTargets, at!, state!.hits!);
+          hits = injection.hits;
+          keep = injection.retained;
+          fresh = runRuleByDoc(rule, injection.view, index, injection.memo, (uri) => keep.has(uri));
+        } else {
+          // A per-file rule only re-reads the changed files; the others read the whole neighbourhood.
+          keep = scope === 'file' ? changed : retained;
+          const readSet = scope === 'file' ? changed : read;
+          let view = views.get(scope);
+          if (!view) {
+            view = narrowed(index, byDoc, readSet, scope);
+            views.set(scope, view);
+          }
+          fresh = runRuleByDoc(rule, view, index, new Map(), (uri) => keep.has(uri));
         }
-        const fresh = runRuleByDoc(rule, view, index, new Map(), (uri) => keep.has(uri));
         const merged = new Map<string, LintDiagnostic[]>();
         for (const [uri, ds] of previous) if (!keep.has(uri) && index.docs.has(uri)) merged.set(uri, ds);
         for (const [uri, ds] of fresh) merged.set(uri, ds);
         byRule.set(rule.id, merged);
       }
 
-      state = { docs: new Map(index.docs), uses, keys, readErrors: new Map(index.readErrors), configPrint: print, ruleIds, byRule };
-      last = { full, retained: full ? index.docs.size : retained.size, read: full ? index.docs.size : read.size };
-
-      const diagnostics: LintDiagnostic[] = [];
-      for (const perUri of byRule.values()) {
-        for (const [uri, ds] of perUri) {
-          if (options.onlyUris && !options.onlyUris.has(uri)) continue;
-          for (const d of ds) diagnostics.push(d);
+      // The key table follows the documents once the run can no longer be cancelled.
+      let table: KeyTable;
+      if (state && !full) {
+        table = state.table;
+        for (const uri of changed) {
+          const was = state.keys.get(uri);
+          const now = keys.get(uri);
+          if (was) enter(table, uri, was, true);
+          if (now) enter(table, uri, now);
         }
+      } else {
+        table = keyTable(keys);
       }
-      diagnostics.sort(compareDiagnostics);
-      return { diagnostics, cancelled: false };
+
+      const byUri = new Map<string, LintDiagnostic[]>();
+      const diagnostics: LintDiagnostic[] = [];
+      const ruleMaps = [...byRule.values()];
+      const previousMaps = state ? rules.map((r) => state!.byRule.get(r.id)) : undefined;
+      // Same files as last time (an updated index): their order is known.
+      const uris = state && known ? state.uris : [...index.docs.keys()].sort();
+      for (const uri of uris) {
+        const parts = ruleMaps.map((m) => m.get(uri));
+        let list = state?.byUri.get(uri);
+        if (!list || !previousMaps || parts.some((p, i) => p !== previousMaps[i]?.get(uri))) {
+          list = [];
+          for (const p of parts) if (p) for (const d of p) list.push(d);
+          list.sort(compareDiagnostics);
+        }
+        byUri.set(uri, list);
+        if (options.onlyUris && !options.onlyUris.has(uri)) continue;
+        for (const d of list) diagnostics.push(d);
+      }
+
+      state = { index, byDoc, keys, table, configPrint: print, ruleIds, byRule, byUri, uris, hits };
+      last = { full, retained: full ? index.docs.size : retained.size, read: full ? index.docs.size : read.size };
+      return { diagnostics, cancelled: false, byUri };
     },
   };
-}
-
-/** Groups diagnostics by file, with an empty list for every document of the index. */
-export function diagnosticsByUri(index: WorkspaceIndex, diagnostics: readonly LintDiagnostic[]): Map<string, LintDiagnostic[]> {
-  const out = new Map<string, LintDiagnostic[]>();
-  for (const uri of index.docs.keys()) out.set(uri, []);
-  for (const d of diagnostics) push(out, d.uri, d);
-  return out;
 }
 
 export interface IncrementalWorkspace {
@@ -363,18 +362,19 @@ export interface IncrementalWorkspace {
   remove(uri: string): void;
   documents(): SuiteDocument[];
   /** The index over the current documents, and every file's diagnostics. */
-  lint(options?: LintOptions): { index: WorkspaceIndex; result: LintResult; byUri: Map<string, LintDiagnostic[]> };
+  lint(options?: LintOptions): { index: WorkspaceIndex; result: LintResult; byUri: ReadonlyMap<string, readonly LintDiagnostic[]> };
   lastRun(): ReturnType<IncrementalLinter['lastRun']>;
 }
 
 /**
- * A workspace held in memory and updated file by file: the index is rebuilt from cached per-file
- * facts, and the rules re-run only where the change reaches. Files that no longer have a LITMUS
- * kind (renamed away from `*.litmus.json`, `$schema` removed) leave the workspace.
+ * A workspace held in memory and updated file by file: the index is updated from the last one, and
+ * the rules re-run only where the change reaches. Files that no longer have a LITMUS kind (renamed
+ * away from `*.litmus.json`, `$schema` removed) leave the workspace.
  */
 export function createIncrementalWorkspace(options: IndexOptions = {}): IncrementalWorkspace {
   const docs = new Map<string, SuiteDocument>();
   const linter = createIncrementalLinter();
+  let last: WorkspaceIndex | undefined;
   return {
     update(raw, text, version) {
       const uri = normalizeUri(raw);
@@ -391,9 +391,10 @@ export function createIncrementalWorkspace(options: IndexOptions = {}): Incremen
     documents: () => [...docs.values()],
     lastRun: () => linter.lastRun(),
     lint(lintOptions = {}) {
-      const index = buildIndex(docs.values(), options);
+      const index = buildIndex(docs.values(), options, last);
       const result = linter.lint(index, lintOptions);
-      return { index, result, byUri: diagnosticsByUri(index, result.diagnostics) };
+      if (!result.cancelled) last = index;
+      return { index, result, byUri: result.byUri };
     },
   };
 }

@@ -130,6 +130,14 @@ export function compareDiagnostics(a: LintDiagnostic, b: LintDiagnostic): number
   return a.offset - b.offset || a.length - b.length || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0);
 }
 
+/** `RuleContext.memo` over a map, for hosts that share one computation with the rules they run. */
+export function memoOf(memo: Map<string, unknown>): RuleContext['memo'] {
+  return <T>(key: string, compute: () => T): T => {
+    if (!memo.has(key)) memo.set(key, compute());
+    return memo.get(key) as T;
+  };
+}
+
 /**
  * Runs one rule over `index`. Its options come from `configIndex`, which differs from `index` only
  * when the rule runs over a narrowed view of the workspace (incremental linting).
@@ -139,10 +147,7 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
   const ctx: RuleContext = {
     index,
     config: (uri) => configIndex.configFor(uri),
-    memo<T>(key: string, compute: () => T): T {
-      if (!memo.has(key)) memo.set(key, compute());
-      return memo.get(key) as T;
-    },
+    memo: memoOf(memo),
     report: (f) => findings.push({ ...f, rule: rule.id }),
   };
   rule.check(ctx);

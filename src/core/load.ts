@@ -4,7 +4,7 @@ import type { FileSystem } from './fs';
 import { kindFromName, type FileKind } from './kinds';
 import { LineIndex } from './text';
 import { dirnameUri, isUnder, joinUri, normalizeUri } from './uri';
-import { buildIndex, referencedToolFiles, type WorkspaceIndex } from './workspace';
+import { buildIndex, referencedBy, referencedToolFiles, type IndexOptions, type WorkspaceIndex } from './workspace';
 
 /** Folders never walked into. */
 export const SKIPPED_DIRS = new Set(['node_modules', '.git']);
@@ -26,6 +26,11 @@ export interface LoadOptions {
    * `litmus.maxFileSize` (default 5 MB).
    */
   maxFileSize?: number;
+  /**
+   * The last load of the same roots: the index is updated from its index when only the contents
+   * of some files changed (see buildIndex).
+   */
+  previous?: LoadResult;
 }
 
 export interface LoadResult {
@@ -44,6 +49,25 @@ export interface LoadResult {
   skipped: string[];
   /** Files above `maxFileSize`, not parsed (those with a LITMUS kind get a `parse-error`). */
   oversized: string[];
+}
+
+/** How a load read its files, so that `reloadFiles` can read some of them again the same way. */
+interface LoadMemory {
+  /** The options that shape what is read, as text. */
+  key: string;
+  roots: string[];
+  /** The kind each document was read as (undefined: by name, else by `$schema`). */
+  readAs: Map<string, FileKind | undefined>;
+  /** Files named directly, and referenced files: statted before they are read. */
+  statFirst: Set<string>;
+  referenced: Set<string>;
+  indexOptions: IndexOptions;
+}
+
+const memories = new WeakMap<LoadResult, LoadMemory>();
+
+function optionsKey(roots: string[], options: LoadOptions): string {
+  return JSON.stringify([roots, options.baseConfig ?? null, options.configUri ?? null, options.confineTo ?? null, options.maxFileSize ?? null]);
 }
 
 /** The setting that sets `maxFileSize` in the editor; named in the notice so the user can find it. */
@@ -74,6 +98,21 @@ export function oversizedDocument(uri: string, kind: FileKind, size: number, lim
       ],
     },
   };
+}
+
+/**
+ * The last stand-in built per file (over the size limit, or unreadable). Loads after an edit give
+ * the same object back while nothing about the file changed, so the index and the incremental
+ * linter see it as unchanged, as they do a document whose text is unchanged.
+ */
+const standIns = new Map<string, { key: string; doc: SuiteDocument }>();
+
+function standIn(uri: string, key: string, text: string, build: () => SuiteDocument): SuiteDocument {
+  const last = standIns.get(uri);
+  if (last?.key === key && last.doc.text === text) return last.doc;
+  const doc = build();
+  standIns.set(uri, { key, doc });
+  return doc;
 }
 
 /** Where reading may go: everywhere (the CLI), or only inside the confinement roots (the editor). */
@@ -185,7 +224,8 @@ async function readDoc(reader: Reader, uri: string, kind: FileKind | undefined, 
   if (overlay) {
     if (limit !== undefined && overlay.text.length > limit) {
       const k = tooBig(reader, uri, kind, limit);
-      return k ? oversizedDocument(uri, k, overlay.text.length, limit, overlay.text, overlay.version) : undefined;
+      const key = JSON.stringify(['oversized', k, overlay.text.length, limit, overlay.version ?? null]);
+      return k ? standIn(uri, key, overlay.text, () => oversizedDocument(uri, k, overlay.text.length, limit, overlay.text, overlay.version)) : undefined;
     }
     return createDocument(uri, overlay.text, kind, overlay.version);
   }
@@ -197,7 +237,7 @@ async function readDoc(reader: Reader, uri: string, kind: FileKind | undefined, 
       if (st.type !== 'file') throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
       if (limit !== undefined && st.size > limit) {
         const k = tooBig(reader, uri, kind, limit);
-        return k ? oversizedDocument(uri, k, st.size, limit) : undefined;
+        return k ? standIn(uri, JSON.stringify(['oversized', k, st.size, limit]), '', () => oversizedDocument(uri, k, st.size, limit)) : undefined;
       }
     }
     const text = await fs.readFile(uri);
@@ -258,12 +298,16 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
   const docs = new Map<string, SuiteDocument>();
   const unique = [...new Set(files)];
   const read = await inParallel(unique, (uri) => readDoc(reader, uri, kindFromName(uri), explicit.has(uri)));
+  const readAs = new Map<string, FileKind | undefined>();
   unique.forEach((uri, i) => {
     const doc = read[i];
-    if (doc) docs.set(uri, doc);
-    else if (explicit.has(uri) && !readErrors.has(uri) && !reader.oversized.includes(uri)) skipped.push(uri);
+    if (doc) {
+      docs.set(uri, doc);
+      readAs.set(uri, kindFromName(uri));
+    } else if (explicit.has(uri) && !readErrors.has(uri) && !reader.oversized.includes(uri)) skipped.push(uri);
   });
 
+  const statFirst = new Set(explicit);
   // Referenced tool files: read as tool-schema files whatever their name, since a case names them so.
   const readOutsideRoots: string[] = [];
   const refusedTargets = new Set<string>();
@@ -281,6 +325,8 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
       continue;
     }
     docs.set(target, doc);
+    readAs.set(target, 'tools');
+    statFirst.add(target);
     if (!normRoots.some((r) => isUnder(target, r))) readOutsideRoots.push(target);
   }
 
@@ -301,18 +347,80 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
   for (const [uri, reason] of readErrors) {
     if (docs.has(uri)) continue;
     const kind = kindFromName(uri) ?? (referenced.has(uri) ? 'tools' : undefined);
-    if (kind) docs.set(uri, unreadableDocument(uri, kind, reason));
+    if (kind) docs.set(uri, standIn(uri, JSON.stringify(['unreadable', kind, reason]), '', () => unreadableDocument(uri, kind, reason)));
   }
 
-  const index = buildIndex(docs.values(), {
+  const indexOptions: IndexOptions = {
     roots: normRoots,
     readErrors,
     baseConfig: options.baseConfig,
     configOverride,
     confineTo: options.confineTo,
     outsideWorkspace: refusedTargets,
-  });
-  return { index, readOutsideRoots, refused: reader.refused, skipped, oversized: reader.oversized };
+  };
+  const index = buildIndex(docs.values(), indexOptions, options.previous?.index);
+  const result: LoadResult = { index, readOutsideRoots, refused: reader.refused, skipped, oversized: reader.oversized };
+  memories.set(result, { key: optionsKey(normRoots, options), roots: normRoots, readAs, statFirst, referenced, indexOptions });
+  return result;
+}
+
+/** Names whose files are found by looking up the tree, not by walking it. */
+const DISCOVERED = new Set(['litmus.config.json', 'litmus.harness.json']);
+
+/**
+ * The previous load with the files in `changed` read again, for a host that knows which files
+ * changed (the editor: buffer edits and file-watch events). Undefined when the change can alter
+ * what is loaded rather than what a file says: a file appears, disappears, changes kind, fails to
+ * read or grows past the size limit, a config or harness file changes, the tool files the cases
+ * reference change, or the options differ. The host then calls loadWorkspace, which gives the same
+ * result either way. Files that no load would read (not LITMUS-named, outside the roots and
+ * referenced by nothing) are ignored.
+ */
+export async function reloadFiles(fs: FileSystem, previous: LoadResult, changed: Iterable<string>, options: LoadOptions = {}): Promise<LoadResult | undefined> {
+  const memory = memories.get(previous);
+  if (!memory || memory.key !== optionsKey(memory.roots, options)) return undefined;
+  const before = previous.index;
+  const reader: Reader = { fs, options, errors: new Map(), oversized: [], refused: [] };
+  if (options.confineTo) {
+    const real = await Promise.all(options.confineTo.map((r) => realOf(fs, normalizeUri(r))));
+    reader.realRoots = real.filter((r): r is string => r !== undefined);
+  }
+  let docs: Map<string, SuiteDocument> | undefined;
+  for (const raw of new Set([...changed].map(normalizeUri))) {
+    const doc = before.docs.get(raw);
+    if (!doc) {
+      if (before.readErrors.has(raw) || previous.oversized.includes(raw) || previous.refused.includes(raw) || memory.referenced.has(raw)) return undefined;
+      const name = raw.slice(raw.lastIndexOf('/') + 1);
+      if (DISCOVERED.has(name)) return undefined;
+      const walked = memory.roots.some((r) => isUnder(raw, r)) && !raw.split('/').some((part) => SKIPPED_DIRS.has(part));
+      if (walked && candidate(name)) return undefined;
+      continue;
+    }
+    if (doc.kind === 'config' || doc.kind === 'harness' || before.readErrors.has(raw)) return undefined;
+    // Read only where a walk would read: the file may have become a link that leads out.
+    if (!(await allowed(reader, raw))) return undefined;
+    const kind = memory.readAs.get(raw);
+    const fresh = await readDoc(reader, raw, kind, memory.statFirst.has(raw));
+    if (!fresh || fresh.kind !== doc.kind || reader.errors.size || reader.oversized.length) return undefined;
+    if (fresh === doc) continue;
+    docs ??= new Map(before.docs);
+    docs.set(raw, fresh);
+  }
+  if (!docs) return previous;
+  // The referenced files stay the same while every re-read file references what it did.
+  const same = (a: readonly string[], b: readonly string[]) => {
+    if (a === b) return true;
+    const set = new Set(b);
+    return a.length === b.length && a.every((t) => set.has(t));
+  };
+  if (![...docs].every(([uri, doc]) => before.docs.get(uri) === doc || same(referencedBy(before.docs.get(uri)!), referencedBy(doc)))) {
+    const referenced = referencedToolFiles(docs.values());
+    if (referenced.size !== memory.referenced.size || [...referenced].some((t) => !memory.referenced.has(t))) return undefined;
+  }
+  const index = buildIndex(docs.values(), memory.indexOptions, before);
+  const result: LoadResult = { ...previous, index };
+  memories.set(result, memory);
+  return result;
 }
 
 /** Loads the nearest `name` above every loaded document, once per folder. */

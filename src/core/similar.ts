@@ -1,18 +1,30 @@
+/** Two rows of the distance table, reused: did-you-mean compares one name with every id of a workspace. */
+let rows = [new Int32Array(64), new Int32Array(64)];
+
 /** Edit distance with a cut-off: beyond `limit` the exact value does not matter. */
 export function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const n = b.length;
+  // A hostile megabyte-long name gets rows of its own rather than keeping them alive.
+  const [first, second] = n < 4096 ? (rows[0].length > n ? rows : (rows = [new Int32Array(n + 1), new Int32Array(n + 1)])) : [new Int32Array(n + 1), new Int32Array(n + 1)];
+  let prev = first;
+  let cur = second;
+  for (let j = 0; j <= n; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
+    const ca = a.charCodeAt(i - 1);
+    cur[0] = i;
     let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      rowMin = Math.min(rowMin, cur[j]);
+    for (let j = 1; j <= n; j++) {
+      const d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca === b.charCodeAt(j - 1) ? 0 : 1));
+      cur[j] = d;
+      if (d < rowMin) rowMin = d;
     }
     if (rowMin > limit) return limit + 1;
+    const done = prev;
     prev = cur;
+    cur = done;
   }
-  return prev[b.length];
+  return prev[n];
 }
 
 /** The one candidate closest to `word` (case-insensitively), when it is a plausible typo of it. */

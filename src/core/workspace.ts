@@ -1,7 +1,9 @@
 import { defaultConfig, mergeConfig, readConfig, type ConfigOverrides, type ResolvedConfig } from './config';
 import { rootValue, type SuiteDocument } from './document';
-import { readTool, parseToolReference, type ToolModel } from './tools';
+import { toolReader } from './stable-tools';
+import { parseToolReference, type ToolModel } from './tools';
 import type { JsonPath } from './types';
+import { regroup, type DocCases, type Grouping } from './grouped';
 import { dirnameUri, isUnder, normalizeUri, resolveRelative } from './uri';
 
 export type Arm = 'adversarial' | 'benign';
@@ -109,28 +111,29 @@ function readCaseFacts(doc: SuiteDocument): CaseFacts[] {
   const cached = caseFacts.get(doc);
   if (cached) return cached;
   const out: CaseFacts[] = [];
+  const read = toolReader(doc.uri);
   doc.parsed.roots.forEach((_root, rootIndex) => {
     const value = rootValue(doc, rootIndex);
     if (!isObject(value)) return;
     if (doc.kind === 'cases' && Array.isArray(value.cases)) {
       value.cases.forEach((c, i) => {
-        if (isObject(c)) out.push(caseFact(doc, rootIndex, ['cases', i], c));
+        if (isObject(c)) out.push(caseFact(rootIndex, ['cases', i], c, read));
       });
     } else if (doc.kind === 'caseLines' || !('cases' in value)) {
-      out.push(caseFact(doc, rootIndex, [], value));
+      out.push(caseFact(rootIndex, [], value, read));
     }
   });
   caseFacts.set(doc, out);
   return out;
 }
 
-function caseFact(doc: SuiteDocument, root: number, path: JsonPath, value: Record<string, unknown>): CaseFacts {
+function caseFact(root: number, path: JsonPath, value: Record<string, unknown>, read: ReturnType<typeof toolReader>): CaseFacts {
   const inlineUses = new Map<number, ToolUse>();
   if (Array.isArray(value.tools)) {
     value.tools.forEach((entry, i) => {
       if (typeof entry === 'string') return;
       const usePath: JsonPath = [...path, 'tools', i];
-      inlineUses.set(i, { path: usePath, inline: true, tool: readTool(entry, doc.uri, root, usePath) });
+      inlineUses.set(i, { path: usePath, inline: true, tool: read(entry, root, usePath) });
     });
   }
   return {
@@ -157,9 +160,10 @@ function readToolFile(doc: SuiteDocument): ToolFile {
   const tools: ToolModel[] = [];
   const byName = new Map<string, ToolModel[]>();
   const value = rootValue(doc, 0);
+  const read = toolReader(doc.uri);
   if (isObject(value) && Array.isArray(value.tools)) {
     value.tools.forEach((entry, i) => {
-      const tool = readTool(entry, doc.uri, 0, ['tools', i]);
+      const tool = read(entry, 0, ['tools', i]);
       if (!tool) return;
       tools.push(tool);
       const list = byName.get(tool.name);
@@ -178,57 +182,53 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** Builds the cross-file index from documents that are already read. Pure and synchronous. */
-export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOptions = {}): WorkspaceIndex {
-  const docs = new Map<string, SuiteDocument>();
-  for (const d of documents) docs.set(d.uri, d);
-  const readErrors = options.readErrors ?? new Map<string, string>();
+/** What a reference resolves against: the other files of the index. */
+interface Resolver {
+  docs: Map<string, SuiteDocument>;
+  toolFiles: Map<string, ToolFile>;
+  readErrors: Map<string, string>;
+  outside(uri: string): boolean;
+}
 
-  const toolFiles = new Map<string, ToolFile>();
-  const caseFacts: [SuiteDocument, CaseFacts][] = [];
-  const configDocs = new Map<string, SuiteDocument>();
-  const harnessDocs = new Map<string, SuiteDocument>();
-  for (const doc of docs.values()) {
-    if (doc.kind === 'tools') toolFiles.set(normalizeUri(doc.uri), readToolFile(doc));
-    else if (doc.kind === 'cases' || doc.kind === 'caseLines') {
-      // One by one: spreading a 200,000-line file into push() would overflow the call stack.
-      for (const f of readCaseFacts(doc)) caseFacts.push([doc, f]);
-    }
-    else if (doc.kind === 'config') configDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
-    else if (doc.kind === 'harness') harnessDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
-  }
-
-  const cases: CaseModel[] = [];
-  const casesById = new Map<string, CaseModel[]>();
-  const families = new Map<string, CaseModel[]>();
-  const toolUsers = new Map<ToolModel, { case: CaseModel; use: ToolUse }[]>();
+function resolver(docs: Map<string, SuiteDocument>, toolFiles: Map<string, ToolFile>, options: IndexOptions): Resolver {
   const confine = options.confineTo?.map(normalizeUri);
-  // Asked once per reference of every case on every re-index; a workspace has few target files.
-  const outsideMemo = new Map<string, boolean>();
-  const outside = (uri: string): boolean => {
-    let o = outsideMemo.get(uri);
-    if (o === undefined) outsideMemo.set(uri, (o = !!options.outsideWorkspace?.has(uri) || (!!confine && !confine.some((r) => isUnder(uri, r)))));
-    return o;
+  // Asked once per reference of every re-resolved case; a workspace has few target files.
+  const memo = new Map<string, boolean>();
+  return {
+    docs,
+    toolFiles,
+    readErrors: options.readErrors ?? new Map<string, string>(),
+    outside(uri) {
+      let o = memo.get(uri);
+      if (o === undefined) memo.set(uri, (o = !!options.outsideWorkspace?.has(uri) || (!!confine && !confine.some((r) => isUnder(uri, r)))));
+      return o;
+    },
   };
-  const resolveUse = (doc: SuiteDocument, f: CaseFacts, entry: unknown, i: number): ToolUse => {
-    if (typeof entry !== 'string') {
-      // The same ToolModel object every time the document is unchanged, so work keyed on it carries over.
-      return f.inlineUses.get(i) ?? { path: [...f.path, 'tools', i], inline: true };
-    }
-    // What a reference resolves to depends on its text and on these facts about its target alone;
-    // while they stand, the previous resolution is reused.
-    const cached = f.uses[i];
-    const t = cached?.use.targetUri;
-    if (cached && (t === undefined || (toolFiles.get(t) === cached.file && docs.has(t) === cached.hasDoc && readErrors.get(t) === cached.readError && outside(t) === cached.outside))) {
-      return cached.use;
-    }
-    const use = resolveReference(doc.uri, entry, [...f.path, 'tools', i], toolFiles, docs, readErrors, outside);
-    const u = use.targetUri;
-    f.uses[i] = { use, file: u ? toolFiles.get(u) : undefined, hasDoc: u ? docs.has(u) : false, readError: u ? readErrors.get(u) : undefined, outside: u ? outside(u) : false };
-    return use;
-  };
-  for (const [doc, f] of caseFacts) {
-    const uses = Array.isArray(f.value.tools) ? f.value.tools.map((entry, i) => resolveUse(doc, f, entry, i)) : [];
+}
+
+function resolveUse(r: Resolver, doc: SuiteDocument, f: CaseFacts, entry: unknown, i: number): ToolUse {
+  if (typeof entry !== 'string') {
+    // The same ToolModel object every time the document is unchanged, so work keyed on it carries over.
+    return f.inlineUses.get(i) ?? { path: [...f.path, 'tools', i], inline: true };
+  }
+  // What a reference resolves to depends on its text and on these facts about its target alone;
+  // while they stand, the previous resolution is reused.
+  const cached = f.uses[i];
+  const t = cached?.use.targetUri;
+  if (cached && (t === undefined || (r.toolFiles.get(t) === cached.file && r.docs.has(t) === cached.hasDoc && r.readErrors.get(t) === cached.readError && r.outside(t) === cached.outside))) {
+    return cached.use;
+  }
+  const use = resolveReference(doc.uri, entry, [...f.path, 'tools', i], r);
+  const u = use.targetUri;
+  f.uses[i] = { use, file: u ? r.toolFiles.get(u) : undefined, hasDoc: u ? r.docs.has(u) : false, readError: u ? r.readErrors.get(u) : undefined, outside: u ? r.outside(u) : false };
+  return use;
+}
+
+/** The case models of one case file, resolved against the index. */
+function modelsOf(r: Resolver, doc: SuiteDocument): CaseModel[] {
+  const out: CaseModel[] = [];
+  for (const f of readCaseFacts(doc)) {
+    const uses = Array.isArray(f.value.tools) ? f.value.tools.map((entry, i) => resolveUse(r, doc, f, entry, i)) : [];
     // A case whose references all resolve as before is the same model as before: rules that key
     // their own caches on it keep them.
     let c = f.model;
@@ -236,11 +236,122 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
       c = caseModel(doc, f, uses);
       f.model = c;
     }
-    cases.push(c);
-    if (c.id !== undefined) push(casesById, c.id, c);
-    if (c.family !== undefined) push(families, c.family, c);
-    for (const use of uses) if (use.tool) push(toolUsers, use.tool, { case: c, use });
+    out.push(c);
   }
+  return out;
+}
+
+const BY_ID: Grouping<string, CaseModel> = {
+  keys: (c, visit) => c.id !== undefined && visit(c.id),
+  entries: (c, add) => c.id !== undefined && add(c.id, c),
+  caseOf: (c) => c,
+};
+const BY_FAMILY: Grouping<string, CaseModel> = {
+  keys: (c, visit) => c.family !== undefined && visit(c.family),
+  entries: (c, add) => c.family !== undefined && add(c.family, c),
+  caseOf: (c) => c,
+};
+const BY_TOOL: Grouping<ToolModel, { case: CaseModel; use: ToolUse }> = {
+  keys: (c, visit) => {
+    for (const use of c.tools) if (use.tool) visit(use.tool);
+  },
+  entries: (c, add) => {
+    for (const use of c.tools) if (use.tool) add(use.tool, { case: c, use });
+  },
+  caseOf: (u) => u.case,
+};
+
+/**
+ * What buildIndex keeps beside each index it returns, so that the next build from it updates the
+ * maps for the files that changed instead of rebuilding them over every case.
+ */
+interface IndexMemory {
+  /** The options as text: another value re-indexes from scratch. */
+  options: string;
+  /** Every document's position. */
+  rank: Map<string, number>;
+  /** The case models of every case file, in order. */
+  byDoc: Map<string, CaseModel[]>;
+  /** Which case files reference each target file (normalised URIs). */
+  referrers: Map<string, Set<string>>;
+  /** Identifies the index for `changedSince`. */
+  serial: number;
+  /** The index this one was updated from, and the files whose documents or case models differ from it. */
+  delta?: { from: number; uris: ReadonlySet<string> };
+}
+
+const memories = new WeakMap<WorkspaceIndex, IndexMemory>();
+let serials = 0;
+
+function optionsKey(o: IndexOptions): string {
+  return JSON.stringify([o.roots ?? [], [...(o.readErrors ?? [])], o.baseConfig ?? null, o.configOverride ?? null, o.confineTo ?? null, [...(o.outsideWorkspace ?? [])].sort()]);
+}
+
+function isCaseFile(doc: SuiteDocument): boolean {
+  return doc.kind === 'cases' || doc.kind === 'caseLines';
+}
+
+/**
+ * Builds the cross-file index from documents that are already read. Pure and synchronous.
+ *
+ * Given the `previous` index of the same files (same paths in the same order, same options), only
+ * the changed documents and the case files that reference a changed tool file are re-read, and the
+ * maps are updated rather than rebuilt; the result is equal to a from-scratch build, order included.
+ */
+export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOptions = {}, previous?: WorkspaceIndex): WorkspaceIndex {
+  const docs = new Map<string, SuiteDocument>();
+  for (const d of documents) docs.set(d.uri, d);
+  const key = optionsKey(options);
+  const memory = previous && memories.get(previous);
+  if (previous && memory && memory.options === key && docs.size === previous.docs.size) {
+    const updated = updateIndex(previous, memory, docs, options);
+    if (updated) return updated;
+  }
+  return freshIndex(docs, options, key);
+}
+
+/** The files whose documents or case models differ between `index` and `earlier`, when `index` was updated from it. */
+export function changedSince(index: WorkspaceIndex, earlier: WorkspaceIndex): ReadonlySet<string> | undefined {
+  const memory = memories.get(index);
+  if (index === earlier) return new Set();
+  const from = memories.get(earlier)?.serial;
+  return memory?.delta && memory.delta.from === from ? memory.delta.uris : undefined;
+}
+
+/** The case models of each case file of an index, in order. */
+export function casesByDoc(index: WorkspaceIndex): ReadonlyMap<string, readonly CaseModel[]> {
+  const known = memories.get(index)?.byDoc;
+  if (known) return known;
+  const out = new Map<string, CaseModel[]>();
+  for (const c of index.cases) push(out, c.doc.uri, c);
+  return out;
+}
+
+function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key: string): WorkspaceIndex {
+  const toolFiles = new Map<string, ToolFile>();
+  const configDocs = new Map<string, SuiteDocument>();
+  const harnessDocs = new Map<string, SuiteDocument>();
+  const rank = new Map<string, number>();
+  for (const doc of docs.values()) {
+    rank.set(doc.uri, rank.size);
+    if (doc.kind === 'tools') toolFiles.set(normalizeUri(doc.uri), readToolFile(doc));
+    else if (doc.kind === 'config') configDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
+    else if (doc.kind === 'harness') harnessDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
+  }
+
+  const r = resolver(docs, toolFiles, options);
+  const cases: CaseModel[] = [];
+  const byDoc = new Map<string, CaseModel[]>();
+  const referrers = new Map<string, Set<string>>();
+  for (const doc of docs.values()) {
+    if (!isCaseFile(doc)) continue;
+    const models = modelsOf(r, doc);
+    byDoc.set(doc.uri, models);
+    for (const t of referencedBy(doc)) addReferrer(referrers, t, doc.uri);
+    // One by one: spreading a 200,000-line file into push() would overflow the call stack.
+    for (const c of models) cases.push(c);
+  }
+  const { casesById, families, toolUsers } = grouped(cases);
 
   const base = mergeConfig(defaultConfig(), options.baseConfig);
   const configCache = new Map<string, ResolvedConfig>();
@@ -266,30 +377,131 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
     }
   };
 
-  return {
+  const index: WorkspaceIndex = {
     docs,
     cases,
     casesById,
     families,
     toolFiles,
     toolUsers,
-    readErrors,
+    readErrors: r.readErrors,
     roots: options.roots ?? [],
     configFor: (uri) => overridden ?? configForDir(normalizeUri(dirnameUri(uri))),
     harnessFor: (uri) => nearest(harnessDocs, uri),
     casePath: (c, ...rest) => [...c.path, ...rest],
   };
+  memories.set(index, { options: key, rank, byDoc, referrers, serial: ++serials });
+  return index;
 }
 
-function resolveReference(
-  fromUri: string,
-  ref: string,
-  path: JsonPath,
-  toolFiles: Map<string, ToolFile>,
-  docs: Map<string, SuiteDocument>,
-  readErrors: Map<string, string>,
-  outside: (uri: string) => boolean,
-): ToolUse {
+function grouped(cases: readonly CaseModel[]): Pick<WorkspaceIndex, 'casesById' | 'families' | 'toolUsers'> {
+  const casesById = new Map<string, CaseModel[]>();
+  const families = new Map<string, CaseModel[]>();
+  const toolUsers = new Map<ToolModel, { case: CaseModel; use: ToolUse }[]>();
+  for (const c of cases) {
+    if (c.id !== undefined) push(casesById, c.id, c);
+    if (c.family !== undefined) push(families, c.family, c);
+    for (const use of c.tools) if (use.tool) push(toolUsers, use.tool, { case: c, use });
+  }
+  return { casesById, families, toolUsers };
+}
+
+/**
+ * Gives `index` grouped maps of its own again after an update took its maps over: rebuilt from its
+ * cases the first time they are read, which only happens when an index is read after a newer one
+ * was built from it (a lint cancelled part-way).
+ */
+function releaseMaps(index: WorkspaceIndex): void {
+  let own: ReturnType<typeof grouped> | undefined;
+  const mine = () => (own ??= grouped(index.cases));
+  Object.defineProperties(index, {
+    casesById: { get: () => mine().casesById, configurable: true, enumerable: true },
+    families: { get: () => mine().families, configurable: true, enumerable: true },
+    toolUsers: { get: () => mine().toolUsers, configurable: true, enumerable: true },
+  });
+}
+
+function addReferrer(referrers: Map<string, Set<string>>, target: string, uri: string): void {
+  const set = referrers.get(target);
+  if (set) set.add(uri);
+  else referrers.set(target, new Set([uri]));
+}
+
+/**
+ * The previous index with the changed files' documents swapped in. Undefined when the change is
+ * not one it can follow (a file added, removed, renamed, or changed kind; a config or harness file
+ * changed, since the options of every file depend on them): then the caller builds afresh.
+ */
+function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<string, SuiteDocument>, options: IndexOptions): WorkspaceIndex | undefined {
+  const changedDocs: SuiteDocument[] = [];
+  for (const [uri, doc] of docs) {
+    const was = previous.docs.get(uri);
+    if (was === doc) continue;
+    if (!was || was.kind !== doc.kind || doc.kind === 'config' || doc.kind === 'harness') return undefined;
+    changedDocs.push(doc);
+  }
+  if (changedDocs.length === 0) return previous;
+
+  let toolFiles = previous.toolFiles;
+  let referrers = memory.referrers;
+  const reresolve = new Set<string>();
+  for (const doc of changedDocs) {
+    if (doc.kind === 'tools') {
+      if (toolFiles === previous.toolFiles) toolFiles = new Map(toolFiles);
+      const target = normalizeUri(doc.uri);
+      toolFiles.set(target, readToolFile(doc));
+      // References into a changed tool file may resolve differently now.
+      for (const uri of memory.referrers.get(target) ?? []) reresolve.add(uri);
+    } else if (isCaseFile(doc)) {
+      reresolve.add(doc.uri);
+      const before = referencedBy(previous.docs.get(doc.uri)!);
+      const after = referencedBy(doc);
+      if (before !== after) {
+        if (referrers === memory.referrers) referrers = new Map(referrers);
+        // Copy on write: the previous index keeps its own sets.
+        for (const t of before) {
+          const set = new Set(referrers.get(t));
+          set.delete(doc.uri);
+          if (set.size) referrers.set(t, set);
+          else referrers.delete(t);
+        }
+        for (const t of after) referrers.set(t, new Set(referrers.get(t)).add(doc.uri));
+      }
+    }
+  }
+
+  const r = resolver(docs, toolFiles, options);
+  const changed = new Map<string, DocCases>();
+  const uris = new Set(changedDocs.map((d) => d.uri));
+  let byDoc = memory.byDoc;
+  for (const uri of reresolve) {
+    const before = memory.byDoc.get(uri) ?? [];
+    const after = modelsOf(r, docs.get(uri)!);
+    if (after.length === before.length && after.every((c, i) => c === before[i])) continue;
+    if (byDoc === memory.byDoc) byDoc = new Map(byDoc);
+    byDoc.set(uri, after);
+    changed.set(uri, { before, after });
+    uris.add(uri);
+  }
+
+  let { cases, casesById, families, toolUsers } = previous;
+  if (changed.size) {
+    cases = [];
+    for (const models of byDoc.values()) for (const c of models) cases.push(c);
+    const rank = (uri: string) => memory.rank.get(uri) ?? -1;
+    // Copying maps of every id in the workspace would cost more than the update itself: the new
+    // index takes the previous one's maps over, and the previous one rebuilds its own if read.
+    casesById = regroup(casesById, BY_ID, changed, rank, cases);
+    families = regroup(families, BY_FAMILY, changed, rank, cases);
+    toolUsers = regroup(toolUsers, BY_TOOL, changed, rank, cases);
+  }
+  const index: WorkspaceIndex = { ...previous, docs, cases, casesById, families, toolFiles, toolUsers, readErrors: r.readErrors };
+  if (changed.size) releaseMaps(previous);
+  memories.set(index, { options: memory.options, rank: memory.rank, byDoc, referrers, serial: ++serials, delta: { from: memory.serial, uris } });
+  return index;
+}
+
+function resolveReference(fromUri: string, ref: string, path: JsonPath, r: Resolver): ToolUse {
   const parsed = parseToolReference(ref);
   if (!parsed) return { path, ref, inline: false, problem: 'malformed' };
   let targetUri: string;
@@ -300,17 +512,17 @@ function resolveReference(
   }
   const use: ToolUse = { path, ref, inline: false, targetUri, targetName: parsed.name };
   // Checked first: a file outside was never read, so "missing" or "unreadable" would mislead.
-  if (outside(targetUri)) {
+  if (r.outside(targetUri)) {
     use.problem = 'outside-workspace';
     return use;
   }
-  if (readErrors.has(targetUri)) {
+  if (r.readErrors.has(targetUri)) {
     use.problem = 'unreadable';
     return use;
   }
-  const file = toolFiles.get(targetUri);
+  const file = r.toolFiles.get(targetUri);
   if (!file) {
-    use.problem = docs.has(targetUri) ? 'not-a-tool-file' : 'missing-file';
+    use.problem = r.docs.has(targetUri) ? 'not-a-tool-file' : 'missing-file';
     return use;
   }
   const tool = file.byName.get(parsed.name)?.[0];
@@ -331,8 +543,8 @@ export function referencedToolFiles(docs: Iterable<SuiteDocument>): Set<string> 
 
 const referencedCache = new WeakMap<SuiteDocument, string[]>();
 
-/** The tool files one document's cases reference, once per document. */
-function referencedBy(doc: SuiteDocument): string[] {
+/** The tool files one document's cases reference (normalised, each once), computed once per document. */
+export function referencedBy(doc: SuiteDocument): readonly string[] {
   const cached = referencedCache.get(doc);
   if (cached) return cached;
   const out = new Set<string>();

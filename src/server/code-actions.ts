@@ -26,7 +26,7 @@ export function fixToEdit(fix: Fix, versionOf: VersionOf): TextDocumentEdit[] | 
 }
 
 /** One quick fix per core fix of each of our diagnostics the client sent (matched by key). */
-export function quickFixes(current: LintDiagnostic[], sent: Diagnostic[], versionOf: VersionOf): CodeAction[] {
+export function quickFixes(current: readonly LintDiagnostic[], sent: Diagnostic[], versionOf: VersionOf): CodeAction[] {
   const byKey = new Map(current.map((d) => [diagnosticKey(d), d]));
   const actions: CodeAction[] = [];
   for (const clientDiag of sent) {
@@ -52,7 +52,7 @@ export function quickFixes(current: LintDiagnostic[], sent: Diagnostic[], versio
  * Every unambiguous fix whose edits stay in this file, skipping any that would overlap an edit
  * already taken: what `editor.codeActionsOnSave` applies without asking.
  */
-export function fixAllAction(uri: string, current: LintDiagnostic[], versionOf: VersionOf): CodeAction | undefined {
+export function fixAllAction(uri: string, current: readonly LintDiagnostic[], versionOf: VersionOf): CodeAction | undefined {
   const target = normalizeUri(uri);
   const taken: { start: number; end: number }[] = [];
   const edits: TextEdit[] = [];

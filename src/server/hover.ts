@@ -59,7 +59,7 @@ function describe(d: LintDiagnostic): string[] {
  * The hover over a flagged payload. Plain text only: the payload is hostile, so nothing of it is
  * ever rendered as Markdown, and no command link can ride along.
  */
-export function payloadHover(diagnostics: LintDiagnostic[], position: Position): Hover | undefined {
+export function payloadHover(diagnostics: readonly LintDiagnostic[], position: Position): Hover | undefined {
   const hits = diagnostics.filter((d) => PAYLOAD_RULES.has(d.code) && contains(d, position));
   if (!hits.length) return undefined;
   const value = hits.map((d) => describe(d).join('\n')).join('\n\n');

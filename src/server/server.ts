@@ -11,6 +11,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { FileSystem } from '../core/fs';
+import type { LintDiagnostic } from '../core/lint';
 import { buildSuiteReport, renderSuiteReport } from '../core/report';
 import { displayPath } from '../core/uri';
 import { FIX_ALL_KIND, fixAllAction, quickFixes, wants } from './code-actions';
@@ -84,7 +85,12 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     return out;
   };
 
-  const publish = (uri: string, diagnostics: ReturnType<typeof toLspDiagnostic>[], version?: number) => {
+  // The last list published per file: an unchanged file's list comes back as the same array.
+  const publishedLists = new Map<string, readonly LintDiagnostic[]>();
+  const publish = (uri: string, list: readonly LintDiagnostic[], version?: number) => {
+    if (publishedLists.get(uri) === list) return;
+    publishedLists.set(uri, list);
+    const diagnostics = list.map(toLspDiagnostic);
     const json = JSON.stringify(diagnostics);
     if ((published.get(uri) ?? '[]') === json) return;
     if (diagnostics.length) published.set(uri, json);
@@ -103,7 +109,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
         else if (d.severity === 'info') counts.infos++;
         else counts.hints++;
       }
-      publish(uri, ds.map(toLspDiagnostic), r.versions.get(uri));
+      publish(uri, ds, r.versions.get(uri));
     }
     for (const uri of r.cleared) publish(uri, []);
     summaries.set(group, { counts, files: r.files, withProblems, oversized: r.oversized });

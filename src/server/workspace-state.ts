@@ -1,10 +1,11 @@
 import type { FileSystem } from '../core/fs';
 import { createIncrementalLinter, type IncrementalLinter } from '../core/incremental';
 import type { LintDiagnostic } from '../core/lint';
-import { loadWorkspace } from '../core/load';
+import { loadWorkspace, reloadFiles, type LoadResult } from '../core/load';
 import { ALL_RULES } from '../core/rules/index';
 import { dirnameUri, isUnder, normalizeUri } from '../core/uri';
 import type { WorkspaceIndex } from '../core/workspace';
+import { createChangeLog } from './changes';
 import { editorFileSystem, type EditorFileSystem, type OpenText } from './editor-fs';
 import { defaultSettings, toBaseConfig, type ServerSettings } from './settings';
 
@@ -17,8 +18,11 @@ import { defaultSettings, toBaseConfig, type ServerSettings } from './settings';
  */
 export interface GroupResult {
   group: string;
-  /** Diagnostics per file the group owns, every file of the group included (empty lists too). */
-  byUri: Map<string, LintDiagnostic[]>;
+  /**
+   * Diagnostics per file the group owns, every file of the group included (empty lists too). A
+   * list that did not change since the group's previous result is the same array.
+   */
+  byUri: Map<string, readonly LintDiagnostic[]>;
   /** Files that had diagnostics in the previous run of this group and have none now, or left it. */
   cleared: string[];
   files: number;
@@ -51,7 +55,7 @@ export interface WorkspaceState {
   /** Loads and lints one group; undefined when cancelled part-way. */
   lint(group: string, isCancelled: () => boolean): Promise<GroupResult | undefined>;
   /** The last finished diagnostics of a file. */
-  diagnostics(uri: string): LintDiagnostic[];
+  diagnostics(uri: string): readonly LintDiagnostic[];
   /** Every diagnostic of the last finished run of a group. */
   groupDiagnostics(group: string): LintDiagnostic[];
   /** The last finished index of a group. */
@@ -72,8 +76,12 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
   const openDocs = new Map<string, OpenText>();
   const settings = new Map<string, ServerSettings>();
   const linters = new Map<string, IncrementalLinter>();
-  const results = new Map<string, { byUri: Map<string, LintDiagnostic[]>; index: WorkspaceIndex; versions: Map<string, number> }>();
+  const results = new Map<string, { byUri: Map<string, readonly LintDiagnostic[]>; index: WorkspaceIndex; versions: Map<string, number> }>();
   const looseGroups = new Set<string>();
+  // What each group's last finished lint loaded, and what changed since: a lint reads just the
+  // changed files again when it can, and walks the folder only when files came or went.
+  const loads = new Map<string, LoadResult>();
+  const changes = createChangeLog();
 
   const folderOf = (uri: string): string | undefined => {
     let best: string | undefined;
@@ -97,6 +105,8 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
     fs,
     setFolders(uris) {
       folderList = [...new Set(uris.map(normalizeUri))];
+      // Which group owns which file may have changed.
+      changes.reloadAll();
     },
     folders: () => [...folderList],
     groupOf,
@@ -108,22 +118,29 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
     open(raw, text, version) {
       const uri = normalizeUri(raw);
       openDocs.set(uri, { text, version });
+      changes.file(uri);
       if (!folderOf(uri)) looseGroups.add(uri);
     },
     change(raw, text, version) {
-      openDocs.set(normalizeUri(raw), { text, version });
+      const uri = normalizeUri(raw);
+      openDocs.set(uri, { text, version });
+      changes.file(uri);
     },
     close(raw) {
       // The buffer is gone: what counts now is the file on disk, which the cache may not hold.
       const uri = normalizeUri(raw);
       openDocs.delete(uri);
       fs.invalidate(uri, 'changed');
+      changes.file(uri);
     },
     openVersion: (raw) => openDocs.get(normalizeUri(raw))?.version,
     isOpen: (raw) => openDocs.has(normalizeUri(raw)),
     fileEvent(raw, kind) {
       const uri = normalizeUri(raw);
       fs.invalidate(uri, kind);
+      // A file that came or went changes what a walk finds (it may be a whole folder).
+      if (kind === 'changed') changes.file(uri);
+      else changes.reloadAll();
       const folder = folderOf(uri);
       if (folder) return [folder];
       // A file outside every folder matters to the loose groups that sit beside it.
@@ -141,23 +158,25 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
         versions.set(uri, doc.version);
       }
       const confine = loose ? [dirnameUri(group)] : [group];
-      const loaded = await loadWorkspace(fs, [group], { overlays, confineTo: confine, baseConfig: toBaseConfig(s), maxFileSize: s.maxFileSize, isCancelled });
+      const loadOptions = { overlays, confineTo: confine, baseConfig: toBaseConfig(s), maxFileSize: s.maxFileSize, isCancelled };
+      const seen = changes.mark();
+      const last = loads.get(group);
+      const pending = changes.since(group);
+      // Without file watching the disk may have changed unannounced: every lint reads it afresh.
+      let loaded = last && pending && options.caching() ? await reloadFiles(fs, last, pending, loadOptions) : undefined;
+      loaded ??= await loadWorkspace(fs, [group], { ...loadOptions, previous: last });
       if (isCancelled()) return undefined;
       // Per group, so each folder's rules re-run only where its latest changes reach.
       let linter = linters.get(group);
       if (!linter) linters.set(group, (linter = createIncrementalLinter()));
       const linted = linter.lint(loaded.index, { isCancelled });
       if (linted.cancelled || isCancelled()) return undefined;
+      loads.set(group, loaded);
+      changes.done(group, seen);
 
       const owns = (uri: string) => (loose ? uri === group : groupOf(uri) === group);
-      const byUri = new Map<string, LintDiagnostic[]>();
-      for (const uri of loaded.index.docs.keys()) if (owns(uri)) byUri.set(uri, []);
-      for (const d of linted.diagnostics) {
-        if (!owns(d.uri)) continue;
-        const list = byUri.get(d.uri);
-        if (list) list.push(d);
-        else byUri.set(d.uri, [d]);
-      }
+      const byUri = new Map<string, readonly LintDiagnostic[]>();
+      for (const [uri, list] of linted.byUri) if (owns(uri)) byUri.set(uri, list);
       const previous = results.get(group);
       const cleared = previous ? [...previous.byUri.keys()].filter((u) => !byUri.has(u) && previous.byUri.get(u)!.length > 0) : [];
       results.set(group, { byUri, index: loaded.index, versions });
@@ -180,6 +199,8 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       const previous = results.get(group);
       results.delete(group);
       linters.delete(group);
+      loads.delete(group);
+      changes.forget(group);
       settings.delete(group);
       return previous ? [...previous.byUri.entries()].filter(([, ds]) => ds.length > 0).map(([u]) => u) : [];
     },

@@ -169,6 +169,33 @@ describe('language server over stdio', function () {
     await client.waitDiagnostics(caseUri, (d) => d.length === 0, 'the reference to resolve again');
   });
 
+  it('reads only what changed while files keep their kind, and loads afresh when an edit changes which files count', async () => {
+    // lib/*.json are tool files only because a case references them: read as such, whatever their name.
+    const files = { 'cases/a.litmus.json': caseOf('a', { tools: ['../lib/x.json#send_email'] }), 'lib/x.json': toolFile('send_email'), 'lib/y.json': toolFile('fetch_url') };
+    const { ws, client } = setup(files);
+    await client.start();
+    const uri = ws.uri('cases/a.litmus.json');
+    await client.until('the first lint', () => client.statuses.length > 0);
+    assert.deepEqual(client.diagnostics(uri) ?? [], []);
+    client.open(uri, files['cases/a.litmus.json']);
+
+    // A reference to a file no case referenced before: that file must be read now (a missing tool
+    // in it, not a missing file).
+    client.change(uri, caseOf('a', { tools: ['../lib/y.json#fetch'] }));
+    await client.waitDiagnostics(uri, (d) => d.some((x) => x.code === 'unresolved-reference' && (x.data as { problem?: string }).problem === 'missing-tool'));
+
+    // A referenced file edited on disk is read again as a tool file.
+    ws.write('lib/y.json', toolFile('fetch'));
+    client.fileChanged(ws.uri('lib/y.json'), 2);
+    await client.waitDiagnostics(uri, (d) => d.length === 0, 'the renamed tool to resolve');
+
+    // Closing the buffer brings back the text on disk, which still uses x.json.
+    ws.write('lib/x.json', toolFile('send'));
+    client.fileChanged(ws.uri('lib/x.json'), 2);
+    client.close(uri);
+    await client.waitDiagnostics(uri, (d) => d.some((x) => x.code === 'unresolved-reference' && /send_email/.test(x.message)), 'the disk text to be linted');
+  });
+
   it('clears the diagnostics of a file deleted from disk', async () => {
     const files = { 'a.litmus.json': caseOf('x'), 'b.litmus.json': caseOf('x') };
     const { ws, client } = setup(files);

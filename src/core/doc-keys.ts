@@ -1,0 +1,157 @@
+import { canonicalHash } from './canonical';
+import type { SuiteDocument } from './document';
+import { parseToolReference } from './tools';
+import { normalizeUri, resolveRelative } from './uri';
+import type { CaseModel } from './workspace';
+
+/** The keys one document holds, computed once per document object (see incremental.ts). */
+export interface DocKeys {
+  /** Shared with every other holder: `i:` ids, `f:` families, `s:` canonical signatures. */
+  keys: Set<string>;
+  /** The document as a reference target (its normalised URI). */
+  self: string;
+  /** The files its tool references and `injection_field` locations point into. */
+  targets: Set<string>;
+  /** seed_id links of its cases (id → seed), followed transitively for seed-chain loops. */
+  seeds: [string, string][];
+}
+
+const keyCache = new WeakMap<SuiteDocument, DocKeys>();
+
+function targetOf(fromUri: string, ref: string): string | undefined {
+  const parsed = parseToolReference(ref);
+  if (!parsed) return undefined;
+  try {
+    return normalizeUri(resolveRelative(fromUri, parsed.path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file part of an `injection_field` location (`path#/pointer`); none for `#/pointer`. */
+function labelTarget(fromUri: string, label: string): string | undefined {
+  const hash = label.indexOf('#');
+  const path = hash < 0 ? label : label.slice(0, hash);
+  if (!path) return undefined;
+  try {
+    return normalizeUri(resolveRelative(fromUri, path));
+  } catch {
+    return undefined;
+  }
+}
+
+export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKeys {
+  const cached = keyCache.get(doc);
+  if (cached) return cached;
+  const keys = new Set<string>();
+  const targets = new Set<string>();
+  const seeds: [string, string][] = [];
+  for (const c of cases) {
+    const v = c.value;
+    if (c.id !== undefined) keys.add(`i:${c.id}`);
+    if (typeof v.paired_with === 'string') keys.add(`i:${v.paired_with}`);
+    if (typeof v.seed_id === 'string') {
+      keys.add(`i:${v.seed_id}`);
+      if (c.id !== undefined) seeds.push([c.id, v.seed_id]);
+    }
+    if (c.family !== undefined) keys.add(`f:${c.family}`);
+    const sig = canonicalHash(v.correct_resolution_signature);
+    if (sig !== undefined) keys.add(`s:${sig}`);
+    if (Array.isArray(v.tools)) {
+      for (const entry of v.tools) {
+        const t = typeof entry === 'string' ? targetOf(doc.uri, entry) : undefined;
+        if (t) targets.add(t);
+      }
+    }
+    const labels = Array.isArray(v.injection_field) ? v.injection_field : [v.injection_field];
+    for (const label of labels) {
+      const t = typeof label === 'string' ? labelTarget(doc.uri, label) : undefined;
+      if (t) targets.add(t);
+    }
+  }
+  const out = { keys, self: normalizeUri(doc.uri), targets, seeds };
+  keyCache.set(doc, out);
+  return out;
+}
+
+/**
+ * The documents' keys turned around: who holds each key, who points at each target, which
+ * document is each target, and whose seed links touch each id.
+ */
+export interface KeyTable {
+  holders: Map<string, Set<string>>;
+  users: Map<string, Set<string>>;
+  selves: Map<string, string>;
+  seedLinks: Map<string, Set<string>>;
+}
+
+function add(map: Map<string, Set<string>>, key: string, uri: string): void {
+  const set = map.get(key);
+  if (set) set.add(uri);
+  else map.set(key, new Set([uri]));
+}
+
+function remove(map: Map<string, Set<string>>, key: string, uri: string): void {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(uri);
+  if (set.size === 0) map.delete(key);
+}
+
+export function emptyKeyTable(): KeyTable {
+  return { holders: new Map(), users: new Map(), selves: new Map(), seedLinks: new Map() };
+}
+
+/** Adds (or with `drop`, removes) one document's keys. */
+export function enter(table: KeyTable, uri: string, k: DocKeys, drop = false): void {
+  const put = drop ? remove : add;
+  for (const key of k.keys) put(table.holders, key, uri);
+  for (const t of k.targets) put(table.users, t, uri);
+  for (const [id, seed] of k.seeds) {
+    put(table.seedLinks, id, uri);
+    put(table.seedLinks, seed, uri);
+  }
+  if (!drop) table.selves.set(k.self, uri);
+  else if (table.selves.get(k.self) === uri) table.selves.delete(k.self);
+}
+
+export function keyTable(keys: ReadonlyMap<string, DocKeys>): KeyTable {
+  const table = emptyKeyTable();
+  for (const [uri, k] of keys) enter(table, uri, k);
+  return table;
+}
+
+/**
+ * The key table of the previous run with the changed documents' new keys laid over it: who holds
+ * a key, who points at a target, and which document a target is, as things stand now.
+ */
+export interface Links {
+  holdersOf(key: string, visit: (uri: string) => void): void;
+  usersOf(target: string, visit: (uri: string) => void): void;
+  docOf(target: string): string | undefined;
+  /** The changed documents' own overlay (their new keys only). */
+  fresh: KeyTable;
+}
+
+export function links(table: KeyTable, keys: ReadonlyMap<string, DocKeys>, changed: ReadonlySet<string>, hasDoc: (uri: string) => boolean): Links {
+  const fresh = emptyKeyTable();
+  for (const uri of changed) {
+    const k = keys.get(uri);
+    if (k) enter(fresh, uri, k);
+  }
+  return {
+    fresh,
+    holdersOf(key, visit) {
+      for (const uri of table.holders.get(key) ?? []) if (!changed.has(uri)) visit(uri);
+      for (const uri of fresh.holders.get(key) ?? []) visit(uri);
+    },
+    usersOf(target, visit) {
+      for (const uri of table.users.get(target) ?? []) if (!changed.has(uri)) visit(uri);
+      for (const uri of fresh.users.get(target) ?? []) visit(uri);
+    },
+    docOf(target) {
+      const uri = fresh.selves.get(target) ?? table.selves.get(target);
+      return uri !== undefined && hasDoc(uri) ? uri : undefined;
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import type { DocKeys, Links } from './doc-keys';
+import { injectionAnalysis, type InjectionAnalysis } from './injection/analysis';
+import type { PayloadHit } from './injection/scan';
+import { memoOf } from './lint';
+import type { ToolModel } from './tools';
+import { normalizeUri } from './uri';
+import type { CaseModel, WorkspaceIndex } from './workspace';
+
+/**
+ * How the three injection rules (injection-payload, benign-contamination, stale-injection-field)
+ * are narrowed. They read the detector's analysis, whose scans compare each tool's text with every
+ * tool name of the workspace, so they see every tool file and every inline tool; what is narrowed
+ * is the cases (labels, tool users) and the documents whose findings are recomputed.
+ *
+ * A document's injection findings depend on:
+ * - a tool file's (or inline tool's) payloads: its hits, the labels that point into it and the
+ *   cases that use its tools (their ids and arms are shown, one adversarial user gets a fix);
+ * - a case file's: its own cases and labels, and the hits, labels and users of the tool files it
+ *   points at (a benign user's finding lists the tool's other users and labellers).
+ * So a changed file (or one whose hits changed, say after a tool was renamed elsewhere) re-lints
+ * itself, the files that point at it, the files it points at, and their other users.
+ */
+export interface InjectionRun {
+  /** Every tool file and inline tool; the cases of the read documents. */
+  view: WorkspaceIndex;
+  /** Holds the view's analysis, shared by the three rules. */
+  memo: Map<string, unknown>;
+  retained: Set<string>;
+  hits: ReadonlyMap<ToolModel, readonly PayloadHit[]>;
+}
+
+/** The hits per tool of an analysis run over the whole index with this memo (computed once). */
+export function injectionHits(index: WorkspaceIndex, memo: Map<string, unknown>): ReadonlyMap<ToolModel, readonly PayloadHit[]> {
+  return injectionAnalysis({ index, memo: memoOf(memo) }).hitsByTool;
+}
+
+const inlineCases = new WeakMap<readonly CaseModel[], CaseModel[]>();
+
+/** The cases of a document that carry inline tools: their names are part of every scan. */
+function withInlineTools(cases: readonly CaseModel[]): CaseModel[] {
+  let out = inlineCases.get(cases);
+  if (!out) inlineCases.set(cases, (out = cases.filter((c) => c.tools.some((u) => u.inline && u.tool))));
+  return out;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function view(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly CaseModel[]>, read: ReadonlySet<string>): WorkspaceIndex {
+  const cases: CaseModel[] = [];
+  // In the index's order, so labels, users and hits come in the order of a full run.
+  for (const uri of index.docs.keys()) {
+    const models = byDoc.get(uri);
+    if (models) for (const c of read.has(uri) ? models : withInlineTools(models)) cases.push(c);
+  }
+  const casesById = new Map<string, CaseModel[]>();
+  const families = new Map<string, CaseModel[]>();
+  const toolUsers: WorkspaceIndex['toolUsers'] = new Map();
+  for (const c of cases) {
+    if (c.id !== undefined) push(casesById, c.id, c);
+    if (c.family !== undefined) push(families, c.family, c);
+    for (const use of c.tools) if (use.tool) push(toolUsers, use.tool, { case: c, use });
+  }
+  return { ...index, cases, casesById, families, toolUsers };
+}
+
+export function injectionNeighbourhood(
+  index: WorkspaceIndex,
+  byDoc: ReadonlyMap<string, readonly CaseModel[]>,
+  keys: ReadonlyMap<string, DocKeys>,
+  oldKeys: ReadonlyMap<string, DocKeys>,
+  changed: ReadonlySet<string>,
+  dirtyTargets: ReadonlySet<string>,
+  at: Links,
+  previousHits: ReadonlyMap<ToolModel, readonly PayloadHit[]>,
+): InjectionRun {
+  const seeds = new Set<string>([...changed, ...dirtyTargets].map(normalizeUri));
+  for (;;) {
+    const retained = new Set<string>();
+    const retain = (uri: string) => void (index.docs.has(uri) && retained.add(uri));
+    for (const s of seeds) {
+      const uri = at.docOf(s) ?? s;
+      retain(uri);
+      at.usersOf(s, retain);
+      for (const k of [keys.get(uri), changed.has(uri) ? oldKeys.get(uri) : undefined]) {
+        for (const t of k?.targets ?? []) {
+          const target = at.docOf(t);
+          if (target) retain(target);
+          at.usersOf(t, retain);
+        }
+      }
+    }
+    const read = new Set(retained);
+    const see = (uri: string) => void read.add(uri);
+    for (const uri of retained) {
+      at.usersOf(normalizeUri(uri), see);
+      for (const t of keys.get(uri)?.targets ?? []) at.usersOf(t, see);
+    }
+
+    const narrowed = view(index, byDoc, read);
+    const memo = new Map<string, unknown>();
+    const analysis = injectionAnalysis({ index: narrowed, memo: memoOf(memo) });
+    const hits = analysis.hitsByTool;
+    // A tool whose scan came out differently (a name it mentions was renamed elsewhere) changes
+    // the findings around its file as an edit of that file would: widen and look again.
+    let widened = false;
+    for (const [tool, list] of hits) {
+      const file = normalizeUri(tool.uri);
+      if (previousHits.get(tool) !== list && !seeds.has(file)) {
+        seeds.add(file);
+        widened = true;
+      }
+    }
+    if (widened) continue;
+    // The rules report every hit and label of the analysis they are given; only the retained
+    // files' findings are kept. The analysis they share through the memo is swapped for one whose
+    // lists hold just those (every lookup table stays whole), so they build no findings to drop.
+    // Should the analysis stop being shared through the memo, the rules compute their own: slower, still exact.
+    const own: InjectionAnalysis = { ...analysis, hits: analysis.hits.filter((h) => retained.has(h.uri)), labels: analysis.labels.filter((l) => retained.has(l.case.doc.uri)) };
+    for (const [key, value] of memo) if (value === analysis) memo.set(key, own);
+    return { view: narrowed, memo, retained, hits };
+  }
+}

@@ -1,0 +1,49 @@
+import { readTool, type ToolModel } from './tools';
+import type { JsonPath } from './types';
+
+/**
+ * The tool models last read from each file, by place, with the entry value they were read from. A
+ * file read again after an edit gets the very same model for every entry that did not change, so
+ * work keyed on the model (detector scans, compiled validators, the index's tool-user lists) carries
+ * over, as it does for a file whose text did not change at all.
+ */
+const lastRead = new Map<string, Map<string, { entry: unknown; tool: ToolModel | undefined }>>();
+
+/** Equal JSON values, keys in the same order (a tool's schema is shown in its own key order). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const list = b as unknown[];
+    return a.length === list.length && a.every((x, i) => sameJson(x, list[i]));
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  return ka.every((k, i) => k === kb[i] && sameJson(ra[k], rb[k]));
+}
+
+/** Enough for every file of a large workspace; beyond it the files read longest ago are forgotten. */
+const MAX_FILES = 20_000;
+
+/** A reader for the tool entries of one new document of `uri`; it replaces what was kept for that file. */
+export function toolReader(uri: string): (entry: unknown, root: number, path: JsonPath) => ToolModel | undefined {
+  const before = lastRead.get(uri);
+  // A file without tool entries keeps nothing.
+  lastRead.delete(uri);
+  const now = new Map<string, { entry: unknown; tool: ToolModel | undefined }>();
+  return (entry, root, path) => {
+    if (now.size === 0) {
+      lastRead.set(uri, now);
+      if (lastRead.size > MAX_FILES) lastRead.delete(lastRead.keys().next().value as string);
+    }
+    const place = `${root}\u0000${path.join('\u0000')}`;
+    const last = before?.get(place);
+    const tool = last && sameJson(last.entry, entry) ? last.tool : readTool(entry, uri, root, path);
+    now.set(place, { entry, tool });
+    return tool;
+  };
+}
