@@ -40,3 +40,21 @@ export function spying(fs: FileSystem): { fs: FileSystem; reads: string[] } {
     },
   };
 }
+
+/** mulberry32: the same seed gives the same random edits on every machine. */
+export function rng(seed: number) {
+  let a = seed >>> 0;
+  const next = (): number => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)],
+    chance: (p: number) => next() < p,
+  };
+}
+export type Rng = ReturnType<typeof rng>;

@@ -4,7 +4,7 @@ import type { PayloadHit } from './injection/scan';
 import { memoOf } from './lint';
 import type { ToolModel } from './tools';
 import { normalizeUri } from './uri';
-import type { CaseModel, WorkspaceIndex } from './workspace';
+import { groupCases, type CaseModel, type WorkspaceIndex } from './workspace';
 
 /**
  * How the three injection rules (injection-payload, benign-contamination, stale-injection-field)
@@ -43,12 +43,6 @@ function withInlineTools(cases: readonly CaseModel[]): CaseModel[] {
   return out;
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
 function view(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly CaseModel[]>, read: ReadonlySet<string>): WorkspaceIndex {
   const cases: CaseModel[] = [];
   // In the index's order, so labels, users and hits come in the order of a full run.
@@ -56,15 +50,7 @@ function view(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly CaseMod
     const models = byDoc.get(uri);
     if (models) for (const c of read.has(uri) ? models : withInlineTools(models)) cases.push(c);
   }
-  const casesById = new Map<string, CaseModel[]>();
-  const families = new Map<string, CaseModel[]>();
-  const toolUsers: WorkspaceIndex['toolUsers'] = new Map();
-  for (const c of cases) {
-    if (c.id !== undefined) push(casesById, c.id, c);
-    if (c.family !== undefined) push(families, c.family, c);
-    for (const use of c.tools) if (use.tool) push(toolUsers, use.tool, { case: c, use });
-  }
-  return { ...index, cases, casesById, families, toolUsers };
+  return { ...index, cases, ...groupCases(cases) };
 }
 
 export function injectionNeighbourhood(

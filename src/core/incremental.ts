@@ -7,7 +7,7 @@ import { compareDiagnostics, placeFindings, runRule, type LintDiagnostic, type L
 import { ALL_RULES } from './rules/index';
 import type { Rule } from './rules/types';
 import { normalizeUri } from './uri';
-import { buildIndex, casesByDoc, changedSince, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from './workspace';
+import { buildIndex, casesByDoc, changedSince, groupCases, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from './workspace';
 
 /**
  * Incremental linting for hosts that lint the same workspace again and again (the language server).
@@ -128,15 +128,7 @@ function narrowed(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly Cas
   const toolFiles = new Map<string, ToolFile>();
   for (const [uri, file] of index.toolFiles) if (read.has(file.doc.uri)) toolFiles.set(uri, file);
   if (scope === 'lookup') return { ...index, docs, cases, toolFiles };
-  const casesById = new Map<string, CaseModel[]>();
-  const families = new Map<string, CaseModel[]>();
-  const toolUsers: WorkspaceIndex['toolUsers'] = new Map();
-  for (const c of cases) {
-    if (c.id !== undefined) push(casesById, c.id, c);
-    if (c.family !== undefined) push(families, c.family, c);
-    for (const use of c.tools) if (use.tool) push(toolUsers, use.tool, { case: c, use });
-  }
-  return { ...index, docs, cases, toolFiles, casesById, families, toolUsers };
+  return { ...index, docs, cases, toolFiles, ...groupCases(cases) };
 }
 
 /** Runs one rule and places its findings by document, exactly as lintIndex does. */

@@ -351,7 +351,7 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
     // One by one: spreading a 200,000-line file into push() would overflow the call stack.
     for (const c of models) cases.push(c);
   }
-  const { casesById, families, toolUsers } = grouped(cases);
+  const { casesById, families, toolUsers } = groupCases(cases);
 
   const base = mergeConfig(defaultConfig(), options.baseConfig);
   const configCache = new Map<string, ResolvedConfig>();
@@ -394,7 +394,8 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
   return index;
 }
 
-function grouped(cases: readonly CaseModel[]): Pick<WorkspaceIndex, 'casesById' | 'families' | 'toolUsers'> {
+/** The index's grouped maps, built from scratch over `cases` in order. */
+export function groupCases(cases: readonly CaseModel[]): Pick<WorkspaceIndex, 'casesById' | 'families' | 'toolUsers'> {
   const casesById = new Map<string, CaseModel[]>();
   const families = new Map<string, CaseModel[]>();
   const toolUsers = new Map<ToolModel, { case: CaseModel; use: ToolUse }[]>();
@@ -412,8 +413,8 @@ function grouped(cases: readonly CaseModel[]): Pick<WorkspaceIndex, 'casesById' 
  * was built from it (a lint cancelled part-way).
  */
 function releaseMaps(index: WorkspaceIndex): void {
-  let own: ReturnType<typeof grouped> | undefined;
-  const mine = () => (own ??= grouped(index.cases));
+  let own: ReturnType<typeof groupCases> | undefined;
+  const mine = () => (own ??= groupCases(index.cases));
   Object.defineProperties(index, {
     casesById: { get: () => mine().casesById, configurable: true, enumerable: true },
     families: { get: () => mine().families, configurable: true, enumerable: true },

@@ -1,23 +1,11 @@
 import assert from 'node:assert/strict';
 import { createIncrementalLinter, lintIndex, loadWorkspace, memoryFileSystem, reloadFiles, type LoadOptions, type LoadResult } from '../../src/core';
+import { rng, type Rng } from '../helpers';
 import { assertSameIndex, firstDifference, view } from './incremental-assert';
 
 const WS = 'file:///ws';
 const OUTSIDE = 'file:///elsewhere';
 
-/** mulberry32, as in incremental.test.ts: the same seed gives the same edits everywhere. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)], chance: (p: number) => next() < p };
-}
-type Rng = ReturnType<typeof rng>;
 
 const REFS = ['tools/a.tools.json#send', 'tools/a.tools.json#read', 'tools/plain.json#send', 'tools/gone.tools.json#x', '../elsewhere/o.tools.json#send', 'tools/b.tools.json#fetch'];
 const LIMIT = 2000;

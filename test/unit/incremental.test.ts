@@ -12,27 +12,11 @@ import {
   memoryFileSystem,
   type WorkspaceIndex,
 } from '../../src/core';
+import { rng, type Rng } from '../helpers';
 import { assertSameIndex, firstDifference, view } from './incremental-assert';
 
 const WS = 'file:///ws';
 
-/** mulberry32: the same seed gives the same edits on every machine. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)],
-    chance: (p: number) => next() < p,
-  };
-}
-type Rng = ReturnType<typeof rng>;
 
 // Small pools, so that ids, families, signatures and seeds collide and every cross-file rule fires.
 const IDS = Array.from({ length: 24 }, (_, i) => `c${i}`);
