@@ -33,17 +33,29 @@ function skipString(text: string, i: number): number {
   }
 }
 
+/**
+ * The top-level commas of the last container `skipValue` passed over. Skipping a suite's `cases`
+ * array already finds where every case ends; kept for a large container (copied out of this reused
+ * buffer), they let its children be listed later without scanning the text a second time.
+ */
+const commas: number[] = [];
+let commaCount = 0;
+/** Containers at least this long keep their commas. */
+const KEEP_COMMAS = 2048;
+
 /** Index just past the value that starts at `i`. */
 function skipValue(text: string, i: number): number {
   const c = text.charCodeAt(i);
   if (c === 34) return skipString(text, i);
   if (c === 123 || c === 91) {
     let depth = 0;
+    commaCount = 0;
     for (; i < text.length; i++) {
       const d = text.charCodeAt(i);
       if (d === 34) i = skipString(text, i) - 1;
       else if (d === 123 || d === 91) depth++;
       else if ((d === 125 || d === 93) && --depth === 0) return i + 1;
+      else if (d === 44 && depth === 1) commas[commaCount++] = i;
     }
     return text.length;
   }
@@ -73,8 +85,22 @@ function typeAt(text: string, i: number): NodeType {
   }
 }
 
+/** Where each child of a container lies, from its top-level commas: [start, end) per child, blanks trimmed. */
+function segments(text: string, offset: number, length: number, split: readonly number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (let k = 0; k <= split.length; k++) {
+    const start = skipBlank(text, k === 0 ? offset + 1 : split[k - 1] + 1);
+    let end = k < split.length ? split[k] : offset + length - 1;
+    while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
+    if (end > start) out.push([start, end]);
+  }
+  return out;
+}
+
 class StrictNode implements Node {
   private expanded: Node[] | undefined;
+  /** Top-level commas, for a large container whose extent was found by skipping it. */
+  private split: number[] | undefined;
 
   constructor(
     private readonly text: string,
@@ -98,28 +124,41 @@ class StrictNode implements Node {
     return this.expanded;
   }
 
+  /**
+   * The node of a child value from `at` to `stop`. When its end was found by skipping it (rather
+   * than given by this container's commas), a large container keeps the commas that skip found.
+   */
+  private node(at: number, stop: number, parent: Node, skipped: boolean): StrictNode {
+    const node = new StrictNode(this.text, typeAt(this.text, at), at, stop - at, parent);
+    // Copied at once: the next skip reuses the buffer.
+    if (skipped && node.length >= KEEP_COMMAS && (node.type === 'object' || node.type === 'array')) node.split = commas.slice(0, commaCount);
+    return node;
+  }
+
+  private element(at: number, end: number | undefined): StrictNode {
+    return this.node(at, end ?? skipValue(this.text, at), this, end === undefined);
+  }
+
   /** Property nodes carry their key and value eagerly, as jsonc-parser's do. */
-  static property(text: string, parent: Node, keyAt: number): { node: Node; end: number } {
-    const keyEnd = skipString(text, keyAt);
-    const colon = skipBlank(text, keyEnd);
-    const valueAt = skipBlank(text, colon + 1);
-    const valueEnd = skipValue(text, valueAt);
-    const prop = new StrictNode(text, 'property', keyAt, valueEnd - keyAt, parent, colon);
-    prop.expanded = [
-      new StrictNode(text, 'string', keyAt, keyEnd - keyAt, prop),
-      new StrictNode(text, typeAt(text, valueAt), valueAt, valueEnd - valueAt, prop),
-    ];
-    return { node: prop, end: valueEnd };
+  private property(keyAt: number, end: number | undefined): StrictNode {
+    const keyEnd = skipString(this.text, keyAt);
+    const colon = skipBlank(this.text, keyEnd);
+    const valueAt = skipBlank(this.text, colon + 1);
+    const valueEnd = end ?? skipValue(this.text, valueAt);
+    const prop = new StrictNode(this.text, 'property', keyAt, valueEnd - keyAt, this, colon);
+    prop.expanded = [new StrictNode(this.text, 'string', keyAt, keyEnd - keyAt, prop), this.node(valueAt, valueEnd, prop, end === undefined)];
+    return prop;
   }
 
   private properties(): Node[] {
+    if (this.split) return segments(this.text, this.offset, this.length, this.split).map(([start, end]) => this.property(start, end));
     const out: Node[] = [];
     const end = this.offset + this.length;
     let i = skipBlank(this.text, this.offset + 1);
     while (i < end && this.text.charCodeAt(i) === 34) {
-      const { node, end: after } = StrictNode.property(this.text, this, i);
+      const node = this.property(i, undefined);
       out.push(node);
-      i = skipBlank(this.text, after);
+      i = skipBlank(this.text, node.offset + node.length);
       if (this.text.charCodeAt(i) !== 44) break;
       i = skipBlank(this.text, i + 1);
     }
@@ -127,14 +166,15 @@ class StrictNode implements Node {
   }
 
   private elements(): Node[] {
+    if (this.split) return segments(this.text, this.offset, this.length, this.split).map(([start, end]) => this.element(start, end));
     const out: Node[] = [];
     const end = this.offset + this.length;
     let i = skipBlank(this.text, this.offset + 1);
     while (i < end - 1) {
-      const after = skipValue(this.text, i);
-      if (after <= i) break;
-      out.push(new StrictNode(this.text, typeAt(this.text, i), i, after - i, this));
-      i = skipBlank(this.text, after);
+      const node = this.element(i, undefined);
+      if (node.length <= 0) break;
+      out.push(node);
+      i = skipBlank(this.text, node.offset + node.length);
       if (this.text.charCodeAt(i) !== 44) break;
       i = skipBlank(this.text, i + 1);
     }

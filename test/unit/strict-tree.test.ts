@@ -69,6 +69,20 @@ describe('strict JSON parsing: values from JSON.parse, trees built as walked', (
     );
   });
 
+  it('lists the children of large containers from the commas found while skipping them, with the same result', () => {
+    const item = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ minLength: 20, maxLength: 60 }).map((s) => `${s}, "], {`));
+    const big = fc.array(item, { minLength: 60, maxLength: 120 });
+    const suite = fc.record({ suite: fc.string(), cases: big, after: fc.dictionary(fc.string({ maxLength: 8 }), big, { minKeys: 1, maxKeys: 3 }), last: big });
+    fc.assert(
+      fc.property(suite, fc.integer({ min: 0, max: layouts.length - 1 }), (value, layout) => {
+        const text = layouts[layout](value);
+        const root = parseJson(text).roots[0];
+        assert.deepEqual(shape(root.node), shape(parseTree(text)));
+      }),
+      { ...RUNS, numRuns: 40 },
+    );
+  });
+
   it('reads JSON with comments through JSON.parse too, with the tree over the same offsets', () => {
     const text = '// head\n{ /* a "quoted" } comment */ "a": [1, /* x */ 2], // tail "\n "b": "/* not a comment */" }';
     const root = parseJson(text).roots[0];
