@@ -1,7 +1,7 @@
 import { canonicalHash } from './canonical';
 import type { SuiteDocument } from './document';
 import { parseToolReference } from './tools';
-import { normalizeUri, resolveRelative } from './uri';
+import { normalizeUri, resolveTarget } from './uri';
 import type { CaseModel } from './workspace';
 
 /** The keys one document holds, computed once per document object (see incremental.ts). */
@@ -22,7 +22,7 @@ function targetOf(fromUri: string, ref: string): string | undefined {
   const parsed = parseToolReference(ref);
   if (!parsed) return undefined;
   try {
-    return normalizeUri(resolveRelative(fromUri, parsed.path));
+    return resolveTarget(fromUri, parsed.path);
   } catch {
     return undefined;
   }
@@ -34,7 +34,7 @@ function labelTarget(fromUri: string, label: string): string | undefined {
   const path = hash < 0 ? label : label.slice(0, hash);
   if (!path) return undefined;
   try {
-    return normalizeUri(resolveRelative(fromUri, path));
+    return resolveTarget(fromUri, path);
   } catch {
     return undefined;
   }

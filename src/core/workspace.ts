@@ -4,7 +4,7 @@ import { toolReader } from './stable-tools';
 import { parseToolReference, type ToolModel } from './tools';
 import type { JsonPath } from './types';
 import { regroup, type DocCases, type Grouping } from './grouped';
-import { dirnameUri, isUnder, normalizeUri, resolveRelative } from './uri';
+import { dirnameUri, isUnder, normalizeUri, resolveTarget } from './uri';
 
 export type Arm = 'adversarial' | 'benign';
 
@@ -507,7 +507,7 @@ function resolveReference(fromUri: string, ref: string, path: JsonPath, r: Resol
   if (!parsed) return { path, ref, inline: false, problem: 'malformed' };
   let targetUri: string;
   try {
-    targetUri = normalizeUri(resolveRelative(fromUri, parsed.path));
+    targetUri = resolveTarget(fromUri, parsed.path);
   } catch {
     return { path, ref, inline: false, problem: 'malformed' };
   }
@@ -557,7 +557,7 @@ export function referencedBy(doc: SuiteDocument): readonly string[] {
       const parsed = parseToolReference(entry);
       if (!parsed) continue;
       try {
-        out.add(normalizeUri(resolveRelative(doc.uri, parsed.path)));
+        out.add(resolveTarget(doc.uri, parsed.path));
       } catch {
         // malformed: unresolved-reference reports it
       }

@@ -2,7 +2,7 @@ import { findNodeAtLocation } from 'jsonc-parser';
 import type { SuiteDocument } from '../document';
 import { parsePointer, pathFromTokens } from '../pointer';
 import type { JsonPath } from '../types';
-import { normalizeUri, resolveRelative } from '../uri';
+import { normalizeUri, resolveTarget } from '../uri';
 import type { CaseModel, WorkspaceIndex } from '../workspace';
 
 /** One `injection_field` string of a case, resolved. */
@@ -54,7 +54,7 @@ export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath
   }
   let uri: string;
   try {
-    uri = normalizeUri(resolveRelative(c.doc.uri, file));
+    uri = resolveTarget(c.doc.uri, file);
   } catch {
     label.problem = 'malformed';
     return label;

@@ -30,7 +30,8 @@ function disagreeing(byArm: ByArm, arm: Arm, key: string): CaseModel[] {
 /** Scopes as a set: order and repeats do not change what a tool may do. */
 function scopeKey(value: unknown): string | undefined {
   if (!Array.isArray(value) || !value.every((s): s is string => typeof s === 'string')) return undefined;
-  return JSON.stringify([...new Set(value)].sort());
+  // Most tools have one scope: nothing to sort or collapse.
+  return JSON.stringify(value.length < 2 ? value : [...new Set(value)].sort());
 }
 
 function showScopes(key: string): string {
@@ -42,8 +43,9 @@ function checkScopes(ctx: RuleContext, index: WorkspaceIndex, family: string, ca
   const entries: { c: CaseModel; arm: Arm; tool: string; key: string }[] = [];
   for (const c of cases) {
     if (!c.arm || !isJsonObject(c.value.tool_scopes)) continue;
-    for (const [tool, scopes] of Object.entries(c.value.tool_scopes)) {
-      const key = scopeKey(scopes);
+    const declared = c.value.tool_scopes;
+    for (const tool in declared) {
+      const key = scopeKey(declared[tool]);
       if (key === undefined) continue;
       let byArm = byTool.get(tool);
       if (!byArm) byTool.set(tool, (byArm = { adversarial: new Map(), benign: new Map() }));
