@@ -11,20 +11,18 @@ const resolved = new Map<string, string>();
 const parents = new Map<string, string>();
 const joined = new Map<string, string>();
 
-function memo(map: Map<string, string>, key: string, compute: () => string): string {
-  // Hostile megabyte-long references are computed, not kept.
-  if (key.length > 2048) return compute();
-  const hit = map.get(key);
-  if (hit !== undefined) return hit;
-  const value = compute();
-  if (map.size >= MEMO_LIMIT) map.clear();
-  map.set(key, value);
+/** Keeps a computed value unless the key is a hostile megabyte-long reference. */
+function remember(map: Map<string, string>, key: string, value: string): string {
+  if (key.length <= 2048) {
+    if (map.size >= MEMO_LIMIT) map.clear();
+    map.set(key, value);
+  }
   return value;
 }
 
 /** One spelling per file, so maps keyed by URI never hold the same file twice. */
 export function normalizeUri(uri: string): string {
-  return memo(normalized, uri, () => URI.parse(uri).toString());
+  return normalized.get(uri) ?? remember(normalized, uri, URI.parse(uri).toString());
 }
 
 export function fileUri(fsPath: string): string {
@@ -36,7 +34,7 @@ export function uriToPath(uri: string): string {
 }
 
 export function dirnameUri(uri: string): string {
-  return memo(parents, uri, () => Utils.dirname(URI.parse(uri)).toString());
+  return parents.get(uri) ?? remember(parents, uri, Utils.dirname(URI.parse(uri)).toString());
 }
 
 export function basenameUri(uri: string): string {
@@ -44,13 +42,15 @@ export function basenameUri(uri: string): string {
 }
 
 export function joinUri(base: string, ...segments: string[]): string {
-  return memo(joined, [base, ...segments].join('\u0000'), () => Utils.joinPath(URI.parse(base), ...segments).toString());
+  const key = [base, ...segments].join('\u0000');
+  return joined.get(key) ?? remember(joined, key, Utils.joinPath(URI.parse(base), ...segments).toString());
 }
 
 /** Resolves a path written in a file (relative to that file's folder, or absolute). */
 export function resolveRelative(fromFileUri: string, relPath: string): string {
   // Exceptions (a malformed URI) are not memoised: they are thrown again on every call.
-  return memo(resolved, `${fromFileUri}\u0000${relPath}`, () => Utils.resolvePath(Utils.dirname(URI.parse(fromFileUri)), relPath).toString());
+  const key = `${fromFileUri}\u0000${relPath}`;
+  return resolved.get(key) ?? remember(resolved, key, Utils.resolvePath(Utils.dirname(URI.parse(fromFileUri)), relPath).toString());
 }
 
 /**

@@ -365,6 +365,8 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
     return resolved;
   };
   const overridden = options.configOverride ? mergeConfig(base, options.configOverride) : undefined;
+  // Asked for every finding and every tool: a map lookup instead of two URI computations.
+  const configByUri = new Map<string, ResolvedConfig>();
 
   const nearest = (map: Map<string, SuiteDocument>, uri: string): SuiteDocument | undefined => {
     let dir = normalizeUri(dirnameUri(uri));
@@ -386,12 +388,17 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
     toolUsers,
     readErrors: r.readErrors,
     roots: options.roots ?? [],
-    configFor: (uri) => overridden ?? configForDir(normalizeUri(dirnameUri(uri))),
+    configFor: (uri) => overridden ?? configByUri.get(uri) ?? remember(configByUri, uri, configForDir(normalizeUri(dirnameUri(uri)))),
     harnessFor: (uri) => nearest(harnessDocs, uri),
     casePath: (c, ...rest) => [...c.path, ...rest],
   };
   memories.set(index, { options: key, rank, byDoc, referrers, serial: ++serials });
   return index;
+}
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V): V {
+  map.set(key, value);
+  return value;
 }
 
 /** The index's grouped maps, built from scratch over `cases` in order. */
