@@ -127,7 +127,7 @@ function walkSchema(schema: unknown, path: JsonPath, out: Candidate[], descripti
   // Parsed objects have no prototype and answer each lookup from a hash table: look for the twenty
   // subschema keywords one by one only in the schemas that have some (most are leaves).
   let nested = false;
-  for (const key of Object.keys(schema)) {
+  for (const key in schema) {
     if (SUBSCHEMA_KEYS.has(key)) {
       nested = true;
       break;
