@@ -88,28 +88,16 @@ function isTrivia(text: string): boolean {
 }
 
 /**
- * What `JSON.parse` needs to stand in for jsonc-parser: the text with its comments blanked (same
- * length, so every offset stays), and how many property names it holds. One pass that jumps from
- * quote to quote; undefined when the text nests deeper than MAX_NESTING or a comment is malformed.
- * Anything else that is not strict JSON (trailing commas, stray characters, line breaks in
- * strings) makes `JSON.parse` refuse the text afterwards, so it need not be looked for here.
+ * The text with its comments blanked (same length, so every offset stays), for JSON with comments
+ * to go through `JSON.parse`: one pass that understands strings. Undefined when a comment is
+ * malformed or a slash stands where no comment can start; the exact path reports those.
  */
-function strictPrescan(text: string): { text: string; keys: number } | undefined {
-  let depth = 0;
-  let keys = 0;
+function withoutComments(text: string): string | undefined {
   let comments: number[] | undefined;
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (ch === 34 /* " */) {
       i = stringEnd(text, i);
-      let j = i + 1;
-      while (isAsciiBlank(text.charCodeAt(j))) j++;
-      if (text.charCodeAt(j) === 58 /* : */) keys++;
-      i = j - 1;
-    } else if (ch === 123 || ch === 91 /* { [ */) {
-      if (++depth > MAX_NESTING) return undefined;
-    } else if (ch === 125 || ch === 93 /* } ] */) {
-      depth--;
     } else if (ch === 47 /* / */) {
       const next = text.charCodeAt(i + 1);
       let end: number;
@@ -127,7 +115,23 @@ function strictPrescan(text: string): { text: string; keys: number } | undefined
       i = end - 1;
     }
   }
-  return { text: comments ? blanked(text, comments) : text, keys };
+  return comments ? blanked(text, comments) : undefined;
+}
+
+/**
+ * How many property names strict JSON text holds: a string followed by a colon. Outside strings
+ * strict JSON has no quotes, so the scan jumps from string to string and never reads the layout
+ * between them.
+ */
+function keyCount(text: string): number {
+  let keys = 0;
+  for (let i = text.indexOf('"'); i >= 0; ) {
+    let j = stringEnd(text, i) + 1;
+    while (isAsciiBlank(text.charCodeAt(j))) j++;
+    if (text.charCodeAt(j) === 58 /* : */) keys++;
+    i = text.indexOf('"', j);
+  }
+  return keys;
 }
 
 /** The text with each [start, end) span replaced by as many spaces. */
@@ -158,11 +162,13 @@ function isAsciiBlank(ch: number): boolean {
 }
 
 /**
- * The value of strict JSON text with exactly `keys` property names, with prototype-free objects
- * (as jsonc-parser builds them); undefined when `JSON.parse` refuses the text or keeps fewer keys
- * than the text has, which means a key is duplicated and must be reported.
+ * The value of the text if it is strict JSON that jsonc-parser would read without a finding, with
+ * prototype-free objects (as jsonc-parser builds them). Undefined when `JSON.parse` refuses it,
+ * when it nests deeper than MAX_NESTING (V8 parses any depth without recursing; the rules would
+ * not), or when the value holds fewer property names than the text, which means a key is
+ * duplicated: the exact path reports each of those.
  */
-function strictValue(text: string, keys: number): { value: unknown } | undefined {
+function strictValue(text: string): { value: unknown } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -171,21 +177,33 @@ function strictValue(text: string, keys: number): { value: unknown } | undefined
   }
   let seen = 0;
   const stack: unknown[] = [value];
+  const depths: number[] = [1];
   while (stack.length) {
     const v = stack.pop();
+    const depth = depths.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > MAX_NESTING) return undefined;
     if (Array.isArray(v)) {
-      for (const e of v) if (e !== null && typeof e === 'object') stack.push(e);
-    } else if (v !== null && typeof v === 'object') {
+      for (const e of v) {
+        if (e !== null && typeof e === 'object') {
+          stack.push(e);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
       Object.setPrototypeOf(v, null);
       const record = v as Record<string, unknown>;
       for (const k in record) {
         seen++;
         const e = record[k];
-        if (e !== null && typeof e === 'object') stack.push(e);
+        if (e !== null && typeof e === 'object') {
+          stack.push(e);
+          depths.push(depth + 1);
+        }
       }
     }
   }
-  return seen === keys ? { value } : undefined;
+  return seen === keyCount(text) ? { value } : undefined;
 }
 
 /**
@@ -310,13 +328,17 @@ function parseValue(source: string, text: string, base: number, line: number, wh
   if (wholeFile && text.trim() === '') {
     return { root: unusable(line), issues: [{ offset: base, length: 0, message: 'empty file: expected a JSON value' }] };
   }
-  const pre = strictPrescan(text);
-  // The tree is built over the blanked text (comments are not values; offsets are the same). A
-  // JSONL line would need it spliced into the whole text, so the rare commented line takes the
-  // jsonc-parser path instead.
-  const usable = pre && (wholeFile || pre.text === text) ? pre : undefined;
-  const strict = usable && strictValue(usable.text, usable.keys);
-  if (strict) return { root: strictRoot(wholeFile ? usable.text : source, base, base + text.length, line, strict.value), issues: [] };
+  // JSON with comments goes through JSON.parse with its comments blanked; the tree is built over
+  // the blanked text (offsets are the same). A JSONL line would need it spliced into the whole
+  // text, so the rare commented line takes the jsonc-parser path instead.
+  let strict = strictValue(text);
+  let treeText = wholeFile ? text : source;
+  if (!strict && wholeFile && text.includes('/')) {
+    const blank = withoutComments(text);
+    strict = blank === undefined ? undefined : strictValue(blank);
+    if (blank !== undefined) treeText = blank;
+  }
+  if (strict) return { root: strictRoot(treeText, base, base + text.length, line, strict.value), issues: [] };
   const { deep, commas } = scanIssues(text, base);
   if (deep) return { root: unusable(line), issues: [{ ...deep, offset: base + deep.offset }] };
   const errors: ParseError[] = [];
