@@ -20,8 +20,18 @@ export interface FormatContext {
 export type Formatter = (diagnostics: readonly LintDiagnostic[], context: FormatContext) => string;
 
 /** A path for people: relative to the working directory when under it, `/`-separated. */
+/** Paths already shown, per working folder: a report names each file once per related location. */
+const shown = new Map<string, Map<string, string>>();
+
 export function relPath(uri: string, cwdUri: string): string {
-  return displayPath(normalizeUri(uri), normalizeUri(cwdUri));
+  let paths = shown.get(cwdUri);
+  if (!paths) shown.set(cwdUri, (paths = new Map()));
+  let path = paths.get(uri);
+  if (path === undefined) {
+    path = displayPath(normalizeUri(uri), normalizeUri(cwdUri));
+    if (paths.size < 100_000) paths.set(uri, path);
+  }
+  return path;
 }
 
 export function underCwd(uri: string, cwdUri: string): boolean {
