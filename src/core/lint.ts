@@ -3,7 +3,7 @@ import type { SuiteDocument } from './document';
 import { resolveLocation, type Location, type ResolvedRange } from './location';
 import { ALL_RULES } from './rules/index';
 import { docsUrl, ruleMeta } from './rules/registry';
-import type { Finding, Rule, RuleContext } from './rules/types';
+import type { Finding, FixSpec, Rule, RuleContext } from './rules/types';
 import { SEVERITY_ORDER, type Range, type Severity } from './types';
 import type { WorkspaceIndex } from './workspace';
 
@@ -85,6 +85,34 @@ function placed(doc: SuiteDocument, at: Location): ResolvedRange {
   return { offset: r.offset, length: r.length, range: { start: { ...r.range.start }, end: { ...r.range.end } } };
 }
 
+/**
+ * A fix whose edits are placed (offsets to ranges) when first read, from changes that may
+ * themselves be computed then: a report that shows only titles, as the CLI's text and JSON formats
+ * do, never pays for either. The edits are the same whenever they are read: documents are immutable.
+ */
+function placedFix(index: WorkspaceIndex, f: FixSpec): Fix {
+  let edits: Fix['edits'] | undefined;
+  return {
+    title: f.title,
+    unambiguous: f.unambiguous,
+    get edits() {
+      return (edits ??= f.changes.map((c) => {
+        const target = index.docs.get(c.uri);
+        return {
+          uri: c.uri,
+          version: c.version,
+          edits: c.changes.map((ch) => ({
+            offset: ch.offset,
+            length: ch.length,
+            newText: ch.content,
+            range: target ? target.lines.rangeOf(ch.offset, ch.length) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          })),
+        };
+      }));
+    },
+  };
+}
+
 export function toDiagnostic(index: WorkspaceIndex, finding: Finding, severity: Severity): LintDiagnostic | undefined {
   const doc = index.docs.get(finding.at.uri);
   if (!doc) return undefined;
@@ -93,23 +121,7 @@ export function toDiagnostic(index: WorkspaceIndex, finding: Finding, severity: 
     const rdoc = index.docs.get(r.at.uri);
     return rdoc ? [{ uri: r.at.uri, range: placed(rdoc, r.at).range, message: r.message }] : [];
   });
-  const fixes: Fix[] = (finding.fixes ?? []).map((f) => ({
-    title: f.title,
-    unambiguous: f.unambiguous,
-    edits: f.changes.map((c) => {
-      const target = index.docs.get(c.uri);
-      return {
-        uri: c.uri,
-        version: c.version,
-        edits: c.changes.map((ch) => ({
-          offset: ch.offset,
-          length: ch.length,
-          newText: ch.content,
-          range: target ? target.lines.rangeOf(ch.offset, ch.length) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-        })),
-      };
-    }),
-  }));
+  const fixes: Fix[] = (finding.fixes ?? []).map((f) => placedFix(index, f));
   return {
     uri: finding.at.uri,
     range: at.range,

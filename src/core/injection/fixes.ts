@@ -1,7 +1,7 @@
 import { appendToArray, removeValue, setValue } from '../edit';
 import { quote } from '../escape';
 import { formatPointer } from '../pointer';
-import type { FixSpec } from '../rules/types';
+import type { FixSpec, TextChange } from '../rules/types';
 import type { JsonPath } from '../types';
 import { relativePath } from '../uri';
 import type { CaseModel } from '../workspace';
@@ -22,28 +22,36 @@ export function locationFor(c: CaseModel, at: { uri: string; root: number; path:
   return relativePath(c.doc.uri, at.uri) + '#' + formatPointer(at.path);
 }
 
+/**
+ * A fix to one case's document whose edit is computed when first read. The injection rules offer
+ * one per payload and label; a report that shows titles only never computes the edits (each runs
+ * jsonc-parser's `modify` on the case's text).
+ */
+function caseFix(c: CaseModel, title: string, unambiguous: boolean, compute: () => TextChange[]): FixSpec {
+  let changes: FixSpec['changes'] | undefined;
+  return {
+    title,
+    unambiguous,
+    get changes() {
+      return (changes ??= [{ uri: c.doc.uri, version: c.doc.version, changes: compute() }]);
+    },
+  };
+}
+
 /** Adds a location to a case's `injection_field`: creates it, appends to the array, or turns a string into an array. */
 export function addLabelFix(c: CaseModel, location: string, unambiguous: boolean): FixSpec {
   const field = [...c.path, 'injection_field'];
   const current = c.value.injection_field;
-  let changes;
-  if (Array.isArray(current)) changes = appendToArray(c.doc, c.root, field, current.length, location);
-  else if (typeof current === 'string') changes = setValue(c.doc, c.root, field, [current, location]);
-  else changes = setValue(c.doc, c.root, field, location);
-  return {
-    title: `Label as injection_field of ${c.id !== undefined ? shown(c.id, 60) : 'this case'}`,
-    unambiguous,
-    changes: [{ uri: c.doc.uri, version: c.doc.version, changes }],
-  };
+  return caseFix(c, `Label as injection_field of ${c.id !== undefined ? shown(c.id, 60) : 'this case'}`, unambiguous, () => {
+    if (Array.isArray(current)) return appendToArray(c.doc, c.root, field, current.length, location);
+    if (typeof current === 'string') return setValue(c.doc, c.root, field, [current, location]);
+    return setValue(c.doc, c.root, field, location);
+  });
 }
 
 export function relabelFix(label: Label, location: string, unambiguous: boolean): FixSpec {
   const c = label.case;
-  return {
-    title: `Relabel injection_field to ${shown(location, 120)}`,
-    unambiguous,
-    changes: [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, label.path, location) }],
-  };
+  return caseFix(c, `Relabel injection_field to ${shown(location, 120)}`, unambiguous, () => setValue(c.doc, c.root, label.path, location));
 }
 
 /** Removes the stale string; the whole field when it is the only one. */
@@ -52,9 +60,5 @@ export function removeLabelFix(label: Label, unambiguous: boolean): FixSpec {
   const field = [...c.path, 'injection_field'];
   const current = c.value.injection_field;
   const only = !Array.isArray(current) || current.length <= 1;
-  return {
-    title: 'Remove stale injection_field',
-    unambiguous,
-    changes: [{ uri: c.doc.uri, version: c.doc.version, changes: removeValue(c.doc, c.root, only ? field : label.path) }],
-  };
+  return caseFix(c, 'Remove stale injection_field', unambiguous, () => removeValue(c.doc, c.root, only ? field : label.path));
 }
