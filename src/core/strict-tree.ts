@@ -97,8 +97,11 @@ function segments(text: string, offset: number, length: number, split: readonly 
   return out;
 }
 
+const NOT_YET: unique symbol = Symbol('not decoded');
+
 class StrictNode implements Node {
   private expanded: Node[] | undefined;
+  private decoded: unknown = NOT_YET;
   /** Top-level commas, for a large container whose extent was found by skipping it. */
   private split: number[] | undefined;
 
@@ -111,11 +114,17 @@ class StrictNode implements Node {
     readonly colonOffset?: number,
   ) {}
 
-  /** Scalars decode their own text; containers have no value, as in jsonc-parser. */
+  /**
+   * Scalars decode their own text, once: path lookups compare every key of an object on the way.
+   * Containers have no value, as in jsonc-parser.
+   */
   get value(): unknown {
     if (this.type === 'object' || this.type === 'array' || this.type === 'property') return undefined;
-    const raw = this.text.slice(this.offset, this.offset + this.length);
-    return this.type === 'string' && !raw.includes('\\') ? raw.slice(1, -1) : JSON.parse(raw);
+    if (this.decoded === NOT_YET) {
+      const raw = this.text.slice(this.offset, this.offset + this.length);
+      this.decoded = this.type === 'string' && !raw.includes('\\') ? raw.slice(1, -1) : JSON.parse(raw);
+    }
+    return this.decoded;
   }
 
   get children(): Node[] | undefined {

@@ -5,16 +5,21 @@ import type { Position, Range } from './types';
  * set LSP clients use, so CRLF and mixed endings give the positions the editor shows.
  */
 export class LineIndex {
-  private readonly starts: number[];
+  /** Offsets where lines start, in a typed array: a 130 KB suite has thousands of lines. */
+  private readonly starts: Int32Array;
 
   constructor(readonly text: string) {
-    const starts = [0];
     if (!text.includes('\r')) {
       // The common case, found with indexOf, which is many times faster than a loop over char codes.
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      let count = 1;
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
+      const starts = new Int32Array(count);
+      let k = 1;
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts[k++] = i + 1;
       this.starts = starts;
       return;
     }
+    const starts = [0];
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 13 /* \r */) {
@@ -24,7 +29,7 @@ export class LineIndex {
         starts.push(i + 1);
       }
     }
-    this.starts = starts;
+    this.starts = Int32Array.from(starts);
   }
 
   get lineCount(): number {

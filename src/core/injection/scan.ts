@@ -136,7 +136,7 @@ function walkSchema(schema: unknown, path: JsonPath, out: Candidate[], descripti
   if (!nested) return;
   for (const key of SCHEMA_MAPS) {
     const m = schema[key];
-    if (isObject(m)) for (const [name, sub] of Object.entries(m)) walkSchema(sub, [...path, key, name], out, descriptions, depth + 1);
+    if (isObject(m)) for (const name in m) walkSchema(m[name], [...path, key, name], out, descriptions, depth + 1);
   }
   for (const key of SCHEMA_ONE) {
     const sub = schema[key];
