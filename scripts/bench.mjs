@@ -62,39 +62,41 @@ try {
     log(`generated ${w.cases} cases: ${w.suites.length} suite files, ${w.toolFiles.length} tool files`);
   }
 
-  // (a) (b) (e): the CLI against the parse floor, both as child processes, median of `runs`.
+  // (a) (b) (e): the CLI against the parse floor, both as child processes, median of `runs`. The
+  // runs alternate (floor, CLI, floor, CLI, ...) so that a machine whose speed drifts (a shared
+  // host, another build starting) slows both sides of the ratio alike.
   const haveCli = existsSync(cliJs);
   for (const n of serverOnly ? [] : sizes) {
     const dir = workspaces[n].dir;
     const floor = [];
     const floorCpu = [];
+    const times = [];
+    const cpu = [];
+    let rss = 0;
+    const entry = {};
     for (let i = 0; i < runs; i++) {
-      const r = await runNode([join(repo, 'bench', 'floor.mjs'), dir]);
-      floor.push(r.ms);
-      floorCpu.push(r.cpuMs);
-    }
-    const entry = { floorMs: median(floor), floorCpuMs: median(floorCpu) };
-    if (haveCli) {
-      const times = [];
-      const cpu = [];
-      let rss = 0;
-      for (let i = 0; i < runs; i++) {
-        const r = await runNode([cliJs, '--format', 'json', dir], { cwd: work });
-        if (r.code !== 0 && r.code !== 1) {
-          entry.error = `exit ${r.code}: ${r.stderr.trim().split('\n').slice(0, 3).join(' | ')}`;
-          break;
-        }
-        times.push(r.ms);
-        cpu.push(r.cpuMs);
-        rss = Math.max(rss, r.rssKb / 1024);
-        try {
-          const out = JSON.parse(r.stdout);
-          const list = out.files?.flatMap((f) => f.diagnostics ?? []);
-          entry.diagnostics = out.summary?.problems ?? list?.length;
-        } catch {
-          entry.error = 'the CLI printed no JSON with --format json';
-        }
+      const f = await runNode([join(repo, 'bench', 'floor.mjs'), dir]);
+      floor.push(f.ms);
+      floorCpu.push(f.cpuMs);
+      if (!haveCli || entry.error) continue;
+      const r = await runNode([cliJs, '--format', 'json', dir], { cwd: work });
+      if (r.code !== 0 && r.code !== 1) {
+        entry.error = `exit ${r.code}: ${r.stderr.trim().split('\n').slice(0, 3).join(' | ')}`;
+        continue;
       }
+      times.push(r.ms);
+      cpu.push(r.cpuMs);
+      rss = Math.max(rss, r.rssKb / 1024);
+      try {
+        const out = JSON.parse(r.stdout);
+        const list = out.files?.flatMap((d) => d.diagnostics ?? []);
+        entry.diagnostics = out.summary?.problems ?? list?.length;
+      } catch {
+        entry.error = 'the CLI printed no JSON with --format json';
+      }
+    }
+    Object.assign(entry, { floorMs: median(floor), floorCpuMs: median(floorCpu) });
+    if (haveCli) {
       if (!entry.error) Object.assign(entry, { cliMs: median(times), cliCpuMs: median(cpu), rssMB: rss });
       if (profileDir && !entry.error) await runNode(['--cpu-prof', `--cpu-prof-dir=${join(profileDir, `cli-${n}`)}`, cliJs, '--format', 'json', dir], { cwd: work });
     }
