@@ -85,7 +85,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** What one case says about itself, independent of every other file: cached per document. */
 interface CaseFacts extends Omit<CaseModel, 'doc' | 'tools'> {
   /** Inline tool entries by their index in `tools`, normalised once. */
-  inlineUses: Map<number, ToolUse>;
+  inlineUses: ReadonlyMap<number, ToolUse>;
   /** The last resolution of each reference, with what it depended on (see buildIndex). */
   uses: (CachedUse | undefined)[];
   /** The last model built from these facts. */
@@ -127,13 +127,16 @@ function readCaseFacts(doc: SuiteDocument): CaseFacts[] {
   return out;
 }
 
+/** Most cases only reference tools: they share this empty map rather than each holding one. */
+const NO_INLINE_USES: ReadonlyMap<number, ToolUse> = new Map();
+
 function caseFact(root: number, path: JsonPath, value: Record<string, unknown>, read: ReturnType<typeof toolReader>): CaseFacts {
-  const inlineUses = new Map<number, ToolUse>();
+  let inlineUses: Map<number, ToolUse> | undefined;
   if (Array.isArray(value.tools)) {
     value.tools.forEach((entry, i) => {
       if (typeof entry === 'string') return;
       const usePath: JsonPath = [...path, 'tools', i];
-      inlineUses.set(i, { path: usePath, inline: true, tool: read(entry, root, usePath) });
+      (inlineUses ??= new Map()).set(i, { path: usePath, inline: true, tool: read(entry, root, usePath) });
     });
   }
   return {
@@ -144,7 +147,7 @@ function caseFact(root: number, path: JsonPath, value: Record<string, unknown>, 
     arm: value.arm === 'adversarial' || value.arm === 'benign' ? value.arm : undefined,
     family: typeof value.family === 'string' ? value.family : undefined,
     probe: typeof value.probe === 'string' ? value.probe : undefined,
-    inlineUses,
+    inlineUses: inlineUses ?? NO_INLINE_USES,
     uses: [],
   };
 }
@@ -206,7 +209,13 @@ function resolver(docs: Map<string, SuiteDocument>, toolFiles: Map<string, ToolF
   };
 }
 
-function resolveUse(r: Resolver, doc: SuiteDocument, f: CaseFacts, entry: unknown, i: number): ToolUse {
+/**
+ * How the references of one file resolve, by reference text: the cases of a suite file name the same
+ * few dozen tools again and again, and each text resolves the same way within one build.
+ */
+type Resolutions = Map<string, Omit<CachedUse, 'use'> & { use: Omit<ToolUse, 'path'> }>;
+
+function resolveUse(r: Resolver, doc: SuiteDocument, f: CaseFacts, entry: unknown, i: number, resolutions: Resolutions): ToolUse {
   if (typeof entry !== 'string') {
     // The same ToolModel object every time the document is unchanged, so work keyed on it carries over.
     return f.inlineUses.get(i) ?? { path: [...f.path, 'tools', i], inline: true };
@@ -218,17 +227,24 @@ function resolveUse(r: Resolver, doc: SuiteDocument, f: CaseFacts, entry: unknow
   if (cached && (t === undefined || (r.toolFiles.get(t) === cached.file && r.docs.has(t) === cached.hasDoc && r.readErrors.get(t) === cached.readError && r.outside(t) === cached.outside))) {
     return cached.use;
   }
-  const use = resolveReference(doc.uri, entry, [...f.path, 'tools', i], r);
-  const u = use.targetUri;
-  f.uses[i] = { use, file: u ? r.toolFiles.get(u) : undefined, hasDoc: u ? r.docs.has(u) : false, readError: u ? r.readErrors.get(u) : undefined, outside: u ? r.outside(u) : false };
+  let resolved = resolutions.get(entry);
+  if (!resolved) {
+    const use = resolveReference(doc.uri, entry, r);
+    const u = use.targetUri;
+    resolved = { use, file: u ? r.toolFiles.get(u) : undefined, hasDoc: u ? r.docs.has(u) : false, readError: u ? r.readErrors.get(u) : undefined, outside: u ? r.outside(u) : false };
+    resolutions.set(entry, resolved);
+  }
+  const use: ToolUse = { path: [...f.path, 'tools', i], ...resolved.use };
+  f.uses[i] = { ...resolved, use };
   return use;
 }
 
 /** The case models of one case file, resolved against the index. */
 function modelsOf(r: Resolver, doc: SuiteDocument): CaseModel[] {
   const out: CaseModel[] = [];
+  const resolutions: Resolutions = new Map();
   for (const f of readCaseFacts(doc)) {
-    const uses = Array.isArray(f.value.tools) ? f.value.tools.map((entry, i) => resolveUse(r, doc, f, entry, i)) : [];
+    const uses = Array.isArray(f.value.tools) ? f.value.tools.map((entry, i) => resolveUse(r, doc, f, entry, i, resolutions)) : [];
     // A case whose references all resolve as before is the same model as before: rules that key
     // their own caches on it keep them.
     let c = f.model;
@@ -509,16 +525,16 @@ function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<st
   return index;
 }
 
-function resolveReference(fromUri: string, ref: string, path: JsonPath, r: Resolver): ToolUse {
+function resolveReference(fromUri: string, ref: string, r: Resolver): Omit<ToolUse, 'path'> {
   const parsed = parseToolReference(ref);
-  if (!parsed) return { path, ref, inline: false, problem: 'malformed' };
+  if (!parsed) return { ref, inline: false, problem: 'malformed' };
   let targetUri: string;
   try {
     targetUri = resolveTarget(fromUri, parsed.path);
   } catch {
-    return { path, ref, inline: false, problem: 'malformed' };
+    return { ref, inline: false, problem: 'malformed' };
   }
-  const use: ToolUse = { path, ref, inline: false, targetUri, targetName: parsed.name };
+  const use: Omit<ToolUse, 'path'> = { ref, inline: false, targetUri, targetName: parsed.name };
   // Checked first: a file outside was never read, so "missing" or "unreadable" would mislead.
   if (r.outside(targetUri)) {
     use.problem = 'outside-workspace';
