@@ -112,3 +112,27 @@ describe('CLI golden scenarios (dist/cli.js)', function () {
     });
   }
 });
+
+describe('the command launcher (dist/cli.js)', function () {
+  this.timeout(60000);
+
+  it('comes with a code cache from the build, and answers the same without one or with a bad one', () => {
+    assert.ok(existsSync(join(ROOT, 'dist/cli-main.cache')), 'the build writes dist/cli-main.cache');
+    const tmp = mkdtempSync(join(tmpdir(), 'litmus-launch-'));
+    try {
+      for (const f of ['cli.js', 'cli-main.js']) cpSync(join(ROOT, 'dist', f), join(tmp, f));
+      const run = () => spawnSync(process.execPath, [join(tmp, 'cli.js'), '--format', 'json', 'examples'], { cwd: ROOT, encoding: 'utf8' });
+      const expected = spawnSync(process.execPath, [CLI, '--format', 'json', 'examples'], { cwd: ROOT, encoding: 'utf8' });
+      assert.equal(expected.status, 1, 'the examples carry deliberate defects');
+      for (const cache of [undefined, Buffer.from('not a code cache'), readFileSync(join(ROOT, 'dist/cli-main.cache')).subarray(0, 100)]) {
+        if (cache) writeFileSync(join(tmp, 'cli-main.cache'), cache);
+        const r = run();
+        assert.equal(r.stderr, '');
+        assert.equal(r.status, expected.status);
+        assert.equal(r.stdout, expected.stdout);
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
