@@ -10,12 +10,20 @@ const MAX_ENTRIES = 100_000;
  * slot unless it read the tool's topic or the workspace's tool names: such verdicts are not kept,
  * so each tool judges them afresh. Kept verdicts are shared between hits; they are read-only.
  */
+/** Slots as small numbers, so a verdict's key is a number rather than a string built per string judged. */
+const SLOT_INDEX: Record<TextContext['slot'], number> = { default: 0, examples: 1, const: 2, enum: 3, description: 4, title: 5 };
+
+/** Everything besides the text that a kept verdict depends on, as one number. */
+function contextKey(ctx: TextContext): number {
+  return ((ctx.siblingMax ?? -1) + 1) * 32 + SLOT_INDEX[ctx.slot] * 4 + (ctx.freeText ? 2 : 0) + (ctx.topic ? 1 : 0);
+}
+
 export class VerdictCache {
-  private readonly bySlot = new Map<string, Map<string, StringVerdict>>();
+  private readonly bySlot = new Map<number, Map<string, StringVerdict>>();
   private size = 0;
 
   verdict(text: string, ctx: TextContext): StringVerdict {
-    const slotKey = `${ctx.slot}\u0000${ctx.siblingMax ?? ''}\u0000${ctx.freeText ? 1 : 0}\u0000${ctx.topic ? 1 : 0}`;
+    const slotKey = contextKey(ctx);
     let texts = this.bySlot.get(slotKey);
     const kept = texts?.get(text);
     if (kept) return kept;

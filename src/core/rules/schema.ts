@@ -7,6 +7,8 @@ import type { Rule, RuleContext } from './types';
 
 /** FORMAT §2: a tool name is unique within its file; references resolve to the first, so a later twin is dead. */
 function duplicateToolNames(ctx: RuleContext, tools: readonly ToolModel[], where: string): void {
+  // Called for every case: most have no inline tool, and one cannot repeat a name.
+  if (tools.length < 2) return;
   const first = new Map<string, ToolModel>();
   for (const tool of tools) {
     const earlier = first.get(tool.name);
@@ -44,6 +46,7 @@ export const schema: Rule = {
     }
     for (const file of index.toolFiles.values()) duplicateToolNames(ctx, file.tools, 'this file');
     for (const c of index.cases) {
+      if (!c.tools.some((u) => u.inline)) continue;
       const inline = c.tools.flatMap((u) => (u.inline && u.tool ? [u.tool] : []));
       duplicateToolNames(ctx, inline, 'this case');
     }
