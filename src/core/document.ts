@@ -2,7 +2,7 @@ import { detectKind, type FileKind } from './kinds';
 import { parseJson, parseJsonLines, type ParsedText } from './parse';
 import { LineIndex } from './text';
 
-/** One file as core sees it: its text, kind, line index and parse trees. Immutable once built. */
+/** One file as core sees it: its text, kind, line index and parsed values (trees built as walked). Immutable once built. */
 export interface SuiteDocument {
   uri: string;
   kind: FileKind;
@@ -15,9 +15,10 @@ export interface SuiteDocument {
 
 /**
  * The last document built per URI. Documents are immutable, so when the same text comes back (the
- * editor re-reads a workspace after every change, most files unchanged) the parse trees, values and
- * per-file facts hung off the old document are reused instead of rebuilt. Comparing the text itself
- * is exact (no hash collisions) and costs a memory compare only when the lengths are equal.
+ * editor re-reads a workspace after every change, most files unchanged) the values, the parts of
+ * trees already walked and the per-file facts hung off the old document are reused instead of
+ * rebuilt. Comparing the text itself is exact (no hash collisions) and costs a memory compare only
+ * when the lengths are equal.
  */
 const recent = new Map<string, SuiteDocument>();
 /** Enough for a 50k-case workspace several times over; beyond it the oldest entries are dropped. */
