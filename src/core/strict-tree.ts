@@ -128,8 +128,8 @@ class StrictNode implements Node {
   }
 
   get children(): Node[] | undefined {
-    if (this.type === 'object') return (this.expanded ??= this.properties());
-    if (this.type === 'array') return (this.expanded ??= this.elements());
+    if (this.type === 'object') return (this.expanded ??= this.list((at, end) => this.property(at, end)));
+    if (this.type === 'array') return (this.expanded ??= this.list((at, end) => this.element(at, end)));
     return this.expanded;
   }
 
@@ -159,28 +159,17 @@ class StrictNode implements Node {
     return prop;
   }
 
-  private properties(): Node[] {
-    if (this.split) return segments(this.text, this.offset, this.length, this.split).map(([start, end]) => this.property(start, end));
+  /**
+   * The children, each made by `make` from where it starts (and ends, when this container's commas
+   * say). An object's children are its properties, each starting with its key's quote.
+   */
+  private list(make: (at: number, end: number | undefined) => StrictNode): Node[] {
+    if (this.split) return segments(this.text, this.offset, this.length, this.split).map(([start, end]) => make(start, end));
     const out: Node[] = [];
-    const end = this.offset + this.length;
+    const close = this.offset + this.length - 1;
     let i = skipBlank(this.text, this.offset + 1);
-    while (i < end && this.text.charCodeAt(i) === 34) {
-      const node = this.property(i, undefined);
-      out.push(node);
-      i = skipBlank(this.text, node.offset + node.length);
-      if (this.text.charCodeAt(i) !== 44) break;
-      i = skipBlank(this.text, i + 1);
-    }
-    return out;
-  }
-
-  private elements(): Node[] {
-    if (this.split) return segments(this.text, this.offset, this.length, this.split).map(([start, end]) => this.element(start, end));
-    const out: Node[] = [];
-    const end = this.offset + this.length;
-    let i = skipBlank(this.text, this.offset + 1);
-    while (i < end - 1) {
-      const node = this.element(i, undefined);
+    while (i < close && (this.type === 'array' || this.text.charCodeAt(i) === 34)) {
+      const node = make(i, undefined);
       if (node.length <= 0) break;
       out.push(node);
       i = skipBlank(this.text, node.offset + node.length);

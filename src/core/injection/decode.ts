@@ -79,37 +79,32 @@ function base64Bytes(token: string): number[] | undefined {
   return bytes;
 }
 
-/** Runs of base64 alphabet long enough to carry a sentence. */
-function base64Tokens(text: string): string[] {
+/** The runs of characters in a class, cut at MAX_TOKEN, whose length `keep` accepts. */
+function runs(text: string, inClass: (c: number) => boolean, keep: (length: number) => boolean): string[] {
   const out: string[] = [];
   let start = -1;
   for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 0;
-    const inAlphabet = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2b || c === 0x2f || c === 0x3d || c === 0x2d || c === 0x5f;
-    if (inAlphabet) {
+    if (i < text.length && inClass(text.charCodeAt(i))) {
       if (start < 0) start = i;
     } else if (start >= 0) {
-      if (i - start >= 16) out.push(text.slice(start, Math.min(i, start + MAX_TOKEN)));
+      if (keep(i - start)) out.push(text.slice(start, Math.min(i, start + MAX_TOKEN)));
       start = -1;
     }
   }
   return out;
 }
 
+const isBase64 = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2b || c === 0x2f || c === 0x3d || c === 0x2d || c === 0x5f;
+const isHex = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+
+/** Runs of base64 alphabet long enough to carry a sentence. */
+function base64Tokens(text: string): string[] {
+  return runs(text, isBase64, (length) => length >= 16);
+}
+
+/** Runs of hex digits long enough to carry a sentence, whole bytes only. */
 function hexTokens(text: string): string[] {
-  const out: string[] = [];
-  let start = -1;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 0;
-    const hex = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-    if (hex) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      if (i - start >= 24 && (i - start) % 2 === 0) out.push(text.slice(start, Math.min(i, start + MAX_TOKEN)));
-      start = -1;
-    }
-  }
-  return out;
+  return runs(text, isHex, (length) => length >= 24 && length % 2 === 0);
 }
 
 export interface Decoded {
