@@ -1,3 +1,5 @@
+import { pushTo } from './multimap';
+
 /**
  * Canonical forms of JSON values, so that two signatures or end states that mean the same thing
  * compare equal whatever their layout: object keys sorted, one number form (`1`, `1.0` and `1e0`
@@ -79,9 +81,7 @@ export function groupByCanonical<T>(items: Iterable<T>, valueOf: (item: T) => un
   for (const item of items) {
     const key = canonicalize(valueOf(item));
     if (key === undefined) continue;
-    const list = groups.get(key);
-    if (list) list.push(item);
-    else groups.set(key, [item]);
+    pushTo(groups, key, item);
   }
   return groups;
 }

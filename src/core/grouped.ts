@@ -1,4 +1,5 @@
 import type { CaseModel } from './workspace';
+import { pushTo } from './multimap';
 
 /**
  * How one of the index's grouped maps (cases by id, by family, tool users by tool) takes its
@@ -41,9 +42,7 @@ export function regroup<K, V>(
         touched.add(k);
         let byUri = fresh.get(k);
         if (!byUri) fresh.set(k, (byUri = new Map()));
-        const list = byUri.get(uri);
-        if (list) list.push(v);
-        else byUri.set(uri, [v]);
+        pushTo(byUri, uri, v);
       });
     }
   }

@@ -8,6 +8,7 @@ import { ALL_RULES } from './rules/index';
 import type { Rule } from './rules/types';
 import { normalizeUri } from './uri';
 import { buildIndex, casesByDoc, changedSince, groupCases, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from './workspace';
+import { pushTo } from './multimap';
 
 /**
  * Incremental linting for hosts that lint the same workspace again and again (the language server).
@@ -109,12 +110,6 @@ function configPrint(index: WorkspaceIndex): string {
   return [...seen.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([d, c]) => `${d}=${c}`).join('\n');
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
 /** The index as a rule sees it when it is narrowed to the documents in `read`. */
 function narrowed(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly CaseModel[]>, read: ReadonlySet<string>, scope: RuleScope): WorkspaceIndex {
   const docs = new Map<string, SuiteDocument>();
@@ -134,7 +129,7 @@ function narrowed(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly Cas
 /** Runs one rule and places its findings by document, exactly as lintIndex does. */
 function runRuleByDoc(rule: Rule, ruleIndex: WorkspaceIndex, full: WorkspaceIndex, memo: Map<string, unknown>, keep: (uri: string) => boolean): Map<string, LintDiagnostic[]> {
   const out = new Map<string, LintDiagnostic[]>();
-  for (const d of placeFindings(runRule(rule, ruleIndex, memo, full), full, keep)) push(out, d.uri, d);
+  for (const d of placeFindings(runRule(rule, ruleIndex, memo, full), full, keep)) pushTo(out, d.uri, d);
   return out;
 }
 

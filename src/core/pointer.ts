@@ -99,3 +99,8 @@ export function pointerAtOffset(root: Node | undefined, offset: number): string 
   const path = pathAtOffset(root, offset);
   return path ? formatPointer(path) : undefined;
 }
+
+/** Whether `path` is `prefix` or lies below it. */
+export function pathStartsWith(path: JsonPath, prefix: JsonPath): boolean {
+  return prefix.length <= path.length && prefix.every((p, i) => p === path[i]);
+}

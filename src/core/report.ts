@@ -4,6 +4,7 @@ import { markdownText, quote } from './escape';
 import type { ToolModel } from './tools';
 import { displayPath } from './uri';
 import type { Arm, CaseModel, WorkspaceIndex } from './workspace';
+import { pushTo } from './multimap';
 
 /**
  * The suite health summary behind `litmus-lint report` and the editor's "show suite report":
@@ -76,9 +77,7 @@ interface Span {
 function spanFinder<T>(entries: { uri: string; span: Span; item: T }[]): (uri: string, offset: number) => T | undefined {
   const byUri = new Map<string, { span: Span; item: T }[]>();
   for (const e of entries) {
-    const list = byUri.get(e.uri);
-    if (list) list.push(e);
-    else byUri.set(e.uri, [e]);
+    pushTo(byUri, e.uri, e);
   }
   for (const list of byUri.values()) list.sort((a, b) => a.span.offset - b.span.offset);
   return (uri, offset) => {

@@ -1,3 +1,4 @@
+import { isJsonObject } from './canonical';
 import type { JsonPath } from './types';
 
 export type ToolDialect = 'mcp' | 'openai' | 'anthropic';
@@ -26,19 +27,15 @@ export interface ToolModel {
   titlePath?: JsonPath;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 export function toolDialect(entry: Record<string, unknown>): ToolDialect {
-  if (entry.type === 'function' && isObject(entry.function)) return 'openai';
+  if (entry.type === 'function' && isJsonObject(entry.function)) return 'openai';
   if ('input_schema' in entry && !('inputSchema' in entry)) return 'anthropic';
   return 'mcp';
 }
 
 /** Normalises one entry; undefined when it has no usable name (the schema rule reports why). */
 export function readTool(value: unknown, uri: string, root: number, path: JsonPath): ToolModel | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isJsonObject(value)) return undefined;
   const dialect = toolDialect(value);
   const body = dialect === 'openai' ? (value.function as Record<string, unknown>) : value;
   const bodyPath: JsonPath = dialect === 'openai' ? [...path, 'function'] : path;

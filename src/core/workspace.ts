@@ -1,3 +1,4 @@
+import { isJsonObject } from './canonical';
 import { defaultConfig, mergeConfig, readConfig, type ConfigOverrides, type ResolvedConfig } from './config';
 import { rootValue, type SuiteDocument } from './document';
 import { toolReader } from './stable-tools';
@@ -5,6 +6,7 @@ import { parseToolReference, type ToolModel } from './tools';
 import type { JsonPath } from './types';
 import { regroup, type DocCases, type Grouping } from './grouped';
 import { dirnameUri, isUnder, normalizeUri, resolveTarget } from './uri';
+import { pushTo } from './multimap';
 
 export type Arm = 'adversarial' | 'benign';
 
@@ -78,10 +80,6 @@ export interface IndexOptions {
   outsideWorkspace?: ReadonlySet<string>;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** What one case says about itself, independent of every other file: cached per document. */
 interface CaseFacts extends Omit<CaseModel, 'doc' | 'tools'> {
   /** Inline tool entries by their index in `tools`, normalised once. */
@@ -114,10 +112,10 @@ function readCaseFacts(doc: SuiteDocument): CaseFacts[] {
   const read = toolReader(doc.uri);
   doc.parsed.roots.forEach((_root, rootIndex) => {
     const value = rootValue(doc, rootIndex);
-    if (!isObject(value)) return;
+    if (!isJsonObject(value)) return;
     if (doc.kind === 'cases' && Array.isArray(value.cases)) {
       value.cases.forEach((c, i) => {
-        if (isObject(c)) out.push(caseFact(rootIndex, ['cases', i], c, read));
+        if (isJsonObject(c)) out.push(caseFact(rootIndex, ['cases', i], c, read));
       });
     } else if (doc.kind === 'caseLines' || !('cases' in value)) {
       out.push(caseFact(rootIndex, [], value, read));
@@ -164,25 +162,17 @@ function readToolFile(doc: SuiteDocument): ToolFile {
   const byName = new Map<string, ToolModel[]>();
   const value = rootValue(doc, 0);
   const read = toolReader(doc.uri);
-  if (isObject(value) && Array.isArray(value.tools)) {
+  if (isJsonObject(value) && Array.isArray(value.tools)) {
     value.tools.forEach((entry, i) => {
       const tool = read(entry, 0, ['tools', i]);
       if (!tool) return;
       tools.push(tool);
-      const list = byName.get(tool.name);
-      if (list) list.push(tool);
-      else byName.set(tool.name, [tool]);
+      pushTo(byName, tool.name, tool);
     });
   }
   const file: ToolFile = { doc, tools, byName };
   toolFileFacts.set(doc, file);
   return file;
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
 
 /** What a reference resolves against: the other files of the index. */
@@ -339,7 +329,7 @@ export function casesByDoc(index: WorkspaceIndex): ReadonlyMap<string, readonly 
   const known = memories.get(index)?.byDoc;
   if (known) return known;
   const out = new Map<string, CaseModel[]>();
-  for (const c of index.cases) push(out, c.doc.uri, c);
+  for (const c of index.cases) pushTo(out, c.doc.uri, c);
   return out;
 }
 
@@ -423,9 +413,9 @@ export function groupCases(cases: readonly CaseModel[]): Pick<WorkspaceIndex, 'c
   const families = new Map<string, CaseModel[]>();
   const toolUsers = new Map<ToolModel, { case: CaseModel; use: ToolUse }[]>();
   for (const c of cases) {
-    if (c.id !== undefined) push(casesById, c.id, c);
-    if (c.family !== undefined) push(families, c.family, c);
-    for (const use of c.tools) if (use.tool) push(toolUsers, use.tool, { case: c, use });
+    if (c.id !== undefined) pushTo(casesById, c.id, c);
+    if (c.family !== undefined) pushTo(families, c.family, c);
+    for (const use of c.tools) if (use.tool) pushTo(toolUsers, use.tool, { case: c, use });
   }
   return { casesById, families, toolUsers };
 }

@@ -4,6 +4,7 @@ import type { Arm, CaseModel, WorkspaceIndex } from '../workspace';
 import { labelCovers, labelStrings, resolveLabel, type Label } from './labels';
 import { scanTool, type PayloadHit } from './scan';
 import { VerdictCache } from './verdicts';
+import { pushTo } from '../multimap';
 
 /** The detector's result for a whole workspace, computed once per lint and shared by three rules. */
 export interface InjectionAnalysis {
@@ -137,18 +138,14 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
   // A label only ever covers hits in the file it names: compare within that file, not pairwise.
   const hitsByUri = new Map<string, PayloadHit[]>();
   for (const hit of hits) {
-    const list = hitsByUri.get(hit.uri);
-    if (list) list.push(hit);
-    else hitsByUri.set(hit.uri, [hit]);
+    pushTo(hitsByUri, hit.uri, hit);
   }
   const labelsOf = new Map<PayloadHit, Label[]>();
   for (const label of labels) {
     if (!label.target) continue;
     for (const hit of hitsByUri.get(label.target.uri) ?? []) {
       if (!labelCovers(label.target, hit)) continue;
-      const list = labelsOf.get(hit);
-      if (list) list.push(label);
-      else labelsOf.set(hit, [label]);
+      pushTo(labelsOf, hit, label);
     }
   }
 

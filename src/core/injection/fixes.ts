@@ -1,15 +1,11 @@
 import { appendToArray, removeValue, setValue } from '../edit';
 import { quote } from '../escape';
-import { formatPointer } from '../pointer';
+import { formatPointer, pathStartsWith } from '../pointer';
 import type { FixSpec, TextChange } from '../rules/types';
 import type { JsonPath } from '../types';
 import { relativePath } from '../uri';
 import type { CaseModel } from '../workspace';
 import type { Label } from './labels';
-
-function startsWith(path: JsonPath, prefix: JsonPath): boolean {
-  return prefix.length <= path.length && prefix.every((p, i) => p === path[i]);
-}
 
 /** Suite text in a fix title: escaped and cut like a quote, without the quotes (plain ids read as they are). */
 function shown(text: string, max = 80): string {
@@ -18,7 +14,7 @@ function shown(text: string, max = 80): string {
 
 /** The `injection_field` location that names a string, as written in case `c` (FORMAT §4). */
 export function locationFor(c: CaseModel, at: { uri: string; root: number; path: JsonPath }): string {
-  if (at.uri === c.doc.uri && at.root === c.root && startsWith(at.path, c.path)) return '#' + formatPointer(at.path.slice(c.path.length));
+  if (at.uri === c.doc.uri && at.root === c.root && pathStartsWith(at.path, c.path)) return '#' + formatPointer(at.path.slice(c.path.length));
   return relativePath(c.doc.uri, at.uri) + '#' + formatPointer(at.path);
 }
 

@@ -1,6 +1,6 @@
 import { findNodeAtLocation } from 'jsonc-parser';
 import type { SuiteDocument } from '../document';
-import { parsePointer, pathFromTokens } from '../pointer';
+import { parsePointer, pathFromTokens, pathStartsWith } from '../pointer';
 import type { JsonPath } from '../types';
 import { normalizeUri, resolveTarget } from '../uri';
 import type { CaseModel, WorkspaceIndex } from '../workspace';
@@ -77,14 +77,10 @@ export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath
   return label;
 }
 
-function startsWith(path: JsonPath, prefix: JsonPath): boolean {
-  return prefix.length <= path.length && prefix.every((p, i) => p === path[i]);
-}
-
 /**
  * Whether a label names a payload. Lenient: the payload string itself, or the array or object
  * value (inside its keyword) that contains it.
  */
 export function labelCovers(target: { uri: string; root: number; path: JsonPath }, hit: { uri: string; root: number; path: JsonPath; slotPath: JsonPath }): boolean {
-  return target.uri === hit.uri && target.root === hit.root && target.path.length >= hit.slotPath.length && startsWith(hit.path, target.path);
+  return target.uri === hit.uri && target.root === hit.root && target.path.length >= hit.slotPath.length && pathStartsWith(hit.path, target.path);
 }

@@ -1,3 +1,5 @@
+import { pushTo } from '../multimap';
+
 /**
  * Groups of fixed phrases, found in one pass over a word list. Testing each phrase as a substring
  * of the joined words costs a search per phrase (the lexical signals test a few hundred); indexing
@@ -13,9 +15,7 @@ export class PhraseGroups<G extends string> {
       for (const phrase of groups[group]) {
         if (!/^[^ ]+( [^ ]+)*$/.test(phrase)) continue;
         const [first, ...rest] = phrase.split(' ');
-        const list = this.byFirst.get(first);
-        if (list) list.push({ group, rest });
-        else this.byFirst.set(first, [{ group, rest }]);
+        pushTo(this.byFirst, first, { group, rest });
       }
     }
   }

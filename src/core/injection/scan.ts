@@ -1,3 +1,4 @@
+import { isJsonObject } from '../canonical';
 import type { ToolModel } from '../tools';
 import type { JsonPath } from '../types';
 import { detectText, isPayload, type Slot, type StringVerdict } from './detect';
@@ -26,10 +27,6 @@ export interface ScanOptions {
   allowed: (text: string) => boolean;
   /** Verdicts shared across the tools of one scan. */
   verdicts?: VerdictCache;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Keywords whose value is a map of subschemas. */
@@ -62,7 +59,7 @@ function stringLeaves(value: unknown, rest: JsonPath, slotPath: JsonPath, slot: 
   if (depth > MAX_DEPTH) return;
   if (typeof value === 'string') out.push({ slotPath, rest, slot, text: value, siblingMax });
   else if (Array.isArray(value)) value.forEach((v, i) => stringLeaves(v, [...rest, i], slotPath, slot, out, undefined, depth + 1));
-  else if (isObject(value)) for (const [k, v] of Object.entries(value)) stringLeaves(v, [...rest, k], slotPath, slot, out, undefined, depth + 1);
+  else if (isJsonObject(value)) for (const [k, v] of Object.entries(value)) stringLeaves(v, [...rest, k], slotPath, slot, out, undefined, depth + 1);
 }
 
 /** The two longest string lengths (and where the longest is), so each entry's siblings cost O(1). */
@@ -101,7 +98,7 @@ const TEXT_KEYS = ['description', 'title'] as const;
 
 /** Collects the payload-bearing strings of a parameter schema (FORMAT §2), keyword by keyword. */
 function walkSchema(schema: unknown, path: JsonPath, out: Candidate[], descriptions: boolean, depth: number): void {
-  if (!isObject(schema) || depth > MAX_DEPTH) return;
+  if (!isJsonObject(schema) || depth > MAX_DEPTH) return;
   for (const key of VALUE_KEYS) {
     if (!(key in schema)) continue;
     const v = schema[key];
@@ -136,12 +133,12 @@ function walkSchema(schema: unknown, path: JsonPath, out: Candidate[], descripti
   if (!nested) return;
   for (const key of SCHEMA_MAPS) {
     const m = schema[key];
-    if (isObject(m)) for (const name in m) walkSchema(m[name], [...path, key, name], out, descriptions, depth + 1);
+    if (isJsonObject(m)) for (const name in m) walkSchema(m[name], [...path, key, name], out, descriptions, depth + 1);
   }
   for (const key of SCHEMA_ONE) {
     const sub = schema[key];
     if (Array.isArray(sub)) sub.forEach((s, i) => walkSchema(s, [...path, key, i], out, descriptions, depth + 1));
-    else if (isObject(sub)) walkSchema(sub, [...path, key], out, descriptions, depth + 1);
+    else if (isJsonObject(sub)) walkSchema(sub, [...path, key], out, descriptions, depth + 1);
   }
   for (const key of SCHEMA_LIST) {
     const list = schema[key];
@@ -180,9 +177,9 @@ function freeTextProperty(slotPath: JsonPath): boolean {
 function propertyNames(schema: unknown, out: string[], depth: number): void {
   if (depth > MAX_DEPTH) return;
   if (Array.isArray(schema)) schema.forEach((s) => propertyNames(s, out, depth + 1));
-  else if (isObject(schema)) {
+  else if (isJsonObject(schema)) {
     for (const [k, v] of Object.entries(schema)) {
-      if (k === 'properties' && isObject(v)) out.push(...Object.keys(v));
+      if (k === 'properties' && isJsonObject(v)) out.push(...Object.keys(v));
       if (k !== 'default' && k !== 'examples' && k !== 'const' && k !== 'enum') propertyNames(v, out, depth + 1);
     }
   }

@@ -3,6 +3,7 @@ import { code } from '../escape';
 import type { CaseModel } from '../workspace';
 import { caseField, caseName } from './case-fields';
 import type { Rule } from './types';
+import { pushTo } from '../multimap';
 
 const MAX_RELATED = 20;
 
@@ -22,9 +23,7 @@ export const driftEndpointOverlap: Rule = {
         if (b.arm !== 'benign') continue;
         const key = canonicalize(b.value.terminal_state);
         if (key === undefined) continue;
-        const list = benignByState.get(key);
-        if (list) list.push(b);
-        else benignByState.set(key, [b]);
+        pushTo(benignByState, key, b);
       }
       if (benignByState.size === 0) continue;
       for (const c of drifting) {

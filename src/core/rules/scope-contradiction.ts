@@ -4,16 +4,11 @@ import type { Location } from '../location';
 import type { Arm, CaseModel, WorkspaceIndex } from '../workspace';
 import { caseField, caseName as name } from './case-fields';
 import type { Rule, RuleContext } from './types';
+import { pushTo } from '../multimap';
 
 const MAX_RELATED = 20;
 
 type ByArm = Record<Arm, Map<string, CaseModel[]>>;
-
-function add(byArm: ByArm, arm: Arm, key: string, c: CaseModel): void {
-  const list = byArm[arm].get(key);
-  if (list) list.push(c);
-  else byArm[arm].set(key, [c]);
-}
 
 /** Cases of the other arm whose value differs from `key`; empty when the arms agree for this case. */
 function disagreeing(byArm: ByArm, arm: Arm, key: string): CaseModel[] {
@@ -49,7 +44,7 @@ function checkScopes(ctx: RuleContext, index: WorkspaceIndex, family: string, ca
       if (key === undefined) continue;
       let byArm = byTool.get(tool);
       if (!byArm) byTool.set(tool, (byArm = { adversarial: new Map(), benign: new Map() }));
-      add(byArm, c.arm, key, c);
+      pushTo(byArm[c.arm], key, c);
       entries.push({ c, arm: c.arm, tool, key });
     }
   }
@@ -84,7 +79,7 @@ function checkBreach(ctx: RuleContext, index: WorkspaceIndex, family: string, ca
     const v = c.value.requires_tool_scope_breach ?? false;
     if (!c.arm || typeof v !== 'boolean') continue;
     const key = String(v);
-    add(byArm, c.arm, key, c);
+    pushTo(byArm[c.arm], key, c);
     entries.push({ c, arm: c.arm, key });
   }
   for (const { c, arm, key } of entries) {

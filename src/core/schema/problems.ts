@@ -1,3 +1,4 @@
+import { isJsonObject } from '../canonical';
 import { code } from '../escape';
 import type { FileKind } from '../kinds';
 import type { JsonPath } from '../types';
@@ -28,10 +29,6 @@ const ROOT_SHAPE: Record<FileKind, string> = {
   harness: 'litmus.harness.json holds an object of isolation settings',
   scores: 'a score report holds {"suite": …, "runs": […]}',
 };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function jsonType(v: unknown): string {
   if (v === null) return 'null';
@@ -69,7 +66,7 @@ export function pathOfInstance(root: unknown, pointer: string): { path: JsonPath
       value = value[i];
     } else {
       path.push(token);
-      value = isObject(value) ? value[token] : undefined;
+      value = isJsonObject(value) ? value[token] : undefined;
     }
   }
   return { path, value };
@@ -165,7 +162,7 @@ function describe(kind: FileKind, e: SchemaError, root: unknown): SchemaProblem 
     }
     case 'const': {
       // A short description on the constant says why it is fixed (a tool's arguments are an object).
-      const why = isObject(e.parentSchema) && typeof e.parentSchema.description === 'string' ? e.parentSchema.description : '';
+      const why = isJsonObject(e.parentSchema) && typeof e.parentSchema.description === 'string' ? e.parentSchema.description : '';
       const reason = why && why.length <= 60 ? `: ${why.charAt(0).toLowerCase()}${why.slice(1).replace(/\.$/, '')}` : '';
       return problem(`${what ?? 'this value'} must be ${JSON.stringify(params.allowedValue)}${reason}`, { allowed: [params.allowedValue] });
     }
