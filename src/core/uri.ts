@@ -7,7 +7,6 @@ import { URI, Utils } from 'vscode-uri';
  */
 const MEMO_LIMIT = 50_000;
 const normalized = new Map<string, string>();
-const resolved = new Map<string, string>();
 const parents = new Map<string, string>();
 const joined = new Map<string, string>();
 
@@ -48,9 +47,8 @@ export function joinUri(base: string, ...segments: string[]): string {
 
 /** Resolves a path written in a file (relative to that file's folder, or absolute). */
 export function resolveRelative(fromFileUri: string, relPath: string): string {
-  // Exceptions (a malformed URI) are not memoised: they are thrown again on every call.
-  const key = `${fromFileUri}\u0000${relPath}`;
-  return resolved.get(key) ?? remember(resolved, key, Utils.resolvePath(Utils.dirname(URI.parse(fromFileUri)), relPath).toString());
+  // Not memoised here: resolveTarget, its caller, keeps the normalised results.
+  return Utils.resolvePath(Utils.dirname(URI.parse(fromFileUri)), relPath).toString();
 }
 
 /**
