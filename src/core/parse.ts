@@ -1,6 +1,6 @@
 import { createScanner, getNodeValue, parseTree, printParseErrorCode, ParseErrorCode, SyntaxKind, type Node, type ParseError } from 'jsonc-parser';
 import { quote } from './escape';
-import { strictTree } from './strict-tree';
+import { skipBlank, skipString, strictTree } from './strict-tree';
 
 /**
  * Deeper nesting than this is refused before jsonc-parser sees the text: its parser recurses once
@@ -97,7 +97,7 @@ function withoutComments(text: string): string | undefined {
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (ch === 34 /* " */) {
-      i = stringEnd(text, i);
+      i = skipString(text, i) - 1;
     } else if (ch === 47 /* / */) {
       const next = text.charCodeAt(i + 1);
       let end: number;
@@ -126,8 +126,7 @@ function withoutComments(text: string): string | undefined {
 function keyCount(text: string): number {
   let keys = 0;
   for (let i = text.indexOf('"'); i >= 0; ) {
-    let j = stringEnd(text, i) + 1;
-    while (isAsciiBlank(text.charCodeAt(j))) j++;
+    const j = skipBlank(text, skipString(text, i));
     if (text.charCodeAt(j) === 58 /* : */) keys++;
     i = text.indexOf('"', j);
   }
@@ -143,22 +142,6 @@ function blanked(text: string, spans: number[]): string {
     from = spans[k + 1];
   }
   return out + text.slice(from);
-}
-
-/** Index of the quote that closes the string opened at `open` (the text's length if none does). */
-function stringEnd(text: string, open: number): number {
-  for (let from = open + 1; ; ) {
-    const quote = text.indexOf('"', from);
-    if (quote < 0) return text.length;
-    let slashes = 0;
-    while (text.charCodeAt(quote - 1 - slashes) === 92 /* backslash */) slashes++;
-    if (slashes % 2 === 0) return quote;
-    from = quote + 1;
-  }
-}
-
-function isAsciiBlank(ch: number): boolean {
-  return ch === 32 || ch === 9 || ch === 10 || ch === 13;
 }
 
 /**

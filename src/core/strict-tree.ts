@@ -13,15 +13,16 @@ import type { Node, NodeType } from 'jsonc-parser';
  * keys: the scanner relies on that, and stops rather than loops if it is wrong.
  */
 
+/** JSON's four blanks (jsonc-parser counts more; text with those never reaches a strict tree). */
 const isBlank = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9;
 
-function skipBlank(text: string, i: number): number {
+export function skipBlank(text: string, i: number): number {
   while (i < text.length && isBlank(text.charCodeAt(i))) i++;
   return i;
 }
 
-/** Index just past the string whose opening quote is at `i`. */
-function skipString(text: string, i: number): number {
+/** Index just past the string whose opening quote is at `i` (the text's length if none closes it). */
+export function skipString(text: string, i: number): number {
   for (;;) {
     const quote = text.indexOf('"', i + 1);
     if (quote < 0) return text.length;
