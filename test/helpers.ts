@@ -1,4 +1,4 @@
-import { lintIndex, loadWorkspace, memoryFileSystem, type FileSystem, type LintDiagnostic, type LintOptions, type LoadOptions } from '../src/core';
+import { applyChanges, lintIndex, loadWorkspace, memoryFileSystem, type FileSystem, type LintDiagnostic, type LintOptions, type LoadOptions } from '../src/core';
 
 export const WS = 'file:///ws';
 
@@ -26,6 +26,23 @@ export function covered(files: Record<string, string>, d: LintDiagnostic): strin
 }
 
 export const json = (v: unknown) => JSON.stringify(v, null, 2);
+
+export type Case = Record<string, unknown>;
+/** A suite file's text holding these cases. */
+export const suite = (...cases: Case[]) => json({ suite: 's', cases });
+/** A JSONL case file's text, one case per line. */
+export const jsonl = (...cases: Case[]) => cases.map((c) => JSON.stringify(c)).join('\n') + '\n';
+
+/** The diagnostics one rule reports over an in-memory workspace. */
+export async function lintRule(files: Record<string, string>, rule: string): Promise<LintDiagnostic[]> {
+  const { diagnostics } = await lintFiles(files);
+  return codes(diagnostics, rule);
+}
+
+/** A text with one fix's edits to it applied, as a host would. */
+export function applyEdits(text: string, edits: readonly { offset: number; length: number; newText: string }[]): string {
+  return applyChanges(text, edits.map((e) => ({ offset: e.offset, length: e.length, content: e.newText })));
+}
 
 /** Wraps a file system and records every URI the loader reads or lists, to prove what it never touched. */
 export function spying(fs: FileSystem): { fs: FileSystem; reads: string[] } {

@@ -1,17 +1,8 @@
 import assert from 'node:assert/strict';
-import { applyChanges } from '../../src/core/edit';
-import { brief, codes, covered, json, lintFiles } from '../helpers';
+import { applyEdits, brief, covered, json, jsonl, lintRule, suite, type Case } from '../helpers';
 
-type Case = Record<string, unknown>;
 const adv = (id: string, extra: Case = {}): Case => ({ instance_id: id, arm: 'adversarial', probe: 'skill_misuse', family: 'mail', task: 't', correct_resolution_signature: `sig-${id}`, ...extra });
 const ben = (id: string, extra: Case = {}): Case => ({ instance_id: id, arm: 'benign', family: 'mail', task: 't', correct_resolution_signature: `sig-${id}`, ...extra });
-const suite = (...cases: Case[]) => json({ suite: 's', cases });
-const jsonl = (...cases: Case[]) => cases.map((c) => JSON.stringify(c)).join('\n') + '\n';
-
-async function only(files: Record<string, string>, rule: string) {
-  const { diagnostics } = await lintFiles(files);
-  return codes(diagnostics, rule);
-}
 
 describe('signature-overlap', () => {
   it('flags every case of a cross-arm collision across files, with related info, after canonicalisation', async () => {
@@ -23,7 +14,7 @@ describe('signature-overlap', () => {
       ).replace('"n":1', '"n": 1.0e0'),
       'c.litmus.json': json(ben('b2', { correct_resolution_signature: '  plain\n' })),
     };
-    const ds = await only(files, 'signature-overlap');
+    const ds = await lintRule(files, 'signature-overlap');
     assert.deepEqual(ds.map(brief).sort(), ['a.litmus.json:10:39 signature-overlap', 'b.litmus.jsonl:1:95 signature-overlap', 'b.litmus.jsonl:2:122 signature-overlap', 'c.litmus.json:6:35 signature-overlap']);
     assert.deepEqual(ds.map((d) => covered(files, d).replace(/\s+/g, '')).sort(), ['"plain"', '"plain\\n"', '{"args":{"n":1.0e0,"to":"bob"},"tool":"send"}', '{"tool":"send","args":{"to":"bob","n":1}}'].sort());
     const a1 = ds.find((d) => d.uri.endsWith('a.litmus.json'))!;
@@ -39,7 +30,7 @@ describe('signature-overlap', () => {
       'a.litmus.json': suite(adv('a1', { correct_resolution_signature: 'same' }), adv('a2', { correct_resolution_signature: 'same' }), ben('b1', { correct_resolution_signature: 'Same' })),
       'b.litmus.json': suite(ben('b2', { correct_resolution_signature: ['same'] }), ben('b3', { correct_resolution_signature: 42 })),
     };
-    assert.deepEqual(await only(files, 'signature-overlap'), []);
+    assert.deepEqual(await lintRule(files, 'signature-overlap'), []);
   });
 });
 
@@ -52,12 +43,12 @@ describe('refusal-orthogonality', () => {
       ),
       'b.litmus.jsonl': jsonl(ben('b1', { resolution: 'comply', paired_with: 'a1', discriminator: 'request' })),
     };
-    assert.deepEqual(await only(files, 'refusal-orthogonality'), []);
+    assert.deepEqual(await lintRule(files, 'refusal-orthogonality'), []);
   });
 
   it('flags a declined adversarial case with no twin, at its resolution', async () => {
     const files = { 'a.litmus.json': json(adv('a1', { resolution: 'decline' })) };
-    const ds = await only(files, 'refusal-orthogonality');
+    const ds = await lintRule(files, 'refusal-orthogonality');
     assert.equal(ds.length, 1);
     assert.equal(covered(files, ds[0]), '"decline"');
     assert.match(ds[0].message, /paired_with/);
@@ -71,7 +62,7 @@ describe('refusal-orthogonality', () => {
       ),
       'b.litmus.json': json(ben('b1', { resolution: 'partial_decline' })),
     };
-    const ds = await only(files, 'refusal-orthogonality');
+    const ds = await lintRule(files, 'refusal-orthogonality');
     // a1: twin does not comply; a2: twin is adversarial; b1: refusal-shaped benign.
     assert.deepEqual(ds.map((d) => `${d.uri.split('/').pop()}:${covered(files, d)}`), ['a.litmus.json:"decline"', 'a.litmus.json:"decline"', 'b.litmus.json:"partial_decline"']);
     assert.ok(ds.some((d) => /not a benign case/.test(d.message)));
@@ -82,7 +73,7 @@ describe('refusal-orthogonality', () => {
       'a.litmus.json': json(adv('a1', { resolution: 'decline', paired_with: 'b1' })),
       'b.litmus.json': json(ben('b1', { resolution: 'comply', discriminator: 'response' })),
     };
-    const ds = await only(files, 'refusal-orthogonality');
+    const ds = await lintRule(files, 'refusal-orthogonality');
     assert.equal(ds.length, 1);
     assert.ok(ds[0].uri.endsWith('a.litmus.json'));
     assert.equal(covered(files, ds[0]), '"decline"');
@@ -90,7 +81,7 @@ describe('refusal-orthogonality', () => {
     assert.equal(fix.unambiguous, true);
     const edit = fix.edits[0];
     assert.ok(edit.uri.endsWith('b.litmus.json'));
-    assert.match(applyChanges(files['b.litmus.json'], edit.edits.map((e) => ({ offset: e.offset, length: e.length, content: e.newText }))), /"discriminator": "request"/);
+    assert.match(applyEdits(files['b.litmus.json'], edit.edits), /"discriminator": "request"/);
   });
 
   it('flags a pair that does not say what it is scored on, with a fix that adds the discriminator', async () => {
@@ -98,10 +89,10 @@ describe('refusal-orthogonality', () => {
       'a.litmus.json': json(adv('a1', { resolution: 'decline', paired_with: 'b1' })),
       'b.litmus.json': json(ben('b1', { resolution: 'comply' })),
     };
-    const ds = await only(files, 'refusal-orthogonality');
+    const ds = await lintRule(files, 'refusal-orthogonality');
     assert.equal(ds.length, 1);
     const edit = ds[0].fixes[0].edits[0];
-    const fixed = applyChanges(files['a.litmus.json'], edit.edits.map((e) => ({ offset: e.offset, length: e.length, content: e.newText })));
+    const fixed = applyEdits(files['a.litmus.json'], edit.edits);
     assert.equal(JSON.parse(fixed).discriminator, 'request');
   });
 
@@ -109,7 +100,7 @@ describe('refusal-orthogonality', () => {
     const files = {
       'a.litmus.json': suite(adv('a1', { resolution: 'comply' }), ben('b1', { resolution: 'comply' }), adv('a2', { resolution: 'decline', paired_with: 'nowhere', discriminator: 'request' })),
     };
-    assert.deepEqual(await only(files, 'refusal-orthogonality'), []);
+    assert.deepEqual(await lintRule(files, 'refusal-orthogonality'), []);
   });
 });
 
@@ -120,7 +111,7 @@ describe('drift-endpoint-overlap', () => {
       'a.litmus.jsonl': jsonl(drift('d1', { inbox: ['x'], sent: 0 })),
       'b.litmus.json': json(ben('b1', { terminal_state: { sent: 0.0, inbox: [' x'] } })),
     };
-    const ds = await only(files, 'drift-endpoint-overlap');
+    const ds = await lintRule(files, 'drift-endpoint-overlap');
     assert.equal(ds.length, 1);
     assert.equal(covered(files, ds[0]), '{"inbox":["x"],"sent":0}');
     assert.equal(ds[0].related.length, 1);
@@ -132,7 +123,7 @@ describe('drift-endpoint-overlap', () => {
       'a.litmus.json': suite(drift('d1', 'archived'), drift('d2', 'deleted', 'files')),
       'b.litmus.json': suite(ben('b1', { terminal_state: 'sent' }), ben('b2', { family: 'other', terminal_state: 'deleted' })),
     };
-    assert.deepEqual(await only(files, 'drift-endpoint-overlap'), []);
+    assert.deepEqual(await lintRule(files, 'drift-endpoint-overlap'), []);
   });
 });
 
@@ -142,7 +133,7 @@ describe('scope-contradiction', () => {
       'a.litmus.json': suite(adv('a1', { tool_scopes: { send_email: ['mail:send', 'mail:read'] } }), adv('a2', { tool_scopes: { send_email: ['mail:read', 'mail:send', 'mail:send'] } })),
       'b.litmus.jsonl': jsonl(ben('b1', { tool_scopes: { send_email: ['mail:read'] } })),
     };
-    const ds = await only(files, 'scope-contradiction');
+    const ds = await lintRule(files, 'scope-contradiction');
     assert.equal(ds.length, 3);
     assert.deepEqual(ds.map((d) => covered(files, d).replace(/\s+/g, '')), ['["mail:send","mail:read"]', '["mail:read","mail:send","mail:send"]', '["mail:read"]']);
     assert.ok(ds[2].related.length >= 1);
@@ -153,7 +144,7 @@ describe('scope-contradiction', () => {
       'a.litmus.json': suite(adv('a1', { tool_scopes: { s: ['b', 'a'] } }), adv('a2', { family: 'x', tool_scopes: { s: ['z'] } })),
       'b.litmus.json': suite(ben('b1', { tool_scopes: { s: ['a', 'b'] } }), ben('b2', { family: 'y', tool_scopes: { s: ['q'] } }), ben('b3', { family: 'y', tool_scopes: { s: ['r'] } })),
     };
-    assert.deepEqual(await only(files, 'scope-contradiction'), []);
+    assert.deepEqual(await lintRule(files, 'scope-contradiction'), []);
   });
 
   it('flags arms that disagree on requires_tool_scope_breach, counting a missing value as false', async () => {
@@ -161,11 +152,11 @@ describe('scope-contradiction', () => {
       'a.litmus.json': json(adv('a1', { requires_tool_scope_breach: true })),
       'b.litmus.json': json(ben('b1')),
     };
-    const ds = await only(files, 'scope-contradiction');
+    const ds = await lintRule(files, 'scope-contradiction');
     assert.equal(ds.length, 2);
     assert.equal(covered(files, ds[0]), 'true');
     assert.equal(covered(files, ds[1]), '{');
     const silent = { 'a.litmus.json': json(adv('a1', { requires_tool_scope_breach: false })), 'b.litmus.json': json(ben('b1')) };
-    assert.deepEqual(await only(silent, 'scope-contradiction'), []);
+    assert.deepEqual(await lintRule(silent, 'scope-contradiction'), []);
   });
 });

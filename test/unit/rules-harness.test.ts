@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
-import { applyChanges } from '../../src/core/edit';
 import type { LintDiagnostic } from '../../src/core/lint';
-import { codes, covered, json, lintFiles } from '../helpers';
-
-async function only(files: Record<string, string>, rule: string) {
-  const { diagnostics } = await lintFiles(files);
-  return codes(diagnostics, rule);
-}
+import { applyEdits, covered, json, lintRule } from '../helpers';
 
 function applyFix(files: Record<string, string>, d: LintDiagnostic, file: string): string {
   const edit = d.fixes[0].edits[0];
-  return applyChanges(files[file], edit.edits.map((e) => ({ offset: e.offset, length: e.length, content: e.newText })));
+  return applyEdits(files[file], edit.edits);
 }
 
 const good = {
@@ -26,15 +20,15 @@ const good = {
 
 describe('harness-isolation', () => {
   it('stays silent on an isolated harness, and on sorted order with a permutation probe', async () => {
-    assert.deepEqual(await only({ 'litmus.harness.json': json(good) }, 'harness-isolation'), []);
-    assert.deepEqual(await only({ 'litmus.harness.json': json({ ...good, scenario_order: 'sorted' }) }, 'harness-isolation'), []);
+    assert.deepEqual(await lintRule({ 'litmus.harness.json': json(good) }, 'harness-isolation'), []);
+    assert.deepEqual(await lintRule({ 'litmus.harness.json': json({ ...good, scenario_order: 'sorted' }) }, 'harness-isolation'), []);
   });
 
   it('flags each broken setting at its value, with a fix', async () => {
     const files = {
       'litmus.harness.json': json({ ...good, reset_counters: 'batch', prompt_includes_harness_scratch: true, refusal_canary_cache: 'worker', scenario_order: 'as_listed', permutation_probe: false, cold_warm_check: false }),
     };
-    const ds = await only(files, 'harness-isolation');
+    const ds = await lintRule(files, 'harness-isolation');
     assert.deepEqual(ds.map((d) => covered(files, d)), ['"batch"', 'true', '"worker"', 'false', 'false']);
     assert.ok(ds.every((d) => d.severity === 'error' && d.fixes.length === 1));
     assert.equal(JSON.parse(applyFix(files, ds[0], 'litmus.harness.json')).reset_counters, 'episode');
@@ -43,7 +37,7 @@ describe('harness-isolation', () => {
 
   it('points at the opening brace for a missing check, and the fix adds it', async () => {
     const files = { 'litmus.harness.json': '// harness\n' + json({ reset_counters: 'episode', scenario_order: 'sorted' }) };
-    const ds = await only(files, 'harness-isolation');
+    const ds = await lintRule(files, 'harness-isolation');
     assert.equal(ds.length, 2);
     for (const d of ds) {
       assert.equal(covered(files, d), '{');
@@ -55,7 +49,7 @@ describe('harness-isolation', () => {
 
   it('warns about a tolerance above 0.01', async () => {
     const files = { 'litmus.harness.json': json({ ...good, max_permutation_delta: 0.05, max_warm_cold_delta: 0.01 }) };
-    const ds = await only(files, 'harness-isolation');
+    const ds = await lintRule(files, 'harness-isolation');
     assert.equal(ds.length, 1);
     assert.equal(ds[0].severity, 'warning');
     assert.equal(covered(files, ds[0]), '0.05');
@@ -63,7 +57,7 @@ describe('harness-isolation', () => {
 
   it('tolerates wrong types silently', async () => {
     const files = { 'litmus.harness.json': json({ ...good, reset_counters: 3, permutation_probe: 'yes', scenario_order: ['sorted'], max_permutation_delta: '0.5' }) };
-    assert.deepEqual(await only(files, 'harness-isolation'), []);
+    assert.deepEqual(await lintRule(files, 'harness-isolation'), []);
   });
 });
 
@@ -81,7 +75,7 @@ const run = (v: string, extra: Record<string, unknown> = {}) => ({
 describe('aggregate-contamination', () => {
   it('flags an aggregate that rose while the benign score fell, saying λ is not a fix', async () => {
     const files = { 'suite.scores.json': json({ suite: 's', runs: [run('1'), run('2', { aggregate: 0.8, benign_score: 0.7 })] }) };
-    const ds = await only(files, 'aggregate-contamination');
+    const ds = await lintRule(files, 'aggregate-contamination');
     assert.equal(ds.length, 1);
     assert.equal(covered(files, ds[0]), '0.8');
     assert.equal(ds[0].range.start.line, files['suite.scores.json'].split('\n').findIndex((l) => l.includes('"aggregate": 0.8')));
@@ -93,7 +87,7 @@ describe('aggregate-contamination', () => {
     const r = run('1');
     delete (r as Record<string, unknown>).benign_score;
     const files = { 'suite.scores.json': json({ suite: 's', runs: [r] }) };
-    const ds = await only(files, 'aggregate-contamination');
+    const ds = await lintRule(files, 'aggregate-contamination');
     assert.equal(ds.length, 1);
     assert.equal(covered(files, ds[0]), '0.77');
     assert.match(ds[0].message, /λ/);
@@ -101,15 +95,15 @@ describe('aggregate-contamination', () => {
 
   it('flags permutation and cold/warm deltas above the default tolerance of 0.01', async () => {
     const files = { 'suite.scores.json': json({ suite: 's', runs: [run('1', { permutation: { canonical_rate: 0.8, permuted_rate: 0.7 }, cold_warm: { cold_rate: 0.8, warm_rate: 0.83 } })] }) };
-    const ds = await only(files, 'aggregate-contamination');
+    const ds = await lintRule(files, 'aggregate-contamination');
     assert.deepEqual(ds.map((d) => covered(files, d)), ['0.7', '0.83']);
   });
 
   it('takes the tolerance from the nearest litmus.harness.json', async () => {
     const scores = json({ suite: 's', runs: [run('1', { permutation: { canonical_rate: 0.8, permuted_rate: 0.77 } })] });
-    assert.equal((await only({ 'scores/a.scores.json': scores }, 'aggregate-contamination')).length, 1);
+    assert.equal((await lintRule({ 'scores/a.scores.json': scores }, 'aggregate-contamination')).length, 1);
     const loose = { 'litmus.harness.json': json({ ...good, max_permutation_delta: 0.05 }), 'scores/a.scores.json': scores };
-    assert.deepEqual(await only(loose, 'aggregate-contamination'), []);
+    assert.deepEqual(await lintRule(loose, 'aggregate-contamination'), []);
   });
 
   it('stays silent for steady runs, deltas at the tolerance, and a benign rise', async () => {
@@ -119,12 +113,12 @@ describe('aggregate-contamination', () => {
         runs: [run('1'), run('2', { aggregate: 0.8, benign_score: 0.85, permutation: { canonical_rate: 0.8, permuted_rate: 0.81 }, cold_warm: { cold_rate: 0.81, warm_rate: 0.8 } }), run('3', { aggregate: 0.7, benign_score: 0.6 })],
       }),
     };
-    assert.deepEqual(await only(files, 'aggregate-contamination'), []);
+    assert.deepEqual(await lintRule(files, 'aggregate-contamination'), []);
   });
 
   it('tolerates wrong types silently', async () => {
     const files = { 'suite.scores.json': json({ suite: 's', runs: [run('1', { aggregate: 'high' }), 7, run('2', { permutation: [0.1, 0.9], cold_warm: { cold_rate: '1', warm_rate: 0 } })] }) };
-    assert.deepEqual(await only(files, 'aggregate-contamination'), []);
-    assert.deepEqual(await only({ 'x.scores.json': json({ runs: 'none' }) }, 'aggregate-contamination'), []);
+    assert.deepEqual(await lintRule(files, 'aggregate-contamination'), []);
+    assert.deepEqual(await lintRule({ 'x.scores.json': json({ runs: 'none' }) }, 'aggregate-contamination'), []);
   });
 });

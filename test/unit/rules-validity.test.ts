@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
-import { applyChanges } from '../../src/core/edit';
-import { codes, covered, json, lintFiles } from '../helpers';
+import { applyEdits, covered, json, jsonl, lintRule, suite, type Case } from '../helpers';
 
-type Case = Record<string, unknown>;
 const base = (id: string, extra: Case = {}): Case => ({ instance_id: id, arm: 'benign', family: 'mail', task: 't', correct_resolution_signature: `sig-${id}`, ...extra });
-const suite = (...cases: Case[]) => json({ suite: 's', cases });
-const jsonl = (...cases: Case[]) => cases.map((c) => JSON.stringify(c)).join('\n') + '\n';
-
-async function only(files: Record<string, string>, rule: string) {
-  const { diagnostics } = await lintFiles(files);
-  return codes(diagnostics, rule);
-}
 
 describe('mutation-budget', () => {
   it('flags depth above the default budget of 8, at the mutation_depth value', async () => {
     const files = { 'a.litmus.json': suite(base('s0'), base('v9', { seed_id: 's0', mutation_depth: 9, safe_completion: [] }), base('v8', { seed_id: 's0', mutation_depth: 8, safe_completion: [] })) };
-    const ds = await only(files, 'mutation-budget');
+    const ds = await lintRule(files, 'mutation-budget');
     assert.equal(ds.length, 1);
     assert.equal(covered(files, ds[0]), '9');
     assert.match(ds[0].message, /budget of 8/);
@@ -28,7 +19,7 @@ describe('mutation-budget', () => {
       'deep/litmus.config.json': json({ maxMutationDepth: 20 }),
       'deep/b.litmus.json': json(base('v12', { seed_id: 's0', mutation_depth: 12, safe_completion: [] })),
     };
-    const ds = await only(files, 'mutation-budget');
+    const ds = await lintRule(files, 'mutation-budget');
     assert.deepEqual(ds.map((d) => covered(files, d)), ['3']);
   });
 
@@ -38,12 +29,12 @@ describe('mutation-budget', () => {
       'b.litmus.json': json(base('v', { seed_id: 's1', mutation_depth: 2, safe_completion: [] })),
       'c.litmus.json': json(base('s0')),
     };
-    const ds = await only(files, 'mutation-budget');
+    const ds = await lintRule(files, 'mutation-budget');
     assert.equal(ds.length, 1);
     assert.ok(ds[0].uri.endsWith('b.litmus.json'));
     assert.equal(ds[0].related[0].uri.endsWith('a.litmus.jsonl'), true);
     const edit = ds[0].fixes[0].edits[0];
-    const fixed = applyChanges(files['b.litmus.json'], edit.edits.map((e) => ({ offset: e.offset, length: e.length, content: e.newText })));
+    const fixed = applyEdits(files['b.litmus.json'], edit.edits);
     assert.equal(JSON.parse(fixed).mutation_depth, 3);
   });
 
@@ -52,7 +43,7 @@ describe('mutation-budget', () => {
       'a.litmus.json': suite(base('x', { seed_id: 'y', mutation_depth: 1, safe_completion: [] }), base('y', { seed_id: 'z', mutation_depth: 2, safe_completion: [] })),
       'b.litmus.jsonl': jsonl(base('z', { seed_id: 'x', mutation_depth: 3, safe_completion: [] }), base('self', { seed_id: 'self', mutation_depth: 1, safe_completion: [] }), base('tail', { seed_id: 'x', mutation_depth: 5, safe_completion: [] })),
     };
-    const ds = await only(files, 'mutation-budget');
+    const ds = await lintRule(files, 'mutation-budget');
     const loops = ds.filter((d) => /loops/.test(d.message));
     assert.equal(loops.length, 4);
     assert.deepEqual(loops.map((d) => covered(files, d)).sort(), ['1', '1', '2', '3']);
@@ -64,14 +55,14 @@ describe('mutation-budget', () => {
     const files = {
       'a.litmus.json': suite(base('s0'), base('v1', { seed_id: 's0', mutation_depth: 1, safe_completion: [] }), base('v2', { seed_id: 'v1', mutation_depth: 2, safe_completion: [] }), base('w', { seed_id: 's0', mutation_depth: '9' }), base('n', { seed_id: 7, mutation_depth: null })),
     };
-    assert.deepEqual(await only(files, 'mutation-budget'), []);
+    assert.deepEqual(await lintRule(files, 'mutation-budget'), []);
   });
 });
 
 describe('missing-safe-completion', () => {
   it('flags a variant without safe_completion at its instance_id', async () => {
     const files = { 'a.litmus.jsonl': jsonl(base('s0'), base('v1', { seed_id: 's0', mutation_depth: 1 })) };
-    const ds = await only(files, 'missing-safe-completion');
+    const ds = await lintRule(files, 'missing-safe-completion');
     assert.equal(ds.length, 1);
     assert.equal(covered(files, ds[0]), '"v1"');
     assert.equal(ds[0].range.start.line, 1);
@@ -79,7 +70,7 @@ describe('missing-safe-completion', () => {
 
   it('stays silent for seeds (depth 0 or none) and variants that have one', async () => {
     const files = { 'a.litmus.json': suite(base('s0', { mutation_depth: 0 }), base('s1'), base('v1', { seed_id: 's0', mutation_depth: 1, safe_completion: [{ respond: 'done' }] })) };
-    assert.deepEqual(await only(files, 'missing-safe-completion'), []);
+    assert.deepEqual(await lintRule(files, 'missing-safe-completion'), []);
   });
 });
 
@@ -105,7 +96,7 @@ describe('unsatisfiable-safe-completion', () => {
         }),
       ),
     };
-    const ds = await only(files, 'unsatisfiable-safe-completion');
+    const ds = await lintRule(files, 'unsatisfiable-safe-completion');
     assert.equal(ds.length, 1);
     assert.equal(covered(files, ds[0]), '"alice"');
     assert.match(ds[0].message, /`cc`/);
@@ -119,7 +110,7 @@ describe('unsatisfiable-safe-completion', () => {
         base('c2', { tools: [mail], safe_completion: [{ tool: 'send_email', arguments: { urgent: true } }] }),
       ),
     };
-    const ds = await only(files, 'unsatisfiable-safe-completion');
+    const ds = await lintRule(files, 'unsatisfiable-safe-completion');
     assert.deepEqual(ds.map((d) => [d.range.start.line, covered(files, d)]), [[0, '"bcc"'], [1, '"arguments"']]);
   });
 
@@ -131,7 +122,7 @@ describe('unsatisfiable-safe-completion', () => {
         base('bad', { tools: [tuple], safe_completion: [{ tool: 'pair', arguments: { p: ['a', 'b'] } }] }),
       ),
     };
-    const ds = await only(files, 'unsatisfiable-safe-completion');
+    const ds = await lintRule(files, 'unsatisfiable-safe-completion');
     assert.equal(ds.length, 1);
     assert.equal(covered(files, ds[0]), '"b"');
   });
@@ -147,13 +138,13 @@ describe('unsatisfiable-safe-completion', () => {
         ],
       }),
     };
-    const ds = await only(files, 'unsatisfiable-safe-completion');
+    const ds = await lintRule(files, 'unsatisfiable-safe-completion');
     assert.deepEqual(ds.map((d) => covered(files, d)), ['"ABC"']);
   });
 
   it('flags a step naming a tool the case does not have, at the tool name', async () => {
     const files = { 'a.litmus.json': json(base('c1', { tools: [mail], safe_completion: [{ tool: 'delete_email', arguments: {} }] })) };
-    const ds = await only(files, 'unsatisfiable-safe-completion');
+    const ds = await lintRule(files, 'unsatisfiable-safe-completion');
     assert.equal(ds.length, 1);
     assert.equal(covered(files, ds[0]), '"delete_email"');
     assert.match(ds[0].message, /`send_email`/);
@@ -171,7 +162,7 @@ describe('unsatisfiable-safe-completion', () => {
         base('c5', { tools: [mail], safe_completion: 'none' }),
       ),
     };
-    assert.deepEqual(await only(files, 'unsatisfiable-safe-completion'), []);
+    assert.deepEqual(await lintRule(files, 'unsatisfiable-safe-completion'), []);
   });
 });
 
@@ -179,7 +170,7 @@ describe('unsatisfiable-tool-contract', () => {
   const tool = (inputSchema: unknown) => json({ tools: [{ name: 't', description: 'd', inputSchema }] });
   const check = async (schema: unknown) => {
     const files = { 'x.tools.json': tool(schema) };
-    return (await only(files, 'unsatisfiable-tool-contract')).map((d) => covered(files, d).replace(/\s+/g, ''));
+    return (await lintRule(files, 'unsatisfiable-tool-contract')).map((d) => covered(files, d).replace(/\s+/g, ''));
   };
 
   it('flags a required property that additionalProperties: false or a false schema forbids, at the required entry', async () => {
@@ -206,7 +197,7 @@ describe('unsatisfiable-tool-contract', () => {
 
   it('flags inline tools in cases too', async () => {
     const files = { 'a.litmus.json': json(base('c1', { tools: [{ name: 'x', description: 'd', input_schema: { type: 'object', properties: { k: { enum: [] } }, required: ['k'] } }] })) };
-    const ds = await only(files, 'unsatisfiable-tool-contract');
+    const ds = await lintRule(files, 'unsatisfiable-tool-contract');
     assert.equal(ds.length, 1);
     assert.equal(covered(files, ds[0]), '[]');
   });

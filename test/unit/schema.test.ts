@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyChanges, SCHEMA_BASE_URI, type LintDiagnostic } from '../../src/core';
+import { SCHEMA_BASE_URI, type LintDiagnostic } from '../../src/core';
 import { SCHEMAS } from '../../src/core/schema/validators';
-import { brief, codes, covered, json, lintFiles } from '../helpers';
+import { applyEdits, brief, codes, covered, json, lintFiles } from '../helpers';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -336,7 +336,7 @@ describe('schema rule: fires where FORMAT §9 says', () => {
 
 describe('schema rule: quick fixes', () => {
   const apply = (text: string, d: LintDiagnostic, i = 0) =>
-    applyChanges(text, d.fixes[i].edits[0].edits.map((e) => ({ offset: e.offset, length: e.length, content: e.newText })));
+    applyEdits(text, d.fixes[i].edits[0].edits);
 
   it('corrects the case or spacing of an enum value, unambiguously', async () => {
     const text = '{\n  // keep\n  "instance_id": "b", "arm": "Benign", "family": "f", "task": "t", "correct_resolution_signature": "s"\n}';
