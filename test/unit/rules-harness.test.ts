@@ -97,6 +97,11 @@ describe('aggregate-contamination', () => {
     const files = { 'suite.scores.json': json({ suite: 's', runs: [run('1', { permutation: { canonical_rate: 0.8, permuted_rate: 0.7 }, cold_warm: { cold_rate: 0.8, warm_rate: 0.83 } })] }) };
     const ds = await lintRule(files, 'aggregate-contamination');
     assert.deepEqual(ds.map((d) => covered(files, d)), ['0.7', '0.83']);
+    assert.match(ds[0].message, /^permuted rate 0\.7 differs from canonical rate 0\.8 by more than 0\.01 \(default tolerance\): the score depends on case order; .*λ.*, isolate the episodes$/);
+    assert.match(ds[1].message, /^warm rate 0\.83 differs from cold rate 0\.8 by more than 0\.01 \(default tolerance\): state leaks between episodes; .*λ.*, reset state per episode$/);
+    const lines = files['suite.scores.json'].split('\n');
+    assert.deepEqual(ds.map((d) => d.related.map((r) => [r.message, lines[r.range.start.line].trim()])), [[['canonical rate 0.8', '"canonical_rate": 0.8,']], [['cold rate 0.8', '"cold_rate": 0.8,']]]);
+    assert.deepEqual(ds.map((d) => [d.data?.problem, d.data?.tolerance, Math.round(Number(d.data?.delta) * 100) / 100]), [['permutation-delta', 0.01, 0.1], ['cold-warm-delta', 0.01, 0.03]]);
   });
 
   it('takes the tolerance from the nearest litmus.harness.json', async () => {
