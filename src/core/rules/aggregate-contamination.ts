@@ -31,6 +31,15 @@ function tolerances(ctx: RuleContext, uri: string): Tolerances {
   };
 }
 
+/**
+ * Rates a run measures twice, under conditions that must not change them: case order, and a warm
+ * versus a cold start. They may differ by the harness's tolerance.
+ */
+const RATE_PAIRS = [
+  { field: 'permutation', base: 'canonical', other: 'permuted', tolerance: 'permutation', problem: 'permutation-delta', why: 'the score depends on case order', fix: 'isolate the episodes' },
+  { field: 'cold_warm', base: 'cold', other: 'warm', tolerance: 'coldWarm', problem: 'cold-warm-delta', why: 'state leaks between episodes', fix: 'reset state per episode' },
+] as const;
+
 const num = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
 
 function runName(run: Record<string, unknown>, i: number): string {
@@ -71,29 +80,19 @@ function checkScores(ctx: RuleContext, doc: SuiteDocument, runs: unknown[]): voi
         });
       }
     }
-    if (isJsonObject(run.permutation)) {
-      const a = num(run.permutation.canonical_rate);
-      const b = num(run.permutation.permuted_rate);
-      if (a !== undefined && b !== undefined && Math.abs(a - b) > tol.permutation + EPSILON) {
-        ctx.report({
-          at: at(i, 'permutation', 'permuted_rate'),
-          message: `permuted rate ${b} differs from canonical rate ${a} by more than ${tol.permutation}${from}: the score depends on case order; ${NOT_LAMBDA}, isolate the episodes`,
-          related: [{ at: at(i, 'permutation', 'canonical_rate'), message: `canonical rate ${a}` }],
-          data: { run: i, problem: 'permutation-delta', delta: Math.abs(a - b), tolerance: tol.permutation },
-        });
-      }
-    }
-    if (isJsonObject(run.cold_warm)) {
-      const a = num(run.cold_warm.cold_rate);
-      const b = num(run.cold_warm.warm_rate);
-      if (a !== undefined && b !== undefined && Math.abs(a - b) > tol.coldWarm + EPSILON) {
-        ctx.report({
-          at: at(i, 'cold_warm', 'warm_rate'),
-          message: `warm rate ${b} differs from cold rate ${a} by more than ${tol.coldWarm}${from}: state leaks between episodes; ${NOT_LAMBDA}, reset state per episode`,
-          related: [{ at: at(i, 'cold_warm', 'cold_rate'), message: `cold rate ${a}` }],
-          data: { run: i, problem: 'cold-warm-delta', delta: Math.abs(a - b), tolerance: tol.coldWarm },
-        });
-      }
+    for (const pair of RATE_PAIRS) {
+      const rates = run[pair.field];
+      if (!isJsonObject(rates)) continue;
+      const a = num(rates[`${pair.base}_rate`]);
+      const b = num(rates[`${pair.other}_rate`]);
+      const limit = tol[pair.tolerance];
+      if (a === undefined || b === undefined || Math.abs(a - b) <= limit + EPSILON) continue;
+      ctx.report({
+        at: at(i, pair.field, `${pair.other}_rate`),
+        message: `${pair.other} rate ${b} differs from ${pair.base} rate ${a} by more than ${limit}${from}: ${pair.why}; ${NOT_LAMBDA}, ${pair.fix}`,
+        related: [{ at: at(i, pair.field, `${pair.base}_rate`), message: `${pair.base} rate ${a}` }],
+        data: { run: i, problem: pair.problem, delta: Math.abs(a - b), tolerance: limit },
+      });
     }
     prev = { run, i };
   });
