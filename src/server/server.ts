@@ -195,12 +195,13 @@ export function startServer(connection: Connection, fs: FileSystem): void {
 
   documents.onDidOpen((e) => {
     state.open(e.document.uri, e.document.getText(), e.document.version);
-    scheduler.schedule(state.groupOf(e.document.uri), DEBOUNCE_MS);
+    if (state.lints(e.document.uri)) scheduler.schedule(state.groupOf(e.document.uri), DEBOUNCE_MS);
   });
 
   documents.onDidChangeContent((e) => {
     if (!state.isOpen(e.document.uri)) state.open(e.document.uri, e.document.getText(), e.document.version);
     else state.change(e.document.uri, e.document.getText(), e.document.version);
+    if (!state.lints(e.document.uri)) return;
     const group = state.groupOf(e.document.uri);
     void ensureSettings(group).then(() => {
       if (state.settingsOf(group).run === 'onType') scheduler.schedule(group, DEBOUNCE_MS);
@@ -208,6 +209,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   });
 
   documents.onDidSave((e) => {
+    if (!state.lints(e.document.uri)) return;
     const group = state.groupOf(e.document.uri);
     if (state.settingsOf(group).run === 'onSave') scheduler.schedule(group, 0);
   });
@@ -241,6 +243,10 @@ export function startServer(connection: Connection, fs: FileSystem): void {
 
   connection.onCodeAction(async (params) => {
     const uri = params.textDocument.uri;
+    // VS Code asks on every save of every JSON file when fix-all on save is on, its own settings
+    // files included, and waits: a lint (and the settings it asks the client for) must not hold
+    // up a file the server does not lint. Saving settings.json would otherwise wait on itself.
+    if (!state.lints(uri)) return [];
     const only = params.context.only;
     const versionOf = (u: string) => state.openVersion(u);
     const actions: CodeAction[] = [];

@@ -1,5 +1,6 @@
 import type { FileSystem } from '../core/fs';
 import { createIncrementalLinter, type IncrementalLinter } from '../core/incremental';
+import { detectKind } from '../core/kinds';
 import type { LintDiagnostic } from '../core/lint';
 import { loadWorkspace, reloadFiles, type LoadResult } from '../core/load';
 import { ALL_RULES } from '../core/rules/index';
@@ -50,6 +51,12 @@ export interface WorkspaceState {
   close(uri: string): void;
   openVersion(uri: string): number | undefined;
   isOpen(uri: string): boolean;
+  /**
+   * Whether the document is one the server lints: a LITMUS file by name or `$schema`, or a file its
+   * group's last lint read (a tool file referenced under any name). The client hands the server
+   * every JSON document, VS Code's own settings files included; the rest get no work and no waiting.
+   */
+  lints(uri: string): boolean;
   /** A file-watch event; returns the groups whose results may have changed. */
   fileEvent(uri: string, kind: 'created' | 'changed' | 'deleted'): string[];
   /** Loads and lints one group; undefined when cancelled part-way. */
@@ -119,12 +126,15 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       const uri = normalizeUri(raw);
       openDocs.set(uri, { text, version });
       changes.file(uri);
-      if (!folderOf(uri)) looseGroups.add(uri);
+      // A LITMUS file outside every folder is linted on its own; any other JSON file there is not.
+      if (!folderOf(uri) && detectKind(uri, text)) looseGroups.add(uri);
     },
     change(raw, text, version) {
       const uri = normalizeUri(raw);
       openDocs.set(uri, { text, version });
       changes.file(uri);
+      // Gaining a LITMUS `$schema` makes a loose JSON file a LITMUS file.
+      if (!folderOf(uri) && !looseGroups.has(uri) && detectKind(uri, text)) looseGroups.add(uri);
     },
     close(raw) {
       // The buffer is gone: what counts now is the file on disk, which the cache may not hold.
@@ -135,6 +145,11 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
     },
     openVersion: (raw) => openDocs.get(normalizeUri(raw))?.version,
     isOpen: (raw) => openDocs.has(normalizeUri(raw)),
+    lints(raw) {
+      const uri = normalizeUri(raw);
+      if (detectKind(uri, openDocs.get(uri)?.text)) return true;
+      return results.get(groupOf(uri))?.index.docs.has(uri) ?? false;
+    },
     fileEvent(raw, kind) {
       const uri = normalizeUri(raw);
       fs.invalidate(uri, kind);

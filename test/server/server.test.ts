@@ -272,6 +272,30 @@ describe('language server over stdio', function () {
     await client.waitDiagnostics(uri, (d) => d.length === 0, 'the closed loose file to clear');
   });
 
+  it('leaves JSON files it does not lint alone: VS Code\'s settings.json gets no lint, no settings request, an empty fix-all at once', async () => {
+    const asked: (string | undefined)[] = [];
+    const { client } = setup({ 'a.litmus.json': caseOf('a') }, (scopeUri?: string) => {
+      asked.push(scopeUri);
+      return {};
+    });
+    const user = workspace({ 'settings.json': '{ "editor.tabSize": 2 }\n' });
+    cleanups.push(user.cleanup);
+    await client.start();
+    const uri = user.uri('settings.json');
+    client.open(uri, '{ "editor.tabSize": 2 }\n');
+    client.change(uri, '{ "editor.tabSize": 4, "litmus.rules": {} }\n');
+    // What VS Code asks on save with editor.codeActionsOnSave, and waits for.
+    const whole = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    assert.deepEqual(await client.codeActions(uri, whole, [], ['source.fixAll']), []);
+    client.save(uri);
+    // A LITMUS file opened after it is linted as usual, so the server did not stall on the other.
+    const litmus = user.uri('l.litmus.json');
+    client.open(litmus, caseOf('l', { paired_with: 'ghost' }));
+    assert.deepEqual(codes(await client.waitDiagnostics(litmus, (d) => d.length > 0)), ['unresolved-reference']);
+    assert.equal(client.diagnostics(uri), undefined, 'settings.json was never linted');
+    assert.ok(!asked.includes(uri), `no settings were asked for settings.json: ${JSON.stringify(asked)}`);
+  });
+
   it('keeps workspace folders apart: each has its own settings and its own index', async () => {
     const one = workspace({ 'a.litmus.json': caseOf('x'), 'b.litmus.json': caseOf('x') });
     const two = workspace({ 'a.litmus.json': caseOf('x'), 'b.litmus.json': caseOf('x') });
