@@ -54,8 +54,9 @@ try {
   // Narrow the panel to the payload rows so they are in the picture.
   const filter = page.locator('.markers-panel-action-filter input, .viewpane-filter input').first();
   if (await filter.count()) {
-    await filter.click();
-    await page.keyboard.type('injection');
+    // fill() sets the value and fires the input event itself: keystrokes typed while focus was still
+    // moving to the box were sometimes lost, leaving the payload rows scrolled out of the list.
+    await filter.fill('injection');
   }
   const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'injection' });
   await row.first().waitFor({ timeout: 60000 });
