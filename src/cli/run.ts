@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { escapeText } from '../core/escape';
+import { escapeText } from '../core/text/escape';
 import { lintIndex, type LintDiagnostic } from '../core/lint';
 import { loadWorkspace, type LoadResult } from '../core/load';
-import { SEVERITY_ORDER } from '../core/types';
+import { SEVERITY_ORDER } from '../core/text/types';
 import { fileUri, isUnder, normalizeUri, uriToPath } from '../core/uri';
 import { parseCliArgs, UsageError, type CliOptions } from './args';
 import { useColor } from './color';

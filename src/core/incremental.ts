@@ -8,7 +8,7 @@ import { ALL_RULES } from './rules/index';
 import type { Rule } from './rules/types';
 import { normalizeUri } from './uri';
 import { buildIndex, casesByDoc, changedSince, groupCases, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from './workspace';
-import { pushTo } from './multimap';
+import { pushTo } from './text/multimap';
 
 /**
  * Incremental linting for hosts that lint the same workspace again and again (the language server).

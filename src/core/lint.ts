@@ -1,10 +1,11 @@
 import type { ResolvedConfig } from './config';
 import type { SuiteDocument } from './document';
-import { resolveLocation, type Location, type ResolvedRange } from './location';
+import { resolveLocation, type Location, type ResolvedRange } from './text/location';
 import { ALL_RULES } from './rules/index';
 import { docsUrl, ruleMeta } from './rules/registry';
-import type { Finding, FixSpec, Rule, RuleContext } from './rules/types';
-import { SEVERITY_ORDER, type Range, type Severity } from './types';
+import type { FixSpec } from './text/fix';
+import type { Finding, Rule, RuleContext } from './rules/types';
+import { SEVERITY_ORDER, type Range, type Severity } from './text/types';
 import type { WorkspaceIndex } from './workspace';
 
 export interface TextEdit {

@@ -1,10 +1,10 @@
-import { nodeAt } from './location';
+import { nodeAt } from './text/location';
 import type { LintDiagnostic } from './lint';
-import { markdownText, quote } from './escape';
+import { markdownText, quote } from './text/escape';
 import type { ToolModel } from './tools';
 import { displayPath } from './uri';
 import type { Arm, CaseModel, WorkspaceIndex } from './workspace';
-import { pushTo } from './multimap';
+import { pushTo } from './text/multimap';
 
 /**
  * The suite health summary behind `litmus-lint report` and the editor's "show suite report":

@@ -3,10 +3,10 @@ import { defaultConfig, mergeConfig, readConfig, type ConfigOverrides, type Reso
 import { rootValue, type SuiteDocument } from './document';
 import { toolReader } from './stable-tools';
 import { parseToolReference, type ToolModel } from './tools';
-import type { JsonPath } from './types';
+import type { JsonPath } from './text/types';
 import { regroup, type DocCases, type Grouping } from './grouped';
 import { dirnameUri, isUnder, normalizeUri, resolveTarget } from './uri';
-import { pushTo } from './multimap';
+import { pushTo } from './text/multimap';
 
 export type Arm = 'adversarial' | 'benign';
 

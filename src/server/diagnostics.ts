@@ -1,6 +1,6 @@
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 import type { LintDiagnostic } from '../core/lint';
-import type { Severity } from '../core/types';
+import type { Severity } from '../core/text/types';
 
 export const SOURCE = 'litmus';
 

@@ -1,5 +1,5 @@
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
-import { escapeText, quote } from '../core/escape';
+import { escapeText, quote } from '../core/text/escape';
 import type { LintDiagnostic } from '../core/lint';
 
 /** Rules whose diagnostics carry the payload detector's data. */

@@ -1,5 +1,5 @@
 import type { ConfigOverrides } from '../core/config';
-import type { SeveritySetting } from '../core/types';
+import type { SeveritySetting } from '../core/text/types';
 
 /** The `litmus.*` settings the server reads, per workspace folder. */
 export interface ServerSettings {

@@ -1,5 +1,5 @@
 import type { LintDiagnostic } from '../../core/lint';
-import type { Severity } from '../../core/types';
+import type { Severity } from '../../core/text/types';
 import { displayPath, isUnder, normalizeUri } from '../../core/uri';
 
 /** What every formatter may know besides the diagnostics. Plain data, so formatters stay pure. */

@@ -1,6 +1,6 @@
 import type { LintDiagnostic } from '../../core/lint';
 import { RULE_IDS, RULES, docsUrl } from '../../core/rules/registry';
-import type { Range, Severity } from '../../core/types';
+import type { Range, Severity } from '../../core/text/types';
 import { normalizeUri } from '../../core/uri';
 import { relPath, underCwd, type FormatContext, type Formatter } from './context';
 

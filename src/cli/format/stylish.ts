@@ -1,6 +1,6 @@
-import { escapeText } from '../../core/escape';
+import { escapeText } from '../../core/text/escape';
 import type { LintDiagnostic } from '../../core/lint';
-import type { Severity } from '../../core/types';
+import type { Severity } from '../../core/text/types';
 import { autoFixable, countSeverities, plural, relPath, type FormatContext, type Formatter } from './context';
 
 const ANSI = {

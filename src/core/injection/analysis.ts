@@ -4,7 +4,7 @@ import type { Arm, CaseModel, WorkspaceIndex } from '../workspace';
 import { labelCovers, labelStrings, resolveLabel, type Label } from './labels';
 import { scanTool, type PayloadHit } from './scan';
 import { VerdictCache } from './verdicts';
-import { pushTo } from '../multimap';
+import { pushTo } from '../text/multimap';
 
 /** The detector's result for a whole workspace, computed once per lint and shared by three rules. */
 export interface InjectionAnalysis {

@@ -1,8 +1,8 @@
-import { appendToArray, removeValue, setValue } from '../edit';
-import { quote } from '../escape';
-import { formatPointer, pathStartsWith } from '../pointer';
-import type { FixSpec, TextChange } from '../rules/types';
-import type { JsonPath } from '../types';
+import { appendToArray, removeValue, setValue } from '../text/edit';
+import { quote } from '../text/escape';
+import { formatPointer, pathStartsWith } from '../text/pointer';
+import type { FixSpec, TextChange } from '../text/fix';
+import type { JsonPath } from '../text/types';
 import { relativePath } from '../uri';
 import type { CaseModel } from '../workspace';
 import type { Label } from './labels';

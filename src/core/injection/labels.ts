@@ -1,7 +1,7 @@
 import { findNodeAtLocation } from 'jsonc-parser';
 import type { SuiteDocument } from '../document';
-import { parsePointer, pathFromTokens, pathStartsWith } from '../pointer';
-import type { JsonPath } from '../types';
+import { parsePointer, pathFromTokens, pathStartsWith } from '../text/pointer';
+import type { JsonPath } from '../text/types';
 import { normalizeUri, resolveTarget } from '../uri';
 import type { CaseModel, WorkspaceIndex } from '../workspace';
 

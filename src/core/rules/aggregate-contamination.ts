@@ -1,6 +1,6 @@
 import { isJsonObject } from '../canonical';
 import { rootValue, type SuiteDocument } from '../document';
-import { code } from '../escape';
+import { code } from '../text/escape';
 import { displayPath } from '../uri';
 import { MAX_TOLERANCE } from './harness-isolation';
 import type { Rule, RuleContext } from './types';

@@ -1,7 +1,7 @@
-import { code, quote } from '../escape';
+import { code, quote } from '../text/escape';
 import { injectionAnalysis } from '../injection/analysis';
 import { hitData } from '../injection/data';
-import { formatPointer } from '../pointer';
+import { formatPointer } from '../text/pointer';
 import type { Rule } from './types';
 
 /**

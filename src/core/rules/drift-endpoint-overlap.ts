@@ -1,9 +1,9 @@
 import { canonicalize } from '../canonical';
-import { code } from '../escape';
+import { code } from '../text/escape';
 import type { CaseModel } from '../workspace';
 import { caseField, caseName } from './case-fields';
 import type { Rule } from './types';
-import { pushTo } from '../multimap';
+import { pushTo } from '../text/multimap';
 
 const MAX_RELATED = 20;
 

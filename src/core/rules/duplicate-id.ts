@@ -1,4 +1,4 @@
-import { code } from '../escape';
+import { code } from '../text/escape';
 import type { Rule } from './types';
 
 /** Every occurrence of a shared instance_id, each pointing at the others. */

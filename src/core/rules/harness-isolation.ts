@@ -1,9 +1,10 @@
 import { isJsonObject } from '../canonical';
 import { rootValue, type SuiteDocument } from '../document';
-import { setValue } from '../edit';
-import { code } from '../escape';
-import type { Location } from '../location';
-import type { FixSpec, Rule, RuleContext } from './types';
+import { setValue } from '../text/edit';
+import { code } from '../text/escape';
+import type { Location } from '../text/location';
+import type { FixSpec } from '../text/fix';
+import type { Rule, RuleContext } from './types';
 
 /** The largest order or cold/warm delta a harness may tolerate before the check stops meaning anything. */
 export const MAX_TOLERANCE = 0.01;

@@ -1,10 +1,11 @@
-import { quote, code } from '../escape';
+import { quote, code } from '../text/escape';
 import { hitData } from '../injection/data';
 import { injectionAnalysis } from '../injection/analysis';
 import { addLabelFix, locationFor } from '../injection/fixes';
 import type { PayloadHit } from '../injection/scan';
 import type { CaseModel } from '../workspace';
-import type { FixSpec, Rule } from './types';
+import type { FixSpec } from '../text/fix';
+import type { Rule } from './types';
 
 function describe(hit: PayloadHit): string {
   const top = hit.verdict.signals[0];

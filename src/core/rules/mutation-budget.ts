@@ -1,4 +1,4 @@
-import type { Location } from '../location';
+import type { Location } from '../text/location';
 import type { CaseModel, WorkspaceIndex } from '../workspace';
 import { caseField, caseName as name, setCaseField } from './case-fields';
 import type { Rule, RuleContext } from './types';

@@ -1,5 +1,5 @@
-import { setValue } from '../edit';
-import { code } from '../escape';
+import { setValue } from '../text/edit';
+import { code } from '../text/escape';
 import type { CaseModel } from '../workspace';
 import { caseField as at, caseName as name, setCaseField as setField } from './case-fields';
 import type { RelatedSpec, Rule, RuleContext } from './types';

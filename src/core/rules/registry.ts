@@ -1,4 +1,4 @@
-import type { Severity } from '../types';
+import type { Severity } from '../text/types';
 
 /**
  * One record per rule. It is the single source of the diagnostic code, the default severity, the

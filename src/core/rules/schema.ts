@@ -1,5 +1,5 @@
 import { rootValue } from '../document';
-import { code } from '../escape';
+import { code } from '../text/escape';
 import { schemaFixes } from '../schema/fixes';
 import { schemaProblems } from '../schema/problems';
 import type { ToolModel } from '../tools';

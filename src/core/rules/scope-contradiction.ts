@@ -1,10 +1,10 @@
 import { isJsonObject } from '../canonical';
-import { code } from '../escape';
-import type { Location } from '../location';
+import { code } from '../text/escape';
+import type { Location } from '../text/location';
 import type { Arm, CaseModel, WorkspaceIndex } from '../workspace';
 import { caseField, caseName as name } from './case-fields';
 import type { Rule, RuleContext } from './types';
-import { pushTo } from '../multimap';
+import { pushTo } from '../text/multimap';
 
 const MAX_RELATED = 20;
 

@@ -1,4 +1,4 @@
-import { code } from '../escape';
+import { code } from '../text/escape';
 import { injectionAnalysis } from '../injection/analysis';
 import { locationFor, relabelFix, removeLabelFix } from '../injection/fixes';
 import type { Label } from '../injection/labels';

@@ -1,22 +1,8 @@
 import type { ResolvedConfig } from '../config';
-import type { Location } from '../location';
-import type { Severity } from '../types';
+import type { Location } from '../text/location';
+import type { FixSpec } from '../text/fix';
+import type { Severity } from '../text/types';
 import type { WorkspaceIndex } from '../workspace';
-
-/** A text change in offsets of the document text it was computed from. */
-export interface TextChange {
-  offset: number;
-  length: number;
-  content: string;
-}
-
-/** A fix as rules describe it: changes per document, each tied to the version it was computed for. */
-export interface FixSpec {
-  title: string;
-  /** Only one fix of the diagnostic could apply: `--fix` and fix-all may take it. */
-  unambiguous: boolean;
-  changes: { uri: string; version?: number; changes: TextChange[] }[];
-}
 
 export interface RelatedSpec {
   at: Location;

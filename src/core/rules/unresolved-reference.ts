@@ -1,9 +1,10 @@
-import { setValue } from '../edit';
-import { code } from '../escape';
-import { closest } from '../similar';
+import { setValue } from '../text/edit';
+import { code } from '../text/escape';
+import { closest } from '../text/similar';
 import { displayPath, relativePath } from '../uri';
 import type { CaseModel, ToolUse, WorkspaceIndex } from '../workspace';
-import type { FixSpec, Rule, RuleContext } from './types';
+import type { FixSpec } from '../text/fix';
+import type { Rule, RuleContext } from './types';
 
 function toolMessage(use: ToolUse, index: WorkspaceIndex, caseUri: string): string {
   const ref = code(use.ref ?? '');

@@ -1,7 +1,7 @@
 import { canonicalize, isJsonObject } from '../canonical';
-import { code, escapeText } from '../escape';
+import { code, escapeText } from '../text/escape';
 import type { ToolModel } from '../tools';
-import type { JsonPath } from '../types';
+import type { JsonPath } from '../text/types';
 import type { Rule } from './types';
 
 /**

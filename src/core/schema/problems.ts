@@ -1,8 +1,8 @@
 import { isJsonObject } from '../canonical';
-import { code } from '../escape';
+import { code } from '../text/escape';
 import type { FileKind } from '../kinds';
-import type { JsonPath } from '../types';
-import { didYouMean } from '../similar';
+import type { JsonPath } from '../text/types';
+import { didYouMean } from '../text/similar';
 import { allowsCustomFields, declaredProperties, propertyTitle } from './titles';
 import { validatorFor, type SchemaError } from './validators';
 
