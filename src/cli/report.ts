@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import { lintIndex } from '../core/lint';
-import { loadWorkspace } from '../core/load';
+import { loadWorkspace } from '../core/model/load';
 import { buildSuiteReport, renderSuiteReport, type ReportFormat } from '../core/report';
-import { fileUri } from '../core/uri';
+import { fileUri } from '../core/model/uri';
 import type { CliIo } from './io';
 
 export const REPORT_USAGE = `Usage: litmus-lint report [options] <files or folders...>

@@ -1,13 +1,13 @@
-import { createDocument, type SuiteDocument } from './document';
+import { createDocument, type SuiteDocument } from './model/document';
 import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incremental-injection';
 import type { PayloadHit } from './injection/scan';
-import type { ToolModel } from './tools';
-import { docKeys, enter, keyTable, links, type DocKeys, type KeyTable, type Links } from './doc-keys';
+import type { ToolModel } from './model/tools';
+import { docKeys, enter, keyTable, links, type DocKeys, type KeyTable, type Links } from './model/doc-keys';
 import { compareDiagnostics, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { ALL_RULES } from './rules/index';
 import type { Rule } from './rules/types';
-import { normalizeUri } from './uri';
-import { buildIndex, casesByDoc, changedSince, groupCases, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from './workspace';
+import { normalizeUri } from './model/uri';
+import { buildIndex, casesByDoc, changedSince, groupCases, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from './model/workspace';
 import { pushTo } from './text/multimap';
 
 /**

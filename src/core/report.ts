@@ -1,9 +1,9 @@
 import { nodeAt } from './text/location';
 import type { LintDiagnostic } from './lint';
 import { markdownText, quote } from './text/escape';
-import type { ToolModel } from './tools';
-import { displayPath } from './uri';
-import type { Arm, CaseModel, WorkspaceIndex } from './workspace';
+import type { ToolModel } from './model/tools';
+import { displayPath } from './model/uri';
+import type { Arm, CaseModel, WorkspaceIndex } from './model/workspace';
 import { pushTo } from './text/multimap';
 
 /**

@@ -1,6 +1,6 @@
 import * as nodeFs from 'node:fs';
-import type { EntryType, FileSystem } from '../core/fs';
-import { fileUri, uriToPath } from '../core/uri';
+import type { EntryType, FileSystem } from '../core/model/fs';
+import { fileUri, uriToPath } from '../core/model/uri';
 
 type MaybePromise<T> = T | Promise<T>;
 

@@ -1,5 +1,5 @@
-import type { EntryType, FileSystem } from '../core/fs';
-import { dirnameUri, isUnder, normalizeUri } from '../core/uri';
+import type { EntryType, FileSystem } from '../core/model/fs';
+import { dirnameUri, isUnder, normalizeUri } from '../core/model/uri';
 
 export interface OpenText {
   text: string;

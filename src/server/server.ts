@@ -10,10 +10,10 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { FileSystem } from '../core/fs';
+import type { FileSystem } from '../core/model/fs';
 import type { LintDiagnostic } from '../core/lint';
 import { buildSuiteReport, renderSuiteReport } from '../core/report';
-import { displayPath } from '../core/uri';
+import { displayPath } from '../core/model/uri';
 import { FIX_ALL_KIND, fixAllAction, quickFixes, wants } from './code-actions';
 import { toLspDiagnostic } from './diagnostics';
 import { payloadHover } from './hover';

@@ -1,4 +1,4 @@
-import type { ConfigOverrides } from '../core/config';
+import type { ConfigOverrides } from '../core/model/config';
 import type { SeveritySetting } from '../core/text/types';
 
 /** The `litmus.*` settings the server reads, per workspace folder. */

@@ -1,11 +1,11 @@
-import type { FileSystem } from '../core/fs';
+import type { FileSystem } from '../core/model/fs';
 import { createIncrementalLinter, type IncrementalLinter } from '../core/incremental';
-import { detectKind } from '../core/kinds';
+import { detectKind } from '../core/model/kinds';
 import type { LintDiagnostic } from '../core/lint';
-import { loadWorkspace, reloadFiles, type LoadResult } from '../core/load';
+import { loadWorkspace, reloadFiles, type LoadResult } from '../core/model/load';
 import { ALL_RULES } from '../core/rules/index';
-import { dirnameUri, isUnder, normalizeUri } from '../core/uri';
-import type { WorkspaceIndex } from '../core/workspace';
+import { dirnameUri, isUnder, normalizeUri } from '../core/model/uri';
+import type { WorkspaceIndex } from '../core/model/workspace';
 import { createChangeLog } from './changes';
 import { editorFileSystem, type EditorFileSystem, type OpenText } from './editor-fs';
 import { defaultSettings, toBaseConfig, type ServerSettings } from './settings';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { canonicalHash, canonicalize, groupByCanonical } from '../../src/core/canonical';
+import { canonicalHash, canonicalize, groupByCanonical } from '../../src/core/model/canonical';
 import { parseJson } from '../../src/core/text/parse';
 import { getNodeValue } from 'jsonc-parser';
 

@@ -1,6 +1,6 @@
 import type { LintDiagnostic } from '../../core/lint';
 import type { Severity } from '../../core/text/types';
-import { displayPath, isUnder, normalizeUri } from '../../core/uri';
+import { displayPath, isUnder, normalizeUri } from '../../core/model/uri';
 
 /** What every formatter may know besides the diagnostics. Plain data, so formatters stay pure. */
 export interface FormatContext {

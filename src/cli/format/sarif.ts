@@ -1,7 +1,7 @@
 import type { LintDiagnostic } from '../../core/lint';
 import { RULE_IDS, RULES, docsUrl } from '../../core/rules/registry';
 import type { Range, Severity } from '../../core/text/types';
-import { normalizeUri } from '../../core/uri';
+import { normalizeUri } from '../../core/model/uri';
 import { relPath, underCwd, type FormatContext, type Formatter } from './context';
 
 const SRCROOT = '%SRCROOT%';

@@ -3,8 +3,8 @@ import { quote } from '../text/escape';
 import { formatPointer, pathStartsWith } from '../text/pointer';
 import type { FixSpec, TextChange } from '../text/fix';
 import type { JsonPath } from '../text/types';
-import { relativePath } from '../uri';
-import type { CaseModel } from '../workspace';
+import { relativePath } from '../model/uri';
+import type { CaseModel } from '../model/workspace';
 import type { Label } from './labels';
 
 /** Suite text in a fix title: escaped and cut like a quote, without the quotes (plain ids read as they are). */

@@ -1,5 +1,5 @@
-import { isJsonObject } from '../canonical';
-import type { ToolModel } from '../tools';
+import { isJsonObject } from '../model/canonical';
+import type { ToolModel } from '../model/tools';
 import type { JsonPath } from '../text/types';
 import { detectText, isPayload, type Slot, type StringVerdict } from './detect';
 import { topicStems } from './prose';

@@ -1,7 +1,7 @@
-import { isJsonObject } from '../canonical';
-import { rootValue, type SuiteDocument } from '../document';
+import { isJsonObject } from '../model/canonical';
+import { rootValue, type SuiteDocument } from '../model/document';
 import { code } from '../text/escape';
-import { displayPath } from '../uri';
+import { displayPath } from '../model/uri';
 import { MAX_TOLERANCE } from './harness-isolation';
 import type { Rule, RuleContext } from './types';
 

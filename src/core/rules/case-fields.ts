@@ -2,7 +2,7 @@ import { setValue } from '../text/edit';
 import { code } from '../text/escape';
 import type { Location } from '../text/location';
 import type { JsonPath } from '../text/types';
-import type { CaseModel, WorkspaceIndex } from '../workspace';
+import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import type { FixSpec } from '../text/fix';
 
 /** How messages name a case: its instance_id, escaped. */

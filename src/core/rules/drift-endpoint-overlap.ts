@@ -1,6 +1,6 @@
-import { canonicalize } from '../canonical';
+import { canonicalize } from '../model/canonical';
 import { code } from '../text/escape';
-import type { CaseModel } from '../workspace';
+import type { CaseModel } from '../model/workspace';
 import { caseField, caseName } from './case-fields';
 import type { Rule } from './types';
 import { pushTo } from '../text/multimap';

@@ -1,5 +1,5 @@
-import { isJsonObject } from '../canonical';
-import { rootValue, type SuiteDocument } from '../document';
+import { isJsonObject } from '../model/canonical';
+import { rootValue, type SuiteDocument } from '../model/document';
 import { setValue } from '../text/edit';
 import { code } from '../text/escape';
 import type { Location } from '../text/location';

@@ -3,7 +3,7 @@ import { hitData } from '../injection/data';
 import { injectionAnalysis } from '../injection/analysis';
 import { addLabelFix, locationFor } from '../injection/fixes';
 import type { PayloadHit } from '../injection/scan';
-import type { CaseModel } from '../workspace';
+import type { CaseModel } from '../model/workspace';
 import type { FixSpec } from '../text/fix';
 import type { Rule } from './types';
 

@@ -1,5 +1,5 @@
 import type { Location } from '../text/location';
-import type { CaseModel, WorkspaceIndex } from '../workspace';
+import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import { caseField, caseName as name, setCaseField } from './case-fields';
 import type { Rule, RuleContext } from './types';
 

@@ -1,6 +1,6 @@
 import { setValue } from '../text/edit';
 import { code } from '../text/escape';
-import type { CaseModel } from '../workspace';
+import type { CaseModel } from '../model/workspace';
 import { caseField as at, caseName as name, setCaseField as setField } from './case-fields';
 import type { RelatedSpec, Rule, RuleContext } from './types';
 

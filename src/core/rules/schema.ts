@@ -1,8 +1,8 @@
-import { rootValue } from '../document';
+import { rootValue } from '../model/document';
 import { code } from '../text/escape';
 import { schemaFixes } from '../schema/fixes';
 import { schemaProblems } from '../schema/problems';
-import type { ToolModel } from '../tools';
+import type { ToolModel } from '../model/tools';
 import type { Rule, RuleContext } from './types';
 
 /** FORMAT §2: a tool name is unique within its file; references resolve to the first, so a later twin is dead. */

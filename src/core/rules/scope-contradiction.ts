@@ -1,7 +1,7 @@
-import { isJsonObject } from '../canonical';
+import { isJsonObject } from '../model/canonical';
 import { code } from '../text/escape';
 import type { Location } from '../text/location';
-import type { Arm, CaseModel, WorkspaceIndex } from '../workspace';
+import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
 import { caseField, caseName as name } from './case-fields';
 import type { Rule, RuleContext } from './types';
 import { pushTo } from '../text/multimap';

@@ -1,5 +1,5 @@
-import { canonicalHash, groupByCanonical } from '../canonical';
-import type { CaseModel } from '../workspace';
+import { canonicalHash, groupByCanonical } from '../model/canonical';
+import type { CaseModel } from '../model/workspace';
 import { caseField, caseName } from './case-fields';
 import type { RelatedSpec, Rule } from './types';
 

@@ -3,7 +3,7 @@ import { injectionAnalysis } from '../injection/analysis';
 import { locationFor, relabelFix, removeLabelFix } from '../injection/fixes';
 import type { Label } from '../injection/labels';
 import type { PayloadHit } from '../injection/scan';
-import { displayPath } from '../uri';
+import { displayPath } from '../model/uri';
 import type { Rule } from './types';
 
 function why(label: Label, root: string | undefined): string {

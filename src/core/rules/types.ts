@@ -1,8 +1,8 @@
-import type { ResolvedConfig } from '../config';
+import type { ResolvedConfig } from '../model/config';
 import type { Location } from '../text/location';
 import type { FixSpec } from '../text/fix';
 import type { Severity } from '../text/types';
-import type { WorkspaceIndex } from '../workspace';
+import type { WorkspaceIndex } from '../model/workspace';
 
 export interface RelatedSpec {
   at: Location;

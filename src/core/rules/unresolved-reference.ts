@@ -1,8 +1,8 @@
 import { setValue } from '../text/edit';
 import { code } from '../text/escape';
 import { closest } from '../text/similar';
-import { displayPath, relativePath } from '../uri';
-import type { CaseModel, ToolUse, WorkspaceIndex } from '../workspace';
+import { displayPath, relativePath } from '../model/uri';
+import type { CaseModel, ToolUse, WorkspaceIndex } from '../model/workspace';
 import type { FixSpec } from '../text/fix';
 import type { Rule, RuleContext } from './types';
 

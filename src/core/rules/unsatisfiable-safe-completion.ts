@@ -1,12 +1,12 @@
 import Ajv2020 from 'ajv/dist/2020';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { isJsonObject } from '../canonical';
+import { isJsonObject } from '../model/canonical';
 import { code, escapeText } from '../text/escape';
 import type { Location } from '../text/location';
 import { parsePointer } from '../text/pointer';
-import type { ToolModel } from '../tools';
+import type { ToolModel } from '../model/tools';
 import type { JsonPath } from '../text/types';
-import type { CaseModel, WorkspaceIndex } from '../workspace';
+import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import { metaSchema07 } from '../schema/generated/meta-07';
 import { metaSchema2020 } from '../schema/generated/meta-2020';
 import type { Rule, RuleContext } from './types';

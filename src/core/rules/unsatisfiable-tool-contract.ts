@@ -1,6 +1,6 @@
-import { canonicalize, isJsonObject } from '../canonical';
+import { canonicalize, isJsonObject } from '../model/canonical';
 import { code, escapeText } from '../text/escape';
-import type { ToolModel } from '../tools';
+import type { ToolModel } from '../model/tools';
 import type { JsonPath } from '../text/types';
 import type { Rule } from './types';
 

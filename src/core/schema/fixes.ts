@@ -1,4 +1,4 @@
-import type { SuiteDocument } from '../document';
+import type { SuiteDocument } from '../model/document';
 import { removeValue, setValue } from '../text/edit';
 import { code } from '../text/escape';
 import { nodeAt } from '../text/location';

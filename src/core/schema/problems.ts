@@ -1,6 +1,6 @@
-import { isJsonObject } from '../canonical';
+import { isJsonObject } from '../model/canonical';
 import { code } from '../text/escape';
-import type { FileKind } from '../kinds';
+import type { FileKind } from '../model/kinds';
 import type { JsonPath } from '../text/types';
 import { didYouMean } from '../text/similar';
 import { allowsCustomFields, declaredProperties, propertyTitle } from './titles';
