@@ -1,7 +1,7 @@
 import * as path from 'node:path';
-import { lintIndex } from '../core/lint';
+import { lintIndex } from '../core/lint/lint';
 import { loadWorkspace } from '../core/model/load';
-import { buildSuiteReport, renderSuiteReport, type ReportFormat } from '../core/report';
+import { buildSuiteReport, renderSuiteReport, type ReportFormat } from '../core/lint/report';
 import { fileUri } from '../core/model/uri';
 import type { CliIo } from './io';
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { escapeText } from '../core/text/escape';
-import { lintIndex, type LintDiagnostic } from '../core/lint';
+import { lintIndex, type LintDiagnostic } from '../core/lint/lint';
 import { loadWorkspace, type LoadResult } from '../core/model/load';
 import { SEVERITY_ORDER } from '../core/text/types';
 import { fileUri, isUnder, normalizeUri, uriToPath } from '../core/model/uri';

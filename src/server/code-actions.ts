@@ -1,5 +1,5 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextDocumentEdit, type TextEdit } from 'vscode-languageserver';
-import type { Fix, LintDiagnostic } from '../core/lint';
+import type { Fix, LintDiagnostic } from '../core/lint/lint';
 import { normalizeUri } from '../core/model/uri';
 import { diagnosticKey, keyOf, toLspDiagnostic } from './diagnostics';
 

@@ -1,5 +1,5 @@
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
-import type { LintDiagnostic } from '../core/lint';
+import type { LintDiagnostic } from '../core/lint/lint';
 import type { Severity } from '../core/text/types';
 
 export const SOURCE = 'litmus';

@@ -11,8 +11,8 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { FileSystem } from '../core/model/fs';
-import type { LintDiagnostic } from '../core/lint';
-import { buildSuiteReport, renderSuiteReport } from '../core/report';
+import type { LintDiagnostic } from '../core/lint/lint';
+import { buildSuiteReport, renderSuiteReport } from '../core/lint/report';
 import { displayPath } from '../core/model/uri';
 import { FIX_ALL_KIND, fixAllAction, quickFixes, wants } from './code-actions';
 import { toLspDiagnostic } from './diagnostics';

@@ -1,7 +1,7 @@
 import type { FileSystem } from '../core/model/fs';
-import { createIncrementalLinter, type IncrementalLinter } from '../core/incremental';
+import { createIncrementalLinter, type IncrementalLinter } from '../core/lint/incremental';
 import { detectKind } from '../core/model/kinds';
-import type { LintDiagnostic } from '../core/lint';
+import type { LintDiagnostic } from '../core/lint/lint';
 import { loadWorkspace, reloadFiles, type LoadResult } from '../core/model/load';
 import { ALL_RULES } from '../core/rules/index';
 import { dirnameUri, isUnder, normalizeUri } from '../core/model/uri';

@@ -1,4 +1,4 @@
-import type { LintDiagnostic } from '../../core/lint';
+import type { LintDiagnostic } from '../../core/lint/lint';
 import type { Severity } from '../../core/text/types';
 import { displayPath, isUnder, normalizeUri } from '../../core/model/uri';
 

@@ -1,4 +1,4 @@
-import type { LintDiagnostic } from '../../core/lint';
+import type { LintDiagnostic } from '../../core/lint/lint';
 import type { Range, Severity } from '../../core/text/types';
 import { autoFixable, countSeverities, relPath, type FormatContext, type Formatter } from './context';
 

@@ -1,4 +1,4 @@
-import type { LintDiagnostic } from '../../core/lint';
+import type { LintDiagnostic } from '../../core/lint/lint';
 import { RULE_IDS, RULES, docsUrl } from '../../core/rules/registry';
 import type { Range, Severity } from '../../core/text/types';
 import { normalizeUri } from '../../core/model/uri';

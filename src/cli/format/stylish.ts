@@ -1,5 +1,5 @@
 import { escapeText } from '../../core/text/escape';
-import type { LintDiagnostic } from '../../core/lint';
+import type { LintDiagnostic } from '../../core/lint/lint';
 import type { Severity } from '../../core/text/types';
 import { autoFixable, countSeverities, plural, relPath, type FormatContext, type Formatter } from './context';
 

@@ -1,14 +1,14 @@
-import { createDocument, type SuiteDocument } from './model/document';
+import { createDocument, type SuiteDocument } from '../model/document';
 import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incremental-injection';
-import type { PayloadHit } from './injection/scan';
-import type { ToolModel } from './model/tools';
-import { docKeys, enter, keyTable, links, type DocKeys, type KeyTable, type Links } from './model/doc-keys';
+import type { PayloadHit } from '../injection/scan';
+import type { ToolModel } from '../model/tools';
+import { docKeys, enter, keyTable, links, type DocKeys, type KeyTable, type Links } from '../model/doc-keys';
 import { compareDiagnostics, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
-import { ALL_RULES } from './rules/index';
-import type { Rule } from './rules/types';
-import { normalizeUri } from './model/uri';
-import { buildIndex, casesByDoc, changedSince, groupCases, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from './model/workspace';
-import { pushTo } from './text/multimap';
+import { ALL_RULES } from '../rules/index';
+import type { Rule } from '../rules/types';
+import { normalizeUri } from '../model/uri';
+import { buildIndex, casesByDoc, changedSince, groupCases, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from '../model/workspace';
+import { pushTo } from '../text/multimap';
 
 /**
  * Incremental linting for hosts that lint the same workspace again and again (the language server).

@@ -1,12 +1,12 @@
-import type { ResolvedConfig } from './model/config';
-import type { SuiteDocument } from './model/document';
-import { resolveLocation, type Location, type ResolvedRange } from './text/location';
-import { ALL_RULES } from './rules/index';
-import { docsUrl, ruleMeta } from './rules/registry';
-import type { FixSpec } from './text/fix';
-import type { Finding, Rule, RuleContext } from './rules/types';
-import { SEVERITY_ORDER, type Range, type Severity } from './text/types';
-import type { WorkspaceIndex } from './model/workspace';
+import type { ResolvedConfig } from '../model/config';
+import type { SuiteDocument } from '../model/document';
+import { resolveLocation, type Location, type ResolvedRange } from '../text/location';
+import { ALL_RULES } from '../rules/index';
+import { docsUrl, ruleMeta } from '../rules/registry';
+import type { FixSpec } from '../text/fix';
+import type { Finding, Rule, RuleContext } from '../rules/types';
+import { SEVERITY_ORDER, type Range, type Severity } from '../text/types';
+import type { WorkspaceIndex } from '../model/workspace';
 
 export interface TextEdit {
   range: Range;
