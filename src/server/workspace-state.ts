@@ -208,7 +208,7 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       const uri = normalizeUri(raw);
       return results.get(groupOf(uri))?.versions.get(uri);
     },
-    ruleIds: () => ALL_RULES.map((r) => r.id),
+    ruleIds: () => ALL_RULES.map((r) => r.meta.id),
     dropGroup(group) {
       looseGroups.delete(group);
       const previous = results.get(group);

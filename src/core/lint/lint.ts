@@ -161,7 +161,7 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
     index,
     config: (uri) => configIndex.configFor(uri),
     memo: memoOf(memo),
-    report: (f) => findings.push({ ...f, rule: rule.id }),
+    report: (f) => findings.push({ ...f, rule: rule.meta.id }),
   };
   rule.check(ctx);
   return findings;

@@ -4,7 +4,7 @@ import { setValue } from '../text/edit';
 import { code } from '../text/escape';
 import type { Location } from '../text/location';
 import type { FixSpec } from '../text/fix';
-import type { Rule, RuleContext } from './types';
+import type { Rule, RuleContext, RuleMeta } from './types';
 
 /** The largest order or cold/warm delta a harness may tolerate before the check stops meaning anything. */
 export const MAX_TOLERANCE = 0.01;
@@ -80,8 +80,15 @@ function checkHarness(ctx: RuleContext, doc: SuiteDocument, v: Record<string, un
 }
 
 /** `litmus.harness.json`: the evaluation harness must keep every episode on its own. */
-export const harnessIsolation: Rule = {
+export const meta: RuleMeta = {
   id: 'harness-isolation',
+  defaultSeverity: 'error',
+  from: 'harness isolation',
+  description: 'A harness config breaks per-episode isolation or skips the order and cold/warm checks.',
+};
+
+export const harnessIsolation: Rule = {
+  meta,
   check(ctx) {
     for (const doc of ctx.index.docs.values()) {
       if (doc.kind !== 'harness') continue;

@@ -5,7 +5,7 @@ import { addLabelFix, locationFor } from '../injection/fixes';
 import type { PayloadHit } from '../injection/scan';
 import type { CaseModel } from '../model/workspace';
 import type { FixSpec } from '../text/fix';
-import type { Rule } from './types';
+import type { Rule, RuleMeta } from './types';
 
 function describe(hit: PayloadHit): string {
   const top = hit.verdict.signals[0];
@@ -20,8 +20,15 @@ function labelFixes(users: { case: CaseModel; arm?: string }[], hit: PayloadHit)
   return [addLabelFix(c, locationFor(c, hit), true)];
 }
 
-export const injectionPayload: Rule = {
+export const meta: RuleMeta = {
   id: 'injection-payload',
+  defaultSeverity: 'warning',
+  from: 'card',
+  description: 'A payload in default/examples/const/enum (or a description) that no injection_field labels.',
+};
+
+export const injectionPayload: Rule = {
+  meta,
   check(ctx) {
     const analysis = injectionAnalysis(ctx);
     for (const hit of analysis.hits) {

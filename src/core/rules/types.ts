@@ -34,7 +34,21 @@ export interface RuleContext {
   report(finding: Omit<Finding, 'rule'>): void;
 }
 
-export interface Rule {
+/**
+ * What a rule says about itself, next to its check (as ESLint rules carry `meta`). It is the one
+ * source of the diagnostic code, the default severity, the docs link, the CLI's rule list, the README
+ * table and the SARIF rule table.
+ */
+export interface RuleMeta {
   id: string;
+  defaultSeverity: Severity;
+  /** One line, for `--help`, SARIF `shortDescription` and the README table. */
+  description: string;
+  /** The LITMUS validity condition the rule enforces, or '—' for structural rules. */
+  from: string;
+}
+
+export interface Rule {
+  meta: RuleMeta;
   check(ctx: RuleContext): void;
 }
