@@ -1,8 +1,5 @@
 import * as path from 'node:path';
-import { lintIndex } from '../core/lint/lint';
-import { loadWorkspace } from '../core/model/load';
-import { buildSuiteReport, renderSuiteReport, type ReportFormat } from '../core/lint/report';
-import { fileUri } from '../core/model/uri';
+import { buildSuiteReport, fileUri, lintIndex, loadWorkspace, renderSuiteReport, type ReportFormat } from '../core';
 import type { CliIo } from './io';
 
 export const REPORT_USAGE = `Usage: litmus-lint report [options] <files or folders...>

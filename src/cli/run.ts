@@ -1,9 +1,5 @@
 import { resolve } from 'node:path';
-import { escapeText } from '../core/text/escape';
-import { lintIndex, type LintDiagnostic } from '../core/lint/lint';
-import { loadWorkspace, type LoadResult } from '../core/model/load';
-import { SEVERITY_ORDER } from '../core/text/types';
-import { fileUri, isUnder, normalizeUri, uriToPath } from '../core/model/uri';
+import { escapeText, fileUri, isUnder, type LintDiagnostic, lintIndex, type LoadResult, loadWorkspace, normalizeUri, SEVERITY_ORDER, uriToPath } from '../core';
 import { parseCliArgs, UsageError, type CliOptions } from './args';
 import { useColor } from './color';
 import { planFixes, type AppliedFix } from './fix';

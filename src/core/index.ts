@@ -14,6 +14,7 @@ export * from './model/workspace';
 export * from './model/load';
 export * from './lint/lint';
 export * from './lint/incremental';
+export * from './lint/report';
 export * from './text/edit';
 export * from './text/escape';
 export { RULES, RULE_IDS, ruleMeta, docsUrl, type RuleMeta } from './rules/registry';

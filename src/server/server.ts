@@ -10,10 +10,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { FileSystem } from '../core/model/fs';
-import type { LintDiagnostic } from '../core/lint/lint';
-import { buildSuiteReport, renderSuiteReport } from '../core/lint/report';
-import { displayPath } from '../core/model/uri';
+import { buildSuiteReport, displayPath, type FileSystem, type LintDiagnostic, renderSuiteReport } from '../core';
 import { FIX_ALL_KIND, fixAllAction, quickFixes, wants } from './code-actions';
 import { toLspDiagnostic } from './diagnostics';
 import { payloadHover } from './hover';

@@ -1,5 +1,4 @@
-import type { ConfigOverrides } from '../core/model/config';
-import type { SeveritySetting } from '../core/text/types';
+import type { ConfigOverrides, SeveritySetting } from '../core';
 
 /** The `litmus.*` settings the server reads, per workspace folder. */
 export interface ServerSettings {

@@ -1,11 +1,4 @@
-import type { FileSystem } from '../core/model/fs';
-import { createIncrementalLinter, type IncrementalLinter } from '../core/lint/incremental';
-import { detectKind } from '../core/model/kinds';
-import type { LintDiagnostic } from '../core/lint/lint';
-import { loadWorkspace, reloadFiles, type LoadResult } from '../core/model/load';
-import { ALL_RULES } from '../core/rules/index';
-import { dirnameUri, isUnder, normalizeUri } from '../core/model/uri';
-import type { WorkspaceIndex } from '../core/model/workspace';
+import { ALL_RULES, createIncrementalLinter, detectKind, dirnameUri, type FileSystem, type IncrementalLinter, isUnder, type LintDiagnostic, type LoadResult, loadWorkspace, normalizeUri, reloadFiles, type WorkspaceIndex } from '../core';
 import { createChangeLog } from './changes';
 import { editorFileSystem, type EditorFileSystem, type OpenText } from './editor-fs';
 import { defaultSettings, toBaseConfig, type ServerSettings } from './settings';

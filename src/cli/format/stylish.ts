@@ -1,6 +1,4 @@
-import { escapeText } from '../../core/text/escape';
-import type { LintDiagnostic } from '../../core/lint/lint';
-import type { Severity } from '../../core/text/types';
+import { escapeText, type LintDiagnostic, type Severity } from '../../core';
 import { autoFixable, countSeverities, plural, relPath, type FormatContext, type Formatter } from './context';
 
 const ANSI = {
