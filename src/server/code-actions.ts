@@ -39,7 +39,7 @@ export function quickFixes(current: readonly LintDiagnostic[], sent: Diagnostic[
         title: fix.title,
         kind: CodeActionKind.QuickFix,
         diagnostics: [toLspDiagnostic(d)],
-        isPreferred: fix.unambiguous && d.fixes.length === 1,
+        isPreferred: fix.unambiguous && !fix.changesClaim && d.fixes.length === 1,
         edit: { documentChanges: edits },
       });
     });
@@ -58,7 +58,8 @@ export function fixAllAction(uri: string, current: readonly LintDiagnostic[], ve
   const fixed: LintDiagnostic[] = [];
   let version: number | undefined;
   for (const d of current) {
-    const fix = d.fixes.find((f) => f.unambiguous);
+    // A fix that changes what the suite claims is never applied without asking (FORMAT §10).
+    const fix = d.fixes.find((f) => f.unambiguous && !f.changesClaim);
     if (!fix || !fix.edits.every((e) => normalizeUri(e.uri) === target)) continue;
     if (!fixToEdit(fix, versionOf)) continue;
     const spans = fix.edits.flatMap((e) => e.edits.map((x) => ({ start: x.offset, end: x.offset + x.length })));

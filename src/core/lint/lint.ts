@@ -18,6 +18,8 @@ export interface TextEdit {
 export interface Fix {
   title: string;
   unambiguous: boolean;
+  /** Never applied without asking (see FixSpec). */
+  changesClaim?: boolean;
   edits: { uri: string; version?: number; edits: TextEdit[] }[];
 }
 
@@ -96,6 +98,7 @@ function placedFix(index: WorkspaceIndex, f: FixSpec): Fix {
   return {
     title: f.title,
     unambiguous: f.unambiguous,
+    ...(f.changesClaim ? { changesClaim: true } : {}),
     get edits() {
       return (edits ??= f.changes.map((c) => {
         const target = index.docs.get(c.uri);
