@@ -10,7 +10,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { buildSuiteReport, displayPath, type FileSystem, type LintDiagnostic, renderSuiteReport } from '../core';
+import { buildSuiteReport, displayPath, type FileSystem, type LintDiagnostic, markdownComment, renderSuiteReport } from '../core';
 import { FIX_ALL_KIND, fixAllAction, quickFixes, wants } from './code-actions';
 import { toLspDiagnostic } from './diagnostics';
 import { payloadHover } from './hover';
@@ -283,7 +283,8 @@ export function startServer(connection: Connection, fs: FileSystem): void {
       const index = state.index(g);
       if (!index) continue;
       const markdown = renderSuiteReport(buildSuiteReport(index, state.groupDiagnostics(g)), 'markdown');
-      parts.push(groups.length > 1 ? `<!-- ${displayPath(g)} -->\n${markdown}` : markdown);
+      // A folder name is untrusted text: escaped so it cannot close the comment and inject markup.
+      parts.push(groups.length > 1 ? `${markdownComment(displayPath(g))}\n${markdown}` : markdown);
     }
     return parts.length ? parts.join('\n\n---\n\n') : 'No workspace folder is open: open a folder that holds LITMUS suite files.';
   });

@@ -59,6 +59,12 @@ export function formatDecimal(d: Decimal): string {
     exp++;
   }
   let out: string;
+  // Far from 1 (1e-300 is a valid rate): scientific, so a message stays short.
+  if (exp > 12 || digits.length + exp < -12) {
+    const e = digits.length - 1 + exp;
+    const mantissa = digits.length > 1 ? `${digits[0]}.${digits.slice(1, 17)}` : digits;
+    return `${neg ? '-' : ''}${mantissa}e${e < 0 ? '' : '+'}${e}`;
+  }
   if (exp >= 0) out = digits === '0' ? '0' : digits + '0'.repeat(exp);
   else {
     const point = digits.length + exp;
