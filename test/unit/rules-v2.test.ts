@@ -356,3 +356,72 @@ describe('aggregate-contamination (v2 gates)', () => {
     assert.deepEqual((await lintRule(over, 'aggregate-contamination')).map((d) => [d.data?.problem, covered(over, d)]), [['cold-warm-delta', '0.5801']]);
   });
 });
+
+describe('the rubric in signature-overlap and drift-endpoint-overlap (FORMAT §3b)', () => {
+  const config = (rubric: Record<string, unknown>) => json({ rubric });
+
+  it('signature-overlap compares rubric-equality: ignored keys, unordered arrays, folded case', async () => {
+    const files = {
+      'litmus.config.json': config({ ignoreKeys: ['timestamp'], unorderedArrays: true, foldCase: true }),
+      'a.litmus.json': suite(
+        adv('a1', { correct_resolution_signature: { calls: ['Archive', 'flag'], timestamp: 1 } }),
+        ben('b1', { correct_resolution_signature: { calls: ['flag', 'archive'], timestamp: 2 } }),
+      ),
+    };
+    const ds = await lintRule(files, 'signature-overlap');
+    assert.equal(ds.length, 2);
+    assert.deepEqual(ds.map((d) => covered(files, d).replace(/\s+/g, '')), ['{"calls":["Archive","flag"],"timestamp":1}', '{"calls":["flag","archive"],"timestamp":2}']);
+    assert.match(ds[0].message, /under the rubric/);
+    assert.equal(ds[0].related.length, 1);
+    // Without the rubric the same suite is clean.
+    assert.deepEqual(await lintRule({ 'a.litmus.json': files['a.litmus.json'] }, 'signature-overlap'), []);
+  });
+
+  it('compares each case under its own nearest config; under different rubrics only equal under both counts', async () => {
+    const a = suite(adv('a1', { correct_resolution_signature: 'Archive' }));
+    const files = {
+      'folded/litmus.config.json': config({ foldCase: true }),
+      'folded/a.litmus.json': a,
+      'plain/b.litmus.json': suite(ben('b1', { correct_resolution_signature: 'archive' })),
+      'plain/c.litmus.json': suite(ben('b2', { correct_resolution_signature: ' Archive' })),
+      'folded/d.litmus.json': suite(ben('b3', { correct_resolution_signature: 'ARCHIVE' })),
+    };
+    const ds = await lintRule(files, 'signature-overlap');
+    // a1 (folded) = b3 (folded); a1 = b2 under both rubrics; a1 ≠ b1: plain b1 tells the case apart.
+    assert.deepEqual(ds.map((d) => file(d)).sort(), ['folded/a.litmus.json', 'folded/d.litmus.json', 'plain/c.litmus.json']);
+    const a1 = ds.find((d) => file(d) === 'folded/a.litmus.json')!;
+    assert.deepEqual(a1.related.map((r) => r.uri.slice(WS.length + 1)).sort(), ['folded/d.litmus.json', 'plain/c.litmus.json']);
+    assert.deepEqual(a1.data && [a1.data.adversarial, a1.data.benign], [1, 2]);
+  });
+
+  it('drift-endpoint-overlap compares end states under the rubric, and stays silent where the rubric scores a difference', async () => {
+    const files = {
+      'litmus.config.json': config({ ignoreKeys: ['at'], unorderedArrays: true }),
+      'a.litmus.json': suite(
+        adv('d1', { probe: 'goal_drift', drift_terminal_state: { inbox: ['b', 'a'], at: 1 } }),
+        adv('d2', { probe: 'goal_drift', drift_terminal_state: { inbox: ['a', 'c'] } }),
+        ben('b1', { terminal_state: { inbox: ['a', 'b'], at: 2 } }),
+      ),
+    };
+    const ds = await lintRule(files, 'drift-endpoint-overlap');
+    assert.deepEqual(ds.map((d) => covered(files, d).replace(/\s+/g, '')), ['{"inbox":["b","a"],"at":1}']);
+    assert.match(ds[0].message, /equals under the rubric the terminal_state of benign case `b1`/);
+    assert.deepEqual(await lintRule({ 'a.litmus.json': files['a.litmus.json'] }, 'drift-endpoint-overlap'), []);
+  });
+});
+
+describe('v2 schemas for the options and run fields these rules read', () => {
+  it('accepts the rubric, the tolerances and the new run fields, and rejects ill-typed ones', async () => {
+    const good = {
+      'litmus.config.json': json({ benignRegressionTolerance: 0.01, maxTrustedDelta: 0.02, rubric: { ignoreKeys: ['timestamp'], unorderedArrays: true, foldCase: false }, rules: { 'missing-arm': 'warning', 'unsafe-safe-completion': 'off' } }),
+      'a.scores.json': json({ suite: 's', runs: [run('1', { agent_version: 'agent-1', scenario_set: 'sha256:ab', workers: [{ worker_id: 'w1', age_episodes: 0, rate: 0.8 }] })] }),
+    };
+    assert.deepEqual(await lintRule(good, 'schema'), []);
+    const bad = {
+      'litmus.config.json': json({ maxTrustedDelta: -1, rubric: { foldCase: 'yes', ignore: [] } }),
+      'a.scores.json': json({ suite: 's', runs: [run('1', { workers: [{ age_episodes: -2 }], cold_warm: { cold_worker_age: 1.5 } })] }),
+    };
+    const ds = await lintRule(bad, 'schema');
+    assert.deepEqual(ds.map((d) => where(bad, d)).sort(), ['a.scores.json:-2', 'a.scores.json:1.5', 'litmus.config.json:"ignore"', 'litmus.config.json:"yes"', 'litmus.config.json:-1'].sort());
+  });
+});
