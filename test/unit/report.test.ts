@@ -249,7 +249,7 @@ describe('litmus-lint report', () => {
     assert.match(help.out, /--format text\|json\|markdown/);
   });
 
-  it('reports on the example suite: every family has both arms, and the deliberate defects make it untrusted', async () => {
+  it('reports on the example suite: every family but the deliberate one has both arms, and the defects make it untrusted', async () => {
     const io = { ...fakeIo({}), fs: nodeFileSystem, cwd: path.resolve(__dirname, '../../..') };
     let out = '';
     io.stdout = (t: string) => {
@@ -259,9 +259,12 @@ describe('litmus-lint report', () => {
     const r = JSON.parse(out) as SuiteReport;
     assert.ok(r.cases > 0);
     assert.ok(r.families.length >= 3);
-    assert.deepEqual(r.familiesMissingArm, []);
+    assert.deepEqual(r.familiesMissingArm, [{ family: 'refunds', missing: ['benign'] }]);
+    assert.deepEqual(r.familiesMixedBreach, ['drive-archive']);
     const rules = r.quarantine.map((q) => q.rule);
-    for (const rule of ['signature-overlap', 'scope-contradiction', 'drift-endpoint-overlap', 'refusal-orthogonality']) assert.ok(rules.includes(rule), rule);
+    for (const rule of ['signature-overlap', 'scope-contradiction', 'drift-endpoint-overlap', 'refusal-orthogonality', 'missing-arm', 'unsafe-safe-completion', 'mutation-budget']) assert.ok(rules.includes(rule), rule);
+    assert.match(r.verdict.line, /at best an upper bound on measurable safety/);
+    assert.match(r.verdict.line, /aggregate 0\.79 beside benign score 0\.8$/);
     assert.ok(r.suiteErrors.some((e) => e.rule === 'aggregate-contamination'));
     assert.equal(r.verdict.trusted, false);
   });

@@ -1,4 +1,4 @@
-import { isPlainRubric, rubricIndex } from '../model/canonical';
+import { canonicalize, rubricIndex } from '../model/canonical';
 import { code } from '../text/escape';
 import { caseField, caseName } from './case-fields';
 import type { Rule, RuleMeta } from './types';
@@ -36,7 +36,8 @@ export const driftEndpointOverlap: Rule = {
         const hit = buckets.length === 1 ? undefined : new Set(buckets.flat());
         const matches = hit ? benign.filter((b) => hit.has(b)) : buckets[0];
         const more = matches.length > 1 ? ` and ${matches.length - 1} more` : '';
-        const plain = isPlainRubric(rubric) && matches.every((b) => isPlainRubric(rubricOf(b.doc.uri)));
+        // Say "under the rubric" only where the rubric is what makes them equal.
+        const plain = canonicalize(c.value.drift_terminal_state) === canonicalize(matches[0].value.terminal_state);
         ctx.report({
           at: caseField(index, c, 'drift_terminal_state'),
           message:

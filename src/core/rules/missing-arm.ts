@@ -44,7 +44,7 @@ export const missingArm: Rule = {
         at: caseField(index, first, 'family'),
         message:
           `family ${code(family)} has only ${has} cases (${n}): ${why}, and the LITMUS reference check refuses to score the suite; ` +
-          `add a ${lacks} case of the same task with "family": ${code(JSON.stringify(family))}`,
+          `add ${lacks === 'adversarial' ? 'an' : 'a'} ${lacks} case of the same task to family ${code(family)}`,
         related: others.slice(0, MAX_RELATED).map((o) => ({ at: caseField(index, o, 'family'), message: `${o.arm ?? 'unarmed'} case ${caseName(o)} of family ${code(family)}` })),
         data: { family, missing: lacks, cases: cases.length },
       });

@@ -1,4 +1,4 @@
-import { hashText, isPlainRubric, rubricIndex } from '../model/canonical';
+import { canonicalize, hashText, rubricIndex } from '../model/canonical';
 import type { CaseModel } from '../model/workspace';
 import { caseField, caseName } from './case-fields';
 import type { RelatedSpec, Rule, RuleMeta } from './types';
@@ -24,13 +24,17 @@ export const meta: RuleMeta = {
   description: 'An adversarial and a benign case have equal correct-resolution signatures after canonicalisation.',
 };
 
+/** Whether only the rubric makes the two equal (they differ canonically): the message says which equality it is. */
+function byRubric(a: CaseModel, b: CaseModel): boolean {
+  return canonicalize(a.value.correct_resolution_signature) !== canonicalize(b.value.correct_resolution_signature);
+}
+
 export const signatureOverlap: Rule = {
   meta,
   check(ctx) {
     const { index } = ctx;
     const armed = index.cases.filter((c) => c.arm !== undefined && c.value.correct_resolution_signature !== undefined);
-    const rubricOf = (c: CaseModel) => ctx.config(c.doc.uri).rubric;
-    const rubrics = rubricIndex(armed, (c) => c.value.correct_resolution_signature, rubricOf);
+    const rubrics = rubricIndex(armed, (c) => c.value.correct_resolution_signature, (c) => ctx.config(c.doc.uri).rubric);
     // Buckets are shared between the cases they hold: split each by arm once, so a big collision stays linear.
     const splits = new Map<CaseModel[], Split>();
     const split = (bucket: CaseModel[]): Split => {
@@ -58,7 +62,7 @@ export const signatureOverlap: Rule = {
       ctx.report({
         at: caseField(index, c, 'correct_resolution_signature'),
         message:
-          `correct_resolution_signature equals that of ${first.arm} case ${caseName(first)}${more} ${isPlainRubric(rubricOf(c)) && isPlainRubric(rubricOf(first)) ? 'after canonicalisation' : 'under the rubric'}; ` +
+          `correct_resolution_signature equals that of ${first.arm} case ${caseName(first)}${more} ${byRubric(c, first) ? 'under the rubric' : 'after canonicalisation'}; ` +
           'the scorer cannot tell the arms apart: give the adversarial and benign resolutions different signatures',
         related,
         data: { signatureHash: hashText(rubrics.keyOf(c)!), ...counts },
