@@ -106,15 +106,16 @@ function matching(current: readonly LintDiagnostic[], sent: Diagnostic[]): LintD
  * Per rule among the diagnostics asked about: "Disable <rule> for this line" (a §11 suppression on
  * the open document's version, its reason selected afterwards when the client can be asked to)
  * and "Show documentation for <rule>". One of each per rule and line, as vscode-eslint offers them.
+ * Only for a document whose text the last lint saw: the diagnostics describe that text.
  */
-export function ruleActions(current: readonly LintDiagnostic[], sent: Diagnostic[], doc: TextDocument | undefined, canSelect: boolean): CodeAction[] {
+export function ruleActions(current: readonly LintDiagnostic[], sent: Diagnostic[], doc: TextDocument, canSelect: boolean): CodeAction[] {
   const disable: CodeAction[] = [];
   const docs: CodeAction[] = [];
   const seenLine = new Set<string>();
   const seenRule = new Set<string>();
   for (const d of matching(current, sent)) {
     const line = d.range.start.line;
-    if (doc && normalizeUri(doc.uri) === normalizeUri(d.uri) && !UNSUPPRESSIBLE.has(d.code) && !seenLine.has(`${d.code}@${line}`)) {
+    if (normalizeUri(doc.uri) === normalizeUri(d.uri) && !UNSUPPRESSIBLE.has(d.code) && !seenLine.has(`${d.code}@${line}`)) {
       seenLine.add(`${d.code}@${line}`);
       const s = suppressionEdit(doc, line, d.code);
       if (s) {

@@ -311,8 +311,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
       actions.push(...quickFixes(state.diagnostics(uri), params.context.diagnostics, versionOf));
       // Offered on the text the editor has now; a suppression's edit is tied to that version.
       const doc = documents.get(uri);
-      const current = doc && state.lintedVersion(uri) === doc.version ? doc : undefined;
-      actions.push(...ruleActions(state.diagnostics(uri), params.context.diagnostics, current, showDocumentCapability));
+      if (doc && state.lintedVersion(uri) === doc.version) actions.push(...ruleActions(state.diagnostics(uri), params.context.diagnostics, doc, showDocumentCapability));
     }
     if (only && wants(only, FIX_ALL_KIND)) {
       const all = await upToDateFixAll(uri);
