@@ -1,7 +1,11 @@
 /** Custom messages between the LITMUS client and server (any LSP client may use them). */
 
 export const LINT_WORKSPACE_REQUEST = 'litmus/lintWorkspace';
+/** The suite report as Markdown text (params {@link SuiteReportParams}). */
 export const SUITE_REPORT_REQUEST = 'litmus/suiteReport';
+/** The suite report as data, for a rendered view (params {@link SuiteReportParams}; result {@link SuiteReportData}). */
+export const SUITE_REPORT_DATA_REQUEST = 'litmus/suiteReportData';
+export type { FamilyView, SeverityCounts, SuiteReportData, SuiteReportView } from './report-view';
 export const STATUS_NOTIFICATION = 'litmus/status';
 
 /**

@@ -26,14 +26,17 @@ import {
   SERVER_COMMANDS,
   SHOW_RULE_DOCS_COMMAND,
   STATUS_NOTIFICATION,
+  SUITE_REPORT_DATA_REQUEST,
   SUITE_REPORT_REQUEST,
   type ApplyAutoFixesParams,
   type ApplyAutoFixesResult,
   type Counts,
   type LintWorkspaceResult,
   type StatusParams,
+  type SuiteReportData,
   type SuiteReportParams,
 } from './protocol';
+import { buildReportView } from './report-view';
 import { createScheduler } from './scheduler';
 import { readSettings } from './settings';
 import { createWorkspaceState, type GroupResult } from './workspace-state';
@@ -365,14 +368,27 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     return { ...status(), rules: state.ruleIds() };
   });
 
-  connection.onRequest(SUITE_REPORT_REQUEST, async (params: SuiteReportParams | undefined): Promise<string> => {
+  /** The groups a report is about, each linted at least once. */
+  const reportGroups = async (params: SuiteReportParams | undefined): Promise<string[]> => {
     const groups = params?.uri ? [state.groupOf(params.uri)] : state.folders();
-    const parts: string[] = [];
     for (const g of groups) {
       if (!state.index(g)) {
         await scheduler.runNow(g);
         await scheduler.idle(g);
       }
+    }
+    return groups.filter((g) => state.index(g));
+  };
+
+  connection.onRequest(SUITE_REPORT_DATA_REQUEST, async (params: SuiteReportParams | undefined): Promise<SuiteReportData> => {
+    const groups = await reportGroups(params);
+    return { folders: groups.map((g) => buildReportView(displayPath(g), state.index(g)!, state.groupDiagnostics(g))) };
+  });
+
+  connection.onRequest(SUITE_REPORT_REQUEST, async (params: SuiteReportParams | undefined): Promise<string> => {
+    const groups = await reportGroups(params);
+    const parts: string[] = [];
+    for (const g of groups) {
       const index = state.index(g);
       if (!index) continue;
       const markdown = renderSuiteReport(buildSuiteReport(index, state.groupDiagnostics(g)), 'markdown');
