@@ -2,9 +2,8 @@
  * The suite report as a self-contained HTML page for a webview: per-family bars for arms, findings
  * and quarantine, drawn as inline SVG. No script, no remote resource, one stylesheet allowed by
  * nonce: the page works offline, and names from suite files (hostile by design) are text only.
- * Pure (no `vscode` import), so tests render it directly.
+ * Pure (no `vscode` import, no core), so tests render it directly and the extension stays small.
  */
-import { escapeText } from '../core/escape';
 import type { FamilyView, SeverityCounts, SuiteReportData, SuiteReportView } from '../server/protocol';
 
 /** Families drawn; a suite with more lists the rest by count (the JSON report has them all). */
@@ -13,9 +12,14 @@ export const MAX_FAMILIES = 500;
 export const MAX_INSTANCES = 30;
 const BAR_WIDTH = 220;
 
-/** HTML-escapes text after core's escaping of hidden and control characters. */
+/**
+ * HTML-escapes text, cut to `max` characters. The server has already passed every string of the
+ * data through core's `escapeText` (hidden and control characters shown as escapes); this keeps the
+ * markup from reading any of it as markup.
+ */
 export function html(text: string, max = 200): string {
-  return escapeText(text, max).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  return cut.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
@@ -85,7 +89,7 @@ function folderSection(v: SuiteReportView, many: boolean): string {
   if (outside) out.push(`<p class="muted">${plural(outside, 'finding')} outside the cases (tool files, harness, score reports, config): ${v.outsideCases.error} errors, ${v.outsideCases.warning} warnings.</p>`);
 
   out.push('<h3>Twins</h3>');
-  out.push(`<p>${plural(r.twins.pairs.length, 'pair')} · ${r.twins.unpairedAdversarial} adversarial without a benign twin · ${r.twins.unpairedBenign} benign without an adversarial twin</p>`);
+  out.push(`<p>${plural(v.pairs, 'pair')} · ${r.twins.unpairedAdversarial} adversarial without a benign twin · ${r.twins.unpairedBenign} benign without an adversarial twin</p>`);
 
   out.push(`<h3>Quarantine (${plural(r.quarantined, 'instance')})</h3>`);
   if (!r.quarantine.length) out.push('<p class="muted">None.</p>');

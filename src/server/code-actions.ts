@@ -1,7 +1,6 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextDocumentEdit, type TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Fix, LintDiagnostic } from '../core/lint';
-import { normalizeUri } from '../core/uri';
+import { type Fix, type LintDiagnostic, normalizeUri } from '../core';
 import { diagnosticKey, keyOf, toLspDiagnostic } from './diagnostics';
 import { SELECT_RANGE_COMMAND, SHOW_RULE_DOCS_COMMAND } from './protocol';
 import { suppressionEdit, UNSUPPRESSIBLE } from './suppress';

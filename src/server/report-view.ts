@@ -1,8 +1,4 @@
-import type { LintDiagnostic } from '../core/lint';
-import { nodeAt } from '../core/location';
-import { buildSuiteReport, instanceName, type SuiteReport } from '../core/report';
-import type { Severity } from '../core/types';
-import type { CaseModel, WorkspaceIndex } from '../core/workspace';
+import { buildSuiteReport, escapeText, instanceName, nodeAt, type CaseModel, type LintDiagnostic, type Severity, type SuiteReport, type WorkspaceIndex } from '../core';
 
 /** Findings by severity. */
 export type SeverityCounts = Record<Severity, number>;
@@ -21,14 +17,16 @@ export interface FamilyView {
 }
 
 /**
- * What the editor's rendered suite report draws, for one workspace folder: core's report as it is
- * (src/core/report.ts, the same data as `litmus-lint report --format json`), plus per-family
+ * What the editor's rendered suite report draws, for one workspace folder: core's report
+ * (src/core/lint/report.ts, the same data as `litmus-lint report --format json`), plus per-family
  * findings and quarantine counts, which the report keeps by rule and instance.
  */
 export interface SuiteReportView {
   /** The folder, for the heading. */
   folder: string;
+  /** Core's report, its twin list left out (`pairs` counts it). */
   report: SuiteReport;
+  pairs: number;
   families: FamilyView[];
   /** Diagnostics outside every case (tool files, harness, score reports, configs), by severity. */
   outsideCases: SeverityCounts;
@@ -113,5 +111,23 @@ export function buildReportView(folder: string, index: WorkspaceIndex, diagnosti
       quarantined: quarantined.get(f.family)?.size ?? 0,
     }),
   );
-  return { folder, report, families, outsideCases };
+  // Every pair would make the message grow with the suite; the view shows their number.
+  const trimmed: SuiteReport = { ...report, twins: { ...report.twins, pairs: [] } };
+  return displaySafe({ folder, report: trimmed, pairs: report.twins.pairs.length, families, outsideCases });
+}
+
+const MAX_TEXT = 2000;
+
+/**
+ * Every string of the view (names and messages from suite files, which are hostile by design)
+ * through core's `escapeText`, keys included: hidden, bidi and control characters arrive as
+ * visible escapes, so no client can render them as they are.
+ */
+function displaySafe<T>(value: T): T {
+  if (typeof value === 'string') return escapeText(value, MAX_TEXT) as T;
+  if (Array.isArray(value)) return value.map(displaySafe) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeText(k, MAX_TEXT), displaySafe(v)])) as T;
+  }
+  return value;
 }
