@@ -167,14 +167,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<Litmus
   );
 
   await start();
-  const syncSchemas = () => void syncSchemaSettings(context.extensionUri, (t) => output.appendLine(t));
-  syncSchemas();
-  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('litmus.offlineSchemas') && syncSchemas()));
+  // Settled before `ready()` resolves, so nothing else writes user settings at the same time.
+  let schemasSynced = syncSchemaSettings(context.extensionUri, (t) => output.appendLine(t));
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('litmus.offlineSchemas')) schemasSynced = syncSchemaSettings(context.extensionUri, (t) => output.appendLine(t));
+    }),
+  );
   return {
     status: () => (status.last() ? { text: status.item.text, detail: status.item.detail ?? '' } : undefined),
     lastStatus: () => status.last(),
     ready: async () => {
       await starting;
+      await schemasSynced;
     },
     reportHtml: () => (report ? reportHtml : undefined),
   };
