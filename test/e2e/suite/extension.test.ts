@@ -128,10 +128,20 @@ describe('LITMUS Lint in a real VS Code', () => {
 
   it('shows the suite report as a webview with per-family bars, and no script', async () => {
     await open('dup/a.litmus.json');
+    const isReport = (t: vscode.Tab | undefined) => t?.input instanceof vscode.TabInputWebview && /litmus\.suiteReport$/.test(t.input.viewType);
+    // The tab model follows the panel's creation by an event: wait for it, not for time.
+    const shown = new Promise<void>((resolve) => {
+      const sub = vscode.window.tabGroups.onDidChangeTabs(() => {
+        if (isReport(vscode.window.tabGroups.activeTabGroup.activeTab)) {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
     const html = await vscode.commands.executeCommand<string>('litmus.showSuiteReport');
+    if (!isReport(vscode.window.tabGroups.activeTabGroup.activeTab)) await shown;
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-    assert.ok(tab?.input instanceof vscode.TabInputWebview, `the active tab is a webview (${tab?.label})`);
-    assert.match(tab.input.viewType, /litmus\.suiteReport$/);
+    assert.ok(tab && isReport(tab), `the active tab is the report (${tab?.label})`);
     assert.equal(tab.label, 'LITMUS Suite Report');
     assert.equal(api.reportHtml(), html);
     assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-/);
