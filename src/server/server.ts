@@ -174,7 +174,10 @@ export function startServer(connection: Connection, fs: FileSystem): void {
       return withProgress('LITMUS', `Indexing ${displayPath(group)}`, () => state.lint(group, isCancelled));
     },
     onResult,
-    (group, e) => connection.console.error(`lint of ${group} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    (group, e) => {
+      connection.console.error(`lint of ${group} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      startupDone(group, 0);
+    },
   );
 
   const dropGroup = (group: string) => {

@@ -147,7 +147,8 @@ describe('LITMUS Lint in a real VS Code', () => {
     assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-/);
     assert.ok(!/<script/i.test(html), 'no script');
     // One row of three bars (arms, findings, quarantine) per family; the dup family has errors.
-    assert.match(html, /<th scope="row">dup<\/th>\n<td><svg class="bar"/);
+    // dup holds two benign cases: marked as missing its adversarial arm.
+    assert.match(html, /<th scope="row">dup <span class="badge bad">no adversarial<\/span><\/th>\n<td><svg class="bar"/);
     assert.match(html, /<rect class="err"[^>]*><title>2 errors<\/title>/);
     assert.match(html, /VERDICT: the aggregate cannot be trusted/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
