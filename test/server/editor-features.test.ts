@@ -95,6 +95,8 @@ describe('editor conveniences over LSP', function () {
       assert.equal(textAt(after, range), 'reason');
       await client.executeCommand(disable.command!.command, ...disable.command!.arguments!);
       assert.deepEqual(client.shown.at(-1), { uri, selection: range, takeFocus: true });
+      // Core reads what was written: the finding is suppressed, and the suppression is in use.
+      await client.waitDiagnostics(uri, (ds) => ds.length === 0, 'duplicate-id suppressed, no unused-suppression');
     });
 
     it('JSONC: keeps CRLF line ends; a second rule joins the comment already above the line', async () => {
@@ -119,6 +121,7 @@ describe('editor conveniences over LSP', function () {
       assert.equal(twice.split('\r\n')[1], '  // litmus-disable-next-line duplicate-id, unresolved-reference -- reason');
       const [, range] = second.command!.arguments as [string, Range];
       assert.equal(textAt(twice, range), 'reason', 'the existing reason is selected for review');
+      await client.waitDiagnostics(uri, (ds) => ds.length === 0, 'both findings of the line suppressed');
     });
 
     it('JSONL: adds "x-litmus-disable" to that line\'s case object, the reason selected', async () => {
@@ -136,6 +139,7 @@ describe('editor conveniences over LSP', function () {
       assert.deepEqual(JSON.parse(lines[1])['x-litmus-disable'], { 'duplicate-id': 'reason' });
       assert.ok(!after.includes('//'), 'no comment in JSONL');
       assert.equal(textAt(after, (disable.command!.arguments as [string, Range])[1]), 'reason');
+      await client.waitDiagnostics(uri, (ds) => ds.length === 0, 'duplicate-id suppressed on that line');
     });
 
     it('JSONL: a line that already has the field gets the rule added to it', async () => {

@@ -172,6 +172,7 @@ describe('LITMUS Lint in a real VS Code', () => {
     assert.equal(active.document.lineAt(line).text, '  // litmus-disable-next-line duplicate-id -- reason');
     assert.equal(active.document.lineAt(line + 1).text, '  "instance_id": "sup-1",');
     assert.equal(active.document.getText(active.selection), 'reason', 'the placeholder is selected');
+    await waitForDiagnostics(uri, (x) => ours(x).length === 0, 'the suppressed duplicate-id to clear');
     // Typing replaces it, as with a snippet placeholder.
     await vscode.commands.executeCommand('type', { text: 'both phrasings are wanted' });
     assert.equal(active.document.lineAt(line).text, '  // litmus-disable-next-line duplicate-id -- both phrasings are wanted');
