@@ -47,7 +47,6 @@ export async function syncSchemaSettings(extensionUri: vscode.Uri, log: (text: s
   const wanted = enabled ? [...theirs, ...schemaEntries(extensionUri, files)] : theirs;
   const before = Array.isArray(current) ? current : [];
   if (JSON.stringify(before) === JSON.stringify(wanted)) return false;
-  if (!enabled && before.length === theirs.length) return false;
   try {
     await json.update('schemas', wanted.length ? wanted : undefined, vscode.ConfigurationTarget.Global);
     log(enabled ? `json.schemas: ${files.length} LITMUS schema URLs answered from the extension (${SCHEMA_BASE}*)` : 'json.schemas: LITMUS schema URL entries removed (litmus.offlineSchemas is off)');
