@@ -84,7 +84,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   };
 
   /** One line once every folder has been indexed: what the author looks for when in doubt. */
-  const startupDone = (group: string, files: number) => {
+  const startupDone = (group: string) => {
     if (!startup) return;
     startup.pending.delete(group);
     if (startup.pending.size) return;
@@ -92,7 +92,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     const where = folders.length ? `${folders.length} folder${folders.length === 1 ? '' : 's'} (${folders.map((f) => displayPath(f)).join(', ')})` : 'no folder';
     let total = 0;
     for (const s of summaries.values()) total += s.files;
-    log(`LITMUS Lint ${version} started: ${where}, ${total || files} files indexed in ${Date.now() - startup.at} ms`);
+    log(`LITMUS Lint ${version} started: ${where}, ${total} files indexed in ${Date.now() - startup.at} ms`);
     startup = undefined;
   };
 
@@ -156,13 +156,13 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     if (r.disabled) {
       log(`not linted (litmus.enable is off): ${where}`);
       void connection.sendNotification(STATUS_NOTIFICATION, status());
-      startupDone(group, 0);
+      startupDone(group);
       return;
     }
     log(`linted ${where}: ${r.files} files, ${counts.errors} errors, ${counts.warnings} warnings, ${counts.infos + counts.hints} other, ${r.durationMs} ms`);
     for (const uri of r.oversized) log(`not linted (over litmus.maxFileSize): ${displayPath(uri)}`);
     void connection.sendNotification(STATUS_NOTIFICATION, status());
-    startupDone(group, r.files);
+    startupDone(group);
   };
 
   const scheduler = createScheduler<GroupResult>(
@@ -176,7 +176,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     onResult,
     (group, e) => {
       connection.console.error(`lint of ${group} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      startupDone(group, 0);
+      startupDone(group);
     },
   );
 
@@ -214,7 +214,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
         executeCommandProvider: { commands: SERVER_COMMANDS },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
-      serverInfo: { name: 'litmus-lint' },
+      serverInfo: { name: 'litmus-lint', version },
     };
   });
 
@@ -244,7 +244,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
       });
     }
     startup = { at: Date.now(), pending: new Set(state.groups()) };
-    if (!startup.pending.size) startupDone('', 0);
+    if (!startup.pending.size) startupDone('');
     lintAll(0);
   });
 
