@@ -207,6 +207,18 @@ describe('LITMUS Lint in a real VS Code', () => {
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
+  it('completes rule ids under litmus.rules in settings.json', async () => {
+    const editor = await open('.vscode/settings.json');
+    await editor.edit((b) => b.insert(new vscode.Position(1, 0), '  "litmus.rules": {\n    \n  },\n'));
+    try {
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, new vscode.Position(2, 4));
+      const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label).replace(/"/g, ''));
+      for (const id of rules) assert.ok(labels.includes(id), `${id} among: ${labels.join(', ')}`);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+  });
+
   it("completes rule ids in litmus.config.json's rules", async () => {
     const editor = await open('cfg/litmus.config.json');
     const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, new vscode.Position(3, 4));
