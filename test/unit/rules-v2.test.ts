@@ -39,6 +39,12 @@ describe('missing-arm', () => {
     assert.equal((await lintRule(noBenign, 'missing-arm')).length, 2);
   });
 
+  it('orders paths folder by folder: a case in a/ comes before a.litmus.json', async () => {
+    const files = { 'a.litmus.json': json(adv('x1', { family: 'solo' })), 'a/b.litmus.json': json(adv('x2', { family: 'solo' })) };
+    const ds = await lintRule(files, 'missing-arm');
+    assert.deepEqual(ds.map((d) => file(d)), ['a/b.litmus.json']);
+  });
+
   it('is silent on a family with both arms, across files', async () => {
     const files = { 'a.litmus.json': json(adv('a1')), 'b.litmus.jsonl': jsonl(ben('b1')) };
     assert.deepEqual(await lintRule(files, 'missing-arm'), []);

@@ -5,10 +5,21 @@ import type { Rule, RuleMeta } from './types';
 
 const MAX_RELATED = 20;
 
-/** The family's first case in path order, then file order (the index lists cases in file order). */
+/**
+ * Path order: folder by folder, each name compared as text, so `a/b.litmus.json` comes before
+ * `a.litmus.json` (the order a folder walk lists files in), whatever order the files were loaded.
+ */
+function comparePaths(a: string, b: string): number {
+  const x = a.split('/');
+  const y = b.split('/');
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  return x.length - y.length;
+}
+
+/** The family's first case in path order, then file order (the index lists a file's cases in file order). */
 function firstOf(cases: readonly CaseModel[]): CaseModel {
   let first = cases[0];
-  for (const c of cases) if (c.doc.uri < first.doc.uri) first = c;
+  for (const c of cases) if (comparePaths(c.doc.uri, first.doc.uri) < 0) first = c;
   return first;
 }
 
