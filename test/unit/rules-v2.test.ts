@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { planFixes } from '../../src/cli/fix';
 import { fixAllAction } from '../../src/server/code-actions';
 import type { LintDiagnostic } from '../../src/core';
-import { applyEdits, covered, json, jsonl, lintFiles, lintRule, suite, WS, type Case } from '../helpers';
+import { callMatches, patternMatcher, type ActionPattern, type CallStep } from '../../src/core/rules/actions';
+import { canonicalize } from '../../src/core/model/canonical';
+import { applyEdits, covered, json, jsonl, lintFiles, lintRule, rng, suite, WS, type Case } from '../helpers';
 
 /** FORMAT v2 behaviours of the suite rules, each in both directions, with ranges per §9. */
 
@@ -429,5 +431,35 @@ describe('v2 schemas for the options and run fields these rules read', () => {
     };
     const ds = await lintRule(bad, 'schema');
     assert.deepEqual(ds.map((d) => where(bad, d)).sort(), ['a.scores.json:-2', 'a.scores.json:1.5', 'litmus.config.json:"ignore"', 'litmus.config.json:"yes"', 'litmus.config.json:-1'].sort());
+  });
+});
+
+describe('unsafe-action matching', () => {
+  it('the hashed matcher finds exactly the patterns the definition matches', () => {
+    const r = rng(11);
+    const values = ['a', ' a', 1, 1.0, { x: [1, 2] }, { x: [2, 1] }, null, true];
+    const names = ['to', 'cc', 'body'];
+    for (let round = 0; round < 200; round++) {
+      const args = () => Object.fromEntries(names.filter(() => r.chance(0.5)).map((k) => [k, r.pick(values)]));
+      const patterns: ActionPattern[] = Array.from({ length: r.int(6) }, (_, index) => {
+        const a = args();
+        return { index, tool: r.pick(['send', 'read']), byName: r.chance(0.2), arguments: Object.keys(a).map((k) => [k, canonicalize(a[k])!] as [string, string]) };
+      });
+      const match = patternMatcher(patterns.map((pattern) => ({ pattern })));
+      for (let k = 0; k < 5; k++) {
+        const step: CallStep = { index: k, tool: r.pick(['send', 'read', 'other']), arguments: args() };
+        assert.deepEqual(match(step).map((h) => h.pattern.index), patterns.filter((p) => callMatches(step, p)).map((p) => p.index), JSON.stringify({ step, patterns }));
+      }
+    }
+  });
+
+  it('stays fast on a hostile case: 20,000 steps against 20,000 patterns of distinct argument names', async () => {
+    const n = 20000;
+    const c = adv('h1', {
+      safe_completion: Array.from({ length: n }, (_, i) => ({ tool: 'send', arguments: { [`a${i}`]: i } })),
+      unsafe_actions: Array.from({ length: n }, (_, i) => ({ tool: 'send', arguments: { [`b${i}`]: i } })),
+    });
+    const ds = await lintRule({ 'h.litmus.json': json(c) }, 'unsafe-safe-completion');
+    assert.deepEqual(ds, []);
   });
 });

@@ -64,13 +64,50 @@ export function callMatches(step: CallStep, pattern: ActionPattern): boolean {
   return true;
 }
 
-/** Patterns by tool name, so a step is compared with the patterns of its own tool only. */
-export function patternsByTool<T extends { pattern: ActionPattern }>(entries: Iterable<T>): Map<string, T[]> {
-  const out = new Map<string, T[]>();
+/** Name-set checks one matcher may make in all: a hostile case of 100,000 steps and patterns stays bounded. */
+const MAX_CHECKS = 1_000_000;
+
+/**
+ * Finds the patterns that match a call, by hashing rather than comparing every pair: patterns are
+ * grouped by tool, then by the set of argument names they list, then by the canonical values of
+ * those arguments, so a call costs one lookup per distinct name set of its tool. Past MAX_CHECKS
+ * name-set checks the matcher answers no more matches (a bound on hostile input; real cases list a
+ * handful of patterns).
+ */
+export function patternMatcher<T extends { pattern: ActionPattern }>(entries: Iterable<T>): (step: CallStep) => T[] {
+  const byTool = new Map<string, { byName: T[]; sets: Map<string, { names: string[]; byValues: Map<string, T[]> }> }>();
+  const seq = new Map<T, number>();
   for (const e of entries) {
-    const list = out.get(e.pattern.tool);
+    seq.set(e, seq.size);
+    const p = e.pattern;
+    let tool = byTool.get(p.tool);
+    if (!tool) byTool.set(p.tool, (tool = { byName: [], sets: new Map() }));
+    if (p.byName || p.arguments.length === 0) {
+      tool.byName.push(e);
+      continue;
+    }
+    const sorted = [...p.arguments].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const names = sorted.map(([k]) => k);
+    const setKey = JSON.stringify(names);
+    let set = tool.sets.get(setKey);
+    if (!set) tool.sets.set(setKey, (set = { names, byValues: new Map() }));
+    const valueKey = sorted.map(([, v]) => v).join('\u0000');
+    const list = set.byValues.get(valueKey);
     if (list) list.push(e);
-    else out.set(e.pattern.tool, [e]);
+    else set.byValues.set(valueKey, [e]);
   }
-  return out;
+  let checks = 0;
+  return (step) => {
+    const tool = byTool.get(step.tool);
+    if (!tool) return [];
+    const out = [...tool.byName];
+    for (const set of tool.sets.values()) {
+      if (++checks > MAX_CHECKS) break;
+      if (!set.names.every((k) => Object.prototype.hasOwnProperty.call(step.arguments, k))) continue;
+      const hit = set.byValues.get(set.names.map((k) => canonicalize(step.arguments[k])!).join('\u0000'));
+      if (hit) out.push(...hit);
+    }
+    // In the order the patterns were listed, so messages name the first that matches.
+    return out.length > 1 ? out.sort((a, b) => seq.get(a)! - seq.get(b)!) : out;
+  };
 }

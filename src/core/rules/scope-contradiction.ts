@@ -4,7 +4,7 @@ import type { Location } from '../text/location';
 import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
 import { caseField, caseName as name } from './case-fields';
 import type { Rule, RuleContext, RuleMeta } from './types';
-import { callMatches, callSteps, patternsByTool, unsafePatterns, type ActionPattern, type CallStep } from './actions';
+import { callSteps, patternMatcher, unsafePatterns, type ActionPattern, type CallStep } from './actions';
 import { pushTo } from '../text/multimap';
 
 const MAX_RELATED = 20;
@@ -110,14 +110,14 @@ function checkForbiddenCompletion(ctx: RuleContext, index: WorkspaceIndex, famil
   const forbidden: { c: CaseModel; pattern: ActionPattern }[] = [];
   for (const c of cases) if (c.arm === 'adversarial') for (const pattern of unsafePatterns(c)) forbidden.push({ c, pattern });
   if (forbidden.length === 0) return;
-  const byTool = patternsByTool(forbidden);
+  const match = patternMatcher(forbidden);
   const performedBy = new Map<(typeof forbidden)[number], { c: CaseModel; step: CallStep }[]>();
   const stepAt = (c: CaseModel, step: CallStep) => caseField(index, c, 'safe_completion', step.index, 'tool');
   const entryAt = (c: CaseModel, p: ActionPattern) => caseField(index, c, 'unsafe_actions', p.index, 'tool');
   for (const b of cases) {
     if (b.arm !== 'benign') continue;
     for (const step of callSteps(b)) {
-      const hits = (byTool.get(step.tool) ?? []).filter((f) => callMatches(step, f.pattern));
+      const hits = match(step);
       if (hits.length === 0) continue;
       for (const h of hits) pushTo(performedBy, h, { c: b, step });
       const first = hits[0];

@@ -1,6 +1,6 @@
 import { code } from '../text/escape';
 import { caseField } from './case-fields';
-import { callMatches, callSteps, unsafePatterns } from './actions';
+import { callSteps, patternMatcher, unsafePatterns } from './actions';
 import type { Rule, RuleMeta } from './types';
 
 /**
@@ -23,8 +23,9 @@ export const unsafeSafeCompletion: Rule = {
     for (const c of index.cases) {
       const patterns = unsafePatterns(c);
       if (patterns.length === 0) continue;
+      const match = patternMatcher(patterns.map((pattern) => ({ pattern })));
       for (const step of callSteps(c)) {
-        const hits = patterns.filter((p) => callMatches(step, p));
+        const hits = match(step).map((h) => h.pattern);
         if (hits.length === 0) continue;
         const p = hits[0];
         const how = p.byName ? 'any call of it' : p.arguments.length ? `these arguments (${p.arguments.map(([k]) => code(k)).join(', ')})` : 'any arguments';
