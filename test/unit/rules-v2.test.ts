@@ -4,6 +4,7 @@ import { fixAllAction } from '../../src/server/code-actions';
 import type { LintDiagnostic } from '../../src/core';
 import { callMatches, patternMatcher, type ActionPattern, type CallStep } from '../../src/core/rules/actions';
 import { canonicalize } from '../../src/core/model/canonical';
+import { abs, compareDecimals, formatDecimal, parseDecimal, subtract } from '../../src/core/rules/decimal';
 import { applyEdits, covered, json, jsonl, lintFiles, lintRule, rng, suite, WS, type Case } from '../helpers';
 
 /** FORMAT v2 behaviours of the suite rules, each in both directions, with ranges per §9. */
@@ -461,5 +462,19 @@ describe('unsafe-action matching', () => {
     });
     const ds = await lintRule({ 'h.litmus.json': json(c) }, 'unsafe-safe-completion');
     assert.deepEqual(ds, []);
+  });
+});
+
+describe('decimals as written', () => {
+  it('parses, compares and prints decimals exactly, and keeps hostile ones short', () => {
+    const d = (t: string) => parseDecimal(t)!;
+    assert.equal(compareDecimals(abs(subtract(d('0.72'), d('0.70'))), d('0.02')), 0);
+    assert.equal(compareDecimals(d('1e-2'), d('0.010')), 0);
+    assert.equal(formatDecimal(subtract(d('0.83'), d('0.78'))), '0.05');
+    assert.equal(formatDecimal(d('-0.5e1')), '-5');
+    assert.equal(formatDecimal(d('1e-300')), '1e-300');
+    assert.ok(formatDecimal(d('1'.repeat(300))).length < 30);
+    assert.equal(parseDecimal('1e99999'), undefined);
+    assert.equal(parseDecimal('0x10'), undefined);
   });
 });

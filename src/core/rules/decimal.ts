@@ -59,8 +59,9 @@ export function formatDecimal(d: Decimal): string {
     exp++;
   }
   let out: string;
-  // Far from 1 (1e-300 is a valid rate): scientific, so a message stays short.
-  if (exp > 12 || digits.length + exp < -12) {
+  // Far from 1 (1e-300 is a valid rate), or more digits than anyone writes: scientific, so a
+  // message stays short.
+  if (exp > 12 || digits.length + exp < -12 || digits.length > 24) {
     const e = digits.length - 1 + exp;
     const mantissa = digits.length > 1 ? `${digits[0]}.${digits.slice(1, 17)}` : digits;
     return `${neg ? '-' : ''}${mantissa}e${e < 0 ? '' : '+'}${e}`;
