@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { planFixes } from '../../src/cli/fix';
 import { fixAllAction } from '../../src/server/code-actions';
-import type { LintDiagnostic } from '../../src/core';
+import { createIncrementalWorkspace, type LintDiagnostic } from '../../src/core';
 import { callMatches, patternMatcher, type ActionPattern, type CallStep } from '../../src/core/rules/actions';
 import { canonicalize } from '../../src/core/model/canonical';
 import { abs, compareDecimals, formatDecimal, parseDecimal, subtract } from '../../src/core/rules/decimal';
@@ -476,5 +476,26 @@ describe('decimals as written', () => {
     assert.ok(formatDecimal(d('1'.repeat(300))).length < 30);
     assert.equal(parseDecimal('1e99999'), undefined);
     assert.equal(parseDecimal('0x10'), undefined);
+  });
+});
+
+describe('the incremental linter under a rubric', () => {
+  it('finds a collision that only the rubric makes, after an edit in another file', async () => {
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    const files: Record<string, string> = {
+      'litmus.config.json': json({ rubric: { foldCase: true } }),
+      // Different families and ids: only the signatures could relate the two files.
+      'a.litmus.json': json(adv('a1', { family: 'fa', correct_resolution_signature: 'Archive' })),
+      'b.litmus.json': json(ben('b1', { family: 'fb', correct_resolution_signature: 'keep' })),
+    };
+    for (const [k, v] of Object.entries(files)) ws.update(`${WS}/${k}`, v);
+    const overlaps = () => ws.lint().result.diagnostics.filter((d) => d.code === 'signature-overlap').map(file).sort();
+    assert.deepEqual(overlaps(), []);
+    ws.update(`${WS}/b.litmus.json`, json(ben('b1', { family: 'fb', correct_resolution_signature: 'ARCHIVE' })));
+    assert.deepEqual(overlaps(), ['a.litmus.json', 'b.litmus.json']);
+    const full = await lintRule({ ...files, 'b.litmus.json': json(ben('b1', { family: 'fb', correct_resolution_signature: 'ARCHIVE' })) }, 'signature-overlap');
+    assert.deepEqual(full.map(file).sort(), ['a.litmus.json', 'b.litmus.json']);
+    ws.update(`${WS}/a.litmus.json`, json(adv('a1', { family: 'fa', correct_resolution_signature: 'Archived' })));
+    assert.deepEqual(overlaps(), []);
   });
 });
