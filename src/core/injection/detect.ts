@@ -2,6 +2,7 @@ import { scanChars } from './chars';
 import { decodeLayer } from './decode';
 import { IMPERATIVES, QUESTION_WORDS } from './lexicon';
 import { finalMark, words } from './prose';
+import { dataSignals, reweighForData } from './people';
 import { shapeSignals } from './shape';
 import { lexicalSignals, type ContextReads, type Signal, type TextContext } from './signals';
 
@@ -43,7 +44,12 @@ function mergeSignals(into: Signal[], more: Signal[]): void {
 function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: string[], reads: ContextReads | undefined): Signal[] {
   const folded = fold(text);
   const ws = words(folded);
-  const out = lexicalSignals(folded, ws, ctx, text, reads);
+  let out = lexicalSignals(folded, ws, ctx, text, reads);
+  if (ctx.slot === 'data') {
+    // Text for people: requests between people only corroborate; speaking to the agent decides.
+    out = reweighForData(out);
+    mergeSignals(out, dataSignals(ws.list));
+  }
   if (depth === 0) mergeSignals(out, shapeSignals(text, ws, ctx));
   if (depth >= MAX_DEPTH) return out;
   for (const layer of decodeLayer(text)) {

@@ -11,7 +11,7 @@ function firstWord(ws: string[]): string {
  * there, especially one addressed to a reader, is out of place.
  */
 export function shapeSignals(visible: string, ws: Words, ctx: TextContext): Signal[] {
-  if (ctx.slot === 'description' || ctx.slot === 'title') return [];
+  if (ctx.slot === 'description' || ctx.slot === 'title' || ctx.slot === 'data') return [];
   const w = ws.list;
   // Words as people write them: a URL or a path is one "word" however many parts it has.
   const spaced = visible.trim().split(/\s+/).length;

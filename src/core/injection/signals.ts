@@ -27,8 +27,12 @@ export interface Signal {
   explanation: string;
 }
 
-/** Where the string sits, which changes what is out of place. */
-export type Slot = 'default' | 'examples' | 'const' | 'enum' | 'description' | 'title';
+/**
+ * Where the string sits, which changes what is out of place. `data` is text written for people
+ * that an agent reads as tool output or environment (mail, reviews, documents, web pages): there a
+ * request between people is expected, and only text aimed at the agent itself is a payload.
+ */
+export type Slot = 'default' | 'examples' | 'const' | 'enum' | 'description' | 'title' | 'data';
 
 export interface TextContext {
   slot: Slot;
@@ -36,16 +40,8 @@ export interface TextContext {
   siblingMax?: number;
   /** The value belongs to a property that holds prose by design (a prompt, a query, a message). */
   freeText?: boolean;
-  /**
-   * Names of the workspace's tools, for cross-tool shadowing: a set of names, or each name with the
-   * files that define it. With files, a tool of the same file (the same server) is a sibling that
-   * documentation may name freely; only a tool defined elsewhere is shadowed.
-   */
-  toolNames?: ReadonlySet<string> | ReadonlyMap<string, ReadonlySet<string>>;
-  /** The tool this string belongs to (naming itself is not shadowing). */
+  /** The tool this string belongs to (naming itself is not redirecting). */
   ownTool?: string;
-  /** The file the tool is defined in. */
-  ownUri?: string;
   /**
    * Word stems that say what the tool is about, each with the number of the tool's texts that use
    * it (names count as many): a stem is on topic when some other text of the tool uses it too.
@@ -56,7 +52,7 @@ export interface TextContext {
 
 /**
  * Filled in by the lexical pass: whether its result read the tool-specific part of the context (the
- * tool's topic or the workspace's tool names), so that the same text in another tool may differ.
+ * tool's topic or its name), so that the same text in another tool may differ.
  */
 export interface ContextReads {
   toolSpecific: boolean;
@@ -113,6 +109,7 @@ const CONCEAL_GERUNDS = new Set(['telling', 'mentioning', 'informing', 'notifyin
 const CONCEAL_OBJECTS = new Set(['user', 'users', 'anyone', 'them', 'him', 'her', 'human', 'operator', 'this', 'that', 'about', 'it', 'the']);
 const CALL_VERBS = new Set(['use', 'execute', 'run', 'call', 'invoke']);
 const THIS = new Set(['this']);
+const ALSO = new Set(['also', 'additionally', 'secretly', 'silently']);
 const ASKED_FOR = new Set([...SECRET_WORDS, 'ssh', 'env', 'bashrc', 'passwd', 'shadow', 'key', 'id_rsa', 'config', 'contents', 'file', 'information']);
 const LIFTABLE = new Set([...CONTROL_NOUNS, ...INSTRUCTION_NOUNS, 'safeguards', 'checks']);
 
@@ -154,6 +151,45 @@ const DIRECTIVE_PHRASES = [
 ];
 const TOOL_TALK = ['tool descriptions', 'tool description', 'other tools', 'tool restrictions', 'tool safeguards', 'this tool replaces', 'instead of using', 'through this tool', 'use this tool instead'];
 const PRIOR_INSTRUCTIONS = ['previous instructions', 'prior instructions'];
+/** What came before the text, as an override names it. */
+const BEFORE_WORDS = new Set(['previous', 'prior', 'above', 'earlier', 'preceding', 'everything', 'all']);
+/** `##(system message)`, `### admin`: a header that claims the system's or an admin's voice. Fixed prefix, linear. */
+const FAKE_HEADER = /##[ \t]?[([]?[ \t]?(system|admin|administrator|developer|assistant)([ _](message|prompt|override|instructions?|note|mode))?[)\]]/;
+const DELIMITERS = [
+  'end user input', 'end of user input', 'begin user input', 'user input ends', 'end of input', 'end of instructions', 'end of system prompt', 'begin system prompt', 'system override',
+  'admin override', 'developer mode', 'debug mode', 'maintenance mode', 'god mode', 'sudo mode', 'dan mode', 'jailbreak mode', 'end of context', 'end of document', 'ignore the above',
+];
+/** Adjectives that announce orders as new or urgent, and the orders they announce. */
+const FRESH = new Set(['new', 'fresh', 'newly', 'latest', 'updated', 'revised', 'urgent', 'vital', 'crucial', 'critical', 'priority', 'momentous', 'imperative', 'supplementary', 'paramount', 'pivotal', 'overriding', 'superseding']);
+const ORDER_NOUNS = new Set(['instruction', 'instructions', 'directive', 'directives', 'guidelines', 'advisories', 'advisory', 'orders', 'commands', 'mandate', 'mandates', 'task', 'tasks', 'assignment', 'mission']);
+const OTHER_WORDS = new Set(['other', 'else', 'previous', 'prior', 'earlier', 'former']);
+const ANNOUNCE = [
+  'adhere to the following', 'strictly adhere to', 'follow the following instruction', 'follow this instruction', 'follow these instructions instead', 'the following instruction',
+  'this one instruction', 'this instruction instead', 'all else is secondary', 'everything else is secondary', 'your new task', 'your new instructions', 'your new role', 'the rules have changed',
+  'no longer apply', 'no longer bound', 'you are free to', 'you are no longer', 'you can now', 'simulate being', 'pretend you are', 'pretend that you', 'imagine you are', 'stay in character',
+  'roleplay as', 'role play as', 'you will act as', 'you are going to act', 'you are going to pretend', 'do anything now', 'not bound by', 'without any restrictions', 'free of all restrictions',
+];
+/** Role lines ("User: …", "Assistant: …"), as a made-up dialogue or a turn injected after other text. */
+const ROLE_LINE = /^[ \t]*(user|human|assistant|ai|system|bot|chatgpt|gpt)[ \t]*:/;
+function roleLines(text: string): boolean {
+  const lines = text.split('\n');
+  const roles = new Set<string>();
+  let late = false;
+  let before = false;
+  for (let i = 0; i < lines.length && i < 200; i++) {
+    const m = ROLE_LINE.exec(lines[i]);
+    if (m) {
+      roles.add(m[1]);
+      if (before) late = true;
+    }
+    if (lines[i].trim()) before = true;
+  }
+  return roles.size >= 2 || (late && roles.size >= 1);
+}
+/** Every other tool forbidden: the agent is to do the job with the one the text names. */
+const FORBID_OTHERS = ['do not use other tools', "don't use other tools", 'do not use any other tool', 'do not use any other tools', 'never use other tools', 'not use any other tools', 'instead of the requested tool', 'rather than the requested tool', 'do not call other tools', 'do not call any other tool'];
+/** Redirect wording beside a tool's name: "by using the X tool", "only use X". */
+const REDIRECT = ['by using the', 'only use', 'use only', 'must use', 'must call', 'should use', 'use the following tool'];
 
 /** Every phrase the signals below test, by what it says, so that one pass over the words finds them all. */
 const PHRASES = new PhraseGroups({
@@ -170,13 +206,17 @@ const PHRASES = new PhraseGroups({
   conversation: CONVERSATION,
   consent: CONSENT_FORGERY,
   toolTalk: TOOL_TALK,
+  forbidOthers: FORBID_OTHERS,
+  delimiter: DELIMITERS,
+  announce: ANNOUNCE,
+  redirect: REDIRECT,
   secret: SECRET_PHRASES,
 });
 
 /** Every word set the signals below look for, so that one pass over the words says which occur. */
 const WORD_SETS = new WordSets([
   OVERRIDE_VERBS, INSTRUCTION_NOUNS, CONTROL_NOUNS, BYPASS_VERBS, LIFTABLE, LIFTED, COMMAND_OVERRIDES, CONCEAL_VERBS, CONCEAL_GERUNDS, HUSH, HUSHED_ACTS,
-  ALWAYS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
+  ALWAYS, ALSO, BEFORE_WORDS, FRESH, ORDER_NOUNS, OTHER_WORDS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
   PRESSURE_WORDS, SECRET_WORDS,
 ]);
 
@@ -212,13 +252,14 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     if (!out.some((s) => s.id === id)) out.push({ id, weight, explanation });
   };
 
-  const overrideHard = close(OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0;
-  const overrideSoft = close(OVERRIDE_VERBS, CONTROL_NOUNS, 4) >= 0 || close(BYPASS_VERBS, INSTRUCTION_NOUNS, 4) >= 0 || close(BYPASS_VERBS, CONTROL_NOUNS, 3) >= 0;
-  const lifted = close(LIFTABLE, LIFTED, 6) >= 0;
   // Sentences are split only for the signals whose words occur: a sentence's lead and verb are words
   // of the text, so without those words no sentence can qualify.
   let split: Sentence[] | undefined;
   const sents = () => (split ??= sentences(text));
+  // "Ignore your previous ...", "disregard the above": what is discarded is whatever came before.
+  const overrideHard = close(OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0 || (close(COMMAND_OVERRIDES, BEFORE_WORDS, 3) >= 0 && sents().some((s) => COMMAND_OVERRIDES.has(s.lead)));
+  const overrideSoft = close(OVERRIDE_VERBS, CONTROL_NOUNS, 4) >= 0 || close(BYPASS_VERBS, INSTRUCTION_NOUNS, 4) >= 0 || close(BYPASS_VERBS, CONTROL_NOUNS, 3) >= 0;
+  const lifted = close(LIFTABLE, LIFTED, 6) >= 0;
   // "Override safety checks." as a command, not "overrides the entrypoint" as documentation.
   const commanded = occurs(COMMAND_OVERRIDES) && sents().some((s) => COMMAND_OVERRIDES.has(s.lead) && s.words.some((x) => SAFETY_NOUNS.has(x)));
   if (overrideHard || commanded || phrases.has('priorInstructions')) {
@@ -234,6 +275,15 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   else if (tagged && MARKUP_TAGS.some((t) => text.includes(t))) add('authority-markup', 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
   else if ((text.includes(':') && /(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text)) || (angle && /<\|[a-z_]{2,20}\|>/.test(text))) add('authority-markup', 0.7, 'poses as a system or assistant message');
   else if (angle && pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
+
+  // Fake turns and delimiters: "##(system message)", "END OF USER INPUT", "User:" lines of a made-up dialogue.
+  if (text.includes('##') && FAKE_HEADER.test(text)) add('fake-delimiter', 0.8, 'poses as a system or admin header');
+  else if (phrases.has('delimiter')) add('fake-delimiter', 0.7, 'fakes the end of the input or a change of mode');
+  else if (text.includes(':') && roleLines(text)) add('fake-delimiter', 0.6, 'fakes a conversation turn with role lines');
+
+  // New orders announced: "new directive", "adhere to the following instruction", "all other tasks are secondary".
+  if (phrases.has('announce') || close(FRESH, ORDER_NOUNS, 3) >= 0) add('new-instruction', 0.6, 'announces new instructions for the agent');
+  else if (close(OTHER_WORDS, ORDER_NOUNS, 2) >= 0 && w.includes('all')) add('new-instruction', 0.5, 'sets aside every other instruction');
 
   // Text a renderer hides: an HTML comment with words in it.
   const comment = text.indexOf('<!--');
@@ -331,26 +381,22 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     }
   }
 
-  // A word shaped like a tool name makes the verdict depend on the workspace's tools (and on which
-  // tool is asking), whether or not such a tool exists now.
+  // Another tool, judged on the string alone: an identifier that is not this tool's name, named
+  // as what to call instead. Documentation names sibling tools too ("use get_x first"), so a name
+  // only corroborates; forbidding every other tool is a redirect in itself.
   const toolShaped = TOOL_SHAPE.test(text) && ws.raw.some((r) => r.length >= 4 && TOOL_SHAPE.test(r));
   if (toolShaped && reads) reads.toolSpecific = true;
-  const tools = ctx.toolNames;
-  if (toolShaped && tools && tools.size) {
-    // Only identifier-shaped names: a tool called `echo` or `search` is also an English word.
-    const elsewhere = (name: string): boolean => {
-      if (tools instanceof Map) {
-        const files = tools.get(name);
-        return !!files && [...files].some((f) => f !== ctx.ownUri);
-      }
-      return tools.has(name);
-    };
-    const named = ws.raw.filter((r) => r.length >= 4 && r !== ctx.ownTool && /[_-]|[a-z][A-Z]/.test(r) && elsewhere(r));
-    if (named.length && (directive || occurs(DIRECTIVE_VERBS) || occurs(OVERRIDE_VERBS) || w.includes('instead'))) {
-      add('cross-tool', 0.7, `directs the agent to another tool (${code(named[0])})`);
-    }
+  const named = toolShaped ? ws.raw.filter((r) => r.length >= 4 && r !== ctx.ownTool && TOOL_SHAPE.test(r)) : [];
+  // "you must also call X": a second call riding on this one (piggy-backing), not documentation.
+  const riding = named.length > 0 && close(ALSO, DIRECTIVE_VERBS, 2) >= 0;
+  if (phrases.has('forbidOthers')) {
+    add('tool-redirect', 0.7, 'tells the agent to use no other tool');
+  } else if (riding) {
+    add('cross-tool', 0.7, `tells the agent to also call another tool (${code(named[0])})`);
+  } else if (named.length && (w.includes('instead') || phrases.has('redirect'))) {
+    add('cross-tool', 0.4, `directs the agent to another tool (${code(named[0])})`);
   }
-  if (!out.some((s) => s.id === 'cross-tool')) {
+  if (!out.some((s) => s.id === 'tool-redirect' || s.id === 'cross-tool')) {
     // A call to a snake_case function by name, or talk about the tool descriptions themselves.
     const callIdx = directive && occurs(DIRECTIVE_VERBS) ? near(w, DIRECTIVE_VERBS, new Set(w.filter((x) => /^[a-z][a-z0-9]*_[a-z0-9_]+$/.test(x))), 2) : -1;
     const toolTalk = phrases.has('toolTalk');
