@@ -50,7 +50,7 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
     out = reweighForData(out);
     mergeSignals(out, dataSignals(ws.list));
   }
-  if (depth === 0) mergeSignals(out, shapeSignals(text, ws, ctx));
+  if (depth === 0) mergeSignals(out, shapeSignals(text, ws, ctx, reads));
   if (depth >= MAX_DEPTH) return out;
   for (const layer of decodeLayer(text)) {
     if (layer.layer) {

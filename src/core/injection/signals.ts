@@ -152,7 +152,7 @@ const DIRECTIVE_PHRASES = [
 const TOOL_TALK = ['tool descriptions', 'tool description', 'other tools', 'tool restrictions', 'tool safeguards', 'this tool replaces', 'instead of using', 'through this tool', 'use this tool instead'];
 const PRIOR_INSTRUCTIONS = ['previous instructions', 'prior instructions'];
 /** What came before the text, as an override names it. */
-const BEFORE_WORDS = new Set(['previous', 'prior', 'above', 'earlier', 'preceding', 'everything', 'all']);
+const BEFORE_WORDS = new Set(['previous', 'prior', 'above', 'earlier', 'preceding']);
 /** `##(system message)`, `### admin`: a header that claims the system's or an admin's voice. Fixed prefix, linear. */
 const FAKE_HEADER = /##[ \t]?[([]?[ \t]?(system|admin|administrator|developer|assistant)([ _](message|prompt|override|instructions?|note|mode))?[)\]]/;
 const DELIMITERS = [
@@ -161,7 +161,7 @@ const DELIMITERS = [
 ];
 /** Adjectives that announce orders as new or urgent, and the orders they announce. */
 const FRESH = new Set(['new', 'fresh', 'newly', 'latest', 'updated', 'revised', 'urgent', 'vital', 'crucial', 'critical', 'priority', 'momentous', 'imperative', 'supplementary', 'paramount', 'pivotal', 'overriding', 'superseding']);
-const ORDER_NOUNS = new Set(['instruction', 'instructions', 'directive', 'directives', 'guidelines', 'advisories', 'advisory', 'orders', 'commands', 'mandate', 'mandates', 'task', 'tasks', 'assignment', 'mission']);
+const ORDER_NOUNS = new Set(['instruction', 'instructions', 'directive', 'directives', 'guidelines', 'advisories', 'advisory', 'orders', 'commands', 'mandate', 'mandates', 'assignment', 'mission']);
 const OTHER_WORDS = new Set(['other', 'else', 'previous', 'prior', 'earlier', 'former']);
 const ANNOUNCE = [
   'adhere to the following', 'strictly adhere to', 'follow the following instruction', 'follow this instruction', 'follow these instructions instead', 'the following instruction',
