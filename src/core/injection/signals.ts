@@ -19,6 +19,7 @@ import { PhraseGroups } from './phrases';
 import { WordSets } from './presence';
 import { finalMark, sentences, topicStems, words, type Sentence, type Words } from './prose';
 import { isExampleHost, nearAddress, sinks } from './sinks';
+import { notEnglish } from './language';
 
 /** One piece of evidence. Weights add up; a string is a payload at a total of 1. */
 export interface Signal {
@@ -165,8 +166,11 @@ const ORDER_NOUNS = new Set(['instruction', 'instructions', 'directive', 'direct
 const OTHER_WORDS = new Set(['other', 'else', 'previous', 'prior', 'earlier', 'former']);
 const ANNOUNCE = [
   'adhere to the following', 'strictly adhere to', 'follow the following instruction', 'follow this instruction', 'follow these instructions instead', 'the following instruction',
-  'this one instruction', 'this instruction instead', 'all else is secondary', 'everything else is secondary', 'your new task', 'your new instructions', 'your new role', 'the rules have changed',
-  'no longer apply', 'no longer bound', 'you are free to', 'you are no longer', 'you can now', 'simulate being', 'pretend you are', 'pretend that you', 'imagine you are', 'stay in character',
+  'this one instruction', 'this instruction instead', 'all else is secondary', 'everything else is secondary', 'your new task', 'your new instructions', 'your new role',
+];
+/** Role play and rules redefined: the agent is told it is someone else, or that its rules are gone. */
+const ROLE_PLAY = [
+  'the rules have changed', 'no longer apply', 'no longer bound', 'you are free to', 'you are no longer', 'simulate being', 'pretend you are', 'pretend that you', 'stay in character',
   'roleplay as', 'role play as', 'you will act as', 'you are going to act', 'you are going to pretend', 'do anything now', 'not bound by', 'without any restrictions', 'free of all restrictions',
 ];
 /** Role lines ("User: …", "Assistant: …"), as a made-up dialogue or a turn injected after other text. */
@@ -209,6 +213,7 @@ const PHRASES = new PhraseGroups({
   forbidOthers: FORBID_OTHERS,
   delimiter: DELIMITERS,
   announce: ANNOUNCE,
+  rolePlay: ROLE_PLAY,
   redirect: REDIRECT,
   secret: SECRET_PHRASES,
 });
@@ -225,6 +230,12 @@ const TOOL_SHAPE = /[_-]|[a-z][A-Z]/;
 
 /** Where a second sentence can start: a line break, or an end mark before a space (see `sentences`). */
 const SECOND_SENTENCE = /\n|[.!?]\s/;
+/** Words of an API's own mechanics: a request that speaks of them documents the tool. */
+const DOC_WORDS = new Set(['parameter', 'parameters', 'param', 'field', 'fields', 'value', 'values', 'id', 'ids', 'argument', 'arguments', 'option', 'options', 'property', 'properties', 'request', 'requests', 'call', 'calls', 'page', 'pages', 'results', 'result', 'cursor', 'pagination', 'endpoint', 'api', 'query', 'flag', 'default', 'null', 'true', 'false', 'string', 'integer', 'boolean', 'array', 'object', 'schema', 'json', 'returned', 'specified', 'optional', 'required']);
+const PAGING = new Set(['page', 'pages', 'pagination', 'paginated', 'paginate', 'cursor', 'next', 'nexttoken', 'continuation']);
+const NON_ASCII_WORD = /[^\x00-\x7f]/;
+/** A question mark of any script, or letters outside ASCII: a one-sentence text that may still ask. */
+const MAY_ASK = /[?？؟]|[^\x00-\x7f]/;
 
 /** `.env` as a file name, not as part of `.environment` or `process.env`. */
 function mentionsDotEnv(text: string): boolean {
@@ -314,7 +325,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     add('concealment', 0.8, 'asks the agent to hide what it does from the user');
   }
 
-  if (phrases.has('role')) {
+  if (phrases.has('role') || phrases.has('rolePlay')) {
     add('role-change', 0.7, 'tries to change the agent\'s role or rules');
   }
 
@@ -362,20 +373,42 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
 
   if (riskyCode(text)) add('risky-code', 0.6, 'embeds code that reaches the network, the shell or the environment');
 
-  // A request to the reader that has nothing to do with the tool: a hijacked task.
-  if (ctx.topic && ctx.slot === 'description' && (text.includes('```') || SECOND_SENTENCE.test(text))) {
+  // A request to the reader that has nothing to do with the tool: a hijacked task. In any language:
+  // a question (by its mark) or a sentence in another language is read as a request too.
+  if (ctx.topic && ctx.slot === 'description' && (SECOND_SENTENCE.test(text) || MAY_ASK.test(text))) {
     // Technical prose (code spans, links, braces) documents the tool; a hijacked task is plain prose.
     const plain = (s: Sentence) => !/[`{[]|\]\(|::/.test(s.text);
     // Examples inside fenced code blocks are not requests to the reader.
     const prose = text.includes('```') ? sentences(text.split('```').filter((_, i) => i % 2 === 0).join('\n\n')) : sents();
-    const later = prose.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead))) && s.words.length >= 4 && plain(s) && '.?!'.includes(finalMark(s.text) || 'x'));
-    if (later.length) {
+    const ends = (s: Sentence) => '.?!。？！؟'.includes(finalMark(s.text) || 'x');
+    const asks = (s: Sentence) => '?？؟'.includes(finalMark(s.text) || 'x');
+    const long = (s: Sentence, n: number) => s.words.length >= n || s.text.length >= 8 * n;
+    // Another language is out of place only where the tool speaks English: after an English first
+    // sentence, or, for the whole text, in a tool whose other texts are all plain ASCII.
+    const all = sents();
+    const foreignHere = (s: Sentence) => {
+      if (s.text !== all[0]?.text) return !notEnglish(all[0].text, all[0].words);
       if (reads) reads.toolSpecific = true;
       const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
       const self = topicStems([text]);
+      for (const [t, n] of topic ?? []) if (NON_ASCII_WORD.test(t) && n - (self.has(t) ? 1 : 0) > 0) return false;
+      return true;
+    };
+    const candidates = prose.filter(
+      (s, i) =>
+        plain(s) &&
+        ((i > 0 && (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead) && !s.words.some((x) => DOC_WORDS.has(x)))) && s.words.length >= 4 && ends(s)) ||
+          (asks(s) && long(s, 5)) ||
+          (long(s, 6) && ends(s) && notEnglish(s.text, s.words) && foreignHere(s))),
+    );
+    if (candidates.length) {
+      if (reads) reads.toolSpecific = true;
+      const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+      const self = topicStems([text]);
+      const firstSentence = sents()[0];
       const first = topicStems(sents().slice(0, 1).map((s) => s.text));
-      const onTopic = (t: string) => first.has(t) || (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0;
-      if (later.some((s) => ![...topicStems([s.text])].some(onTopic))) {
+      const onTopic = (t: string, s: Sentence) => (s.text !== firstSentence?.text && first.has(t)) || (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0;
+      if (candidates.some((s) => ![...topicStems([s.text])].some((t) => onTopic(t, s)))) {
         add('off-topic-request', 1, 'asks the reader for something unrelated to the tool');
       }
     }
@@ -416,7 +449,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     else if (sensitivePath) add('sensitive-target', 0.5, 'names a secret file or key');
     else {
       // An order to hand over a credential; the reader's own ("your token") is phishing outright.
-      const asked = sents().filter((s) => s.imperative && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
+      // A pagination token is a cursor, not a credential ("use the returned token to retrieve the next page").
+      const paging = (s: Sentence) => s.words.some((x) => PAGING.has(x));
+      const asked = sents().filter((s) => s.imperative && !paging(s) && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
       if (asked.some((s) => s.words.includes('your'))) add('secret-request', 1, 'asks for your credentials, keys or tokens');
       else if (asked.length) add('secret-request', 0.7, 'asks for credentials, keys or tokens');
       else if (asks) add('sensitive-target', 0.3, 'asks for credentials or tokens');
