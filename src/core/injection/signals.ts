@@ -110,6 +110,7 @@ const CONCEAL_GERUNDS = new Set(['telling', 'mentioning', 'informing', 'notifyin
 const CONCEAL_OBJECTS = new Set(['user', 'users', 'anyone', 'them', 'him', 'her', 'human', 'operator', 'this', 'that', 'about', 'it', 'the']);
 const CALL_VERBS = new Set(['use', 'execute', 'run', 'call', 'invoke']);
 const THIS = new Set(['this']);
+const TOOL_WORDS = new Set(['tool', 'tools', 'function', 'functions']);
 const ALSO = new Set(['also', 'additionally', 'secretly', 'silently']);
 const ASKED_FOR = new Set([...SECRET_WORDS, 'ssh', 'env', 'bashrc', 'passwd', 'shadow', 'key', 'id_rsa', 'config', 'contents', 'file', 'information']);
 const LIFTABLE = new Set([...CONTROL_NOUNS, ...INSTRUCTION_NOUNS, 'safeguards', 'checks']);
@@ -130,6 +131,13 @@ const CONSENT_FORGERY = ['pre-authorized', 'pre authorized', 'preauthorized', 'p
 
 const MARKUP_TAGS = ['<important>', '</important>', '<system>', '</system>', '<hidden>', '</hidden>', '<secret>', '<instructions>', '<instruction>', '[important]', '[system]', '<admin>', '<override>'];
 const CHAT_TOKENS = ['[inst]', '[/inst]', '<<sys>>', '<|im_start|>', '<|im_end|>', '<|system|>', '<|assistant|>', '<|user|>', '<|endoftext|>', '<|eot_id|>', '<|start_header_id|>', '<start_of_turn>', '### instruction', '### system'];
+
+/** HTML documentation's own admonitions: a lower-case `<important>` or `<note>` among `<p>` and `<code>`. */
+const HTML_DOC = /<\/?(p|code|a|ul|ol|li|b|i|br|div|span)[ >/]/;
+function admonition(tag: string, raw: string): boolean {
+  const name = tag.replace(/[</>]/g, '');
+  return tag.startsWith('<') && raw.includes(tag) && HTML_DOC.test(raw) && name !== 'system' && name !== 'instructions' && name !== 'instruction';
+}
 
 /** Files and keys whose contents are secrets; naming one is a target, not yet a request. */
 const SENSITIVE_PATHS = new RegExp(
@@ -221,7 +229,7 @@ const PHRASES = new PhraseGroups({
 /** Every word set the signals below look for, so that one pass over the words says which occur. */
 const WORD_SETS = new WordSets([
   OVERRIDE_VERBS, INSTRUCTION_NOUNS, CONTROL_NOUNS, BYPASS_VERBS, LIFTABLE, LIFTED, COMMAND_OVERRIDES, CONCEAL_VERBS, CONCEAL_GERUNDS, HUSH, HUSHED_ACTS,
-  ALWAYS, ALSO, BEFORE_WORDS, FRESH, ORDER_NOUNS, OTHER_WORDS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
+  ALWAYS, ALSO, TOOL_WORDS, BEFORE_WORDS, FRESH, ORDER_NOUNS, OTHER_WORDS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
   PRESSURE_WORDS, SECRET_WORDS,
 ]);
 
@@ -283,7 +291,11 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const angle = text.includes('<');
   const tagged = angle || text.includes('[');
   if ((tagged || text.includes('#')) && CHAT_TOKENS.some((t) => text.includes(t))) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
-  else if (tagged && MARKUP_TAGS.some((t) => text.includes(t))) add('authority-markup', 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
+  else if (tagged && MARKUP_TAGS.some((t) => text.includes(t) && !admonition(t, raw))) {
+    // "[IMPORTANT]" opens many an MCP server's own advice to the model: alone it only corroborates.
+    const bracketOnly = MARKUP_TAGS.every((t) => !text.includes(t) || t.startsWith('[') || admonition(t, raw));
+    add('authority-markup', bracketOnly ? 0.5 : 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
+  }
   else if ((text.includes(':') && /(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text)) || (angle && /<\|[a-z_]{2,20}\|>/.test(text))) add('authority-markup', 0.7, 'poses as a system or assistant message');
   else if (angle && pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
 
@@ -422,7 +434,8 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const named = toolShaped ? ws.raw.filter((r) => r.length >= 4 && r !== ctx.ownTool && TOOL_SHAPE.test(r)) : [];
   // "you must also call X": a second call riding on this one (piggy-backing), not documentation.
   const riding = named.length > 0 && close(ALSO, DIRECTIVE_VERBS, 2) >= 0;
-  if (phrases.has('forbidOthers')) {
+  const othersDropped = close(COMMAND_OVERRIDES, TOOL_WORDS, 4) >= 0 && (w.includes('other') || w.includes('another'));
+  if (phrases.has('forbidOthers') || othersDropped) {
     add('tool-redirect', 0.7, 'tells the agent to use no other tool');
   } else if (riding) {
     add('cross-tool', 0.7, `tells the agent to also call another tool (${code(named[0])})`);
