@@ -24,6 +24,7 @@ export const WEAK = 0.6;
 const MAX_DEPTH = 3;
 
 const NON_ASCII = /[^\x00-\x7f]/;
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
 /** Case, width and quote variants folded, so `ＩＧＮＯＲＥ` and `ignore` read the same. */
 function fold(text: string): string {
@@ -60,11 +61,11 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
     const inner = fold(layer.text);
     const innerWords = words(inner);
     // Prose hidden behind an encoding is concealment in itself; what it says is scored as well.
-    if (innerWords.list.length >= 4) {
+    if (innerWords.list.length >= 4 || (innerWords.list.length >= 1 && layer.text.length >= 12 && UNSPACED.test(layer.text))) {
       decodedOut.push(layer.text);
       // Encoded prose is suspicious; encoded prose that asks or tells something is a payload.
       const lead = innerWords.list[0] === 'please' ? innerWords.list[1] : innerWords.list[0];
-      const sentence = '.?!:'.includes(finalMark(layer.text) || 'x') || IMPERATIVES.has(lead ?? '') || QUESTION_WORDS.has(lead ?? '');
+      const sentence = '.?!:。？！؟'.includes(finalMark(layer.text) || 'x') || IMPERATIVES.has(lead ?? '') || QUESTION_WORDS.has(lead ?? '') || innerWords.list.length >= 8;
       mergeSignals(out, [{ id: `encoded-${layer.encoding}`, weight: sentence ? 1 : 0.7, explanation: `hides readable text in ${layer.encoding} encoding` }]);
       mergeSignals(out, textSignals(layer.text, { ...ctx, slot: ctx.slot }, depth + 1, decodedOut, reads));
     }

@@ -76,7 +76,8 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext, reads
   }
   const belongs = stems > 0 && onTopic * 2 >= stems;
   const unrelated = topic !== undefined && stems > 0 && onTopic === 0;
-  if (ctx.freeText) {
+  // Free text is a default or an example of a prose field; an enum or a const is a closed set of values whatever its field.
+  if (ctx.freeText && (ctx.slot === 'default' || ctx.slot === 'examples')) {
     // In a prompt, query or message field a sentence is expected: there it only corroborates,
     // unless it is a request that has nothing to do with the tool it is a value of.
     if (unrelated && (imperative || question)) return [{ id: 'out-of-place-sentence', weight: Math.round(weight * 0.8 * 100) / 100, explanation: `${what} unrelated to the tool, as a ${ctx.slot} of a free-text field` }];
