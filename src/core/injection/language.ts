@@ -47,3 +47,28 @@ export function notEnglish(text: string, ws: readonly string[]): boolean {
   }
   return foreign >= 2 && foreign > english * 2;
 }
+
+const SCRIPTS: [string, RegExp][] = [
+  ['han', /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu],
+  ['hangul', /\p{Script=Hangul}/gu],
+  ['cyrillic', /\p{Script=Cyrillic}/gu],
+  ['arabic', /\p{Script=Arabic}/gu],
+  ['indic', /[\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Gujarati}\p{Script=Gurmukhi}]/gu],
+  ['thai', /\p{Script=Thai}/gu],
+  ['greek', /\p{Script=Greek}/gu],
+  ['latin', /\p{Script=Latin}/gu],
+];
+
+/** The script most of a text's letters are written in (`latin` for none). */
+export function scriptOf(text: string): string {
+  const head = text.length > 600 ? text.slice(0, 600) : text;
+  let best = 'latin';
+  let most = 0;
+  for (const [name, re] of SCRIPTS) {
+    const n = head.match(re)?.length ?? 0;
+    // Latin letters count half: identifiers and names in Latin letters sit inside text of any script.
+    const weight = name === 'latin' ? n / 2 : n;
+    if (weight > most) [best, most] = [name, weight];
+  }
+  return best;
+}

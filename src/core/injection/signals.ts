@@ -11,6 +11,7 @@ import {
   OUTPUT_NOUNS,
   OVERRIDE_VERBS,
   PRESSURE_WORDS,
+  QUESTION_WORDS,
   SECRET_WORDS,
   TRANSFER_VERBS,
 } from './lexicon';
@@ -19,7 +20,7 @@ import { PhraseGroups } from './phrases';
 import { WordSets } from './presence';
 import { finalMark, sentences, topicStems, words, type Sentence, type Words } from './prose';
 import { isExampleHost, nearAddress, sinks } from './sinks';
-import { notEnglish } from './language';
+import { notEnglish, scriptOf } from './language';
 
 /** One piece of evidence. Weights add up; a string is a payload at a total of 1. */
 export interface Signal {
@@ -169,8 +170,8 @@ const DELIMITERS = [
   'admin override', 'developer mode', 'debug mode', 'maintenance mode', 'god mode', 'sudo mode', 'dan mode', 'jailbreak mode', 'end of context', 'end of document', 'ignore the above',
 ];
 /** Adjectives that announce orders as new or urgent, and the orders they announce. */
-const FRESH = new Set(['new', 'fresh', 'newly', 'latest', 'updated', 'revised', 'urgent', 'vital', 'crucial', 'critical', 'priority', 'momentous', 'imperative', 'supplementary', 'paramount', 'pivotal', 'overriding', 'superseding']);
-const ORDER_NOUNS = new Set(['instruction', 'instructions', 'directive', 'directives', 'guidelines', 'advisories', 'advisory', 'orders', 'commands', 'mandate', 'mandates', 'assignment', 'mission']);
+const FRESH = new Set(['new', 'brand', 'fresh', 'newly', 'significant', 'important', 'essential', 'latest', 'updated', 'revised', 'urgent', 'vital', 'crucial', 'critical', 'priority', 'momentous', 'imperative', 'supplementary', 'paramount', 'pivotal', 'overriding', 'superseding']);
+const ORDER_NOUNS = new Set(['instruction', 'instructions', 'directions', 'procedures', 'directive', 'directives', 'guidelines', 'advisories', 'advisory', 'orders', 'commands', 'mandate', 'mandates', 'assignment', 'mission']);
 const OTHER_WORDS = new Set(['other', 'else', 'previous', 'prior', 'earlier', 'former']);
 const ANNOUNCE = [
   'adhere to the following', 'strictly adhere to', 'follow the following instruction', 'follow this instruction', 'follow these instructions instead', 'the following instruction',
@@ -240,6 +241,8 @@ const TOOL_SHAPE = /[_-]|[a-z][A-Z]/;
 const SECOND_SENTENCE = /\n|[.!?]\s/;
 /** Words of an API's own mechanics: a request that speaks of them documents the tool. */
 const DOC_WORDS = new Set(['parameter', 'parameters', 'param', 'field', 'fields', 'value', 'values', 'id', 'ids', 'argument', 'arguments', 'option', 'options', 'property', 'properties', 'request', 'requests', 'call', 'calls', 'page', 'pages', 'results', 'result', 'cursor', 'pagination', 'endpoint', 'api', 'query', 'flag', 'default', 'null', 'true', 'false', 'string', 'integer', 'boolean', 'array', 'object', 'schema', 'json', 'returned', 'specified', 'optional', 'required']);
+/** Words that open a question without a question mark ("What is the result of ..."), not a condition ("when"). */
+const WH_WORDS = new Set(['what', "what's", 'who', 'whom', 'whose', 'which', 'where', 'why', 'how']);
 const PAGING = new Set(['page', 'pages', 'pagination', 'paginated', 'paginate', 'cursor', 'next', 'nexttoken', 'continuation']);
 const NON_ASCII_WORD = /[^\x00-\x7f]/;
 /** A question mark of any script, or letters outside ASCII: a one-sentence text that may still ask. */
@@ -399,17 +402,22 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     // sentence, or, for the whole text, in a tool whose other texts are all plain ASCII.
     const all = sents();
     const foreignHere = (s: Sentence) => {
-      if (s.text !== all[0]?.text) return !notEnglish(all[0].text, all[0].words);
+      const head = all[0];
+      if (head && s.text !== head.text) return scriptOf(s.text) !== scriptOf(head.text) || !notEnglish(head.text, head.words);
       if (reads) reads.toolSpecific = true;
       const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
       const self = topicStems([text]);
       for (const [t, n] of topic ?? []) if (NON_ASCII_WORD.test(t) && n - (self.has(t) ? 1 : 0) > 0) return false;
       return true;
     };
+    // A later paragraph in another script than the first (an English question after Chinese documentation).
+    const scriptChange = (s: Sentence, i: number) => i > 0 && all[0] !== undefined && s.text !== all[0].text && scriptOf(s.text) !== scriptOf(all[0].text) && long(s, 5);
     const candidates = prose.filter(
       (s, i) =>
         plain(s) &&
         ((i > 0 && (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead) && !s.words.some((x) => DOC_WORDS.has(x)))) && s.words.length >= 4 && ends(s)) ||
+          (i > 0 && WH_WORDS.has(s.words[0]) && !WH_WORDS.has(s.words[1] ?? '') && s.words.length >= 6 && !s.words.some((x) => DOC_WORDS.has(x))) ||
+          scriptChange(s, i) ||
           (asks(s) && long(s, 5)) ||
           (long(s, 6) && ends(s) && notEnglish(s.text, s.words) && foreignHere(s))),
     );
@@ -420,7 +428,13 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
       const firstSentence = sents()[0];
       const first = topicStems(sents().slice(0, 1).map((s) => s.text));
       const onTopic = (t: string, s: Sentence) => (s.text !== firstSentence?.text && first.has(t)) || (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0;
-      if (candidates.some((s) => ![...topicStems([s.text])].some((t) => onTopic(t, s)))) {
+      // A question put to "you" must be mostly about the tool; any other request must touch it at all.
+      const unrelated = (s: Sentence) => {
+        const stems = [...topicStems([s.text])];
+        const on = stems.filter((t) => onTopic(t, s)).length;
+        return on === 0 || (s.words.includes('you') && QUESTION_WORDS.has(s.words[0]) && on * 2 < stems.length);
+      };
+      if (candidates.some(unrelated)) {
         add('off-topic-request', 1, 'asks the reader for something unrelated to the tool');
       }
     }
