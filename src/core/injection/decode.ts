@@ -15,18 +15,21 @@ function readable(s: string): boolean {
   let letters = 0;
   let spaces = 0;
   let unspaced = 0;
-  let n = 0;
-  for (const ch of s) {
-    n++;
-    const c = ch.codePointAt(0) ?? 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
     if ((c >= 0x20 && c < 0x7f) || c === 10 || c === 13 || c === 9 || c >= 0xa0) ok++;
     if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) letters++;
-    else if (c >= 0xa0 && LETTER.test(ch)) {
-      letters++;
-      if (UNSPACED_LETTER.test(ch)) unspaced++;
+    else if (c >= 0xa0) {
+      // Only text outside ASCII pays for a Unicode property test.
+      const ch = s[i];
+      if (LETTER.test(ch)) {
+        letters++;
+        if (UNSPACED_LETTER.test(ch)) unspaced++;
+      }
     }
     if (c === 0x20 || c === 10) spaces++;
   }
+  const n = s.length;
   // Prose: nearly all printable, mostly letters, and words separated by spaces (or written in a
   // script that has none: Chinese, Japanese, Thai).
   return ok / n > 0.95 && letters / n > 0.5 && (spaces >= 2 || unspaced >= 8);

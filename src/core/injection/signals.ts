@@ -184,6 +184,8 @@ const ROLE_PLAY = [
 ];
 /** Role lines ("User: …", "Assistant: …"), as a made-up dialogue or a turn injected after other text. */
 const ROLE_LINE = /^[ \t]*(user|human|assistant|ai|system|bot|chatgpt|gpt)[ \t]*:/;
+/** The same at any line start, as one native scan before lines are split. */
+const ROLE_ANYWHERE = /(^|\n)[ \t]*(user|human|assistant|ai|system|bot|chatgpt|gpt)[ \t]*:/;
 function roleLines(text: string): boolean {
   const lines = text.split('\n');
   const roles = new Set<string>();
@@ -305,7 +307,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // Fake turns and delimiters: "##(system message)", "END OF USER INPUT", "User:" lines of a made-up dialogue.
   if (text.includes('##') && FAKE_HEADER.test(text)) add('fake-delimiter', 0.8, 'poses as a system or admin header');
   else if (phrases.has('delimiter')) add('fake-delimiter', 0.7, 'fakes the end of the input or a change of mode');
-  else if (text.includes(':') && roleLines(text)) add('fake-delimiter', 0.6, 'fakes a conversation turn with role lines');
+  else if (text.includes(':') && ROLE_ANYWHERE.test(text) && roleLines(text)) add('fake-delimiter', 0.6, 'fakes a conversation turn with role lines');
 
   // New orders announced: "new directive", "adhere to the following instruction", "all other tasks are secondary".
   if (phrases.has('announce') || close(FRESH, ORDER_NOUNS, 3) >= 0) add('new-instruction', 0.6, 'announces new instructions for the agent');
