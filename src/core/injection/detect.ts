@@ -65,7 +65,7 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
       decodedOut.push(layer.text);
       // Encoded prose is suspicious; encoded prose that asks or tells something is a payload.
       const lead = innerWords.list[0] === 'please' ? innerWords.list[1] : innerWords.list[0];
-      const sentence = '.?!:。？！؟'.includes(finalMark(layer.text) || 'x') || IMPERATIVES.has(lead ?? '') || QUESTION_WORDS.has(lead ?? '') || innerWords.list.length >= 8;
+      const sentence = '.?!:。？！؟'.includes(finalMark(layer.text) || 'x') || IMPERATIVES.has(lead ?? '') || QUESTION_WORDS.has(lead ?? '') || innerWords.list.length >= 8 || (UNSPACED.test(layer.text) && layer.text.length >= 12);
       mergeSignals(out, [{ id: `encoded-${layer.encoding}`, weight: sentence ? 1 : 0.7, explanation: `hides readable text in ${layer.encoding} encoding` }]);
       mergeSignals(out, textSignals(layer.text, { ...ctx, slot: ctx.slot }, depth + 1, decodedOut, reads));
     }

@@ -60,9 +60,14 @@ export function dataSignals(ws: readonly string[]): Signal[] {
   return out;
 }
 
+/** Markup a person never puts in a mail or a review: in data it decides alone. */
+const DECISIVE_IN_DATA: Record<string, number> = { 'authority-markup': 0.6, 'fake-delimiter': 0.7 };
+
 /** Signal weights as they stand in data written for people. */
 export function reweighForData(signals: Signal[]): Signal[] {
   return signals.map((s) => {
+    const from = DECISIVE_IN_DATA[s.id];
+    if (from !== undefined && s.weight >= from) return { ...s, weight: 1 };
     const factor = DATA_FACTOR[s.id];
     return factor === undefined ? s : { ...s, weight: Math.round(s.weight * factor * 100) / 100 };
   });

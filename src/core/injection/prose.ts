@@ -26,7 +26,8 @@ export function stem(word: string): string {
       break;
     }
   }
-  return w;
+  // `invoice` and `invoices` (stemmed to `invoic`) are one word.
+  return w.length > 4 && w.endsWith('e') ? w.slice(0, -1) : w;
 }
 
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;

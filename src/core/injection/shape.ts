@@ -1,4 +1,5 @@
 import { IMPERATIVES, QUESTION_WORDS } from './lexicon';
+import { notEnglish } from './language';
 import { finalMark, topicStems, words, type Words } from './prose';
 import type { ContextReads, Signal, TextContext } from './signals';
 
@@ -57,6 +58,8 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext, reads
   if (spaced >= 15) weight += 0.1;
   if (END_MARKS.includes(mark || 'x') || question) weight += 0.3;
   if (imperative || question) weight += 0.3;
+  // The lexicon reads English verbs only: a finished sentence in another language may be a request it cannot name.
+  else if (END_MARKS.includes(mark || 'x') && notEnglish(head, w)) weight += 0.2;
   if (secondPerson) weight += 0.1;
   if (sentenceEnds(head) >= 2) weight += 0.1;
   if (ctx.siblingMax !== undefined && head.length >= Math.max(24, 3 * ctx.siblingMax)) weight += 0.3;
@@ -80,7 +83,10 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext, reads
   if (ctx.freeText && (ctx.slot === 'default' || ctx.slot === 'examples')) {
     // In a prompt, query or message field a sentence is expected: there it only corroborates,
     // unless it is a request that has nothing to do with the tool it is a value of.
-    if (unrelated && (imperative || question)) return [{ id: 'out-of-place-sentence', weight: Math.round(weight * 0.8 * 100) / 100, explanation: `${what} unrelated to the tool, as a ${ctx.slot} of a free-text field` }];
+    // A search field's example may well be any question; a request put to the reader ("tell me",
+    // "can you") about something else is a task of its own.
+    const toReader = imperative || secondPerson || w.includes('me');
+    if (unrelated && (imperative || question)) return [{ id: 'out-of-place-sentence', weight: Math.round(weight * (toReader ? 1 : 0.8) * 100) / 100, explanation: `${what} unrelated to the tool, as a ${ctx.slot} of a free-text field` }];
     return [{ id: 'out-of-place-sentence', weight: Math.round(weight * (belongs ? 0.4 : 0.5) * 100) / 100, explanation: `${what} as a ${ctx.slot} of a free-text field` }];
   }
   if (belongs) weight *= 0.6;

@@ -247,6 +247,7 @@ const DOC_WORDS = new Set(['parameter', 'parameters', 'param', 'field', 'fields'
 const WH_WORDS = new Set(['what', "what's", 'who', 'whom', 'whose', 'which', 'where', 'why', 'how']);
 const PAGING = new Set(['page', 'pages', 'pagination', 'paginated', 'paginate', 'cursor', 'next', 'nexttoken', 'continuation']);
 const NON_ASCII_WORD = /[^\x00-\x7f]/;
+const UNSPACED_TEXT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 /** A question mark of any script, or letters outside ASCII: a one-sentence text that may still ask. */
 const MAY_ASK = /[?？؟]|[^\x00-\x7f]/;
 
@@ -399,7 +400,8 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     const prose = text.includes('```') ? sentences(text.split('```').filter((_, i) => i % 2 === 0).join('\n\n')) : sents();
     const ends = (s: Sentence) => '.?!。？！؟'.includes(finalMark(s.text) || 'x');
     const asks = (s: Sentence) => '?？؟'.includes(finalMark(s.text) || 'x');
-    const long = (s: Sentence, n: number) => s.words.length >= n || s.text.length >= 8 * n;
+    // Words, or letters of a script without spaces two to a word.
+    const long = (s: Sentence, n: number) => s.words.length >= n || s.text.length >= 8 * n || (UNSPACED_TEXT.test(s.text) && s.text.length >= 2 * n + 4);
     // Another language is out of place only where the tool speaks English: after an English first
     // sentence, or, for the whole text, in a tool whose other texts are all plain ASCII.
     const all = sents();
@@ -417,7 +419,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     const candidates = prose.filter(
       (s, i) =>
         plain(s) &&
-        ((i > 0 && (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead) && !s.words.some((x) => DOC_WORDS.has(x)))) && s.words.length >= 4 && ends(s)) ||
+        ((i > 0 && (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead) && !s.words.some((x) => DOC_WORDS.has(x)) && s.words.length >= 5)) && s.words.length >= 4 && ends(s)) ||
           (i > 0 && WH_WORDS.has(s.words[0]) && !WH_WORDS.has(s.words[1] ?? '') && s.words.length >= 6 && !s.words.some((x) => DOC_WORDS.has(x))) ||
           scriptChange(s, i) ||
           (asks(s) && long(s, 5)) ||
