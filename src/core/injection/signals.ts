@@ -245,6 +245,11 @@ const SECOND_SENTENCE = /\n|[.!?]\s/;
 const DOC_WORDS = new Set(['parameter', 'parameters', 'param', 'field', 'fields', 'value', 'values', 'id', 'ids', 'argument', 'arguments', 'option', 'options', 'property', 'properties', 'request', 'requests', 'call', 'calls', 'page', 'pages', 'results', 'result', 'cursor', 'pagination', 'endpoint', 'api', 'query', 'flag', 'default', 'null', 'true', 'false', 'string', 'integer', 'boolean', 'array', 'object', 'schema', 'json', 'returned', 'specified', 'optional', 'required']);
 /** Words that open a question without a question mark ("What is the result of ..."), not a condition ("when"). */
 const WH_WORDS = new Set(['what', "what's", 'who', 'whom', 'whose', 'which', 'where', 'why', 'how']);
+/** The tool's subject is agents when a name of the tool says so. */
+const AGENT_STEMS = ['agent', 'agentcore', 'assistant', 'bot'];
+/** Topic counts at or above this come from the tool's names (scan.ts weighs names so). */
+const NAME_COUNT = 1000;
+const NOT_A_SECRET = new Set(['fewer', 'maximum', 'max', 'limit', 'count', 'number', 'usage', 'budget', 'name', 'arn', 'id', 'identifier', 'stored', 'location', 'where']);
 const PAGING = new Set(['page', 'pages', 'pagination', 'paginated', 'paginate', 'cursor', 'next', 'nexttoken', 'continuation']);
 const NON_ASCII_WORD = /[^\x00-\x7f]/;
 const UNSPACED_TEXT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
@@ -322,7 +327,16 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   if (DESTRUCTIVE.test(text)) add('destructive-command', 0.6, 'contains a destructive shell or database command');
 
   const obliged = phrases.has('obliged');
-  if (obliged) {
+  // "The agent must echo ..." documents a tool that is itself about agents (an agent platform's API).
+  const aboutAgents = () => {
+    if (!ctx.topic) return false;
+    if (reads) reads.toolSpecific = true;
+    const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+    return AGENT_STEMS.some((t) => (topic.get(t) ?? 0) >= NAME_COUNT);
+  };
+  if (obliged && aboutAgents()) {
+    add('addresses-agent', 0.3, 'tells an agent what it must do, in the documentation of a tool about agents');
+  } else if (obliged) {
     add('addresses-agent', 0.7, 'tells the AI agent what it must do');
   } else if (phrases.has('addressed')) {
     add('addresses-agent', 0.7, 'addresses the AI agent as its reader');
@@ -451,7 +465,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   if (toolShaped && reads) reads.toolSpecific = true;
   const named = toolShaped ? ws.raw.filter((r) => r.length >= 4 && r !== ctx.ownTool && TOOL_SHAPE.test(r)) : [];
   // "you must also call X": a second call riding on this one (piggy-backing), not documentation.
-  const riding = named.length > 0 && close(ALSO, DIRECTIVE_VERBS, 2) >= 0;
+  // The tool must be what the verb acts on: "also call X", "also use the X tool".
+  const verbAt = named.length > 0 ? close(ALSO, DIRECTIVE_VERBS, 2) : -1;
+  const riding = verbAt >= 0 && ws.raw.slice(verbAt + 1, verbAt + 4).some((r) => named.includes(r));
   const othersDropped = close(COMMAND_OVERRIDES, TOOL_WORDS, 4) >= 0 && (w.includes('other') || w.includes('another'));
   if (phrases.has('forbidOthers') || othersDropped) {
     add('tool-redirect', 0.7, 'tells the agent to use no other tool');
@@ -481,7 +497,8 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     else {
       // An order to hand over a credential; the reader's own ("your token") is phishing outright.
       // A pagination token is a cursor, not a credential ("use the returned token to retrieve the next page").
-      const paging = (s: Sentence) => s.words.some((x) => PAGING.has(x));
+      // Nor is a counted token ("fewer tokens") or a reference to where a secret is kept ("the name of the secret").
+      const paging = (s: Sentence) => s.words.some((x) => PAGING.has(x) || NOT_A_SECRET.has(x));
       const asked = sents().filter((s) => s.imperative && !paging(s) && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
       if (asked.some((s) => s.words.includes('your'))) add('secret-request', 1, 'asks for your credentials, keys or tokens');
       else if (asked.length) add('secret-request', 0.7, 'asks for credentials, keys or tokens');
