@@ -95,7 +95,8 @@ function splitSentences(paragraph: string): string[] {
     if (c === '.') {
       let b = i;
       while (b > start && !/\s/.test(paragraph[b - 1])) b--;
-      if (ABBREVIATIONS.has(paragraph.slice(b, i).toLowerCase())) continue;
+      // "(e.g. …": an opening bracket or quote before the abbreviation is not part of it.
+      if (ABBREVIATIONS.has(paragraph.slice(b, i).toLowerCase().replace(/^[("'[]+/, ''))) continue;
     }
     out.push(paragraph.slice(start, i + 1));
     start = i + 1;

@@ -163,13 +163,15 @@ const NAME_WEIGHT = 1000;
 
 /** Property names whose values are prose by design: a sentence there is not out of place. */
 const FREE_TEXT = /prompt|instruction|query|question|message|text|content|body|comment|note|task|goal|description|summary|request|command|input|sentence|phrase|utterance|statement/i;
+/** Of those, the ones that carry requests by design (to a model, an engine, a search): any request fits there. */
+const REQUEST_TEXT = /prompt|instruction|query|question|message|task|goal|request|command|input|utterance/i;
 
-/** Whether the keyword sits in a property whose name says it holds prose. */
-function freeTextProperty(slotPath: JsonPath): boolean {
+/** The name of the property the keyword sits in, when it sits in one. */
+function propertyName(slotPath: JsonPath): string | undefined {
   for (let i = slotPath.length - 2; i >= 1; i--) {
-    if (slotPath[i - 1] === 'properties' && typeof slotPath[i] === 'string') return FREE_TEXT.test(slotPath[i] as string);
+    if (slotPath[i - 1] === 'properties' && typeof slotPath[i] === 'string') return slotPath[i] as string;
   }
-  return false;
+  return undefined;
 }
 
 function propertyNames(schema: unknown, out: string[], depth: number): void {
@@ -217,7 +219,9 @@ function judge(tool: ToolModel, options: ScanOptions, keep: (v: StringVerdict) =
   const topicOf = () => (topic ??= toolTopic(tool, strings));
   for (const c of strings) {
     if (options.allowed(c.text)) continue;
-    const ctx = { slot: c.slot, siblingMax: c.siblingMax, freeText: freeTextProperty(c.slotPath), ownTool: tool.name, topic: topicOf };
+    const property = propertyName(c.slotPath);
+    const freeText = property !== undefined && FREE_TEXT.test(property);
+    const ctx = { slot: c.slot, siblingMax: c.siblingMax, freeText, asks: freeText && REQUEST_TEXT.test(property), ownTool: tool.name, topic: topicOf };
     const verdict = options.verdicts ? options.verdicts.verdict(c.text, ctx) : detectText(c.text, ctx);
     if (keep(verdict)) take(c, verdict);
   }

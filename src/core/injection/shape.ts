@@ -85,7 +85,7 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext, reads
     // unless it is a request that has nothing to do with the tool it is a value of.
     // A search field's example may well be any question; a request put to the reader ("tell me",
     // "can you") about something else is a task of its own.
-    const toReader = imperative || secondPerson || w.includes('me');
+    const toReader = !ctx.asks && (imperative || secondPerson || w.includes('me'));
     if (unrelated && (imperative || question)) return [{ id: 'out-of-place-sentence', weight: Math.round(weight * (toReader ? 1 : 0.8) * 100) / 100, explanation: `${what} unrelated to the tool, as a ${ctx.slot} of a free-text field` }];
     return [{ id: 'out-of-place-sentence', weight: Math.round(weight * (belongs ? 0.4 : 0.5) * 100) / 100, explanation: `${what} as a ${ctx.slot} of a free-text field` }];
   }

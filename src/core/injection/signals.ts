@@ -42,6 +42,8 @@ export interface TextContext {
   siblingMax?: number;
   /** The value belongs to a property that holds prose by design (a prompt, a query, a message). */
   freeText?: boolean;
+  /** Of such properties, one that carries requests by design (a prompt, a query, a command): any request fits there. */
+  asks?: boolean;
   /** The tool this string belongs to (naming itself is not redirecting). */
   ownTool?: string;
   /**
@@ -249,6 +251,8 @@ const WH_WORDS = new Set(['what', "what's", 'who', 'whom', 'whose', 'which', 'wh
 const AGENT_STEMS = ['agent', 'agentcore', 'assistant', 'bot'];
 /** Topic counts at or above this come from the tool's names (scan.ts weighs names so). */
 const NAME_COUNT = 1000;
+/** Stems of the answer itself and of putting things in it, which say nothing of the topic. */
+const ANSWER_STEMS = new Set(['respons', 'answer', 'reply', 'replie', 'messag', 'includ', 'alway', 'final']);
 const NOT_A_SECRET = new Set(['fewer', 'maximum', 'max', 'limit', 'count', 'number', 'usage', 'budget', 'name', 'arn', 'id', 'identifier', 'stored', 'location', 'where']);
 const PAGING = new Set(['page', 'pages', 'pagination', 'paginated', 'paginate', 'cursor', 'next', 'nexttoken', 'continuation']);
 const NON_ASCII_WORD = /[^\x00-\x7f]/;
@@ -383,7 +387,18 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const replyRule = replyTalk && sents().some((s) => s.imperative && REPLY_VERBS.has(s.verb ?? s.lead) && s.words.some((x) => REPLY_RULE_WORDS.has(x)));
   const answerSents = replyTalk ? sents().filter((s) => yours(s, ANSWER_NOUNS) || everyAnswer(s)) : [];
   const outputSents = replyTalk ? sents().filter((s) => yours(s, OUTPUT_NOUNS)) : [];
-  if (answerSents.some((s) => s.imperative)) add('answer-shaping', 1, "tells the agent what to put in its answer");
+  // A server's own advice on answering with its results ("include links to the repositories in your
+  // response") speaks of what the tool is about; a hijacked answer speaks of something else.
+  const aboutTool = (s: Sentence) => {
+    if (ctx.slot !== 'description' || !ctx.topic) return false;
+    if (reads) reads.toolSpecific = true;
+    const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+    const stems = [...topicStems([s.text])].filter((t) => !ANSWER_STEMS.has(t));
+    return stems.length > 0 && stems.filter((t) => (topic.get(t) ?? 0) > 1).length * 2 >= stems.length;
+  };
+  const ordered = answerSents.filter((s) => s.imperative);
+  if (ordered.length && ordered.every(aboutTool)) add('answer-shaping', 0.5, "tells the agent how to answer with the tool's results");
+  else if (ordered.length) add('answer-shaping', 1, "tells the agent what to put in its answer");
   else if (answerSents.length) add('answer-shaping', 0.7, "dictates what goes into the agent's answer");
   else if (outputSents.some((s) => s.imperative)) add('answer-shaping', 0.6, "tells the agent what to put in its output");
   else if (outputSents.length) add('answer-shaping', 0.4, "dictates what goes into the agent's output");
@@ -445,7 +460,10 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
       const self = topicStems([text]);
       const firstSentence = sents()[0];
       const first = topicStems(sents().slice(0, 1).map((s) => s.text));
-      const onTopic = (t: string, s: Sentence) => (s.text !== firstSentence?.text && first.has(t)) || (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0;
+      // Folded text joins camel-case identifiers ("favoriteid"): a stem that begins with a name's stem is that name.
+      const nameStems = [...topic].filter(([k, n]) => n >= NAME_COUNT && k.length >= 4).map(([k]) => k);
+      const onTopic = (t: string, s: Sentence) =>
+        (s.text !== firstSentence?.text && first.has(t)) || (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0 || (t.length > 6 && nameStems.some((k) => t.startsWith(k)));
       // A question put to "you" must be mostly about the tool; any other request must touch it at all.
       const unrelated = (s: Sentence) => {
         const stems = [...topicStems([s.text])];
