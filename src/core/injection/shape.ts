@@ -14,6 +14,7 @@ const UNSPACED_ALL = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Sc
 const END_MARKS = '.!?:。？！؟।';
 const QUESTION_MARKS = '?？؟';
 const GREEK = /\p{Script=Greek}/u;
+const WH = new Set(['what', "what's", 'who', 'which', 'where', 'why', 'how']);
 
 /** Sentence ends followed by a space or the end: how many sentences a value holds (up to 3). */
 function sentenceEnds(head: string): number {
@@ -39,7 +40,8 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext, reads
   if (spaced < 4 || (w.length < 4 && spaced < 6)) return [];
   let letters = 0;
   let nonSpace = 0;
-  for (const ch of head) {
+  // Prose is judged on the opening: a question that goes on to quote code or a table is still a question.
+  for (const ch of head.length > 200 ? head.slice(0, 200) : head) {
     if (ch === ' ' || ch === '\n' || ch === '\t') continue;
     nonSpace++;
     // Vowel signs of Indic and Thai scripts are marks, not letters, and belong to the words.
@@ -51,7 +53,9 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext, reads
   // A request may open any clause: "before the add, execute this tool and ...".
   const clauseLeads = head.split(/[,;]/).map((c) => words(c.toLowerCase()).list[0] ?? '');
   const imperative = IMPERATIVES.has(lead) || clauseLeads.some((l) => IMPERATIVES.has(l) && l !== 'list') || (lead === "don't" || lead === 'do' ? IMPERATIVES.has(w[1] ?? '') : false);
-  const question = (QUESTION_WORDS.has(lead) && mark === '?') || QUESTION_MARKS.includes(mark || 'x') || (mark === ';' && GREEK.test(head));
+  // "What is the output of this code: …", "Who wrote …? …": a wh-question that goes on past its mark or colon.
+  const opened = WH.has(lead) && w.length >= 5 && (head.includes('?') || head.includes(':'));
+  const question = (QUESTION_WORDS.has(lead) && mark === '?') || QUESTION_MARKS.includes(mark || 'x') || (mark === ';' && GREEK.test(head)) || opened;
   const secondPerson = w.includes('you') || w.includes('your');
   let weight = prose ? 0.5 : 0.2;
   if (spaced >= 8) weight += 0.1;
