@@ -22,6 +22,9 @@ const OTHER_LATIN = set(`
   ang ng mga sa na ay ano ito ko mo
   bir ve bu ne mi mı için ile değil nedir
   của là và có không được cho những một này các tôi bạn gì
+  al en y se lo mi tu te hay muy más du au aux et ou je nous ce ces mon ma mes ton ta
+  einen einem des im zum zur mich mir dir du er es wir ihr alla dei nel nella più ti ci anche
+  da do das dos no na em ao mais ada akan bisa atau juga
 `);
 
 /** Letters of scripts other than Latin, which English is never written in. */

@@ -450,6 +450,8 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
         plain(s) &&
         ((i > 0 && (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead) && !s.words.some((x) => DOC_WORDS.has(x)) && s.words.length >= 5)) && s.words.length >= 4 && ends(s)) ||
           (i > 0 && WH_WORDS.has(s.words[0]) && !WH_WORDS.has(s.words[1] ?? '') && s.words.length >= 6 && !s.words.some((x) => DOC_WORDS.has(x))) ||
+          // A whole text that is a request (a parameter description that only asks something of the reader).
+          (i === 0 && (s.question || WH_WORDS.has(s.words[0]) || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead))) && s.words.length >= 6 && !s.words.some((x) => DOC_WORDS.has(x))) ||
           scriptChange(s, i) ||
           (asks(s) && long(s, 5)) ||
           (long(s, 6) && ends(s) && notEnglish(s.text, s.words) && foreignHere(s))),
