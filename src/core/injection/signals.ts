@@ -165,6 +165,15 @@ const TOOL_TALK = ['tool descriptions', 'tool description', 'other tools', 'tool
 const PRIOR_INSTRUCTIONS = ['previous instructions', 'prior instructions'];
 /** What came before the text, as an override names it. */
 const BEFORE_WORDS = new Set(['previous', 'prior', 'above', 'earlier', 'preceding']);
+/** "ignore your previous", "disregard all prior": the verb's object is what the reader was told before. */
+function discardsBefore(w: readonly string[]): boolean {
+  for (let i = 0; i + 1 < w.length; i++) {
+    if (!COMMAND_OVERRIDES.has(w[i])) continue;
+    if (DETERMINERS.has(w[i + 1]) && BEFORE_WORDS.has(w[i + 2] ?? '')) return true;
+  }
+  return false;
+}
+const DETERMINERS = new Set(['your', 'all']);
 /** `##(system message)`, `### admin`: a header that claims the system's or an admin's voice. Fixed prefix, linear. */
 const FAKE_HEADER = /##[ \t]?[([]?[ \t]?(system|admin|administrator|developer|assistant)([ _](message|prompt|override|instructions?|note|mode))?[)\]]/;
 const DELIMITERS = [
@@ -291,7 +300,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   let split: Sentence[] | undefined;
   const sents = () => (split ??= sentences(text));
   // "Ignore your previous ...", "disregard the above": what is discarded is whatever came before.
-  const overrideHard = close(OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0 || (close(COMMAND_OVERRIDES, BEFORE_WORDS, 3) >= 0 && sents().some((s) => COMMAND_OVERRIDES.has(s.lead)));
+  const overrideHard = close(OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0 || (close(COMMAND_OVERRIDES, BEFORE_WORDS, 3) >= 0 && (discardsBefore(w) || sents().some((s) => COMMAND_OVERRIDES.has(s.lead))));
   const overrideSoft = close(OVERRIDE_VERBS, CONTROL_NOUNS, 4) >= 0 || close(BYPASS_VERBS, INSTRUCTION_NOUNS, 4) >= 0 || close(BYPASS_VERBS, CONTROL_NOUNS, 3) >= 0;
   const lifted = close(LIFTABLE, LIFTED, 6) >= 0;
   // "Override safety checks." as a command, not "overrides the entrypoint" as documentation.
