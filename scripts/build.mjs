@@ -11,6 +11,8 @@ const entries = [
   { in: 'src/cli/launch.ts', out: 'cli', banner: '#!/usr/bin/env node' },
   { in: 'src/cli/main.ts', out: 'cli-main' },
   { in: 'src/server/node.ts', out: 'server' },
+  // The `litmus-language-server` command: flags, then the server bundle above (src/server/bin.ts).
+  { in: 'src/server/bin.ts', out: 'language-server', banner: '#!/usr/bin/env node' },
   { in: 'src/client/extension.ts', out: 'extension' },
   { in: 'src/eval/main.ts', out: 'eval' },
 ].filter((e) => existsSync(e.in));
