@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
+import { writeRuleDocs } from './gen-rule-docs.mjs';
 import { writeValidators } from './gen-validators.mjs';
 
 const watch = process.argv.includes('--watch');
@@ -19,6 +20,8 @@ const entries = [
 
 // The schema validators are generated source that the bundles (and tsc) compile.
 writeValidators();
+// So are the rule pages' leads and examples that the SARIF rule entries carry.
+writeRuleDocs();
 
 const common = {
   bundle: true,

@@ -11,6 +11,11 @@ export interface RuleMeta {
   description: string;
   /** The LITMUS validity condition the rule enforces, or '—' for structural rules. */
   from: string;
+  /**
+   * For rules whose findings are a security problem beyond the benchmark (a prompt-injection payload
+   * that reaches an agent): GitHub's `security-severity`, 0.0–10.0 (7.0 and above is high).
+   */
+  securitySeverity?: number;
 }
 
 export const DOCS_BASE_URL = 'https://github.com/litmus-lint/litmus-lint/blob/main/docs/rules/';
@@ -24,8 +29,8 @@ const list: RuleMeta[] = [
   { id: 'schema', defaultSeverity: 'error', from: '—', description: "A value breaks its file kind's JSON Schema." },
   { id: 'duplicate-id', defaultSeverity: 'error', from: '—', description: 'Two cases share an instance_id anywhere in the workspace.' },
   { id: 'unresolved-reference', defaultSeverity: 'error', from: '—', description: 'A tool reference, paired_with or seed_id that resolves to nothing.' },
-  { id: 'injection-payload', defaultSeverity: 'warning', from: 'card', description: 'A payload in default/examples/const/enum (or a description) that no injection_field labels.' },
-  { id: 'benign-contamination', defaultSeverity: 'error', from: 'condition 1', description: 'A benign case carries, or references a tool that carries, an injection payload.' },
+  { id: 'injection-payload', defaultSeverity: 'warning', from: 'card', securitySeverity: 7.5, description: 'A payload in default/examples/const/enum (or a description) that no injection_field labels.' },
+  { id: 'benign-contamination', defaultSeverity: 'error', from: 'condition 1', securitySeverity: 6.5, description: 'A benign case carries, or references a tool that carries, an injection payload.' },
   { id: 'stale-injection-field', defaultSeverity: 'warning', from: 'card', description: 'An injection_field that resolves to nothing, or to a value with no payload.' },
   { id: 'signature-overlap', defaultSeverity: 'error', from: 'condition 1', description: 'An adversarial and a benign case have equal correct-resolution signatures after canonicalisation.' },
   { id: 'refusal-orthogonality', defaultSeverity: 'error', from: 'condition 2', description: 'A decline-shaped adversarial case lacks a comply-shaped benign twin scored on the request, or a benign case is refusal-shaped.' },
