@@ -229,3 +229,41 @@ describe('the pre-commit hook (.pre-commit-hooks.yaml)', function () {
     }
   });
 });
+
+/** The fenced blocks of one `### heading` section of a Markdown file. */
+export function codeBlocks(markdown: string, heading: string, lang: string): string[] {
+  const start = markdown.indexOf(`\n${heading}\n`);
+  assert.ok(start >= 0, `section ${heading}`);
+  const rest = markdown.slice(start + heading.length + 2);
+  const end = rest.search(/\n#{2,3} /);
+  const section = end >= 0 ? rest.slice(0, end) : rest;
+  return [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
+}
+
+describe('docs/cli.md usage blocks for the Action and the hook', () => {
+  const doc = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
+
+  it('the workflow uses this action with inputs it declares', () => {
+    const [workflow] = codeBlocks(doc, '### GitHub Action', 'yaml');
+    const wf = parse(workflow) as { jobs: Record<string, { permissions: Record<string, string>; steps: { uses?: string; with?: Record<string, unknown> }[] }> };
+    const job = Object.values(wf.jobs)[0];
+    assert.equal(job.permissions['security-events'], 'write');
+    const use = job.steps.find((s) => s.uses?.startsWith('litmus-lint/litmus-lint@'));
+    assert.ok(use, 'the workflow uses the action');
+    for (const name of Object.keys(use.with ?? {})) assert.ok(name in action.inputs, `${name} is an input of action.yml`);
+    // The table lists every input with its default.
+    for (const [name, input] of Object.entries(action.inputs)) {
+      assert.ok(doc.includes(`| \`${name}\` |`), `input ${name} is documented`);
+      if (input.default && !['', 'litmus-lint.sarif'].includes(input.default) && name !== 'version') assert.ok(doc.includes(`| \`${name}\` | \`${input.default}\` |`), `default of ${name}`);
+    }
+  });
+
+  it('the pre-commit config names this repository\'s hook', () => {
+    const [config] = codeBlocks(doc, '### pre-commit', 'yaml');
+    const c = parse(config) as { repos: { repo: string; rev: string; hooks: { id: string }[] }[] };
+    const hooks = parse(readFileSync(join(ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as { id: string }[];
+    const ids = new Set(hooks.map((h) => h.id));
+    assert.match(c.repos[0].repo, /github\.com\/litmus-lint\/litmus-lint$/);
+    for (const h of c.repos[0].hooks) assert.ok(ids.has(h.id), h.id);
+  });
+});
