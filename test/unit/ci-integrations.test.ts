@@ -4,6 +4,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
+import { codeBlocks } from '../markdown';
 
 // The GitHub Action (action.yml) and the pre-commit hook (.pre-commit-hooks.yaml), run as their
 // runners would: the action's shell steps with their `${{ }}` expressions filled in from the
@@ -229,16 +230,6 @@ describe('the pre-commit hook (.pre-commit-hooks.yaml)', function () {
     }
   });
 });
-
-/** The fenced blocks of one `### heading` section of a Markdown file. */
-export function codeBlocks(markdown: string, heading: string, lang: string): string[] {
-  const start = markdown.indexOf(`\n${heading}\n`);
-  assert.ok(start >= 0, `section ${heading}`);
-  const rest = markdown.slice(start + heading.length + 2);
-  const end = rest.search(/\n#{2,3} /);
-  const section = end >= 0 ? rest.slice(0, end) : rest;
-  return [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
-}
 
 describe('docs/cli.md usage blocks for the Action and the hook', () => {
   const doc = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
