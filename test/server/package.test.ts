@@ -63,6 +63,7 @@ describe('the .vsix package', function () {
       /^extension\/schemas\/[^/]+\.schema\.json$/,
       /^extension\/syntaxes\/[^/]+\.json$/,
       /^extension\/docs\/.+\.md$/,
+      /^extension\/docs\/editors\/[^/]+\.(lua|toml|el)$/,
     ];
     const stray = entries.filter((e) => !allowed.some((re) => re.test(e)));
     assert.deepEqual(stray, [], 'nothing else (no sources, maps, node_modules, tests)');

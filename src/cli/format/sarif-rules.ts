@@ -92,7 +92,9 @@ function describe(meta: RuleMeta): SarifRule {
   const doc = RULE_DOCS[meta.id];
   const lead = doc?.lead ? absoluteLinks(doc.lead, url) : meta.description;
   const example = doc?.example ? absoluteLinks(doc.example, url) : '';
-  const full = firstParagraph(lead) || meta.description;
+  // A lead that opens with a list ("… reports a suppression that suppresses nothing:") says it in the list.
+  const first = firstParagraph(lead);
+  const full = first && !first.endsWith(':') ? first : meta.description;
   const markdown = [lead, example, `[Rule documentation](${url})`].filter(Boolean).join('\n\n');
   const text = [plainText(lead), plainText(example), `Rule documentation: ${url}`].filter(Boolean).join('\n\n');
   return {
