@@ -1,9 +1,9 @@
 import { dirname, join, resolve } from 'node:path';
 import { escapeText, fileUri, isUnder, type LintDiagnostic, lintIndex, type LoadResult, loadWorkspace, normalizeUri, SEVERITY_ORDER, uriToPath } from '../core';
+import { findingAnchor } from './anchor';
 import { parseCliArgs, UsageError, type CliOptions } from './args';
 import { useColor } from './color';
 import { planFixes, type AppliedFix } from './fix';
-import { findingAnchor } from './anchor';
 import { relPath, plural, type FormatContext } from './format/context';
 import { FORMATTERS } from './format/index';
 import { keptResults, truncationNotice } from './format/sarif';
