@@ -169,6 +169,14 @@ describe('suite report: the reference checks (FORMAT v2)', () => {
     assert.match(renderSuiteReport(r, 'text'), /Probes: __proto__ 1, constructor 1/);
   });
 
+  it('writes hidden and control characters of suite text as \\u escapes in JSON, meaning the same', async () => {
+    const r = await reportOf({ 'a.litmus.json': json({ suite: 's', cases: [adv('x', 'x\u009b2J\u202e'), ben('y', 'x\u009b2J\u202e')] }) });
+    const text = renderSuiteReport(r, 'json');
+    assert.ok(!/[\u0080-\u009f\u202e]/.test(text));
+    assert.match(text, /x\\u009b2J\\u202e/);
+    assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(r)));
+  });
+
   it('keeps a folder name inside the HTML comment of a multi-folder report', () => {
     const c = markdownComment('evil --><img src=x onerror=alert(1)>\u001b]0;t\u0007');
     assert.match(c, /^<!-- [^<>]* -->$/);

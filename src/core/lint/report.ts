@@ -504,7 +504,9 @@ export function markdownComment(text: string): string {
 }
 
 export function renderSuiteReport(report: SuiteReport, format: ReportFormat): string {
-  if (format === 'json') return JSON.stringify(report, null, 2) + '\n';
+  // JSON leaves C1 controls, bidi and zero-width characters as they are; written as \u escapes they
+  // mean the same to a parser and do nothing to a terminal (they can only occur inside strings).
+  if (format === 'json') return JSON.stringify(report, null, 2).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
   if (format === 'markdown') return renderMarkdown(report);
   return renderText(report);
 }
