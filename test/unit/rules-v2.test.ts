@@ -3,7 +3,7 @@ import { planFixes } from '../../src/cli/fix';
 import { fixAllAction } from '../../src/server/code-actions';
 import { createIncrementalWorkspace, type LintDiagnostic } from '../../src/core';
 import { callMatches, patternMatcher, type ActionPattern, type CallStep } from '../../src/core/rules/actions';
-import { canonicalize } from '../../src/core/model/canonical';
+import { canonicalize, canonicalizeUnder, PLAIN_RUBRIC, type Rubric } from '../../src/core/model/canonical';
 import { abs, compareDecimals, formatDecimal, parseDecimal, subtract } from '../../src/core/rules/decimal';
 import { applyEdits, covered, json, jsonl, lintFiles, lintRule, rng, suite, WS, type Case } from '../helpers';
 
@@ -497,5 +497,42 @@ describe('the incremental linter under a rubric', () => {
     assert.deepEqual(full.map(file).sort(), ['a.litmus.json', 'b.litmus.json']);
     ws.update(`${WS}/a.litmus.json`, json(adv('a1', { family: 'fa', correct_resolution_signature: 'Archived' })));
     assert.deepEqual(overlaps(), []);
+  });
+});
+
+describe('signature-overlap across rubrics, against the pairwise definition', () => {
+  it('flags exactly the cases with an other-arm case equal under both rubrics', async () => {
+    const r = rng(7);
+    const rubrics = [{}, { rubric: { foldCase: true } }, { rubric: { ignoreKeys: ['t'], unorderedArrays: true } }];
+    const pool = ['Send', 'send', ' SEND', { to: 'Bob', t: 1 }, { to: 'bob', t: 2 }, { to: 'Bob' }, ['a', 'b'], ['b', 'a'], ['B', 'a']];
+    for (let round = 0; round < 25; round++) {
+      const files: Record<string, string> = {};
+      const all: { id: string; arm: string; sig: unknown; folder: number }[] = [];
+      rubrics.forEach((cfg, folder) => {
+        if (Object.keys(cfg).length) files[`f${folder}/litmus.config.json`] = json(cfg);
+        const cases = Array.from({ length: 1 + r.int(3) }, (_, i) => ({ id: `c${folder}-${i}`, arm: r.chance(0.5) ? 'adversarial' : 'benign', sig: r.pick(pool), folder }));
+        all.push(...cases);
+        files[`f${folder}/s.litmus.json`] = suite(...cases.map((c) => (c.arm === 'adversarial' ? adv : ben)(c.id, { correct_resolution_signature: c.sig })));
+      });
+      const rubricOf = (folder: number): Rubric => ({ ...PLAIN_RUBRIC, ...((rubrics[folder] as { rubric?: Partial<Rubric> }).rubric ?? {}) });
+      const equal = (a: (typeof all)[number], b: (typeof all)[number]) =>
+        [rubricOf(a.folder), rubricOf(b.folder)].every((ru) => canonicalizeUnder(a.sig, ru) === canonicalizeUnder(b.sig, ru));
+      const expected = all.filter((c) => all.some((d) => d.arm !== c.arm && equal(c, d))).map((c) => c.id).sort();
+      const ds = await lintRule(files, 'signature-overlap');
+      // Each case's id is the nearest "instance_id" line above its signature.
+      const idOf = (d: LintDiagnostic) => {
+        const lines = files[file(d)].split('\n');
+        for (let l = d.range.start.line; l >= 0; l--) {
+          const m = /"instance_id": "([^"]+)"/.exec(lines[l]);
+          if (m) return m[1];
+        }
+        return undefined;
+      };
+      assert.deepEqual(ds.map(idOf).sort(), expected, JSON.stringify({ all, got: ds.map((d) => d.message) }));
+      for (const d of ds) {
+        const total = Number(d.data?.adversarial) + Number(d.data?.benign);
+        assert.ok(total >= 2);
+      }
+    }
   });
 });
