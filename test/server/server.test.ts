@@ -315,6 +315,19 @@ describe('language server over stdio', function () {
     assert.deepEqual(client.diagnostics(one.uri('a.litmus.json')) ?? [], []);
   });
 
+  it('heads each folder of a multi-folder suite report with a comment its name cannot close', async () => {
+    const ws = workspace({ 'x --><img src=x>/a.litmus.json': caseOf('x'), 'plain/b.litmus.json': caseOf('y') });
+    cleanups.push(ws.cleanup);
+    const client = new LspClient({ folders: [uriOf(join(ws.dir, 'x --><img src=x>')), uriOf(join(ws.dir, 'plain'))] });
+    cleanups.push(() => client.stop());
+    await client.start();
+    const report = await client.request<string>('litmus/suiteReport', {});
+    const comments = report.split('\n').filter((l) => l.startsWith('<!--'));
+    assert.equal(comments.length, 2, report);
+    for (const c of comments) assert.match(c, /^<!-- [^<>]* -->$/);
+    assert.ok(!report.includes('<img'), report);
+  });
+
   it('answers lint-workspace with counts and the rules it runs, and the suite report as Markdown', async () => {
     const { client } = setup({ 'a.litmus.json': caseOf('x'), 'b.litmus.json': caseOf('x'), 'm.tools.json': toolFile('t') });
     await client.start();
