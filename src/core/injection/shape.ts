@@ -11,7 +11,9 @@ function firstWord(ws: string[]): string {
  * there, especially one addressed to a reader, is out of place.
  */
 export function shapeSignals(visible: string, ws: Words, ctx: TextContext): Signal[] {
-  if (ctx.slot === 'description' || ctx.slot === 'title') return [];
+  // Interim treatment of `data` (the detector's own is being built): prose is what data holds, so
+  // its shape is no evidence; what it says is judged by the lexical signals alone.
+  if (ctx.slot === 'description' || ctx.slot === 'title' || ctx.slot === 'data') return [];
   const w = ws.list;
   // Words as people write them: a URL or a path is one "word" however many parts it has.
   const spaced = visible.trim().split(/\s+/).length;

@@ -27,8 +27,11 @@ export interface Signal {
   explanation: string;
 }
 
-/** Where the string sits, which changes what is out of place. */
-export type Slot = 'default' | 'examples' | 'const' | 'enum' | 'description' | 'title';
+/**
+ * Where the string sits, which changes what is out of place. `data` is text written for people
+ * (tool outputs, environments: mail, reviews, files), where prose is expected.
+ */
+export type Slot = 'default' | 'examples' | 'const' | 'enum' | 'description' | 'title' | 'data';
 
 export interface TextContext {
   slot: Slot;

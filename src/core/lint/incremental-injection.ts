@@ -105,7 +105,12 @@ export function injectionNeighbourhood(
     // files' findings are kept. The analysis they share through the memo is swapped for one whose
     // lists hold just those (every lookup table stays whole), so they build no findings to drop.
     // Should the analysis stop being shared through the memo, the rules compute their own: slower, still exact.
-    const own: InjectionAnalysis = { ...analysis, hits: analysis.hits.filter((h) => retained.has(h.uri)), labels: analysis.labels.filter((l) => retained.has(l.case.doc.uri)) };
+    const own: InjectionAnalysis = {
+      ...analysis,
+      hits: analysis.hits.filter((h) => retained.has(h.uri)),
+      surfaceHits: analysis.surfaceHits.filter((h) => retained.has(h.uri)),
+      labels: analysis.labels.filter((l) => retained.has(l.case.doc.uri)),
+    };
     for (const [key, value] of memo) if (value === analysis) memo.set(key, own);
     return { view: narrowed, memo, retained, hits };
   }

@@ -2,7 +2,7 @@ import { canonicalHash } from './canonical';
 import type { SuiteDocument } from './document';
 import { parseToolReference } from './tools';
 import { normalizeUri, resolveTarget } from './uri';
-import type { CaseModel } from './workspace';
+import { environmentTarget, type CaseModel } from './workspace';
 
 /** The keys one document holds, computed once per document object (see incremental.ts). */
 export interface DocKeys {
@@ -10,7 +10,7 @@ export interface DocKeys {
   keys: Set<string>;
   /** The document as a reference target (its normalised URI). */
   self: string;
-  /** The files its tool references and `injection_field` locations point into. */
+  /** The files its tool references, `environment` references and `injection_field` locations point into. */
   targets: Set<string>;
   /** seed_id links of its cases (id → seed), followed transitively for seed-chain loops. */
   seeds: [string, string][];
@@ -63,6 +63,10 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKey
         if (t) targets.add(t);
       }
     }
+    // An environment file's payloads count for its users (benign-contamination), and its
+    // overrides are checked against it (unresolved-reference): its change reaches them.
+    const env = typeof v.environment === 'string' ? environmentTarget(doc.uri, v.environment) : undefined;
+    if (env) targets.add(env);
     const labels = Array.isArray(v.injection_field) ? v.injection_field : [v.injection_field];
     for (const label of labels) {
       const t = typeof label === 'string' ? labelTarget(doc.uri, label) : undefined;

@@ -4,7 +4,7 @@ import type { FileSystem } from './fs';
 import { kindFromName, type FileKind } from './kinds';
 import { LineIndex } from '../text/lines';
 import { dirnameUri, isUnder, joinUri, normalizeUri } from './uri';
-import { buildIndex, referencedBy, referencedToolFiles, type IndexOptions, type WorkspaceIndex } from './workspace';
+import { buildIndex, referencedBy, referencedEnvironmentFiles, referencedToolFiles, type IndexOptions, type WorkspaceIndex } from './workspace';
 
 /** Folders never walked into. */
 export const SKIPPED_DIRS = new Set(['node_modules', '.git']);
@@ -308,10 +308,13 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
   });
 
   const statFirst = new Set(explicit);
-  // Referenced tool files: read as tool-schema files whatever their name, since a case names them so.
+  // Referenced files: read as tool-schema (or environment) files whatever their name, since a case
+  // names them so; a name that says its kind wins.
   const readOutsideRoots: string[] = [];
   const refusedTargets = new Set<string>();
   const referenced = referencedToolFiles(docs.values());
+  const environments = referencedEnvironmentFiles(docs.values());
+  const referencedKind = (uri: string): FileKind => kindFromName(uri) ?? (environments.has(uri) ? 'environment' : 'tools');
   for (const target of referenced) {
     if (docs.has(target) || readErrors.has(target)) continue;
     if (!(await allowed(reader, target))) {
@@ -319,13 +322,14 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
       refusedTargets.add(target);
       continue;
     }
-    const doc = await readDoc(reader, target, 'tools', true);
+    const kind = referencedKind(target);
+    const doc = await readDoc(reader, target, kind, true);
     if (!doc) {
       // A missing target is `unresolved-reference`'s to report; other failures are read errors.
       continue;
     }
     docs.set(target, doc);
-    readAs.set(target, 'tools');
+    readAs.set(target, kind);
     statFirst.add(target);
     if (!normRoots.some((r) => isUnder(target, r))) readOutsideRoots.push(target);
   }
@@ -346,7 +350,7 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
   // Unreadable suite files get a stand-in document, so `parse-error` reports them in place.
   for (const [uri, reason] of readErrors) {
     if (docs.has(uri)) continue;
-    const kind = kindFromName(uri) ?? (referenced.has(uri) ? 'tools' : undefined);
+    const kind = referenced.has(uri) ? referencedKind(uri) : kindFromName(uri);
     if (kind) docs.set(uri, standIn(uri, JSON.stringify(['unreadable', kind, reason]), '', () => unreadableDocument(uri, kind, reason)));
   }
 
