@@ -276,9 +276,12 @@ export function setValueInPlace(doc: ParsedSource, root: number, path: JsonPath,
     const comment = trailingComment(text, lastEnd);
     const lineEnd = comment >= 0 ? comment : lastEnd;
     if (text.slice(lineEnd, endsLine(text, lineEnd) < 0 ? lineEnd : endsLine(text, lineEnd)).trim() === '' && endsLine(text, lineEnd) >= 0) {
+      const line = eol + indentAt(text, last.offset) + entry;
+      // One change where nothing sits between: two insertions at one offset have no order.
+      if (lineEnd === lastEnd) return [{ offset: lastEnd, length: 0, content: ',' + line }];
       return [
         { offset: lastEnd, length: 0, content: ',' },
-        { offset: lineEnd, length: 0, content: eol + indentAt(text, last.offset) + entry },
+        { offset: lineEnd, length: 0, content: line },
       ];
     }
   }
@@ -298,9 +301,11 @@ export function appendInPlace(doc: ParsedSource, root: number, path: JsonPath, v
     const comment = trailingComment(text, lastEnd);
     const lineEnd = comment >= 0 ? comment : lastEnd;
     if (endsLine(text, lineEnd) >= 0 && text.slice(lineEnd, endsLine(text, lineEnd)).trim() === '') {
+      const line = detectFormatting(text).eol + indentAt(text, last.offset) + inlineJson(value);
+      if (lineEnd === lastEnd) return [{ offset: lastEnd, length: 0, content: ',' + line }];
       return [
         { offset: lastEnd, length: 0, content: ',' },
-        { offset: lineEnd, length: 0, content: detectFormatting(text).eol + indentAt(text, last.offset) + inlineJson(value) },
+        { offset: lineEnd, length: 0, content: line },
       ];
     }
   }
