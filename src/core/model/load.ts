@@ -1,7 +1,7 @@
 import { readConfig, type ConfigOverrides } from './config';
 import { createDocument, unreadableDocument, type SuiteDocument } from './document';
 import type { FileSystem } from './fs';
-import { kindFromName, type FileKind } from './kinds';
+import { detectKind, kindFromName, type FileKind } from './kinds';
 import { LineIndex } from '../text/lines';
 import { dirnameUri, isUnder, joinUri, normalizeUri } from './uri';
 import { buildIndex, referencedBy, referencedEnvironmentFiles, referencedToolFiles, type IndexOptions, type WorkspaceIndex } from './workspace';
@@ -315,7 +315,9 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
   const referenced = referencedToolFiles(docs.values());
   const environments = referencedEnvironmentFiles(docs.values());
   const referencedKind = (uri: string): FileKind => kindFromName(uri) ?? (environments.has(uri) ? 'environment' : 'tools');
-  for (const target of referenced) {
+  // In path order, not in the order cases name them: a reload after an edit that reorders the
+  // references keeps the documents where a fresh load puts them.
+  for (const target of [...referenced].sort()) {
     if (docs.has(target) || readErrors.has(target)) continue;
     if (!(await allowed(reader, target))) {
       reader.refused.push(target);
@@ -406,6 +408,9 @@ export async function reloadFiles(fs: FileSystem, previous: LoadResult, changed:
     const kind = memory.readAs.get(raw);
     const fresh = await readDoc(reader, raw, kind, memory.statFirst.has(raw));
     if (!fresh || fresh.kind !== doc.kind || reader.errors.size || reader.oversized.length) return undefined;
+    // A file read only because a case names it, which a walk would now find by its `$schema`,
+    // moves to the walk's place among the documents: load afresh.
+    if (kind !== undefined && kindFromName(raw) === undefined && memory.roots.some((r) => isUnder(raw, r)) && detectKind(raw, fresh.text) !== undefined) return undefined;
     if (fresh === doc) continue;
     docs ??= new Map(before.docs);
     docs.set(raw, fresh);
