@@ -95,7 +95,7 @@ function overrideFindings(ctx: RuleContext, c: CaseModel): void {
     ctx.report({
       at: { uri: c.doc.uri, root: c.root, path: o.path, part: 'key' },
       message: hasBase
-        ? `environment_overrides pointer ${code(o.key, 80)} has no parent in the environment (${code(parent || '(the root)')} is not an object or array it can be set in); point it at an existing value, or at a new key of an existing object`
+        ? `environment_overrides pointer ${code(o.key, 80)} lands nowhere: the environment has no object or array at ${code(parent || '(the root)', 80)} to set it in; point it at an existing value, or at a new key of an existing object`
         : `environment_overrides pointer ${code(o.key, 80)} overrides an environment this case does not have; add "environment", or point the override at the root ("")`,
       data: { pointer: o.key, problem: 'missing-parent', parent },
     });
