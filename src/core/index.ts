@@ -14,6 +14,7 @@ export * from './model/workspace';
 export * from './model/environment';
 export * from './model/load';
 export * from './lint/lint';
+export * from './lint/run';
 export * from './lint/incremental';
 export * from './lint/report';
 export * from './text/edit';
