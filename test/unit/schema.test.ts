@@ -413,6 +413,8 @@ describe('schemas for the editor', () => {
       assert.ok(existsSync(join(ROOT, entry.url)), entry.url);
     }
     assert.deepEqual(Object.fromEntries([...byPattern].sort()), {
+      '*.env.json': './schemas/environment.schema.json',
+      '*.env.jsonc': './schemas/environment.schema.json',
       '*.litmus.json': './schemas/case-file.schema.json',
       '*.litmus.jsonc': './schemas/case-file.schema.json',
       '*.litmus.jsonl': './schemas/case-line.schema.json',

@@ -367,19 +367,19 @@ describe('surfaces: label edits keep the file as written (FORMAT §10, issue #13
   it('removing a label takes the comments that describe it and leaves no whitespace-only line', async () => {
     const { removeValue } = await import('../../src/core');
     const a = '{\n  "instance_id": "a", // id\n  // the cc default of send_mail\n  "injection_field": "x#/a", // stale\n  "tools": ["a", "b"]\n}\n';
-    const out = apply(a, removeValue(doc(a), 0, ['injection_field']));
+    const out = apply(a, removeValue(doc(a), 0, ['injection_field'], true));
     assert.equal(out, '{\n  "instance_id": "a", // id\n  "tools": ["a", "b"]\n}\n');
     const last = '{\r\n  "a": 1,\r\n  "injection_field": "x" // the label\r\n}';
-    assert.equal(apply(last, removeValue(doc(last), 0, ['injection_field'])), '{\r\n  "a": 1\r\n}');
+    assert.equal(apply(last, removeValue(doc(last), 0, ['injection_field'], true)), '{\r\n  "a": 1\r\n}');
     const only = '{\n  "injection_field": "x"\n}';
     assert.equal(apply(only, removeValue(doc(only), 0, ['injection_field'])), '{\n}');
     const entry = '{\n  "injection_field": [\n    // first\n    "x#/a",\n    "y#/b" // second\n  ]\n}\n';
-    const kept = apply(entry, removeValue(doc(entry), 0, ['injection_field', 0]));
+    const kept = apply(entry, removeValue(doc(entry), 0, ['injection_field', 0], true));
     assert.equal(kept, '{\n  "injection_field": [\n    "y#/b" // second\n  ]\n}\n');
     noBlankLine(kept);
     // Near miss: a comment above an unrelated neighbour stays.
     const neighbour = '{\n  // about a\n  "a": 1,\n  "injection_field": "x"\n}';
-    assert.equal(apply(neighbour, removeValue(doc(neighbour), 0, ['injection_field'])), '{\n  // about a\n  "a": 1\n}');
+    assert.equal(apply(neighbour, removeValue(doc(neighbour), 0, ['injection_field'], true)), '{\n  // about a\n  "a": 1\n}');
   });
 
   it('adding a label never reformats the neighbouring one-line values', async () => {

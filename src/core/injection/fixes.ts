@@ -59,5 +59,5 @@ export function removeLabelFix(label: Label, unambiguous: boolean): FixSpec {
   const field = [...c.path, 'injection_field'];
   const current = c.value.injection_field;
   const only = !Array.isArray(current) || current.length <= 1;
-  return caseFix(c, 'Remove stale injection_field', unambiguous, () => removeValue(c.doc, c.root, only ? field : label.path));
+  return caseFix(c, 'Remove stale injection_field', unambiguous, () => removeValue(c.doc, c.root, only ? field : label.path, true));
 }

@@ -155,12 +155,13 @@ function pastLineBreak(text: string, offset: number): number {
 }
 
 /**
- * Removes a property or array element, one neighbouring comma and the comments that describe it
- * (whole comment lines right above it, a comment after it on its line), and nothing else: unlike
+ * Removes a property or array element and one neighbouring comma, and nothing else: unlike
  * `modify`, it never reformats its neighbours, and it leaves no blank or whitespace-only line
- * where the value stood (FORMAT §10).
+ * where the value stood (FORMAT §10). Comments stay, unless `withComments`: then the comments that
+ * describe the value (whole comment lines right above it, a comment after it on its line) go with
+ * it, as when a label the comment explained is removed.
  */
-export function removeValue(doc: ParsedSource, root: number, path: JsonPath): TextChange[] {
+export function removeValue(doc: ParsedSource, root: number, path: JsonPath, withComments = false): TextChange[] {
   const r = doc.parsed.roots[root];
   const target = r?.node && !r.broken ? findNodeAtLocation(r.node, path) : undefined;
   if (!target?.parent) return [];
@@ -175,7 +176,7 @@ export function removeValue(doc: ParsedSource, root: number, path: JsonPath): Te
   const prev = i > 0 ? siblings[i - 1] : undefined;
   const commaAfter = next ? commaBetween(text, end, next.offset) : -1;
   const afterItem = commaAfter >= 0 ? commaAfter + 1 : end;
-  const comment = trailingComment(text, afterItem);
+  const comment = withComments ? trailingComment(text, afterItem) : -1;
   const lineEnd = comment >= 0 ? comment : afterItem;
   const lineStart = startsLine(text, item.offset);
   const floor = prev ? prev.offset + prev.length : container.offset + 1;
@@ -183,7 +184,7 @@ export function removeValue(doc: ParsedSource, root: number, path: JsonPath): Te
   // The value has its lines to itself: remove them whole, with the comment lines right above it.
   if (lineStart >= 0 && endsLine(text, lineEnd) >= 0 && text.slice(lineEnd, endsLine(text, lineEnd)).trim() === '' && (!next || next.offset >= pastLineBreak(text, lineEnd))) {
     let from = lineStart;
-    for (let above = previousLineStart(text, from); above >= floor; above = previousLineStart(text, from)) {
+    for (let above = previousLineStart(text, from); withComments && above >= floor; above = previousLineStart(text, from)) {
       if (!commentOnly(text.slice(above, from).replace(/[\r\n]+$/, ''))) break;
       from = above;
     }

@@ -334,15 +334,7 @@ function parseValue(source: string, text: string, base: number, line: number, wh
     issues.push(...duplicateKeys(node));
   }
   issues.push(...commas);
-  // FORMAT §9: the first error of a file (of a JSONL line) only; what follows it is mostly its consequence.
-  return { root: treeRoot(node, line, errors.length > 0), issues: firstOnly(issues) };
-}
-
-function firstOnly(issues: ParseIssue[]): ParseIssue[] {
-  if (issues.length <= 1) return issues;
-  let first = issues[0];
-  for (const i of issues) if (i.offset < first.offset) first = i;
-  return [first];
+  return { root: treeRoot(node, line, errors.length > 0), issues };
 }
 
 /** Issues in document order, at most MAX_PARSE_ISSUES of them plus one notice for the rest. */
