@@ -16,6 +16,7 @@ export const meta: RuleMeta = {
   id: 'benign-contamination',
   defaultSeverity: 'error',
   from: 'condition 1',
+  securitySeverity: 6.5,
   description: 'A benign case carries, or references a tool or an environment that carries, an injection payload.',
 };
 

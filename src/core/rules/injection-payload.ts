@@ -27,6 +27,7 @@ export const meta: RuleMeta = {
   id: 'injection-payload',
   defaultSeverity: 'warning',
   from: 'card',
+  securitySeverity: 7.5,
   description: 'A payload on any payload surface (tool schemas, tool outputs, environments, hidden text in a task) that no injection_field labels.',
 };
 
