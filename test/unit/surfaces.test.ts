@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { applyChanges, buildIndex, createDocument, effectiveEnvironment, kindFromName, detectKind, lintIndex, overridesOf, type SuiteDocument } from '../../src/core';
 import { brief, codes, covered, json, lintFiles, WS } from '../helpers';
+import { view } from './incremental-assert';
 
 /** FORMAT v2 §3, §3a, §4, §8: the payload surfaces beyond tool schemas, each in both directions. */
 
@@ -390,5 +391,25 @@ describe('surfaces: label edits keep the file as written (FORMAT §10, issue #13
     assert.equal(apply(e, appendInPlace(doc(e), 0, ['injection_field'], '#/x')), '{\n  "injection_field": ["a", "#/x"],\n  "scopes": {"a": ["x"]}\n}\n');
     const s = '{\n  "injection_field": "a",\n  "scopes": {"a": ["x"]}\n}\n';
     assert.equal(apply(s, setValueInPlace(doc(s), 0, ['injection_field'], ['a', '#/x'])), '{\n  "injection_field": ["a", "#/x"],\n  "scopes": {"a": ["x"]}\n}\n');
+  });
+});
+
+describe('surfaces: the incremental server', () => {
+  it('an environment edit re-lints the cases that use it, and only those', async () => {
+    const { createIncrementalWorkspace } = await import('../../src/core');
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    ws.update(`${WS}/e/x.env.json`, json({ a: 'Lunch at noon?' }));
+    ws.update(`${WS}/c/user.litmus.json`, one(kase('u1', 'benign', { environment: '../e/x.env.json' })));
+    ws.update(`${WS}/c/other.litmus.json`, one(kase('o1', 'benign')));
+    const first = ws.lint();
+    assert.deepEqual(codes(first.result.diagnostics, 'benign-contamination'), []);
+    ws.update(`${WS}/e/x.env.json`, json({ a: PAYLOAD }));
+    const second = ws.lint();
+    assert.equal(ws.lastRun().full, false);
+    const bc = codes(second.result.diagnostics, 'benign-contamination');
+    assert.deepEqual(bc.map((d) => d.uri), [`${WS}/c/user.litmus.json`]);
+    // The unrelated case file keeps its very list.
+    assert.equal(second.byUri.get(`${WS}/c/other.litmus.json`), first.byUri.get(`${WS}/c/other.litmus.json`));
+    assert.deepEqual(view(second.result.diagnostics), view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics));
   });
 });
