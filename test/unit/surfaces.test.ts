@@ -279,6 +279,8 @@ describe('surfaces: references', () => {
       'c/c.litmus.json "/inbox/nothing/here"',
       'c/d.litmus.json "/x"',
     ]);
+    const reasons = Object.fromEntries(d.filter((x) => x.uri.endsWith('c/c.litmus.json')).map((x) => [covered(files, x), (x.data as { reason: string }).reason]));
+    assert.deepEqual(reasons, { '"/files/notes.txt/x"': 'scalar-parent', '"/inbox/emails/4"': 'bad-index', '"/inbox/nothing/here"': 'no-parent' });
   });
 
   it('an environment reference that escapes the workspace is reported and never read', async () => {

@@ -122,13 +122,23 @@ function lookup(base: Found, overrides: readonly Override[], count: number, toke
  * (an existing index, or `-` / the length to append). `base` undefined: the case has no environment.
  */
 export function overrideResolves(base: unknown, hasBase: boolean, overrides: readonly Override[], i: number): boolean {
+  return overrideProblem(base, hasBase, overrides, i) === undefined;
+}
+
+/**
+ * Why override `i` lands nowhere: `no-parent` (nothing at its parent), `scalar-parent` (its parent
+ * is a string, number, boolean or null, which has no keys), `bad-index` (its parent is an array and
+ * its last token is not an index within it, `-` or the array's length); undefined when it lands.
+ */
+export function overrideProblem(base: unknown, hasBase: boolean, overrides: readonly Override[], i: number): 'not-a-pointer' | 'no-parent' | 'scalar-parent' | 'bad-index' | undefined {
   const tokens = overrides[i].tokens;
-  if (!tokens) return false;
-  if (tokens.length === 0) return true;
+  if (!tokens) return 'not-a-pointer';
+  if (tokens.length === 0) return undefined;
   const parent = lookup(hasBase ? base : ABSENT, overrides, i, tokens.slice(0, -1));
   const last = tokens[tokens.length - 1];
-  if (Array.isArray(parent)) return last === '-' || (/^(0|[1-9][0-9]*)$/.test(last) && Number(last) <= parent.length);
-  return isJsonObject(parent);
+  if (parent === ABSENT) return 'no-parent';
+  if (Array.isArray(parent)) return last === '-' || (/^(0|[1-9][0-9]*)$/.test(last) && Number(last) <= parent.length) ? undefined : 'bad-index';
+  return isJsonObject(parent) ? undefined : 'scalar-parent';
 }
 
 /** Whether the string at `path` of the base environment is gone from the effective one: an override at or above it replaced it. */

@@ -3,7 +3,7 @@ import { code } from '../text/escape';
 import { closest } from '../text/similar';
 import { displayPath, relativePath } from '../model/uri';
 import type { CaseModel, EnvironmentUse, ToolUse, WorkspaceIndex } from '../model/workspace';
-import { overrideResolves, overridesOf } from '../model/environment';
+import { overrideProblem, overridesOf } from '../model/environment';
 import { formatPointer } from '../text/pointer';
 import type { FixSpec } from '../text/fix';
 import type { Rule, RuleContext, RuleMeta } from './types';
@@ -90,14 +90,22 @@ function overrideFindings(ctx: RuleContext, c: CaseModel): void {
   const base = env?.inline ? c.value.environment : env?.file?.value;
   overrides.forEach((o, i) => {
     // Not a pointer at all: the schema rule reports the key.
-    if (!o.tokens || overrideResolves(base, hasBase, overrides, i)) return;
+    const problem = overrideProblem(base, hasBase, overrides, i);
+    if (!o.tokens || problem === undefined || problem === 'not-a-pointer') return;
     const parent = formatPointer(o.tokens.slice(0, -1));
+    const at = code(parent || '(the root)', 80);
+    const why =
+      problem === 'bad-index'
+        ? `${code(o.tokens[o.tokens.length - 1], 40)} is not an index of the array at ${at} (an existing index, its length, or "-" to append)`
+        : problem === 'scalar-parent'
+          ? `the value at ${at} is not an object or array, so it has nothing to set`
+          : `the environment has nothing at ${at}`;
     ctx.report({
       at: { uri: c.doc.uri, root: c.root, path: o.path, part: 'key' },
       message: hasBase
-        ? `environment_overrides pointer ${code(o.key, 80)} lands nowhere: the environment has no object or array at ${code(parent || '(the root)', 80)} to set it in; point it at an existing value, or at a new key of an existing object`
+        ? `environment_overrides pointer ${code(o.key, 80)} lands nowhere: ${why}; point it at an existing value, or at a new key of an existing object`
         : `environment_overrides pointer ${code(o.key, 80)} overrides an environment this case does not have; add "environment", or point the override at the root ("")`,
-      data: { pointer: o.key, problem: 'missing-parent', parent },
+      data: { pointer: o.key, problem: 'missing-parent', reason: problem, parent },
     });
   });
 }
