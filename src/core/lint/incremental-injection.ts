@@ -75,7 +75,9 @@ export function injectionNeighbourhood(
         for (const t of k?.targets ?? []) {
           const target = at.docOf(t);
           if (target) retain(target);
-          at.usersOf(t, retain);
+          // A case's own surfaces and overrides count for it alone: an edit of one user of a
+          // shared environment re-lints the environment's findings, not its other users'.
+          if (!k!.environmentsOnly.has(t)) at.usersOf(t, retain);
         }
       }
     }
