@@ -15,7 +15,7 @@ const SLOT_INDEX: Record<TextContext['slot'], number> = { default: 0, examples: 
 
 /** Everything besides the text that a kept verdict depends on, as one number. */
 function contextKey(ctx: TextContext): number {
-  return ((ctx.siblingMax ?? -1) + 1) * 32 + SLOT_INDEX[ctx.slot] * 4 + (ctx.freeText ? 2 : 0) + (ctx.topic ? 1 : 0);
+  return ((ctx.siblingMax ?? -1) + 1) * 64 + SLOT_INDEX[ctx.slot] * 8 + (ctx.asks ? 4 : 0) + (ctx.freeText ? 2 : 0) + (ctx.topic ? 1 : 0);
 }
 
 export class VerdictCache {
