@@ -99,8 +99,19 @@ async function fixAll(
   firstDiagnostics: LintDiagnostic[],
   load: () => Promise<LoadResult>,
 ): Promise<{ loaded: LoadResult; diagnostics: LintDiagnostic[] }> {
-  // Fixes only write inside what the user named: a referenced file elsewhere is reported, not edited.
-  const writable = (uri: string) => roots.some((r) => isUnder(normalizeUri(uri), r));
+  // Fixes only write inside what the user named: a referenced file elsewhere is reported, not
+  // edited, and so is a file inside whose symbolic links lead out (the write would land there).
+  const realRoots = await Promise.all(roots.map((r) => realUriOf(io, r)));
+  const realOf = new Map<string, string | undefined>();
+  const writable = (uri: string) => {
+    const u = normalizeUri(uri);
+    if (!roots.some((r) => isUnder(u, r))) return false;
+    const real = realOf.get(u);
+    return real === undefined || roots.some((r) => isUnder(real, r)) || realRoots.some((r) => r !== undefined && isUnder(real, r));
+  };
+  const resolveDocs = async (index: LoadResult['index']) => {
+    for (const uri of index.docs.keys()) if (!realOf.has(uri)) realOf.set(uri, await realUriOf(io, uri));
+  };
   const done = new Set<string>();
   const applied: AppliedFix[] = [];
   const outside = new Map<string, AppliedFix>();
@@ -108,6 +119,7 @@ async function fixAll(
   let loaded = first;
   let diagnostics = firstDiagnostics;
   for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+    await resolveDocs(loaded.index);
     const plan = planFixes(loaded.index, diagnostics, writable, done);
     for (const o of plan.outside) outside.set(`${o.uri}:${o.line}:${o.column}:${o.title}`, o);
     if (plan.applied.length === 0) break;
@@ -128,6 +140,16 @@ async function fixAll(
   return { loaded, diagnostics };
 }
 
+/** Where a file's symbolic links lead, when the file system knows; undefined when it cannot say. */
+async function realUriOf(io: CliIo, uri: string): Promise<string | undefined> {
+  if (!io.fs.realUri) return undefined;
+  try {
+    return normalizeUri(await io.fs.realUri(uri));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Says on standard error what was read or skipped beyond the plain lint, so nothing is silent. */
 function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string): void {
   const show = (uri: string) => escapeText(relPath(uri, cwdUri));
@@ -137,6 +159,8 @@ function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string): void {
     const reason = why[kind] ?? 'referenced by a case';
     io.stderr(`${TOOL_NAME}: note: also read ${show(uri)} (${reason}), outside the given paths\n`);
   }
+  for (const uri of loaded.linkedOutside ?? []) io.stderr(`${TOOL_NAME}: note: also read ${show(uri)} through a symbolic link that leads outside the given paths\n`);
+  for (const uri of loaded.refused) io.stderr(`${TOOL_NAME}: note: not read ${show(uri)}: a symbolic link that leads outside the given paths\n`);
   for (const uri of loaded.skipped) io.stderr(`${TOOL_NAME}: note: skipped ${show(uri)}: not a LITMUS file (by name or $schema)\n`);
   for (const [uri, reason] of loaded.index.readErrors) {
     // Files with a LITMUS kind get a parse-error in place; what is left is a folder or an odd entry.
