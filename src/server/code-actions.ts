@@ -1,4 +1,4 @@
-import { CodeActionKind, type CodeAction, type Diagnostic, type TextDocumentEdit, type TextEdit } from 'vscode-languageserver';
+import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextDocumentEdit, type TextEdit } from 'vscode-languageserver';
 import { type Fix, type LintDiagnostic, normalizeUri } from '../core';
 import { diagnosticKey, keyOf, toLspDiagnostic } from './diagnostics';
 
@@ -24,14 +24,37 @@ export function fixToEdit(fix: Fix, versionOf: VersionOf): TextDocumentEdit[] | 
   return out;
 }
 
-/** One quick fix per core fix of each of our diagnostics the client sent (matched by key). */
-export function quickFixes(current: readonly LintDiagnostic[], sent: Diagnostic[], versionOf: VersionOf): CodeAction[] {
+const before = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character < b.character);
+/** Whether two ranges share a position (touching counts: a cursor at a squiggle's end is on it). */
+function touches(a: Range, b: Range): boolean {
+  return !before(a.end, b.start) && !before(b.end, a.start);
+}
+
+/** A client's diagnostic as far as we read it: anything else in the list (null, a number) is skipped. */
+function isDiagnostic(d: unknown): d is Diagnostic {
+  return typeof d === 'object' && d !== null && !Array.isArray(d);
+}
+
+/**
+ * One quick fix per core fix of each of our diagnostics the client sent (matched by key). A client
+ * that sent none of ours may not have them yet (a file just opened: the request races the first
+ * publish), so then our diagnostics at the requested range answer instead: fixes are never held
+ * back for want of the client's copy.
+ */
+export function quickFixes(current: readonly LintDiagnostic[], sent: readonly unknown[], versionOf: VersionOf, range?: Range): CodeAction[] {
   const byKey = new Map(current.map((d) => [diagnosticKey(d), d]));
   const actions: CodeAction[] = [];
-  for (const clientDiag of sent) {
+  const targets: LintDiagnostic[] = [];
+  const clientDiags = sent.filter(isDiagnostic);
+  for (const clientDiag of clientDiags) {
     const key = keyOf(clientDiag);
     const d = key ? byKey.get(key) : undefined;
-    if (!d) continue;
+    if (d && !targets.includes(d)) targets.push(d);
+  }
+  if (range && !clientDiags.some((d) => keyOf(d) !== undefined)) {
+    for (const d of current) if (touches(d.range, range) && !targets.includes(d)) targets.push(d);
+  }
+  for (const d of targets) {
     d.fixes.forEach((fix) => {
       const edits = fixToEdit(fix, versionOf);
       if (!edits) return;

@@ -1,6 +1,8 @@
 import {
   CodeActionKind,
   DidChangeWatchedFilesNotification,
+  ErrorCodes,
+  ResponseError,
   FileChangeType,
   TextDocumentSyncKind,
   TextDocuments,
@@ -10,7 +12,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { buildSuiteReport, displayPath, type FileSystem, type LintDiagnostic, renderSuiteReport } from '../core';
+import { buildSuiteReport, displayPath, type FileSystem, forgetFile, type LintDiagnostic, renderSuiteReport } from '../core';
 import { FIX_ALL_KIND, fixAllAction, quickFixes, wants } from './code-actions';
 import { toLspDiagnostic } from './diagnostics';
 import { payloadHover } from './hover';
@@ -30,8 +32,12 @@ import { createWorkspaceState, type GroupResult } from './workspace-state';
 /** Quiet time after a keystroke before a lint starts. */
 export const DEBOUNCE_MS = 150;
 
-/** How long a code-action request waits for a lint that is due, before answering from the last one. */
-const STALE_WAIT_MS = 1500;
+/**
+ * How long a code-action request waits for the lint that will carry the document's current version
+ * (in flight, or due after the debounce) before answering from the last one. Long: a first lint of
+ * a large workspace on a busy machine takes seconds, and an answer from before it is empty.
+ */
+const STALE_WAIT_MS = 30_000;
 
 const CHANGE_KIND: Record<number, 'created' | 'changed' | 'deleted'> = {
   [FileChangeType.Created]: 'created',
@@ -52,6 +58,11 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   const published = new Map<string, string>();
   const summaries = new Map<string, { counts: Counts; files: number; withProblems: number; oversized: string[] }>();
   let last = { durationMs: 0, finishedAt: 0 };
+  // After `shutdown` the protocol allows only `exit`: every other request is refused.
+  let shutDown = false;
+  const refuseAfterShutdown = () => {
+    if (shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, 'the server is shutting down');
+  };
 
   const log = (text: string) => connection.console.log(`[${new Date().toISOString().slice(11, 19)}] ${text}`);
 
@@ -86,7 +97,9 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   const publishedLists = new Map<string, readonly LintDiagnostic[]>();
   const publish = (uri: string, list: readonly LintDiagnostic[], version?: number) => {
     if (publishedLists.get(uri) === list) return;
-    publishedLists.set(uri, list);
+    // An empty list is not kept: a closed buffer's URI would otherwise stay here for good.
+    if (list.length) publishedLists.set(uri, list);
+    else publishedLists.delete(uri);
     const diagnostics = list.map(toLspDiagnostic);
     const json = JSON.stringify(diagnostics);
     if ((published.get(uri) ?? '[]') === json) return;
@@ -215,6 +228,8 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     const uri = e.document.uri;
     const group = state.groupOf(uri);
     state.close(uri);
+    // What core kept of the buffer (its document, tool models) goes with it; the disk is read afresh.
+    forgetFile(uri);
     if (!state.folders().includes(group)) dropGroup(group);
     else scheduler.schedule(group, DEBOUNCE_MS);
   });
@@ -238,21 +253,28 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     lintAll(0);
   });
 
-  connection.onCodeAction(async (params) => {
+  connection.onCodeAction(async (params, token) => {
+    refuseAfterShutdown();
     const uri = params.textDocument.uri;
     // VS Code asks on every save of every JSON file when fix-all on save is on, its own settings
     // files included, and waits: a lint (and the settings it asks the client for) must not hold
     // up a file the server does not lint. Saving settings.json would otherwise wait on itself.
     if (!state.lints(uri)) return [];
-    const only = params.context.only;
+    const only = params.context?.only;
+    const sent: unknown[] = Array.isArray(params.context?.diagnostics) ? params.context.diagnostics : [];
     const versionOf = (u: string) => state.openVersion(u);
     const actions: CodeAction[] = [];
-    // Just opened or edited: the debounced run is due in moments and will carry fixes for this
-    // version. Wait for it (never force it: the lightbulb asks on every cursor move while typing).
+    // Just opened or edited: the lint in flight, or the debounced one due in moments, will carry
+    // fixes for this version. Wait for it (never force it: the lightbulb asks on every cursor move
+    // while typing), so an answer never comes from the state before the file was opened.
     if (state.isOpen(uri) && state.lintedVersion(uri) !== state.openVersion(uri)) {
-      await Promise.race([scheduler.idle(state.groupOf(uri)), new Promise((r) => setTimeout(r, STALE_WAIT_MS))]);
+      const cancelled = new Promise<void>((r) => token.onCancellationRequested(() => r()));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([scheduler.idle(state.groupOf(uri)), new Promise((r) => (timer = setTimeout(r, STALE_WAIT_MS))), cancelled]);
+      clearTimeout(timer);
+      if (token.isCancellationRequested || shutDown) return [];
     }
-    if (wants(only, CodeActionKind.QuickFix)) actions.push(...quickFixes(state.diagnostics(uri), params.context.diagnostics, versionOf));
+    if (wants(only, CodeActionKind.QuickFix)) actions.push(...quickFixes(state.diagnostics(uri), sent, versionOf, params.range));
     if (only && wants(only, FIX_ALL_KIND)) {
       // On save the last run may predate the final keystrokes: bring it up to date first.
       if (state.lintedVersion(uri) !== state.openVersion(uri)) {
@@ -265,14 +287,19 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     return actions;
   });
 
-  connection.onHover((params) => payloadHover(state.diagnostics(params.textDocument.uri), params.position));
+  connection.onHover((params) => {
+    refuseAfterShutdown();
+    return payloadHover(state.diagnostics(params.textDocument.uri), params.position);
+  });
 
   connection.onRequest(LINT_WORKSPACE_REQUEST, async (): Promise<LintWorkspaceResult> => {
+    refuseAfterShutdown();
     await runAll();
     return { ...status(), rules: state.ruleIds() };
   });
 
   connection.onRequest(SUITE_REPORT_REQUEST, async (params: SuiteReportParams | undefined): Promise<string> => {
+    refuseAfterShutdown();
     const groups = params?.uri ? [state.groupOf(params.uri)] : state.folders();
     const parts: string[] = [];
     for (const g of groups) {
@@ -288,7 +315,10 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     return parts.length ? parts.join('\n\n---\n\n') : 'No workspace folder is open: open a folder that holds LITMUS suite files.';
   });
 
-  connection.onShutdown(() => scheduler.cancelAll());
+  connection.onShutdown(() => {
+    shutDown = true;
+    scheduler.cancelAll();
+  });
 
   documents.listen(connection);
   connection.listen();

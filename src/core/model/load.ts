@@ -1,5 +1,6 @@
 import { readConfig, type ConfigOverrides } from './config';
-import { createDocument, unreadableDocument, type SuiteDocument } from './document';
+import { createDocument, forgetDocument, unreadableDocument, type SuiteDocument } from './document';
+import { forgetTools } from './stable-tools';
 import type { FileSystem } from './fs';
 import { kindFromName, type FileKind } from './kinds';
 import { LineIndex } from '../text/lines';
@@ -119,6 +120,20 @@ function standIn(uri: string, key: string, text: string, build: () => SuiteDocum
   const doc = build();
   standIns.set(uri, { key, doc });
   return doc;
+}
+
+/**
+ * Forgets what is kept per file across loads (the last document, its tool models, its stand-in)
+ * for a file whose editor buffer closed. Kept, an unsaved buffer's text would outlive it: a server
+ * that opens and closes a thousand buffers would hold a thousand texts.
+ */
+export function forgetFile(uri: string): void {
+  const u = normalizeUri(uri);
+  for (const key of new Set([uri, u])) {
+    forgetDocument(key);
+    forgetTools(key);
+    standIns.delete(key);
+  }
 }
 
 /** Where reading may go: everywhere (the CLI), or only inside the confinement roots (the editor). */
