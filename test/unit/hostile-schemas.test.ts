@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import * as fc from 'fast-check';
+import { schemaWorkspace } from '../hostile/arbitraries';
+import { diagnosticProblems } from '../hostile/check';
 import { json, lintFiles, lintRule, type Case } from '../helpers';
 import { schemaComplexity, equalityKey, firstDuplicate } from '../../src/core/schema/complexity';
 import { allowMatcher, allowProblems } from '../../src/core/model/config';
@@ -145,5 +148,16 @@ describe('hostile schemas', function () {
     let deep: unknown = 0;
     for (let i = 0; i < 100_000; i++) deep = [deep];
     assert.equal(typeof equalityKey(deep), 'string');
+  });
+
+  it('every generated schema shape lints to an end with well-formed diagnostics (npm run fuzz runs many more)', async () => {
+    await fc.assert(
+      fc.asyncProperty(schemaWorkspace, async (files) => {
+        const { diagnostics, index } = await lintFiles(files);
+        assert.deepEqual(diagnosticProblems(index, diagnostics), []);
+        assert.ok(!diagnostics.some((d) => d.data?.problem === 'rule-crashed'), 'no rule crashed');
+      }),
+      { numRuns: 40, seed: 13 },
+    );
   });
 });
