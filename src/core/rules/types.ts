@@ -32,6 +32,8 @@ export interface RuleContext {
   /** Shares one computation between rules within a lint run. */
   memo<T>(key: string, compute: () => T): T;
   report(finding: Omit<Finding, 'rule'>): void;
+  /** Every rule id of the linter, for rules that check names of rules (suppressions). */
+  ruleIds: readonly string[];
 }
 
 /**
@@ -46,6 +48,11 @@ export interface RuleMeta {
   description: string;
   /** The LITMUS validity condition the rule enforces, or '—' for structural rules. */
   from: string;
+  /**
+   * For rules whose findings are a security problem beyond the benchmark (a prompt-injection payload
+   * that reaches an agent): GitHub's `security-severity`, 0.0–10.0 (7.0 and above is high).
+   */
+  securitySeverity?: number;
 }
 
 export interface Rule {
