@@ -161,3 +161,14 @@ describe('hostile schemas', function () {
     );
   });
 });
+
+describe('injection.allow patterns RE2 cannot run', () => {
+  it('are named in an info on the config entry, and matched as exact strings', async () => {
+    const files = { 'litmus.config.json': json({ injection: { allow: ['/ok+/', '/(x)\\1/'] } }), 'a.litmus.json': json(base('a')) };
+    const ds = (await lintFiles(files)).diagnostics.filter((d) => d.data?.problem === 'pattern-not-checked');
+    assert.equal(ds.length, 1);
+    assert.equal(ds[0].code, 'schema');
+    assert.equal(ds[0].severity, 'info');
+    assert.match(ds[0].message, /matched as an exact string/);
+  });
+});
