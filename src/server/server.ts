@@ -14,7 +14,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { version } from '../../package.json';
-import { buildSuiteReport, displayPath, type FileSystem, forgetFile, type LintDiagnostic, renderSuiteReport } from '../core';
+import { buildSuiteReport, displayPath, escapeText, type FileSystem, forgetFile, type LintDiagnostic, renderSuiteReport } from '../core';
 import { FIX_ALL_KIND, fixAllAction, quickFixes, ruleActions, wants } from './code-actions';
 import { toLspDiagnostic } from './diagnostics';
 import { payloadHover } from './hover';
@@ -72,6 +72,8 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   const published = new Map<string, string>();
   const summaries = new Map<string, { counts: Counts; files: number; withProblems: number; oversized: string[] }>();
   let last = { durationMs: 0, finishedAt: 0 };
+  // Lines already logged about unreadable entries: each is said once per server run.
+  const logged = new Set<string>();
   // After `shutdown` the protocol allows only `exit`: every other request is refused.
   let shutDown = false;
   const refuseAfterShutdown = () => {
@@ -174,6 +176,17 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     }
     log(`linted ${where}: ${r.files} files, ${counts.errors} errors, ${counts.warnings} warnings, ${counts.infos + counts.hints} other, ${r.durationMs} ms`);
     for (const uri of r.oversized) log(`not linted (over litmus.maxFileSize): ${displayPath(uri)}`);
+    // What could not be read and has no document to carry a diagnostic (an odd entry, a name that
+    // is not UTF-8, a link out of the folder) is said once in the log rather than not at all.
+    const index = state.index(group);
+    for (const [uri, reason] of index?.readErrors ?? []) {
+      const line = `not read: ${escapeText(displayPath(uri))}: ${escapeText(reason)}`;
+      if (!index!.docs.has(uri) && !logged.has(line)) {
+        if (logged.size >= 10_000) logged.clear();
+        logged.add(line);
+        log(line);
+      }
+    }
     void connection.sendNotification(STATUS_NOTIFICATION, status());
     startupDone(group);
   };
