@@ -97,6 +97,15 @@ describe('hostile schemas', function () {
     assert.equal(ds[0].data?.keyword, 'pattern');
   });
 
+  it('each pattern of a schema is its own (Ajv keys compiled patterns by their text)', async () => {
+    const schema = { type: 'object', properties: { a: { type: 'string', pattern: '^a+$' }, b: { type: 'string', pattern: '^b+$' }, c: { type: 'string', pattern: '^(c)\\1$' } } };
+    const files = { 't.tools.json': toolFile(schema), 'c.litmus.json': caseCalling({ a: 'aaa', b: 'bbb', c: 'zz' }) };
+    assert.deepEqual((await lintRule(files, 'unsatisfiable-safe-completion')).map((d) => d.data?.problem), ['pattern-not-checked']);
+    const bad = { 't.tools.json': toolFile(schema), 'c.litmus.json': caseCalling({ a: 'b', b: 'a' }) };
+    const ds = (await lintRule(bad, 'unsatisfiable-safe-completion')).filter((d) => d.data?.keyword === 'pattern');
+    assert.equal(ds.length, 2);
+  });
+
   it('a pattern RE2 cannot run (a back-reference) is reported as not checked, and taken to match', async () => {
     const files = { 't.tools.json': toolFile({ type: 'object', properties: { s: { type: 'string', pattern: '^(a+)\\1$' } } }), 'c.litmus.json': caseCalling({ s: 'ab' }) };
     const ds = await lintRule(files, 'unsatisfiable-safe-completion');

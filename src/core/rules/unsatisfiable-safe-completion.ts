@@ -28,9 +28,12 @@ let compiling: Map<string, string> | undefined;
 const linearRegExp = Object.assign(
   (pattern: string, flags: string) => {
     const compiled = compileLinear(pattern, flags);
-    if (compiled.ok) return compiled.re;
+    // Ajv keys compiled patterns by `toString()` in a scope shared by every schema it compiles:
+    // each pattern needs its own key, or one pattern's test would stand in for all the others.
+    const key = `/${pattern}/${flags}`;
+    if (compiled.ok) return { test: (text: string) => compiled.re.test(text), toString: () => key };
     compiling?.set(pattern, compiled.reason);
-    return { test: () => true };
+    return { test: () => true, toString: () => `${key} (not checked)` };
   },
   { code: 'litmusLinearRegExp' },
 );
