@@ -6,6 +6,12 @@ import { useColor } from './color';
 import { planFixes, type AppliedFix } from './fix';
 import { relPath, plural, type FormatContext } from './format/context';
 import { FORMATTERS } from './format/index';
+import { jsonReport } from './format/json';
+import { sarifLog } from './format/sarif';
+import { jsonChunks } from './format/stream';
+
+/** The formats whose report is a JSON value, which can be written out in pieces when it is huge. */
+const STREAMED: Record<string, ((diagnostics: readonly LintDiagnostic[], ctx: FormatContext) => unknown) | undefined> = { json: jsonReport, sarif: sarifLog };
 import { keptResults, truncationNotice } from './format/sarif';
 import { helpText } from './help';
 import type { CliIo } from './io';
@@ -101,9 +107,18 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
         }
       : {}),
   };
-  const text = FORMATTERS[opts.format](shown, ctx);
+  let text: string | Iterable<string>;
+  try {
+    text = FORMATTERS[opts.format](shown, ctx);
+  } catch (e) {
+    // Past the longest string V8 can build: the JSON formats are written out in pieces instead.
+    const value = STREAMED[opts.format];
+    if (!(e instanceof RangeError) || !value) throw e;
+    text = jsonChunks(value(shown, ctx));
+  }
   if (opts.output !== undefined) await io.writeFile(resolve(io.cwd, opts.output), text);
-  else io.stdout(text);
+  else if (typeof text === 'string') io.stdout(text);
+  else for (const chunk of text) io.stdout(chunk);
   return status;
 }
 

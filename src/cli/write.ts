@@ -9,17 +9,23 @@ import { basename, dirname, join } from 'node:path';
  * A symbolic link is written through to the file it names, not replaced by a plain file: callers
  * decide beforehand whether that file may be written at all.
  */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
+export async function writeFileAtomic(path: string, text: string | Iterable<string>): Promise<void> {
   const target = await fsp.realpath(path).catch(() => path);
   await fsp.mkdir(dirname(target), { recursive: true });
   const old = await fsp.stat(target).catch(() => undefined);
   const head = old?.isFile() ? await readHead(target) : undefined;
-  const bom = head !== undefined && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf && !text.startsWith('\ufeff');
+  const pieces = typeof text === 'string' ? [text] : text;
+  let first = true;
+  const hadBom = head !== undefined && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   let handle: fsp.FileHandle | undefined;
   try {
     handle = await fsp.open(temp, 'wx', old?.isFile() ? old.mode & 0o7777 : 0o666);
-    await handle.writeFile(bom ? '\ufeff' + text : text, 'utf8');
+    for (const piece of pieces) {
+      const bom = first && hadBom && !piece.startsWith('\ufeff');
+      first = false;
+      await handle.writeFile(bom ? '\ufeff' + piece : piece, 'utf8');
+    }
     await handle.sync();
     await handle.close();
     handle = undefined;

@@ -190,3 +190,32 @@ describe('hostile writes and reads (CLI)', function () {
     assert.match(r.out() + r.err(), /bad.*\.litmus\.json[^]*not valid UTF-8/);
   });
 });
+
+describe('reports too large for one string', () => {
+  it('jsonChunks writes exactly what JSON.stringify(value, null, 2) does, in pieces', async () => {
+    const { jsonChunks } = await import('../../src/cli/format/stream');
+    const fc = await import('fast-check');
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        assert.equal([...jsonChunks(v)].join(''), JSON.stringify(v, null, 2) + '\n');
+      }),
+      { numRuns: 300, seed: 13 },
+    );
+    const big = { results: Array.from({ length: 20_000 }, (_, i) => ({ i, s: 'x'.repeat(100), u: undefined, n: [i, null] })) };
+    const chunks = [...jsonChunks(big)];
+    assert.ok(chunks.length > 1);
+    assert.equal(chunks.join(''), JSON.stringify(big, null, 2) + '\n');
+  });
+
+  it('writeFileAtomic takes the text in pieces', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'litmus-pieces-'));
+    try {
+      const path = join(dir, 'r.json');
+      writeFileSync(path, '\ufeffold');
+      await writeFileAtomic(path, ['{"a":', ' 1', '}']);
+      assert.equal(readFileSync(path, 'utf8'), '\ufeff{"a": 1}');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
