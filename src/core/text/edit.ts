@@ -325,9 +325,9 @@ function indentAt(text: string, offset: number): string {
 export function setValueInPlace(doc: ParsedSource, root: number, path: JsonPath, value: unknown): TextChange[] {
   const r = doc.parsed.roots[root];
   if (!r?.node || r.broken || doc.parsed.jsonLines) return setValue(doc, root, path, value);
-  const existing = findNodeAtLocation(r.node, path);
+  const existing = nodeAt(r.node, path);
   if (existing) return [{ offset: existing.offset, length: existing.length, content: inlineJson(value) }];
-  const parent = path.length ? findNodeAtLocation(r.node, path.slice(0, -1)) : undefined;
+  const parent = path.length ? nodeAt(r.node, path.slice(0, -1)) : undefined;
   const key = path[path.length - 1];
   if (!parent || parent.type !== 'object' || typeof key !== 'string') return setValue(doc, root, path, value);
   const text = doc.text;
@@ -359,7 +359,7 @@ export function setValueInPlace(doc: ParsedSource, root: number, path: JsonPath,
 /** Appends to the array at `path` without reformatting it: inline in a one-line array, on a new line in a multi-line one. */
 export function appendInPlace(doc: ParsedSource, root: number, path: JsonPath, value: unknown): TextChange[] {
   const r = doc.parsed.roots[root];
-  const array = r?.node && !r.broken && !doc.parsed.jsonLines ? findNodeAtLocation(r.node, path) : undefined;
+  const array = r?.node && !r.broken && !doc.parsed.jsonLines ? nodeAt(r.node, path) : undefined;
   if (!array || array.type !== 'array') return appendToArray(doc, root, path, 0, value);
   const text = doc.text;
   const last = array.children?.[array.children.length - 1];
