@@ -39,6 +39,8 @@ export interface ClientOptions {
   settings?: Record<string, unknown> | ((scopeUri: string | undefined) => Record<string, unknown>);
   /** Leave out dynamic file-watch registration support (a minimal editor). */
   noWatching?: boolean;
+  /** Node options for the server process (e.g. a small heap). */
+  nodeArgs?: string[];
   /** Leave out work-done progress and `window/showDocument` support. */
   noWindow?: boolean;
 }
@@ -49,7 +51,7 @@ export interface ClientOptions {
  */
 export class LspClient {
   readonly conn: MessageConnection;
-  private readonly proc: ChildProcess;
+  readonly proc: ChildProcess;
   private readonly latest = new Map<string, Diagnostic[]>();
   private listeners: (() => void)[] = [];
   readonly docs = new Map<string, TextDocument>();
@@ -67,7 +69,7 @@ export class LspClient {
   stderr = '';
 
   constructor(private readonly options: ClientOptions) {
-    this.proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc = spawn(process.execPath, [...(options.nodeArgs ?? []), SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.proc.stderr!.on('data', (b: Buffer) => (this.stderr += b.toString()));
     this.conn = createMessageConnection(new StreamMessageReader(this.proc.stdout!), new StreamMessageWriter(this.proc.stdin!));
     this.conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {

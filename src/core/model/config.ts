@@ -1,4 +1,5 @@
 import { PLAIN_RUBRIC, type Rubric } from './canonical';
+import { compileLinear, type LinearRegExp } from '../text/regex';
 import { rootValue, type SuiteDocument } from './document';
 import type { SeveritySetting } from '../text/types';
 
@@ -100,21 +101,30 @@ export function mergeConfig(base: ResolvedConfig, ...layers: (ConfigOverrides | 
   return out;
 }
 
-/** Compiles the `allow` list; a malformed `/regex/` is treated as an exact string. */
+/**
+ * Compiles the `allow` list. A `/regex/` runs on RE2 (linear time: the config comes from the
+ * workspace, which may be hostile); one that is malformed, or uses what RE2 cannot run
+ * (back-references, look-arounds), is treated as an exact string, as `allowProblems` says.
+ */
 export function allowMatcher(allow: readonly string[]): (text: string) => boolean {
   const exact = new Set<string>();
-  const patterns: RegExp[] = [];
+  const patterns: LinearRegExp[] = [];
   for (const entry of allow) {
     const m = /^\/(.*)\/([a-z]*)$/s.exec(entry);
-    if (m) {
-      try {
-        patterns.push(new RegExp(m[1], m[2].replace(/[gy]/g, '')));
-        continue;
-      } catch {
-        // falls through to exact match
-      }
-    }
-    exact.add(entry);
+    const compiled = m ? compileLinear(m[1], m[2]) : undefined;
+    if (compiled?.ok) patterns.push(compiled.re);
+    else exact.add(entry);
   }
   return (text) => exact.has(text) || patterns.some((p) => p.test(text));
+}
+
+/** The `/regex/` entries of an `allow` list that are matched as exact strings, and why. */
+export function allowProblems(allow: readonly string[]): { entry: string; index: number; reason: string }[] {
+  const out: { entry: string; index: number; reason: string }[] = [];
+  allow.forEach((entry, index) => {
+    const m = /^\/(.*)\/([a-z]*)$/s.exec(entry);
+    const compiled = m ? compileLinear(m[1], m[2]) : undefined;
+    if (compiled && !compiled.ok) out.push({ entry, index, reason: compiled.reason });
+  });
+  return out;
 }
