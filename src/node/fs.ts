@@ -9,6 +9,8 @@ type MaybePromise<T> = T | Promise<T>;
  */
 export const HARD_READ_LIMIT = 256 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
+/** Reads past the size on record (none for procfs files) are at least this big. */
+const MIN_CHUNK = 64 * 1024;
 
 /**
  * Pseudo file systems whose files are not data: their sizes on record are 0 or made up and some
@@ -37,7 +39,7 @@ interface Calls {
   lstat(path: string): MaybePromise<nodeFs.Stats>;
   statfsType(path: string): MaybePromise<number | undefined>;
   /** At most `maxBytes + 1` bytes of the file, so a caller can tell it holds more. */
-  readBounded(path: string, maxBytes: number): MaybePromise<Uint8Array>;
+  readBounded(path: string, maxBytes: number, sizeHint: number): MaybePromise<Uint8Array>;
   readdir(path: string): MaybePromise<nodeFs.Dirent<Buffer>[]>;
   realpath(path: string): MaybePromise<string>;
 }
@@ -75,7 +77,7 @@ function fileSystemOver(calls: Calls): FileSystem {
       if (special) throw fail(`on ${special}, not a data file: ${path}`, 'ESPECIALFS');
       const budget = Math.min(options?.maxBytes ?? HARD_READ_LIMIT, HARD_READ_LIMIT);
       // Read with a budget whatever stat said: a size on record can be 0 for a file that never ends.
-      const bytes = await calls.readBounded(path, budget);
+      const bytes = await calls.readBounded(path, budget, st.size);
       if (bytes.length > budget) throw fail(`file too large: ${path}`, 'EFBIG');
       return new TextDecoder('utf-8').decode(bytes);
     },
@@ -108,37 +110,51 @@ function fileSystemOver(calls: Calls): FileSystem {
   };
 }
 
-async function readBoundedAsync(path: string, maxBytes: number): Promise<Uint8Array> {
+/**
+ * The buffer for the next read: first the size on record plus one byte (to see the end of the file
+ * in the same read), then as much again as was read, for a file that grows or whose size on record
+ * is wrong (procfs says 0); never past the budget. Uninitialised: every byte kept was read into it.
+ */
+function nextChunk(total: number, maxBytes: number, sizeHint: number): Uint8Array {
+  const want = total === 0 && sizeHint > 0 ? sizeHint + 1 : Math.max(total, MIN_CHUNK);
+  return Buffer.allocUnsafe(Math.max(1, Math.min(want, CHUNK, maxBytes + 1 - total)));
+}
+
+function joined(chunks: Uint8Array[], total: number): Uint8Array {
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+}
+
+async function readBoundedAsync(path: string, maxBytes: number, sizeHint: number): Promise<Uint8Array> {
   const h = await nodeFs.promises.open(path, 'r');
   try {
     const chunks: Uint8Array[] = [];
     let total = 0;
     while (total <= maxBytes) {
-      const buf = new Uint8Array(Math.min(CHUNK, maxBytes + 1 - total));
+      const buf = nextChunk(total, maxBytes, sizeHint);
       const { bytesRead } = await h.read(buf, 0, buf.length, null);
       if (bytesRead === 0) break;
       chunks.push(buf.subarray(0, bytesRead));
       total += bytesRead;
     }
-    return Buffer.concat(chunks, total);
+    return joined(chunks, total);
   } finally {
     await h.close();
   }
 }
 
-function readBoundedSync(path: string, maxBytes: number): Uint8Array {
+function readBoundedSync(path: string, maxBytes: number, sizeHint: number): Uint8Array {
   const fd = nodeFs.openSync(path, 'r');
   try {
     const chunks: Uint8Array[] = [];
     let total = 0;
     while (total <= maxBytes) {
-      const buf = new Uint8Array(Math.min(CHUNK, maxBytes + 1 - total));
+      const buf = nextChunk(total, maxBytes, sizeHint);
       const n = nodeFs.readSync(fd, buf, 0, buf.length, null);
       if (n === 0) break;
       chunks.push(buf.subarray(0, n));
       total += n;
     }
-    return Buffer.concat(chunks, total);
+    return joined(chunks, total);
   } finally {
     nodeFs.closeSync(fd);
   }

@@ -41,21 +41,21 @@ const DIRECTIVE = /^(litmus-disable-next-line|litmus-disable)(?![\w-])/;
 const FIELD = 'x-litmus-disable';
 
 const memo = new WeakMap<object, readonly Suppression[]>();
+const NONE: readonly Suppression[] = [];
 
 /** Every suppression a document carries, in text order; none unless its text names one. */
 export function suppressionsOf(doc: SuiteDocument): readonly Suppression[] {
-  // Most files carry none: a substring test keeps the scanner off them.
-  const hasComment = doc.text.includes('litmus-disable');
-  const hasField = doc.text.includes(FIELD);
-  if (!hasComment && !hasField) return [];
   let found = memo.get(doc.parsed);
-  if (!found) {
+  if (found) return found;
+  // Most files carry none: a substring test (which `x-litmus-disable` passes too) keeps the scanner off them.
+  if (!doc.text.includes('litmus-disable')) found = NONE;
+  else {
     const out: Suppression[] = [];
-    if (hasComment) commentSuppressions(doc, out);
-    if (hasField) fieldSuppressions(doc, out);
-    out.sort((a, b) => a.offset - b.offset);
-    memo.set(doc.parsed, (found = out));
+    commentSuppressions(doc, out);
+    if (doc.text.includes(FIELD)) fieldSuppressions(doc, out);
+    found = out.sort((a, b) => a.offset - b.offset);
   }
+  memo.set(doc.parsed, found);
   return found;
 }
 
