@@ -10,4 +10,6 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   writeFile(path: string, text: string): Promise<void>;
+  /** All of standard input as UTF-8 (`--stdin`); a host without one reads as empty input. */
+  readStdin?(): Promise<string>;
 }

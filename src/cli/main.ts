@@ -20,6 +20,11 @@ function processIo(): CliIo {
       const bom = head !== undefined && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf && !text.startsWith('\ufeff');
       await fsp.writeFile(path, bom ? '\ufeff' + text : text, 'utf8');
     },
+    async readStdin() {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
   };
 }
 

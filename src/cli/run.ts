@@ -1,17 +1,25 @@
-import { resolve } from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { dirname, resolve } from 'node:path';
 import { escapeText } from '../core/escape';
+import type { FileSystem } from '../core/fs';
 import { lintIndex, type LintDiagnostic } from '../core/lint';
 import { loadWorkspace, type LoadResult } from '../core/load';
-import { SEVERITY_ORDER } from '../core/types';
-import { fileUri, isUnder, normalizeUri, uriToPath } from '../core/uri';
-import { parseCliArgs, UsageError, type CliOptions } from './args';
+import { RULE_IDS, RULES } from '../core/rules/registry';
+import { SEVERITY_ORDER, type SeveritySetting } from '../core/types';
+import { basenameUri, dirnameUri, fileUri, joinUri, normalizeUri, uriToPath } from '../core/uri';
+import { parseCliArgs, UsageError, type CliOptions, type FormatTarget } from './args';
+import { applyBaseline, baselineEntries, findingPlace, parseBaseline, serializeBaseline } from './baseline';
+import { cacheFilePath, openCache, type LintCache } from './cache';
 import { useColor } from './color';
-import { planFixes, type AppliedFix } from './fix';
+import { resolveTargets, type Targets } from './files';
+import { newFixHistory, planFixes, type AppliedFix } from './fix';
 import { relPath, plural, type FormatContext } from './format/context';
 import { FORMATTERS } from './format/index';
 import { helpText } from './help';
+import { runInit } from './init';
 import type { CliIo } from './io';
 import { runReport } from './report';
+import { applyRuleOptions, parseRuleOptions } from './rule-options';
 import { INFORMATION_URI, TOOL_NAME, TOOL_VERSION } from './version';
 
 /** `--fix` stops after this many lint-and-fix passes, whatever remains. */
@@ -25,6 +33,7 @@ export const EXIT_USAGE = 2;
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     if (argv[0] === 'report') return await runReport(argv.slice(1), io);
+    if (argv[0] === 'init') return await runInit(argv.slice(1), io);
     return await lintCommand(argv, io);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -38,6 +47,17 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
+/** What one lint reads and may change, whether the files come from disk or from standard input. */
+interface Session {
+  fs: FileSystem;
+  roots: string[];
+  /** Files a fix may write (or, with --stdin, the one buffer). */
+  writable: (uri: string) => boolean;
+  /** --stdin: the buffer's URI, the one file reported. */
+  stdinUri?: string;
+  stdinText?: string;
+}
+
 async function lintCommand(argv: string[], io: CliIo): Promise<number> {
   const opts = parseCliArgs(argv);
   if (opts.help) {
@@ -48,67 +68,247 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout(`${TOOL_VERSION}\n`);
     return EXIT_OK;
   }
-  if (opts.paths.length === 0) throw new UsageError('no files or folders given');
-
+  const ruleOptions = parseRuleOptions(opts.rules);
   const cwdUri = normalizeUri(fileUri(io.cwd));
-  const roots: string[] = [];
-  for (const p of opts.paths) {
-    const uri = normalizeUri(fileUri(resolve(io.cwd, p)));
-    if (!(await io.fs.stat(uri).catch(() => undefined))) throw new UsageError(`no such file or folder: ${p}`);
-    roots.push(uri);
-  }
   let configUri: string | undefined;
   if (opts.config !== undefined) {
     configUri = normalizeUri(fileUri(resolve(io.cwd, opts.config)));
     const st = await io.fs.stat(configUri).catch(() => undefined);
     if (st?.type !== 'file') throw new UsageError(`no such config file: ${opts.config}`);
   }
+  if (opts.printConfig !== undefined) return printConfig(io, opts.printConfig, configUri, ruleOptions, cwdUri);
+  const warn = (text: string) => io.stderr(`${TOOL_NAME}: warning: ${text}\n`);
+  const show = (uri: string) => escapeText(relPath(uri, cwdUri));
 
-  const load = () => loadWorkspace(io.fs, roots, { configUri });
-  let loaded = await load();
-  let diagnostics = lintIndex(loaded.index).diagnostics;
-  if (opts.fix) {
-    ({ loaded, diagnostics } = await fixAll(io, opts, roots, cwdUri, loaded, diagnostics, load));
+  let session: Session;
+  if (opts.stdin) {
+    if (opts.stdinFilename === undefined) throw new UsageError('--stdin needs --stdin-filename PATH: the name decides the file\'s kind and which config applies');
+    const stdinUri = normalizeUri(fileUri(resolve(io.cwd, opts.stdinFilename)));
+    const text = ((await io.readStdin?.()) ?? '').replace(/^\ufeff/, '');
+    const folder = dirname(uriToPath(stdinUri));
+    const folderThere = (await io.fs.stat(normalizeUri(fileUri(folder))).catch(() => undefined))?.type === 'directory';
+    const targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: folderThere ? [folder] : [], ignorePatterns: opts.ignorePatterns, ignore: opts.ignore });
+    if (targets.ignored(stdinUri)) {
+      warn(`${show(stdinUri)}: File ignored because of a matching ignore pattern; use --no-ignore to lint it`);
+      // An editor that pipes a buffer through --fix gets it back unchanged, never nothing.
+      if (opts.fix) io.stdout(text);
+      return EXIT_OK;
+    }
+    session = {
+      fs: withBuffer(targets.fs, stdinUri, text),
+      roots: folderThere ? targets.roots : [stdinUri],
+      writable: (uri) => normalizeUri(uri) === stdinUri,
+      stdinUri,
+      stdinText: text,
+    };
+  } else {
+    if (opts.paths.length === 0) throw new UsageError('no files or folders given');
+    const targets: Targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: opts.paths, ignorePatterns: opts.ignorePatterns, ignore: opts.ignore });
+    for (const uri of targets.ignoredExplicit) warn(`${show(uri)}: File ignored because of a matching ignore pattern; use --no-ignore to lint it`);
+    session = { fs: targets.fs, roots: targets.roots, writable: (uri) => targets.selected(normalizeUri(uri)) };
+    if (session.roots.length === 0) {
+      // Every path named was ignored: nothing to read, and nothing to fail on.
+      printNothingFound(io);
+      return finishReports(io, opts, [], emptyContext(cwdUri, []));
+    }
+    const overlays = new Map<string, { text: string }>();
+    const loadOnce = () => loadWorkspace(session.fs, session.roots, { configUri, overlays });
+    return lintSession(io, opts, session, cwdUri, ruleOptions, overlays, loadOnce, () => {
+      const unmatched = targets.unmatchedGlobs();
+      if (unmatched.length) throw new UsageError(`no LITMUS files match the pattern ${unmatched.map((p) => `'${p}'`).join(', ')}`);
+    });
   }
-  printNotices(io, loaded, cwdUri);
-  // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
-  if (loaded.index.docs.size === 0) io.stderr(`${TOOL_NAME}: warning: no LITMUS files found in the given paths\n`);
-
-  const shown = opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
-  const ctx: FormatContext = {
-    cwdUri,
-    files: [...loaded.index.docs.keys()].sort(),
-    toolName: TOOL_NAME,
-    toolVersion: TOOL_VERSION,
-    informationUri: INFORMATION_URI,
-    color: opts.output === undefined && useColor(io.env, io.isTTY),
-    hidden: diagnostics.length - shown.length,
-  };
-  const text = FORMATTERS[opts.format](shown, ctx);
-  if (opts.output !== undefined) await io.writeFile(resolve(io.cwd, opts.output), text);
-  else io.stdout(text);
-
-  // --quiet hides warnings from the report, not from the verdict: CI fails on what it was asked to.
-  const threshold = SEVERITY_ORDER[opts.failSeverity];
-  return diagnostics.some((d) => SEVERITY_ORDER[d.severity] >= threshold) ? EXIT_PROBLEMS : EXIT_OK;
+  const overlays = new Map<string, { text: string }>();
+  const loadOnce = () => loadWorkspace(session.fs, session.roots, { configUri, overlays });
+  return lintSession(io, opts, session, cwdUri, ruleOptions, overlays, loadOnce);
 }
 
-/** Lints, applies the unambiguous fixes, writes the files, and lints again until nothing changes. */
-async function fixAll(
+/** The file system with one file's text replaced by (or, when it is not on disk, added as) a buffer. */
+function withBuffer(fs: FileSystem, uri: string, text: string): FileSystem {
+  const folder = normalizeUri(dirnameUri(uri));
+  const name = basenameUri(uri);
+  return {
+    readFile: async (u) => (normalizeUri(u) === uri ? text : fs.readFile(u)),
+    stat: async (u) => (normalizeUri(u) === uri ? { type: 'file', size: text.length } : fs.stat(u)),
+    ...(fs.realUri ? { realUri: fs.realUri.bind(fs) } : {}),
+    async readDirectory(u) {
+      const entries = await fs.readDirectory(u);
+      if (normalizeUri(u) !== folder || entries.some(([n]) => n === name)) return entries;
+      return [...entries, [name, 'file']];
+    },
+  };
+}
+
+async function lintSession(
   io: CliIo,
   opts: CliOptions,
-  roots: string[],
+  session: Session,
   cwdUri: string,
+  ruleOptions: Record<string, SeveritySetting>,
+  overlays: Map<string, { text: string }>,
+  loadOnce: () => Promise<LoadResult>,
+  afterFirstLoad?: () => void,
+): Promise<number> {
+  const warn = (text: string) => io.stderr(`${TOOL_NAME}: warning: ${text}\n`);
+  let cache: LintCache | undefined;
+  if (opts.cache) cache = await openCache(io, await cacheFilePath(io, opts.cacheLocation), ruleOptions, warn);
+  const load = async () => {
+    const loaded = await loadOnce();
+    applyRuleOptions(loaded.index, ruleOptions);
+    return loaded;
+  };
+  const lint = (loaded: LoadResult) => {
+    const run = () => lintIndex(loaded.index).diagnostics;
+    return cache ? cache.lint(loaded.index, run) : run();
+  };
+
+  let loaded = await load();
+  afterFirstLoad?.();
+  let diagnostics = lint(loaded);
+  const stdoutTarget = opts.formats.find((t) => t.output === undefined);
+  let fixed: Map<string, string> | undefined;
+  if (opts.fix || opts.fixDryRun) {
+    const outcome = await fixLoop(loaded, diagnostics, load, lint, overlays, session.writable);
+    ({ loaded, diagnostics } = outcome);
+    const dryRun = opts.fixDryRun;
+    // Machine-readable formats (and, with --stdin, the fixed text) keep standard output to themselves.
+    const toStdout = stdoutTarget?.format === 'stylish' && !(opts.stdin && opts.fix);
+    const say = toStdout ? io.stdout : io.stderr;
+    const where = (f: AppliedFix) => `${escapeText(relPath(f.uri, cwdUri))}:${f.line}:${f.column}`;
+    const verb = dryRun ? 'would fix' : 'fixed';
+    if (!dryRun || toStdout) for (const f of outcome.applied) say(`${verb} ${where(f)}  ${f.title}  (${f.rule})\n`);
+    for (const f of outcome.outside) io.stderr(`${TOOL_NAME}: not fixed ${where(f)}: the fix edits a file outside the given paths\n`);
+    const changed = outcome.texts.size;
+    const summary = outcome.applied.length
+      ? `${dryRun ? 'would apply' : 'applied'} ${plural(outcome.applied.length, 'fix')} in ${plural(changed, 'file')}${dryRun ? ' (nothing written: --fix-dry-run)' : ''}\n`
+      : 'no fixes to apply\n';
+    if (dryRun && toStdout) {
+      for (const [uri, text] of outcome.texts) say(unifiedDiff(relPath(uri, cwdUri), outcome.originals.get(uri) ?? '', text));
+    }
+    if (dryRun || !opts.stdin) say(summary);
+    else io.stderr(summary);
+    if (dryRun) fixed = outcome.texts;
+    else if (session.stdinUri) io.stdout(outcome.texts.get(session.stdinUri) ?? session.stdinText ?? '');
+    else for (const [uri, text] of outcome.texts) await io.writeFile(uriToPath(uri), text);
+  }
+  printNotices(io, loaded, cwdUri, session.stdinUri !== undefined);
+  // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
+  if (loaded.index.docs.size === 0) printNothingFound(io);
+
+  const reported = session.stdinUri ? diagnostics.filter((d) => d.uri === session.stdinUri) : diagnostics;
+  let kept = reported;
+  if (opts.writeBaseline !== undefined) {
+    const path = resolve(io.cwd, opts.writeBaseline);
+    const entries = baselineEntries(loaded.index, reported, normalizeUri(fileUri(path)));
+    await io.writeFile(path, serializeBaseline(entries));
+    io.stderr(`${TOOL_NAME}: wrote ${plural(entries.length, 'finding')} to the baseline ${escapeText(relPath(fileUri(path), cwdUri))}\n`);
+    kept = [];
+  } else if (opts.baseline !== undefined) {
+    const path = resolve(io.cwd, opts.baseline);
+    const uri = normalizeUri(fileUri(path));
+    let text: string;
+    try {
+      text = await io.fs.readFile(uri);
+    } catch {
+      throw new UsageError(`no such baseline file: ${opts.baseline} (write one with --write-baseline)`);
+    }
+    const baseline = parseBaseline(text);
+    if (typeof baseline === 'string') throw new UsageError(`--baseline ${opts.baseline}: ${baseline}`);
+    const result = applyBaseline(loaded.index, reported, baseline, uri);
+    kept = result.kept;
+    const parts = [`${plural(result.accepted, 'finding')} accepted by the baseline`];
+    if (result.unmatched) parts.push(`${plural(result.unmatched, 'entry')} of it no longer ${result.unmatched === 1 ? 'matches' : 'match'} (rewrite it with --write-baseline)`);
+    io.stderr(`${TOOL_NAME}: note: ${parts.join('; ')}\n`);
+  }
+  await cache?.save();
+
+  const files = session.stdinUri ? [session.stdinUri] : [...loaded.index.docs.keys()].sort();
+  const ctx = emptyContext(cwdUri, files);
+  ctx.fixed = fixed;
+  if (opts.formats.some((t) => t.format === 'gitlab')) {
+    const places = new Map<LintDiagnostic, string>();
+    const cases = new Map<string, typeof loaded.index.cases>();
+    for (const c of loaded.index.cases) cases.set(c.doc.uri, [...(cases.get(c.doc.uri) ?? []), c]);
+    for (const d of kept) {
+      const p = findingPlace(loaded.index, d, cases);
+      places.set(d, JSON.stringify([p.case ?? null, p.path]));
+    }
+    ctx.places = places;
+  }
+  return finishReports(io, opts, kept, ctx);
+}
+
+function emptyContext(cwdUri: string, files: string[]): FormatContext {
+  return { cwdUri, files, toolName: TOOL_NAME, toolVersion: TOOL_VERSION, informationUri: INFORMATION_URI, color: false, hidden: 0 };
+}
+
+function printNothingFound(io: CliIo): void {
+  io.stderr(`${TOOL_NAME}: warning: no LITMUS files found in the given paths\n`);
+}
+
+/** Writes every requested report, then decides the exit status. */
+async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagnostic[], base: FormatContext): Promise<number> {
+  const shown = opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
+  const colour = opts.color ?? useColor(io.env, io.isTTY);
+  for (const target of opts.formats) {
+    const ctx: FormatContext = { ...base, color: target.output === undefined && colour, hidden: diagnostics.length - shown.length };
+    const text = FORMATTERS[target.format](shown, ctx);
+    await emit(io, opts, target, text);
+  }
+  // --quiet hides warnings from the report, not from the verdict: CI fails on what it was asked to.
+  const threshold = SEVERITY_ORDER[opts.failSeverity];
+  let status = diagnostics.some((d) => SEVERITY_ORDER[d.severity] >= threshold) ? EXIT_PROBLEMS : EXIT_OK;
+  if (opts.maxWarnings !== undefined) {
+    const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+    if (warnings > opts.maxWarnings) {
+      io.stderr(`${TOOL_NAME}: too many warnings (${warnings}); the maximum is ${opts.maxWarnings} (--max-warnings)\n`);
+      status = EXIT_PROBLEMS;
+    }
+  }
+  return status;
+}
+
+async function emit(io: CliIo, opts: CliOptions, target: FormatTarget, text: string): Promise<void> {
+  if (target.output !== undefined) await io.writeFile(resolve(io.cwd, target.output), text);
+  // With --stdin --fix, standard output carries the fixed text; the report goes beside it.
+  else if (opts.stdin && opts.fix) io.stderr(text);
+  else io.stdout(text);
+}
+
+function unifiedDiff(path: string, before: string, after: string): string {
+  const name = escapeText(path);
+  const patch = createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, '', '', { context: 3 });
+  return patch.replace(/^=+\n/, '').replace(/\t\n/g, '\n');
+}
+
+interface FixOutcome {
+  loaded: LoadResult;
+  diagnostics: LintDiagnostic[];
+  applied: AppliedFix[];
+  outside: AppliedFix[];
+  /** The final text of every file a fix changed. */
+  texts: Map<string, string>;
+  /** Their texts before the first fix. */
+  originals: Map<string, string>;
+}
+
+/**
+ * Lints, applies the unambiguous fixes in memory, and lints again until nothing changes. Nothing is
+ * written here: `--fix` writes the final texts, `--fix-dry-run` shows them, `--stdin` prints one.
+ */
+async function fixLoop(
   first: LoadResult,
   firstDiagnostics: LintDiagnostic[],
   load: () => Promise<LoadResult>,
-): Promise<{ loaded: LoadResult; diagnostics: LintDiagnostic[] }> {
-  // Fixes only write inside what the user named: a referenced file elsewhere is reported, not edited.
-  const writable = (uri: string) => roots.some((r) => isUnder(normalizeUri(uri), r));
-  const done = new Set<string>();
+  lint: (loaded: LoadResult) => LintDiagnostic[],
+  overlays: Map<string, { text: string }>,
+  writable: (uri: string) => boolean,
+): Promise<FixOutcome> {
+  const done = newFixHistory();
   const applied: AppliedFix[] = [];
   const outside = new Map<string, AppliedFix>();
-  const changed = new Set<string>();
+  const texts = new Map<string, string>();
+  const originals = new Map<string, string>();
   let loaded = first;
   let diagnostics = firstDiagnostics;
   for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
@@ -116,27 +316,48 @@ async function fixAll(
     for (const o of plan.outside) outside.set(`${o.uri}:${o.line}:${o.column}:${o.title}`, o);
     if (plan.applied.length === 0) break;
     for (const [uri, text] of plan.texts) {
-      await io.writeFile(uriToPath(uri), text);
-      changed.add(uri);
+      if (!originals.has(uri)) originals.set(uri, loaded.index.docs.get(uri)?.text ?? '');
+      texts.set(uri, text);
+      overlays.set(uri, { text });
     }
     applied.push(...plan.applied);
     loaded = await load();
-    diagnostics = lintIndex(loaded.index).diagnostics;
+    diagnostics = lint(loaded);
   }
-  // Machine-readable formats keep standard output to themselves.
-  const say = opts.format === 'stylish' && opts.output === undefined ? io.stdout : io.stderr;
-  const where = (f: AppliedFix) => `${escapeText(relPath(f.uri, cwdUri))}:${f.line}:${f.column}`;
-  for (const f of applied) say(`fixed ${where(f)}  ${f.title}  (${f.rule})\n`);
-  for (const f of outside.values()) io.stderr(`${TOOL_NAME}: not fixed ${where(f)}: the fix edits a file outside the given paths\n`);
-  say(applied.length ? `applied ${plural(applied.length, 'fix')} in ${plural(changed.size, 'file')}\n` : 'no fixes to apply\n');
-  return { loaded, diagnostics };
+  for (const [uri, text] of [...texts]) if (originals.get(uri) === text) texts.delete(uri);
+  return { loaded, diagnostics, applied, outside: [...outside.values()], texts, originals };
+}
+
+/**
+ * `--print-config FILE`: the config that applies to FILE (the nearest litmus.config.json, or
+ * --config, with --rule on top), every rule's severity spelled out, as JSON. FILE need not exist.
+ */
+async function printConfig(io: CliIo, file: string, configUri: string | undefined, ruleOptions: Record<string, SeveritySetting>, cwdUri: string): Promise<number> {
+  const target = normalizeUri(fileUri(resolve(io.cwd, file)));
+  // Config is found up the tree from the files loaded: one stand-in file beside FILE is enough.
+  const probe = normalizeUri(joinUri(dirnameUri(target), '.litmus-print-config.litmus.json'));
+  const fs: FileSystem = {
+    readFile: async (u) => (normalizeUri(u) === probe ? '{}' : io.fs.readFile(u)),
+    stat: async (u) => (normalizeUri(u) === probe ? { type: 'file', size: 2 } : io.fs.stat(u)),
+    readDirectory: (u) => io.fs.readDirectory(u),
+  };
+  const loaded = await loadWorkspace(fs, [probe], { configUri });
+  applyRuleOptions(loaded.index, ruleOptions);
+  const config = loaded.index.configFor(target);
+  const rules: Record<string, SeveritySetting> = {};
+  for (const id of RULE_IDS) rules[id] = config.rules[id] ?? RULES.get(id)!.defaultSeverity;
+  for (const [id, sev] of Object.entries(config.rules)) if (!(id in rules)) rules[id] = sev;
+  const out = { ...config, rules, source: config.source ? relPath(config.source, cwdUri) : null };
+  io.stdout(JSON.stringify(out, null, 2) + '\n');
+  return EXIT_OK;
 }
 
 /** Says on standard error what was read or skipped beyond the plain lint, so nothing is silent. */
-function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string): void {
+function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string, fromStdin: boolean): void {
   const show = (uri: string) => escapeText(relPath(uri, cwdUri));
   const why: Record<string, string> = { config: 'the nearest litmus.config.json', harness: 'the nearest litmus.harness.json' };
-  for (const uri of loaded.readOutsideRoots) {
+  // With --stdin the user named no paths: what the buffer's workspace reads is no news.
+  for (const uri of fromStdin ? [] : loaded.readOutsideRoots) {
     const kind = loaded.index.docs.get(uri)?.kind ?? 'tools';
     const reason = why[kind] ?? 'referenced by a case';
     io.stderr(`${TOOL_NAME}: note: also read ${show(uri)} (${reason}), outside the given paths\n`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { memoryFileSystem, type FileSystem } from '../../src/core';
 import { parseCliArgs, UsageError } from '../../src/cli/args';
-import { planFixes } from '../../src/cli/fix';
+import { newFixHistory, planFixes } from '../../src/cli/fix';
 import { loadWorkspace, type LintDiagnostic } from '../../src/core';
 import { runCli } from '../../src/cli/run';
 import { captureIo } from '../cli/capture';
@@ -121,7 +121,7 @@ describe('cli run', () => {
           fixDiag(a, 20, 1, 'V', 'stale version', 7),
         ],
         writable,
-        new Set(),
+        newFixHistory(),
       );
       assert.deepEqual(plan.applied.map((f) => f.title), ['first', 'second']);
       assert.deepEqual(plan.outside.map((f) => f.title), ['outside']);
@@ -134,13 +134,13 @@ describe('cli run', () => {
     it('never applies the same fix twice across passes, nor a fix among several', async () => {
       const { index } = await loadWorkspace(memoryFileSystem(files), ['file:///ws/suite']);
       const a = 'file:///ws/suite/a.litmus.json';
-      const done = new Set<string>();
+      const done = newFixHistory();
       const d = fixDiag(a, 2, 1, 'X', 'once');
       assert.equal(planFixes(index, [d], writable, done).applied.length, 1);
       assert.equal(planFixes(index, [d], writable, done).applied.length, 0);
       const two = { ...fixDiag(a, 4, 1, 'Q', 'one of two'), fixes: [...d.fixes, ...d.fixes] };
       const ambiguous = { ...fixDiag(a, 6, 1, 'Q', 'ambiguous'), fixes: d.fixes.map((f) => ({ ...f, unambiguous: false })) };
-      assert.equal(planFixes(index, [two, ambiguous], writable, new Set()).applied.length, 0);
+      assert.equal(planFixes(index, [two, ambiguous], writable, newFixHistory()).applied.length, 0);
     });
   });
 

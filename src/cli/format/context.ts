@@ -15,6 +15,13 @@ export interface FormatContext {
   color: boolean;
   /** Diagnostics hidden by `--quiet`, counted so the summary can say so. */
   hidden: number;
+  /** `--fix-dry-run`: the fixed text of each file a fix would change (json's `output`). */
+  fixed?: ReadonlyMap<string, string>;
+  /**
+   * Where each diagnostic sits, independent of lines: its case's instance_id and a JSON pointer
+   * (see baseline.ts). Fingerprints that must survive moving a case are built from it.
+   */
+  places?: ReadonlyMap<LintDiagnostic, string>;
 }
 
 export type Formatter = (diagnostics: readonly LintDiagnostic[], context: FormatContext) => string;

@@ -1,0 +1,176 @@
+import type { Node } from 'jsonc-parser';
+import type { LintDiagnostic } from '../core/lint';
+import { formatPointer } from '../core/pointer';
+import type { JsonPath } from '../core/types';
+import { normalizeUri, relativePath } from '../core/uri';
+import type { CaseModel, WorkspaceIndex } from '../core/workspace';
+import { sha256 } from './cache';
+
+/**
+ * A baseline (FORMAT §11): findings a team has accepted, so that only new ones are reported.
+ * An entry names the rule, the file (relative to the baseline's folder, `/`-separated), the
+ * finding's place as a JSON pointer, and a hash of its message. Inside a case with an
+ * `instance_id` the pointer is relative to that case and `case` holds the id, so moving the case
+ * within its file (or reordering a JSONL file) keeps the entry matching; elsewhere the pointer is
+ * from the document's root (a JSONL line's index first).
+ */
+export interface BaselineEntry {
+  rule: string;
+  file: string;
+  case?: string;
+  path: string;
+  messageHash: string;
+}
+
+export interface Baseline {
+  version: 1;
+  entries: BaselineEntry[];
+}
+
+export const BASELINE_VERSION = 1;
+
+/** The path of the innermost value at `offset` (a key counts as its property's value). */
+function pathAtOffset(root: Node, offset: number): JsonPath {
+  const path: JsonPath = [];
+  let node = root;
+  for (;;) {
+    const children = node.children;
+    if (!children || (node.type !== 'object' && node.type !== 'array')) return path;
+    let next: Node | undefined;
+    let segment: string | number | undefined;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
+      if (offset < child.offset || offset >= child.offset + Math.max(child.length, 1)) continue;
+      if (node.type === 'array') {
+        next = child;
+        segment = i;
+      } else {
+        const [key, value] = child.children ?? [];
+        if (!key) break;
+        segment = String(key.value);
+        // On the key itself: the property is the place; nothing deeper.
+        next = value && offset >= value.offset ? value : undefined;
+        if (!next) {
+          path.push(segment);
+          return path;
+        }
+      }
+      break;
+    }
+    if (!next || segment === undefined) return path;
+    path.push(segment);
+    node = next;
+  }
+}
+
+function startsWith(path: JsonPath, prefix: JsonPath): boolean {
+  return prefix.length <= path.length && prefix.every((s, i) => s === path[i]);
+}
+
+/** Where a finding sits, as the baseline records it. */
+export function findingPlace(index: WorkspaceIndex, d: LintDiagnostic, cases: Map<string, CaseModel[]>): { case?: string; path: string } {
+  const doc = index.docs.get(d.uri);
+  if (!doc) return { path: '' };
+  const roots = doc.parsed.roots;
+  let rootIndex = -1;
+  for (let i = 0; i < roots.length; i++) {
+    const node = roots[i].node;
+    if (node && d.offset >= node.offset && d.offset < node.offset + Math.max(node.length, 1)) {
+      rootIndex = i;
+      break;
+    }
+  }
+  if (rootIndex < 0) return { path: '' };
+  const node = roots[rootIndex].node!;
+  const path = pathAtOffset(node, d.offset);
+  const owner = (cases.get(d.uri) ?? []).find((c) => c.root === rootIndex && typeof c.id === 'string' && startsWith(path, c.path));
+  if (owner) return { case: owner.id, path: formatPointer(path.slice(owner.path.length)) };
+  return { path: formatPointer(doc.kind === 'caseLines' ? [rootIndex, ...path] : path) };
+}
+
+function casesByUri(index: WorkspaceIndex): Map<string, CaseModel[]> {
+  const out = new Map<string, CaseModel[]>();
+  for (const c of index.cases) {
+    const list = out.get(c.doc.uri);
+    if (list) list.push(c);
+    else out.set(c.doc.uri, [c]);
+  }
+  return out;
+}
+
+function entryKey(e: BaselineEntry): string {
+  return JSON.stringify([e.rule, e.file, e.case ?? null, e.path, e.messageHash]);
+}
+
+/** One entry per finding, in a stable order; `baselineUri` is the baseline file's URI. */
+export function baselineEntries(index: WorkspaceIndex, diagnostics: readonly LintDiagnostic[], baselineUri: string): BaselineEntry[] {
+  const cases = casesByUri(index);
+  const base = normalizeUri(baselineUri);
+  const entries = diagnostics.map((d): BaselineEntry => {
+    const place = findingPlace(index, d, cases);
+    return {
+      rule: d.code,
+      file: relativePath(base, normalizeUri(d.uri)),
+      ...(place.case !== undefined ? { case: place.case } : {}),
+      path: place.path,
+      messageHash: sha256(d.message).slice(0, 16),
+    };
+  });
+  return entries.sort((a, b) => (entryKey(a) < entryKey(b) ? -1 : entryKey(a) > entryKey(b) ? 1 : 0));
+}
+
+export function serializeBaseline(entries: BaselineEntry[]): string {
+  const baseline: Baseline = { version: BASELINE_VERSION, entries };
+  return JSON.stringify(baseline, null, 2) + '\n';
+}
+
+/** Reads a baseline file; a string is what is wrong with it. */
+export function parseBaseline(text: string): Baseline | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\ufeff/, ''));
+  } catch (e) {
+    return `not JSON (${e instanceof Error ? e.message : String(e)})`;
+  }
+  const v = value as Partial<Baseline> | null;
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return 'expected an object with "version" and "entries"';
+  if (v.version !== BASELINE_VERSION) return `unsupported version ${JSON.stringify(v.version)} (this litmus-lint writes version ${BASELINE_VERSION})`;
+  if (!Array.isArray(v.entries)) return '"entries" must be an array';
+  for (const [i, e] of v.entries.entries()) {
+    const ok =
+      e && typeof e === 'object' && typeof e.rule === 'string' && typeof e.file === 'string' && typeof e.path === 'string' &&
+      typeof e.messageHash === 'string' && (e.case === undefined || typeof e.case === 'string');
+    if (!ok) return `entry ${i} needs string "rule", "file", "path" and "messageHash" (and "case", when present, a string)`;
+  }
+  return { version: BASELINE_VERSION, entries: v.entries };
+}
+
+export interface BaselineResult {
+  /** Findings the baseline does not list: what the run reports. */
+  kept: LintDiagnostic[];
+  accepted: number;
+  /** Entries that matched no finding: fixed since, or moved out of their case. */
+  unmatched: number;
+}
+
+/** Matches findings to entries one for one: two identical findings need two entries. */
+export function applyBaseline(index: WorkspaceIndex, diagnostics: readonly LintDiagnostic[], baseline: Baseline, baselineUri: string): BaselineResult {
+  const budget = new Map<string, number>();
+  for (const e of baseline.entries) budget.set(entryKey(e), (budget.get(entryKey(e)) ?? 0) + 1);
+  const cases = casesByUri(index);
+  const base = normalizeUri(baselineUri);
+  const kept: LintDiagnostic[] = [];
+  let accepted = 0;
+  for (const d of diagnostics) {
+    const place = findingPlace(index, d, cases);
+    const key = entryKey({ rule: d.code, file: relativePath(base, normalizeUri(d.uri)), case: place.case, path: place.path, messageHash: sha256(d.message).slice(0, 16) });
+    const left = budget.get(key) ?? 0;
+    if (left > 0) {
+      budget.set(key, left - 1);
+      accepted++;
+    } else kept.push(d);
+  }
+  let unmatched = 0;
+  for (const n of budget.values()) unmatched += n;
+  return { kept, accepted, unmatched };
+}

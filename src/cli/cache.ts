@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import type { Fix, LintDiagnostic } from '../core/lint';
+import type { SeveritySetting } from '../core/types';
+import { fileUri } from '../core/uri';
+import type { WorkspaceIndex } from '../core/workspace';
+import type { CliIo } from './io';
+import { TOOL_VERSION } from './version';
+
+/** Where `--cache` keeps results unless `--cache-location` says otherwise (under the working directory). */
+export const DEFAULT_CACHE_DIR = 'node_modules/.cache/litmus-lint';
+const CACHE_FILE = 'lint-cache.json';
+/** Results of this many distinct workspaces are kept: switching branches back finds its answer. */
+const MAX_ENTRIES = 8;
+const FORMAT_VERSION = 1;
+
+interface StoredEntry {
+  key: string;
+  diagnostics: LintDiagnostic[];
+}
+
+interface StoredCache {
+  version: number;
+  entries: StoredEntry[];
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * The key of one lint: the linter's version, the command line's rule severities, the roots, and
+ * every document the load read (suite, tool, environment, config and harness files alike, each by
+ * kind and content hash), with the read errors. A lint reads nothing else, so an edit to any file a
+ * result depends on, a referenced tool file included, gives another key: a stale result is never served.
+ */
+export function cacheKey(index: WorkspaceIndex, rules: Record<string, SeveritySetting>): string {
+  const docs = [...index.docs.values()].map((d) => [d.uri, d.kind, sha256(d.text)]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const errors = [...index.readErrors].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  const rulePairs = Object.entries(rules).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  return sha256(JSON.stringify([FORMAT_VERSION, TOOL_VERSION, [...index.roots].sort(), rulePairs, docs, errors]));
+}
+
+/** A diagnostic as plain data: fixes' edits (computed when first read) are materialised. */
+function plain(d: LintDiagnostic): LintDiagnostic {
+  const fixes: Fix[] = d.fixes.map((f) => ({ title: f.title, unambiguous: f.unambiguous, edits: f.edits }));
+  return { ...d, fixes };
+}
+
+export interface LintCache {
+  /** The cached diagnostics for this workspace, or runs `lint` and remembers its answer. */
+  lint(index: WorkspaceIndex, lint: () => LintDiagnostic[]): LintDiagnostic[];
+  /** Writes the cache file when something was added; a failure is a warning, never the run's. */
+  save(): Promise<void>;
+  readonly hits: number;
+}
+
+/** The cache file `--cache-location` names: a folder (existing, or written with a trailing `/`) or a file. */
+export async function cacheFilePath(io: CliIo, location: string | undefined): Promise<string> {
+  if (location === undefined) return resolve(io.cwd, DEFAULT_CACHE_DIR, CACHE_FILE);
+  const abs = resolve(io.cwd, location);
+  if (/[\\/]$/.test(location)) return join(abs, CACHE_FILE);
+  const st = await io.fs.stat(fileUri(abs)).catch(() => undefined);
+  return st?.type === 'directory' ? join(abs, CACHE_FILE) : abs;
+}
+
+export async function openCache(io: CliIo, path: string, rules: Record<string, SeveritySetting>, warn: (text: string) => void): Promise<LintCache> {
+  let stored: StoredCache = { version: FORMAT_VERSION, entries: [] };
+  try {
+    const parsed = JSON.parse(await io.fs.readFile(fileUri(path))) as StoredCache;
+    // Anything unexpected (another version, a hand edit, a torn write) is an empty cache, not an error.
+    if (parsed && parsed.version === FORMAT_VERSION && Array.isArray(parsed.entries)) {
+      stored = { version: FORMAT_VERSION, entries: parsed.entries.filter((e) => e && typeof e.key === 'string' && Array.isArray(e.diagnostics)) };
+    }
+  } catch {
+    // no cache yet
+  }
+  let dirty = false;
+  let hits = 0;
+  return {
+    get hits() {
+      return hits;
+    },
+    lint(index, lint) {
+      const key = cacheKey(index, rules);
+      const found = stored.entries.findIndex((e) => e.key === key);
+      if (found >= 0) {
+        hits++;
+        const [entry] = stored.entries.splice(found, 1);
+        if (found > 0) dirty = true;
+        stored.entries.unshift(entry);
+        return entry.diagnostics;
+      }
+      const diagnostics = lint();
+      stored.entries.unshift({ key, diagnostics: diagnostics.map(plain) });
+      stored.entries.length = Math.min(stored.entries.length, MAX_ENTRIES);
+      dirty = true;
+      return diagnostics;
+    },
+    async save() {
+      if (!dirty) return;
+      try {
+        await io.writeFile(path, JSON.stringify(stored));
+      } catch (e) {
+        warn(`cannot write the cache ${path}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      }
+    },
+  };
+}
