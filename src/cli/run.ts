@@ -8,7 +8,7 @@ import { RULE_IDS, RULES } from '../core/rules/registry';
 import { SEVERITY_ORDER, type SeveritySetting } from '../core/types';
 import { basenameUri, dirnameUri, fileUri, joinUri, normalizeUri, uriToPath } from '../core/uri';
 import { parseCliArgs, UsageError, type CliOptions, type FormatTarget } from './args';
-import { applyBaseline, baselineEntries, findingPlace, parseBaseline, serializeBaseline } from './baseline';
+import { applyBaseline, baselineEntries, findingPlace, parseBaseline, serializeBaseline, type Baseline } from './baseline';
 import { cacheFilePath, openCache, type LintCache } from './cache';
 import { useColor } from './color';
 import { resolveTargets, type Targets } from './files';
@@ -150,6 +150,7 @@ async function lintSession(
   afterFirstLoad?: () => void,
 ): Promise<number> {
   const warn = (text: string) => io.stderr(`${TOOL_NAME}: warning: ${text}\n`);
+  const baseline = opts.baseline === undefined ? undefined : await readBaseline(io, opts.baseline);
   let cache: LintCache | undefined;
   if (opts.cache) cache = await openCache(io, await cacheFilePath(io, opts.cacheLocation), ruleOptions, warn);
   const load = async () => {
@@ -203,18 +204,8 @@ async function lintSession(
     await io.writeFile(path, serializeBaseline(entries));
     io.stderr(`${TOOL_NAME}: wrote ${plural(entries.length, 'finding')} to the baseline ${escapeText(relPath(fileUri(path), cwdUri))}\n`);
     kept = [];
-  } else if (opts.baseline !== undefined) {
-    const path = resolve(io.cwd, opts.baseline);
-    const uri = normalizeUri(fileUri(path));
-    let text: string;
-    try {
-      text = await io.fs.readFile(uri);
-    } catch {
-      throw new UsageError(`no such baseline file: ${opts.baseline} (write one with --write-baseline)`);
-    }
-    const baseline = parseBaseline(text);
-    if (typeof baseline === 'string') throw new UsageError(`--baseline ${opts.baseline}: ${baseline}`);
-    const result = applyBaseline(loaded.index, reported, baseline, uri);
+  } else if (baseline) {
+    const result = applyBaseline(loaded.index, reported, baseline.value, baseline.uri);
     kept = result.kept;
     const parts = [`${plural(result.accepted, 'finding')} accepted by the baseline`];
     if (result.unmatched) parts.push(`${plural(result.unmatched, 'entry')} of it no longer ${result.unmatched === 1 ? 'matches' : 'match'} (rewrite it with --write-baseline)`);
@@ -236,6 +227,20 @@ async function lintSession(
     ctx.places = places;
   }
   return finishReports(io, opts, kept, ctx);
+}
+
+/** The `--baseline` file, read before anything is linted: a bad one is a usage error. */
+async function readBaseline(io: CliIo, file: string): Promise<{ uri: string; value: Baseline }> {
+  const uri = normalizeUri(fileUri(resolve(io.cwd, file)));
+  let text: string;
+  try {
+    text = await io.fs.readFile(uri);
+  } catch {
+    throw new UsageError(`no such baseline file: ${file} (write one with --write-baseline)`);
+  }
+  const value = parseBaseline(text);
+  if (typeof value === 'string') throw new UsageError(`--baseline ${file}: ${value}`);
+  return { uri, value };
 }
 
 function emptyContext(cwdUri: string, files: string[]): FormatContext {
