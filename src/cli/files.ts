@@ -1,6 +1,6 @@
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { FileSystem } from '../core/fs';
 import { kindFromName } from '../core/kinds';
 import { fileUri, normalizeUri, uriToPath } from '../core/uri';
@@ -115,16 +115,35 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
     if (opts.ignorePatterns.length) sources.push({ base: opts.cwd, rules: ignore().add(opts.ignorePatterns) });
   }
 
-  const ignoredPath = (abs: string, dir: boolean): boolean => {
-    let verdict = false;
+  /**
+   * One level's verdict: each source's own match on the path (a match inherited from an ignored
+   * parent is that parent's verdict, decided a level up), the last source with one winning.
+   */
+  const levelVerdict = (abs: string, dir: boolean): boolean | undefined => {
+    let verdict: boolean | undefined;
     for (const s of sources) {
       const rel = below(s.base, abs);
       if (rel === undefined) continue;
       const r = s.rules.test(dir ? rel + '/' : rel);
-      if (r.ignored) verdict = true;
+      const slash = rel.lastIndexOf('/');
+      const inherited = r.ignored && slash > 0 && s.rules.test(rel.slice(0, slash) + '/').ignored;
+      if (r.ignored && !inherited) verdict = true;
       else if (r.unignored) verdict = false;
     }
     return verdict;
+  };
+  // As in git, nothing inside an ignored folder comes back: each folder on the way down is checked.
+  const ignoredPath = (abs: string, dir: boolean): boolean => {
+    if (sources.length === 0) return false;
+    const levels: string[] = [];
+    for (let p = abs; ; ) {
+      const parent = dirname(p);
+      if (parent === p) break;
+      levels.unshift(parent);
+      p = parent;
+    }
+    for (const level of levels) if (levelVerdict(level, true) === true) return true;
+    return levelVerdict(abs, dir) === true;
   };
 
   const ignoredExplicit = files.filter((f) => ignoredPath(f, false));
