@@ -1,9 +1,5 @@
 import type { Node } from 'jsonc-parser';
-import type { LintDiagnostic } from '../core/lint';
-import { formatPointer } from '../core/pointer';
-import type { JsonPath } from '../core/types';
-import { normalizeUri, relativePath } from '../core/uri';
-import type { CaseModel, WorkspaceIndex } from '../core/workspace';
+import { type LintDiagnostic, formatPointer, type JsonPath, normalizeUri, relativePath, type CaseModel, type WorkspaceIndex } from '../core';
 import { sha256 } from './cache';
 
 /**

@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import type { Fix, LintDiagnostic } from '../core/lint';
-import type { SeveritySetting } from '../core/types';
-import { fileUri } from '../core/uri';
-import type { WorkspaceIndex } from '../core/workspace';
+import { type Fix, type LintDiagnostic, type SeveritySetting, fileUri, type WorkspaceIndex } from '../core';
 import type { CliIo } from './io';
 import { TOOL_VERSION } from './version';
 

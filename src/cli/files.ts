@@ -1,9 +1,7 @@
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { FileSystem } from '../core/fs';
-import { kindFromName } from '../core/kinds';
-import { fileUri, normalizeUri, uriToPath } from '../core/uri';
+import { type FileSystem, kindFromName, fileUri, normalizeUri, uriToPath } from '../core';
 import { UsageError } from './args';
 
 /** The ignore file: gitignore syntax, read from the working directory and from each folder linted. */

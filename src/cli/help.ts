@@ -1,4 +1,4 @@
-import { RULE_IDS, RULES } from '../core/rules/registry';
+import { RULE_IDS, RULES } from '../core';
 import { DEFAULT_CACHE_DIR } from './cache';
 import { IGNORE_FILE } from './files';
 import { FORMAT_NAMES } from './format/index';

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { escapeText } from '../core/escape';
-import { fileUri, normalizeUri } from '../core/uri';
+import { escapeText, fileUri, normalizeUri } from '../core';
 import type { CliIo } from './io';
 import { TOOL_NAME } from './version';
 

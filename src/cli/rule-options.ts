@@ -1,8 +1,4 @@
-import { mergeConfig, type ResolvedConfig } from '../core/config';
-import { RULE_IDS } from '../core/rules/registry';
-import { closest } from '../core/similar';
-import type { SeveritySetting } from '../core/types';
-import type { WorkspaceIndex } from '../core/workspace';
+import { mergeConfig, type ResolvedConfig, RULE_IDS, closest, type SeveritySetting, type WorkspaceIndex } from '../core';
 import { UsageError } from './args';
 
 const WORDS: Record<string, SeveritySetting> = { error: 'error', warning: 'warning', warn: 'warning', info: 'info', hint: 'hint', off: 'off' };

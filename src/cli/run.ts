@@ -1,12 +1,23 @@
 import { createTwoFilesPatch } from 'diff';
 import { dirname, resolve } from 'node:path';
-import { escapeText } from '../core/escape';
-import type { FileSystem } from '../core/fs';
-import { lintIndex, type LintDiagnostic } from '../core/lint';
-import { loadWorkspace, type LoadResult } from '../core/load';
-import { RULE_IDS, RULES } from '../core/rules/registry';
-import { SEVERITY_ORDER, type SeveritySetting } from '../core/types';
-import { basenameUri, dirnameUri, fileUri, joinUri, normalizeUri, uriToPath } from '../core/uri';
+import {
+  basenameUri,
+  dirnameUri,
+  escapeText,
+  fileUri,
+  joinUri,
+  lintIndex,
+  loadWorkspace,
+  normalizeUri,
+  RULE_IDS,
+  RULES,
+  SEVERITY_ORDER,
+  uriToPath,
+  type FileSystem,
+  type LintDiagnostic,
+  type LoadResult,
+  type SeveritySetting,
+} from '../core';
 import { parseCliArgs, UsageError, type CliOptions, type FormatTarget } from './args';
 import { applyBaseline, baselineEntries, findingPlace, parseBaseline, serializeBaseline, type Baseline } from './baseline';
 import { cacheFilePath, openCache, type LintCache } from './cache';

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { fileUri, loadWorkspace, memoryFileSystem, type FileSystem, type LintDiagnostic } from '../../src/core';
-import { lintIndex } from '../../src/core/lint';
+import { fileUri, lintIndex, loadWorkspace, memoryFileSystem, type FileSystem, type LintDiagnostic } from '../../src/core';
 import { parseCliArgs, UsageError } from '../../src/cli/args';
 import { applyBaseline, baselineEntries, parseBaseline } from '../../src/cli/baseline';
 import { cacheKey } from '../../src/cli/cache';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Severity } from '../../core/types';
+import { type Severity } from '../../core';
 import { relPath, type Formatter } from './context';
 
 /** GitLab Code Quality severities: info, minor, major, critical, blocker. */

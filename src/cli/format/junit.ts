@@ -1,4 +1,4 @@
-import type { LintDiagnostic } from '../../core/lint';
+import { type LintDiagnostic } from '../../core';
 import { relPath, type Formatter } from './context';
 import { cdata, escapeXml } from './xml';
 
