@@ -39,7 +39,7 @@ export interface CliOptions {
 /** A usage error: printed as one line, exit status 2. */
 export class UsageError extends Error {}
 
-const OPTIONS = {
+export const OPTIONS = {
   format: { type: 'string', short: 'f', multiple: true },
   output: { type: 'string', short: 'o' },
   'output-file': { type: 'string' },

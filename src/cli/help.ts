@@ -12,7 +12,7 @@ export function helpText(): string {
     return `  ${id.padEnd(width)}  ${m.defaultSeverity.padEnd(7)}  ${m.description}`;
   });
   return [
-    `Usage: ${TOOL_NAME} [options] <files or folders...>`,
+    `Usage: ${TOOL_NAME} [options] <files, folders or globs...>`,
     `       ${TOOL_NAME} --stdin --stdin-filename <path> [options]`,
     `       ${TOOL_NAME} report [options] <files or folders...>`,
     `       ${TOOL_NAME} init [--force] [folder]`,
@@ -24,7 +24,7 @@ export function helpText(): string {
     'Options:',
     `  -f, --format <name>[:<file>]  output format: ${FORMAT_NAMES.join(', ')} (default: stylish);`,
     '                                repeatable, each to its own file (--format sarif:out.sarif --format stylish)',
-    '  -o, --output-file <file>      write the report (of the one format without a file) to a file',
+    '  -o, --output-file <file>      (or --output) write the report of the one format without a file there',
     '      --fail-severity <level>   error or warning: the lowest severity that fails the run (default: error)',
     '      --max-warnings <n>        also fail when there are more than n warnings',
     '  -c, --config <file>           use this litmus.config.json instead of the nearest one',
@@ -36,7 +36,7 @@ export function helpText(): string {
     '      --stdin                   lint standard input as the file --stdin-filename names (with --fix: print the fixed text)',
     '      --stdin-filename <path>   the file standard input stands for: its kind, config and workspace',
     '      --ignore-pattern <pat>    ignore files matching this gitignore pattern (repeatable)',
-    `      --no-ignore               ignore neither ${IGNORE_FILE} files nor --ignore-pattern`,
+    `      --no-ignore               apply neither ${IGNORE_FILE} files nor --ignore-pattern`,
     '      --color, --no-color       force colour on or off (default: on a terminal, unless NO_COLOR)',
     '      --cache                   reuse results while no file the lint reads has changed',
     `      --cache-location <path>   the cache file or folder (default: ${DEFAULT_CACHE_DIR})`,

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileUri, lintIndex, loadWorkspace, memoryFileSystem, type FileSystem, type LintDiagnostic } from '../../src/core';
-import { parseCliArgs, UsageError } from '../../src/cli/args';
+import { OPTIONS, parseCliArgs, UsageError } from '../../src/cli/args';
+import { FORMAT_NAMES } from '../../src/cli/format/index';
+import { helpText } from '../../src/cli/help';
 import { applyBaseline, baselineEntries, parseBaseline } from '../../src/cli/baseline';
 import { cacheKey } from '../../src/cli/cache';
 import { resolveTargets } from '../../src/cli/files';
@@ -356,5 +360,20 @@ describe('cli conventions', () => {
       assert.equal(await runCli(['init', 'starter'], run.io), 2);
       assert.match(run.err(), /is not empty/);
     });
+  });
+});
+
+describe('cli options are documented', () => {
+  const root = join(__dirname, '../../..');
+  it('--help and docs/cli.md name every option the parser takes', () => {
+    const help = helpText();
+    const docs = readFileSync(join(root, 'docs/cli.md'), 'utf8');
+    for (const [name, spec] of Object.entries(OPTIONS)) {
+      assert.ok(help.includes(`--${name}`), `--help lists --${name}`);
+      assert.ok(docs.includes(`--${name}`), `docs/cli.md documents --${name}`);
+      const short = (spec as { short?: string }).short;
+      if (short) assert.ok(help.includes(`-${short}, --`), `--help shows -${short}`);
+    }
+    for (const format of FORMAT_NAMES) assert.ok(docs.includes(`### \`${format}\``), `docs/cli.md has a section on ${format}`);
   });
 });
