@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { type Fix, type LintDiagnostic, type SeveritySetting, fileUri, type WorkspaceIndex } from '../core';
+import { fileUri, type FileSystem, type Fix, type LintDiagnostic, type SeveritySetting, type WorkspaceIndex } from '../core';
 import type { CliIo } from './io';
 import { TOOL_VERSION } from './version';
 
@@ -31,11 +31,56 @@ export function sha256(text: string): string {
  * kind and content hash), with the read errors. A lint reads nothing else, so an edit to any file a
  * result depends on, a referenced tool file included, gives another key: a stale result is never served.
  */
-export function cacheKey(index: WorkspaceIndex, rules: Record<string, SeveritySetting>): string {
+export function cacheKey(index: WorkspaceIndex, rules: Record<string, SeveritySetting>, reads: ReadLog = new Map()): string {
   const docs = [...index.docs.values()].map((d) => [d.uri, d.kind, sha256(d.text)]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const errors = [...index.readErrors].sort((a, b) => (a[0] < b[0] ? -1 : 1));
   const rulePairs = Object.entries(rules).sort((a, b) => (a[0] < b[0] ? -1 : 1));
-  return sha256(JSON.stringify([FORMAT_VERSION, TOOL_VERSION, [...index.roots].sort(), rulePairs, docs, errors]));
+  const log = [...reads].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  return sha256(JSON.stringify([FORMAT_VERSION, TOOL_VERSION, [...index.roots].sort(), rulePairs, docs, errors, log]));
+}
+
+/** What a load asked the file system and what it answered, by call and URI (texts by hash). */
+export type ReadLog = Map<string, string>;
+
+/**
+ * The file system with every answer recorded. The key then covers whatever the loader reads, in
+ * whatever way a file kind is read (a tool, an environment, a config up the tree), and whatever
+ * it looked for and did not find: a file that appears changes a listing or a stat, so the key.
+ */
+export function recordingFileSystem(fs: FileSystem): { fs: FileSystem; log: ReadLog } {
+  const log: ReadLog = new Map();
+  const note = (call: string, uri: string, answer: string) => log.set(`${call} ${uri}`, answer);
+  return {
+    log,
+    fs: {
+      async readFile(uri) {
+        try {
+          const text = await fs.readFile(uri);
+          note('read', uri, sha256(text));
+          return text;
+        } catch (e) {
+          note('read', uri, `error ${(e as { code?: string })?.code ?? ''}`);
+          throw e;
+        }
+      },
+      async readDirectory(uri) {
+        try {
+          const entries = await fs.readDirectory(uri);
+          note('list', uri, sha256(JSON.stringify([...entries].sort((a, b) => (a[0] < b[0] ? -1 : 1)))));
+          return entries;
+        } catch (e) {
+          note('list', uri, `error ${(e as { code?: string })?.code ?? ''}`);
+          throw e;
+        }
+      },
+      async stat(uri) {
+        const st = await fs.stat(uri);
+        note('stat', uri, st ? st.type : 'none');
+        return st;
+      },
+      ...(fs.realUri ? { realUri: fs.realUri.bind(fs) } : {}),
+    },
+  };
 }
 
 /** A diagnostic as plain data: fixes' edits (computed when first read) are materialised. */
@@ -46,7 +91,7 @@ function plain(d: LintDiagnostic): LintDiagnostic {
 
 export interface LintCache {
   /** The cached diagnostics for this workspace, or runs `lint` and remembers its answer. */
-  lint(index: WorkspaceIndex, lint: () => LintDiagnostic[]): LintDiagnostic[];
+  lint(index: WorkspaceIndex, lint: () => LintDiagnostic[], reads?: ReadLog): LintDiagnostic[];
   /** Writes the cache file when something was added; a failure is a warning, never the run's. */
   save(): Promise<void>;
   readonly hits: number;
@@ -78,8 +123,8 @@ export async function openCache(io: CliIo, path: string, rules: Record<string, S
     get hits() {
       return hits;
     },
-    lint(index, lint) {
-      const key = cacheKey(index, rules);
+    lint(index, lint, reads) {
+      const key = cacheKey(index, rules, reads);
       const found = stored.entries.findIndex((e) => e.key === key);
       if (found >= 0) {
         hits++;

@@ -20,7 +20,7 @@ import {
 } from '../core';
 import { parseCliArgs, UsageError, type CliOptions, type FormatTarget } from './args';
 import { applyBaseline, baselineEntries, findingPlace, parseBaseline, serializeBaseline, type Baseline } from './baseline';
-import { cacheFilePath, openCache, type LintCache } from './cache';
+import { cacheFilePath, openCache, recordingFileSystem, type LintCache, type ReadLog } from './cache';
 import { useColor } from './color';
 import { resolveTargets, type Targets } from './files';
 import { newFixHistory, planFixes, type AppliedFix } from './fix';
@@ -163,15 +163,22 @@ async function lintSession(
   const warn = (text: string) => io.stderr(`${TOOL_NAME}: warning: ${text}\n`);
   const baseline = opts.baseline === undefined ? undefined : await readBaseline(io, opts.baseline);
   let cache: LintCache | undefined;
-  if (opts.cache) cache = await openCache(io, await cacheFilePath(io, opts.cacheLocation), ruleOptions, warn);
+  let reads: ReadLog | undefined;
+  if (opts.cache) {
+    cache = await openCache(io, await cacheFilePath(io, opts.cacheLocation), ruleOptions, warn);
+    const recording = recordingFileSystem(session.fs);
+    session.fs = recording.fs;
+    reads = recording.log;
+  }
   const load = async () => {
+    reads?.clear();
     const loaded = await loadOnce();
     applyRuleOptions(loaded.index, ruleOptions);
     return loaded;
   };
   const lint = (loaded: LoadResult) => {
     const run = () => lintIndex(loaded.index).diagnostics;
-    return cache ? cache.lint(loaded.index, run) : run();
+    return cache ? cache.lint(loaded.index, run, reads) : run();
   };
 
   let loaded = await load();

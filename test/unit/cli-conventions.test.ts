@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileUri, lintIndex, loadWorkspace, memoryFileSystem, type FileSystem, type LintDiagnostic } from '../../src/core';
 import { OPTIONS, parseCliArgs, UsageError } from '../../src/cli/args';
@@ -295,13 +297,17 @@ describe('cli conventions', () => {
     it('serves what it stored for the same files (and only for them), and survives a corrupt cache file', async () => {
       const files = start();
       const run = liveIo(files);
-      const { index } = await loadWorkspace(run.io.fs, ['file:///ws/suite']);
-      const key = cacheKey(index, {});
+      assert.equal(await runCli(['--cache', '--cache-location', 'c.json', 'suite'], run.io), 0);
+      const stored = JSON.parse(files.get('file:///ws/c.json')!);
+      assert.equal(stored.entries.length, 1);
       const planted = { ...diag({ uri: 'file:///ws/suite/a.litmus.json', message: 'planted in the cache' }), docsUrl: '' };
-      files.set('file:///ws/c.json', JSON.stringify({ version: 1, entries: [{ key, diagnostics: [planted] }] }));
+      stored.entries[0].diagnostics = [planted];
+      files.set('file:///ws/c.json', JSON.stringify(stored));
+      run.reset();
       assert.equal(await runCli(['--cache', '--cache-location', 'c.json', 'suite'], run.io), 1);
       assert.match(run.out(), /planted in the cache/, 'a hit is served from the cache');
-      assert.notEqual(cacheKey(index, { schema: 'off' }), key, '--rule is part of the key');
+      const { index } = await loadWorkspace(run.io.fs, ['file:///ws/suite']);
+      assert.notEqual(cacheKey(index, { schema: 'off' }), cacheKey(index, {}), '--rule is part of the key');
       files.set('file:///ws/suite/a.litmus.json', files.get('file:///ws/suite/a.litmus.json')! + ' ');
       run.reset();
       assert.equal(await runCli(['--cache', '--cache-location', 'c.json', 'suite'], run.io), 0);
@@ -311,6 +317,20 @@ describe('cli conventions', () => {
       assert.equal(await runCli(['--cache', '--cache-location', 'c.json', 'suite'], run.io), 0);
       assert.doesNotMatch(run.err(), /warning|cache/);
       assert.equal(JSON.parse(files.get('file:///ws/c.json')!).version, 1, 'rewritten whole');
+    });
+  });
+
+  describe('--cache and new files', () => {
+    it('sees a config file that appears up the tree', async () => {
+      const files = new Map([['file:///ws/suite/a.litmus.json', caseText('a', ', "seed_id": "nobody"')]]);
+      const run = liveIo(files);
+      assert.equal(await runCli(['--cache', 'suite'], run.io), 1);
+      files.set('file:///ws/litmus.config.json', '{ "rules": { "unresolved-reference": "off" } }');
+      run.reset();
+      assert.equal(await runCli(['--cache', 'suite'], run.io), 0);
+      files.delete('file:///ws/litmus.config.json');
+      run.reset();
+      assert.equal(await runCli(['--cache', 'suite'], run.io), 1, 'and its going away');
     });
   });
 
@@ -375,5 +395,30 @@ describe('cli options are documented', () => {
       if (short) assert.ok(help.includes(`-${short}, --`), `--help shows -${short}`);
     }
     for (const format of FORMAT_NAMES) assert.ok(docs.includes(`### \`${format}\``), `docs/cli.md has a section on ${format}`);
+  });
+});
+
+describe('--cache on disk (dist/cli.js)', function () {
+  this.timeout(60000);
+  const root = join(__dirname, '../../..');
+  it('answers anew after a referenced tool file outside the linted folder is edited between runs', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'litmus-cache-'));
+    try {
+      mkdirSync(join(tmp, 'suite'));
+      mkdirSync(join(tmp, 'shared'));
+      const tool = (name: string) => `{ "tools": [ { "name": "${name}", "description": "Send mail.", "inputSchema": { "type": "object" } } ] }`;
+      writeFileSync(join(tmp, 'suite/a.litmus.json'), caseText('a', ', "tools": ["../shared/mail.tools.json#send_email"]'));
+      writeFileSync(join(tmp, 'shared/mail.tools.json'), tool('send_email'));
+      const run = () => spawnSync(process.execPath, [join(root, 'dist/cli.js'), '--cache', 'suite'], { cwd: tmp, encoding: 'utf8' });
+      assert.equal(run().status, 0);
+      assert.ok(existsSync(join(tmp, 'node_modules/.cache/litmus-lint/lint-cache.json')));
+      assert.equal(run().status, 0);
+      writeFileSync(join(tmp, 'shared/mail.tools.json'), tool('post_letter'));
+      const after = run();
+      assert.equal(after.status, 1);
+      assert.match(after.stdout, /has no tool named `send_email`/);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
