@@ -179,7 +179,8 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
 
   return {
     roots: [...folders, ...explicit, ...globs.map((g) => g.base)].map((p) => normalizeUri(fileUri(p))),
-    fs: filtered,
+    // With nothing to leave out, listings go straight through: a large suite pays nothing per entry.
+    fs: sources.length === 0 && globs.length === 0 ? fs : filtered,
     ignoredExplicit: ignoredExplicit.map((p) => normalizeUri(fileUri(p))),
     selected: (uri) => selectedPath(uriToPath(uri)),
     ignored: (uri, dir = false) => ignoredPath(uriToPath(uri), dir),

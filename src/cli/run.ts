@@ -67,6 +67,8 @@ interface Session {
   /** --stdin: the buffer's URI, the one file reported. */
   stdinUri?: string;
   stdinText?: string;
+  /** Checks what can only be known once the files are read (a glob that matched nothing). */
+  afterLoad?: () => void;
 }
 
 async function lintCommand(argv: string[], io: CliIo): Promise<number> {
@@ -122,16 +124,12 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
       printNothingFound(io);
       return finishReports(io, opts, [], emptyContext(cwdUri, []));
     }
-    const overlays = new Map<string, { text: string }>();
-    const loadOnce = () => loadWorkspace(session.fs, session.roots, { configUri, overlays });
-    return lintSession(io, opts, session, cwdUri, ruleOptions, overlays, loadOnce, () => {
+    session.afterLoad = () => {
       const unmatched = targets.unmatchedGlobs();
       if (unmatched.length) throw new UsageError(`no LITMUS files match the pattern ${unmatched.map((p) => `'${p}'`).join(', ')}`);
-    });
+    };
   }
-  const overlays = new Map<string, { text: string }>();
-  const loadOnce = () => loadWorkspace(session.fs, session.roots, { configUri, overlays });
-  return lintSession(io, opts, session, cwdUri, ruleOptions, overlays, loadOnce);
+  return lintSession(io, opts, session, cwdUri, ruleOptions, configUri);
 }
 
 /** The file system with one file's text replaced by (or, when it is not on disk, added as) a buffer. */
@@ -156,10 +154,10 @@ async function lintSession(
   session: Session,
   cwdUri: string,
   ruleOptions: Record<string, SeveritySetting>,
-  overlays: Map<string, { text: string }>,
-  loadOnce: () => Promise<LoadResult>,
-  afterFirstLoad?: () => void,
+  configUri: string | undefined,
 ): Promise<number> {
+  // Fixed texts between --fix passes: they win over the files, which are written once at the end.
+  const overlays = new Map<string, { text: string }>();
   const warn = (text: string) => io.stderr(`${TOOL_NAME}: warning: ${text}\n`);
   const baseline = opts.baseline === undefined ? undefined : await readBaseline(io, opts.baseline);
   let cache: LintCache | undefined;
@@ -172,7 +170,7 @@ async function lintSession(
   }
   const load = async () => {
     reads?.clear();
-    const loaded = await loadOnce();
+    const loaded = await loadWorkspace(session.fs, session.roots, { configUri, overlays });
     applyRuleOptions(loaded.index, ruleOptions);
     return loaded;
   };
@@ -182,7 +180,10 @@ async function lintSession(
   };
 
   let loaded = await load();
-  afterFirstLoad?.();
+  session.afterLoad?.();
+  if (session.stdinUri && !loaded.index.docs.has(session.stdinUri)) {
+    io.stderr(`${TOOL_NAME}: note: skipped ${escapeText(relPath(session.stdinUri, cwdUri))}: not a LITMUS file (by name or $schema)\n`);
+  }
   let diagnostics = lint(loaded);
   const stdoutTarget = opts.formats.find((t) => t.output === undefined);
   let fixed: Map<string, string> | undefined;
@@ -231,7 +232,7 @@ async function lintSession(
   }
   await cache?.save();
 
-  const files = session.stdinUri ? [session.stdinUri] : [...loaded.index.docs.keys()].sort();
+  const files = session.stdinUri ? [session.stdinUri].filter((u) => loaded.index.docs.has(u)) : [...loaded.index.docs.keys()].sort();
   const ctx = emptyContext(cwdUri, files);
   ctx.fixed = fixed;
   if (opts.formats.some((t) => t.format === 'gitlab')) {
