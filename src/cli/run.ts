@@ -5,6 +5,7 @@ import {
   dirnameUri,
   escapeText,
   fileUri,
+  isUnsafeCodePoint,
   joinUri,
   lintIndex,
   loadWorkspace,
@@ -302,7 +303,23 @@ async function emit(io: CliIo, opts: CliOptions, target: FormatTarget, text: str
 function unifiedDiff(path: string, before: string, after: string): string {
   const name = escapeText(path);
   const patch = createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, '', '', { context: 3 });
-  return patch.replace(/^=+\n/, '').replace(/\t\n/g, '\n');
+  // The lines are the suite's own text: a hostile one must not drive the terminal (tabs stay, and a
+  // CRLF file's line ends are dropped, not shown).
+  return patch
+    .replace(/^=+\n/, '')
+    .replace(/\t\n/g, '\n')
+    .split('\n')
+    .map((line) => terminalSafe(line.replace(/\r$/, '')))
+    .join('\n');
+}
+
+function terminalSafe(line: string): string {
+  let out = '';
+  for (const ch of line) {
+    const cp = ch.codePointAt(0)!;
+    out += cp !== 9 && isUnsafeCodePoint(cp) ? `\\u{${cp.toString(16).toUpperCase()}}` : ch;
+  }
+  return out;
 }
 
 interface FixOutcome {

@@ -348,6 +348,22 @@ describe('cli conventions', () => {
     });
   });
 
+  describe('--fix-dry-run', () => {
+    it('writes nothing, and its diff cannot drive the terminal: controls in the suite\'s text are escaped', async () => {
+      const text = '{ "instance_id": "c1", "arm": "benign", "family": "f", "task": "x\u009b2J\u202e\u007f", "tools": ["m.tools.json#send_emial"], "correct_resolution_signature": "s" }\r\n';
+      const files = new Map([
+        ['file:///ws/suite/c.litmus.json', text],
+        ['file:///ws/suite/m.tools.json', '{ "tools": [ { "name": "send_email", "description": "Send.", "inputSchema": { "type": "object" } } ] }'],
+      ]);
+      const run = liveIo(files);
+      await runCli(['--fix-dry-run', 'suite'], run.io);
+      assert.equal(files.get('file:///ws/suite/c.litmus.json'), text, 'nothing written');
+      assert.match(run.out(), /^-.*"x\\u\{9B\}2J\\u\{202E\}\\u\{7F\}".*send_emial.*$/m);
+      assert.match(run.out(), /^\+.*send_email.*$/m);
+      assert.ok(!/[\u009b\u202e\u007f\r]/.test(run.out()), 'no raw control, bidi or CR character reaches the terminal');
+    });
+  });
+
   describe('--print-config', () => {
     it('prints the nearest config with --rule on top, every rule spelled out, and lints nothing', async () => {
       const files = new Map([['file:///ws/suite/litmus.config.json', '{ "rules": { "schema": "warning" }, "maxMutationDepth": 2 }']]);
