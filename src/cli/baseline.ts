@@ -34,15 +34,16 @@ function pathAtOffset(root: Node, offset: number): JsonPath {
     if (!children || (node.type !== 'object' && node.type !== 'array')) return path;
     let next: Node | undefined;
     let segment: string | number | undefined;
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i];
-      if (offset < child.offset || offset >= child.offset + Math.max(child.length, 1)) continue;
+    // Children are in text order: the last one starting at or before the offset is the only candidate.
+    const i = lastStartingBy(children, offset);
+    const child = i >= 0 ? children[i] : undefined;
+    if (child && offset < child.offset + Math.max(child.length, 1)) {
       if (node.type === 'array') {
         next = child;
         segment = i;
       } else {
         const [key, value] = child.children ?? [];
-        if (!key) break;
+        if (!key) return path;
         segment = String(key.value);
         // On the key itself: the property is the place; nothing deeper.
         next = value && offset >= value.offset ? value : undefined;
@@ -51,7 +52,6 @@ function pathAtOffset(root: Node, offset: number): JsonPath {
           return path;
         }
       }
-      break;
     }
     if (!next || segment === undefined) return path;
     path.push(segment);
@@ -59,39 +59,53 @@ function pathAtOffset(root: Node, offset: number): JsonPath {
   }
 }
 
-function startsWith(path: JsonPath, prefix: JsonPath): boolean {
-  return prefix.length <= path.length && prefix.every((s, i) => s === path[i]);
+/** The index of the last item whose `offset` (or `key`) is at most `at`, by binary search; -1 if none. */
+function lastStartingBy<T>(items: readonly T[], at: number, key: (item: T) => number = (item) => (item as { offset: number }).offset): number {
+  let lo = 0;
+  let hi = items.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (key(items[mid]) <= at) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
 }
 
-/** Where a finding sits, as the baseline records it. */
-export function findingPlace(index: WorkspaceIndex, d: LintDiagnostic, cases: Map<string, CaseModel[]>): { case?: string; path: string } {
+/** The cases of each document by root and path, for `findingPlace`. */
+export type CasesByRoot = Map<string, Map<string, CaseModel>>;
+
+const placeKey = (root: number, path: JsonPath) => JSON.stringify([root, ...path]);
+
+export function casesByRoot(index: WorkspaceIndex): CasesByRoot {
+  const out: CasesByRoot = new Map();
+  for (const c of index.cases) {
+    let places = out.get(c.doc.uri);
+    if (!places) out.set(c.doc.uri, (places = new Map()));
+    places.set(placeKey(c.root, c.path), c);
+  }
+  return out;
+}
+
+/** Where a finding sits, as the baseline records it: its case's id and a pointer into the case. */
+export function findingPlace(index: WorkspaceIndex, d: LintDiagnostic, cases: CasesByRoot): { case?: string; path: string } {
   const doc = index.docs.get(d.uri);
   if (!doc) return { path: '' };
   const roots = doc.parsed.roots;
-  let rootIndex = -1;
-  for (let i = 0; i < roots.length; i++) {
-    const node = roots[i].node;
-    if (node && d.offset >= node.offset && d.offset < node.offset + Math.max(node.length, 1)) {
-      rootIndex = i;
-      break;
-    }
-  }
-  if (rootIndex < 0) return { path: '' };
-  const node = roots[rootIndex].node!;
+  // By line first: a JSONL file's other lines' trees are never built (they are built as walked).
+  const rootIndex = lastStartingBy(roots, d.range.start.line, (r) => r.line);
+  const node = rootIndex >= 0 ? roots[rootIndex].node : undefined;
+  if (!node || d.offset < node.offset || d.offset >= node.offset + Math.max(node.length, 1)) return { path: '' };
   const path = pathAtOffset(node, d.offset);
-  const owner = (cases.get(d.uri) ?? []).find((c) => c.root === rootIndex && typeof c.id === 'string' && startsWith(path, c.path));
+  const places = cases.get(d.uri);
+  let owner: CaseModel | undefined;
+  // A case is the root itself or an entry of `cases`: look its path up, prefix by prefix.
+  for (let k = 0; places && k <= path.length && !owner; k++) owner = places.get(placeKey(rootIndex, path.slice(0, k)));
+  if (owner && typeof owner.id !== 'string') owner = undefined;
   if (owner) return { case: owner.id, path: formatPointer(path.slice(owner.path.length)) };
   return { path: formatPointer(doc.kind === 'caseLines' ? [rootIndex, ...path] : path) };
-}
-
-function casesByUri(index: WorkspaceIndex): Map<string, CaseModel[]> {
-  const out = new Map<string, CaseModel[]>();
-  for (const c of index.cases) {
-    const list = out.get(c.doc.uri);
-    if (list) list.push(c);
-    else out.set(c.doc.uri, [c]);
-  }
-  return out;
 }
 
 function entryKey(e: BaselineEntry): string {
@@ -100,7 +114,7 @@ function entryKey(e: BaselineEntry): string {
 
 /** One entry per finding, in a stable order; `baselineUri` is the baseline file's URI. */
 export function baselineEntries(index: WorkspaceIndex, diagnostics: readonly LintDiagnostic[], baselineUri: string): BaselineEntry[] {
-  const cases = casesByUri(index);
+  const cases = casesByRoot(index);
   const base = normalizeUri(baselineUri);
   const entries = diagnostics.map((d): BaselineEntry => {
     const place = findingPlace(index, d, cases);
@@ -153,7 +167,7 @@ export interface BaselineResult {
 export function applyBaseline(index: WorkspaceIndex, diagnostics: readonly LintDiagnostic[], baseline: Baseline, baselineUri: string): BaselineResult {
   const budget = new Map<string, number>();
   for (const e of baseline.entries) budget.set(entryKey(e), (budget.get(entryKey(e)) ?? 0) + 1);
-  const cases = casesByUri(index);
+  const cases = casesByRoot(index);
   const base = normalizeUri(baselineUri);
   const kept: LintDiagnostic[] = [];
   let accepted = 0;

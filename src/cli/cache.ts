@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { fileUri, type FileSystem, type Fix, type LintDiagnostic, type SeveritySetting, type WorkspaceIndex } from '../core';
+import { fileUri, kindFromName, SKIPPED_DIRS, type FileSystem, type Fix, type LintDiagnostic, type SeveritySetting, type WorkspaceIndex } from '../core';
 import type { CliIo } from './io';
 import { TOOL_VERSION } from './version';
 
@@ -66,7 +66,9 @@ export function recordingFileSystem(fs: FileSystem): { fs: FileSystem; log: Read
       async readDirectory(uri) {
         try {
           const entries = await fs.readDirectory(uri);
-          note('list', uri, sha256(JSON.stringify([...entries].sort((a, b) => (a[0] < b[0] ? -1 : 1)))));
+          // Only what a walk can take matters: a report or a cache folder appearing beside the suite does not.
+          const relevant = entries.filter(([name, type]) => (type === 'directory' ? !SKIPPED_DIRS.has(name) : kindFromName(name) !== undefined || /\.jsonc?$/i.test(name)));
+          note('list', uri, sha256(JSON.stringify(relevant.sort((a, b) => (a[0] < b[0] ? -1 : 1)))));
           return entries;
         } catch (e) {
           note('list', uri, `error ${(e as { code?: string })?.code ?? ''}`);

@@ -20,7 +20,7 @@ import {
   type SeveritySetting,
 } from '../core';
 import { parseCliArgs, UsageError, type CliOptions, type FormatTarget } from './args';
-import { applyBaseline, baselineEntries, findingPlace, parseBaseline, serializeBaseline, type Baseline } from './baseline';
+import { applyBaseline, baselineEntries, casesByRoot, findingPlace, parseBaseline, serializeBaseline, type Baseline } from './baseline';
 import { cacheFilePath, openCache, recordingFileSystem, type LintCache, type ReadLog } from './cache';
 import { useColor } from './color';
 import { resolveTargets, type Targets } from './files';
@@ -238,8 +238,7 @@ async function lintSession(
   ctx.fixed = fixed;
   if (opts.formats.some((t) => t.format === 'gitlab')) {
     const places = new Map<LintDiagnostic, string>();
-    const cases = new Map<string, typeof loaded.index.cases>();
-    for (const c of loaded.index.cases) cases.set(c.doc.uri, [...(cases.get(c.doc.uri) ?? []), c]);
+    const cases = casesByRoot(loaded.index);
     for (const d of kept) {
       const p = findingPlace(loaded.index, d, cases);
       places.set(d, JSON.stringify([p.case ?? null, p.path]));
