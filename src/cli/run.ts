@@ -48,7 +48,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (argv[0] === 'init') return await runInit(argv.slice(1), io);
     return await lintCommand(argv, io);
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof WriteError) {
+      io.stderr(`${TOOL_NAME}: ${escapeText(e.message)}\n`);
+    } else if (e instanceof UsageError) {
       // Option names and paths come from the command line: escape them like any untrusted text.
       io.stderr(`${TOOL_NAME}: ${escapeText(e.message)} (see ${TOOL_NAME} --help)\n`);
     } else {
@@ -56,6 +58,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`${TOOL_NAME}: internal error: ${escapeText(message.split('\n')[0])}\n`);
     }
     return EXIT_USAGE;
+  }
+}
+
+/** A file the run was asked to write could not be: one line, exit status 2. */
+class WriteError extends Error {}
+
+async function writeOut(io: CliIo, path: string, text: string, what: string): Promise<void> {
+  try {
+    await io.writeFile(path, text);
+  } catch (e) {
+    const code = (e as { code?: string })?.code;
+    throw new WriteError(`cannot write ${what} ${path}: ${code ?? (e instanceof Error ? e.message.split('\n')[0] : String(e))}`);
   }
 }
 
@@ -210,7 +224,7 @@ async function lintSession(
     else io.stderr(summary);
     if (dryRun) fixed = outcome.texts;
     else if (session.stdinUri) io.stdout(outcome.texts.get(session.stdinUri) ?? session.stdinText ?? '');
-    else for (const [uri, text] of outcome.texts) await io.writeFile(uriToPath(uri), text);
+    else for (const [uri, text] of outcome.texts) await writeOut(io, uriToPath(uri), text, 'the fixed file');
   }
   printNotices(io, loaded, cwdUri, session.stdinUri !== undefined);
   // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
@@ -221,7 +235,7 @@ async function lintSession(
   if (opts.writeBaseline !== undefined) {
     const path = resolve(io.cwd, opts.writeBaseline);
     const entries = baselineEntries(loaded.index, reported, normalizeUri(fileUri(path)));
-    await io.writeFile(path, serializeBaseline(entries));
+    await writeOut(io, path, serializeBaseline(entries), 'the baseline');
     io.stderr(`${TOOL_NAME}: wrote ${plural(entries.length, 'finding')} to the baseline ${escapeText(relPath(fileUri(path), cwdUri))}\n`);
     kept = [];
   } else if (baseline) {
@@ -293,7 +307,7 @@ async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagn
 }
 
 async function emit(io: CliIo, opts: CliOptions, target: FormatTarget, text: string): Promise<void> {
-  if (target.output !== undefined) await io.writeFile(resolve(io.cwd, target.output), text);
+  if (target.output !== undefined) await writeOut(io, resolve(io.cwd, target.output), text, `the ${target.format} report`);
   // With --stdin --fix, standard output carries the fixed text; the report goes beside it.
   else if (opts.stdin && opts.fix) io.stderr(text);
   else io.stdout(text);
