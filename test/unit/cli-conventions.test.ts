@@ -121,11 +121,12 @@ describe('cli conventions', () => {
   });
 
   describe('junit', () => {
-    it('writes one testsuite per file, an error or failure per problem, a passing testcase per clean file', () => {
-      const out = junit([diag(), diag({ severity: 'warning', code: 'mutation-budget', message: 'too deep' })], ctx());
+    it('writes one testsuite per file, a failure per problem (an error when the file could not be parsed), a passing testcase per clean file', () => {
+      const out = junit([diag({ code: 'parse-error', message: 'expected a value' }), diag(), diag({ severity: 'warning', code: 'mutation-budget', message: 'too deep' })], ctx());
       assert.match(out, /^<\?xml version="1.0" encoding="utf-8"\?>\n<testsuites>\n/);
-      assert.match(out, /<testsuite package="litmus-lint" time="0" tests="2" errors="1" failures="1" name="suite\/a.litmus.json">/);
-      assert.match(out, /<testcase time="0" name="litmus-lint.duplicate-id" classname="suite\/a.litmus"><error message="instance_id `x` is also used by 1 other case" type="duplicate-id"><!\[CDATA\[line 3, col 5, Error - instance_id `x` is also used by 1 other case \(duplicate-id\)\]\]><\/error><\/testcase>/);
+      assert.match(out, /<testsuite package="litmus-lint" time="0" tests="3" errors="1" failures="2" name="suite\/a.litmus.json">/);
+      assert.match(out, /<error message="expected a value" type="parse-error"><!\[CDATA\[line 3, col 5, Error - expected a value \(parse-error\)\]\]><\/error>/);
+      assert.match(out, /<testcase time="0" name="litmus-lint.duplicate-id" classname="suite\/a.litmus"><failure message="instance_id `x` is also used by 1 other case" type="duplicate-id"><!\[CDATA\[line 3, col 5, Error - instance_id `x` is also used by 1 other case \(duplicate-id\)\]\]><\/failure><\/testcase>/);
       assert.match(out, /<failure message="too deep" type="mutation-budget"><!\[CDATA\[line 3, col 5, Warning - too deep/);
       assert.match(out, /<testsuite package="litmus-lint" time="0" tests="1" errors="0" failures="0" name="suite\/clean.litmus.json">\n<testcase time="0" name="suite\/clean.litmus.json" classname="suite\/clean.litmus" \/>/);
       assert.match(out, /<\/testsuites>\n$/);

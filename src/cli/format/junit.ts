@@ -9,12 +9,16 @@ function className(path: string): string {
   return dot > slash + 1 ? path.slice(0, dot) : path;
 }
 
+/** The one rule that means the file could not be linted. */
+const isFatal = (d: LintDiagnostic) => d.code === 'parse-error';
+
 const TITLE = { error: 'Error', warning: 'Warning', info: 'Info', hint: 'Hint' } as const;
 
 /**
  * JUnit XML, the shape ESLint's `junit` formatter writes: one `<testsuite>` per file linted, one
- * `<testcase>` per problem (an `<error>` for errors, a `<failure>` for the rest), and one passing
- * `<testcase>` for a clean file, so CI test views count it.
+ * `<testcase>` per problem, and one passing `<testcase>` for a clean file, so CI test views count
+ * it. As in ESLint (and JUnit: an error is a test that could not run), a problem is a `<failure>`,
+ * and only a file that could not be read or parsed (`parse-error`, ESLint's fatal message) is an `<error>`.
  */
 export const junit: Formatter = (diagnostics, ctx) => {
   const byFile = new Map<string, LintDiagnostic[]>();
@@ -29,11 +33,11 @@ export const junit: Formatter = (diagnostics, ctx) => {
   for (const { path, list } of files) {
     const p = escapeXml(path);
     const cls = escapeXml(className(path));
-    const errors = list.filter((d) => d.severity === 'error').length;
+    const errors = list.filter(isFatal).length;
     out += `<testsuite package="${escapeXml(ctx.toolName)}" time="0" tests="${Math.max(list.length, 1)}" errors="${errors}" failures="${list.length - errors}" name="${p}">\n`;
     if (list.length === 0) out += `<testcase time="0" name="${p}" classname="${cls}" />\n`;
     for (const d of list) {
-      const element = d.severity === 'error' ? 'error' : 'failure';
+      const element = isFatal(d) ? 'error' : 'failure';
       const where = `line ${d.range.start.line + 1}, col ${d.range.start.character + 1}, ${TITLE[d.severity]} - ${d.message} (${d.code})`;
       out += `<testcase time="0" name="${escapeXml(`${ctx.toolName}.${d.code}`)}" classname="${cls}">`;
       out += `<${element} message="${escapeXml(d.message)}" type="${escapeXml(d.code)}">${cdata(where)}</${element}></testcase>\n`;
