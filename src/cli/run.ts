@@ -287,22 +287,19 @@ function printNothingFound(io: CliIo): void {
 /** Writes every requested report, then decides the exit status. */
 async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagnostic[], base: FormatContext): Promise<number> {
   const shown = opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
-  const colour = opts.color ?? useColor(io.env, io.isTTY);
-  for (const target of opts.formats) {
-    const ctx: FormatContext = { ...base, color: target.output === undefined && colour, hidden: diagnostics.length - shown.length };
-    const text = FORMATTERS[target.format](shown, ctx);
-    await emit(io, opts, target, text);
-  }
   // --quiet hides warnings from the report, not from the verdict: CI fails on what it was asked to.
   const threshold = SEVERITY_ORDER[opts.failSeverity];
   let status = diagnostics.some((d) => SEVERITY_ORDER[d.severity] >= threshold) ? EXIT_PROBLEMS : EXIT_OK;
-  if (opts.maxWarnings !== undefined) {
-    const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
-    if (warnings > opts.maxWarnings) {
-      io.stderr(`${TOOL_NAME}: too many warnings (${warnings}); the maximum is ${opts.maxWarnings} (--max-warnings)\n`);
-      status = EXIT_PROBLEMS;
-    }
+  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+  const tooMany = opts.maxWarnings !== undefined && warnings > opts.maxWarnings;
+  if (tooMany) status = EXIT_PROBLEMS;
+  // Decided before any report is written, so a report can carry the run's exit status.
+  const colour = opts.color ?? useColor(io.env, io.isTTY);
+  for (const target of opts.formats) {
+    const ctx: FormatContext = { ...base, color: target.output === undefined && colour, hidden: diagnostics.length - shown.length };
+    await emit(io, opts, target, FORMATTERS[target.format](shown, ctx));
   }
+  if (tooMany) io.stderr(`${TOOL_NAME}: too many warnings (${warnings}); the maximum is ${opts.maxWarnings} (--max-warnings)\n`);
   return status;
 }
 
