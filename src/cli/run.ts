@@ -200,31 +200,11 @@ async function lintSession(
     io.stderr(`${TOOL_NAME}: note: skipped ${escapeText(relPath(session.stdinUri, cwdUri))}: not a LITMUS file (by name or $schema)\n`);
   }
   let diagnostics = lint(loaded);
-  const stdoutTarget = opts.formats.find((t) => t.output === undefined);
   let fixed: Map<string, string> | undefined;
   if (opts.fix || opts.fixDryRun) {
     const outcome = await fixLoop(loaded, diagnostics, load, lint, overlays, session.writable);
     ({ loaded, diagnostics } = outcome);
-    const dryRun = opts.fixDryRun;
-    // Machine-readable formats (and, with --stdin, the fixed text) keep standard output to themselves.
-    const toStdout = stdoutTarget?.format === 'stylish' && !(opts.stdin && opts.fix);
-    const say = toStdout ? io.stdout : io.stderr;
-    const where = (f: AppliedFix) => `${escapeText(relPath(f.uri, cwdUri))}:${f.line}:${f.column}`;
-    const verb = dryRun ? 'would fix' : 'fixed';
-    if (!dryRun || toStdout) for (const f of outcome.applied) say(`${verb} ${where(f)}  ${f.title}  (${f.rule})\n`);
-    for (const f of outcome.outside) io.stderr(`${TOOL_NAME}: not fixed ${where(f)}: the fix edits a file outside the given paths\n`);
-    const changed = outcome.texts.size;
-    const summary = outcome.applied.length
-      ? `${dryRun ? 'would apply' : 'applied'} ${plural(outcome.applied.length, 'fix')} in ${plural(changed, 'file')}${dryRun ? ' (nothing written: --fix-dry-run)' : ''}\n`
-      : 'no fixes to apply\n';
-    if (dryRun && toStdout) {
-      for (const [uri, text] of outcome.texts) say(unifiedDiff(relPath(uri, cwdUri), outcome.originals.get(uri) ?? '', text));
-    }
-    if (dryRun || !opts.stdin) say(summary);
-    else io.stderr(summary);
-    if (dryRun) fixed = outcome.texts;
-    else if (session.stdinUri) io.stdout(outcome.texts.get(session.stdinUri) ?? session.stdinText ?? '');
-    else for (const [uri, text] of outcome.texts) await writeOut(io, uriToPath(uri), text, 'the fixed file');
+    fixed = await settleFixes(io, opts, session, cwdUri, outcome);
   }
   printNotices(io, loaded, cwdUri, session.stdinUri !== undefined);
   // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
@@ -260,6 +240,30 @@ async function lintSession(
     ctx.places = places;
   }
   return finishReports(io, opts, kept, ctx);
+}
+
+/**
+ * Does what the fix mode asks with the fixed texts (writes the files, prints the buffer, or
+ * keeps them for the report), then says what was fixed. Returns the texts `--fix-dry-run` shows.
+ */
+async function settleFixes(io: CliIo, opts: CliOptions, session: Session, cwdUri: string, outcome: FixOutcome): Promise<Map<string, string> | undefined> {
+  const dryRun = opts.fixDryRun;
+  if (!dryRun && !session.stdinUri) for (const [uri, text] of outcome.texts) await writeOut(io, uriToPath(uri), text, 'the fixed file');
+  // Machine-readable formats (and, with --stdin --fix, the fixed text) keep standard output to themselves.
+  const toStdout = opts.formats.find((t) => t.output === undefined)?.format === 'stylish' && !(opts.stdin && opts.fix);
+  const say = toStdout ? io.stdout : io.stderr;
+  const where = (f: AppliedFix) => `${escapeText(relPath(f.uri, cwdUri))}:${f.line}:${f.column}`;
+  if (!dryRun || toStdout) for (const f of outcome.applied) say(`${dryRun ? 'would fix' : 'fixed'} ${where(f)}  ${f.title}  (${f.rule})\n`);
+  for (const f of outcome.outside) io.stderr(`${TOOL_NAME}: not fixed ${where(f)}: the fix edits a file outside the given paths\n`);
+  if (dryRun && toStdout) {
+    for (const [uri, text] of outcome.texts) say(unifiedDiff(relPath(uri, cwdUri), outcome.originals.get(uri) ?? '', text));
+  }
+  const files = plural(outcome.texts.size, 'file');
+  const fixes = plural(outcome.applied.length, 'fix');
+  say(!outcome.applied.length ? 'no fixes to apply\n' : dryRun ? `would apply ${fixes} in ${files} (nothing written: --fix-dry-run)\n` : `applied ${fixes} in ${files}\n`);
+  if (dryRun) return outcome.texts;
+  if (session.stdinUri) io.stdout(outcome.texts.get(session.stdinUri) ?? session.stdinText ?? '');
+  return undefined;
 }
 
 /** The `--baseline` file, read before anything is linted: a bad one is a usage error. */
