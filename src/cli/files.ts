@@ -19,6 +19,8 @@ interface Glob {
   base: string;
   match: (relativePath: string) => boolean;
   matched: number;
+  /** LITMUS files it matched that an ignore rule left out. */
+  ignored: number;
 }
 
 /** What the command line asks to lint, with the ignore rules that apply. */
@@ -33,8 +35,8 @@ export interface Targets {
   selected(uri: string): boolean;
   /** True when an ignore rule matches the path (a folder when `dir`). */
   ignored(uri: string, dir?: boolean): boolean;
-  /** Glob patterns that matched no LITMUS file, for the usage error ESLint gives. */
-  unmatchedGlobs(): string[];
+  /** Glob patterns that matched no LITMUS file (`ignored`: only ignored ones), for ESLint's usage error. */
+  unmatchedGlobs(): { pattern: string; ignored: boolean }[];
 }
 
 function toPosix(p: string): string {
@@ -146,19 +148,19 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
 
   const ignoredExplicit = files.filter((f) => ignoredPath(f, false));
   const explicit = new Set(files.filter((f) => !ignoredExplicit.includes(f)));
-  const globMatch = (abs: string, count: boolean): boolean => {
+  const globMatch = (abs: string, count?: 'matched' | 'ignored'): boolean => {
     let hit = false;
     for (const g of globs) {
       const rel = below(g.base, abs);
       if (rel !== undefined && g.match(rel)) {
         hit = true;
-        if (count) g.matched++;
+        if (count) g[count]++;
       }
     }
     return hit;
   };
   const selectedPath = (abs: string): boolean =>
-    explicit.has(abs) || (!ignoredPath(abs, false) && (folders.some((f) => under(f, abs)) || globMatch(abs, false)));
+    explicit.has(abs) || (!ignoredPath(abs, false) && (folders.some((f) => under(f, abs)) || globMatch(abs)));
 
   const filtered: FileSystem = {
     readFile: (uri) => fs.readFile(uri),
@@ -170,9 +172,12 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
       return entries.filter(([name, type]) => {
         const abs = resolve(dir, name);
         if (type === 'directory') return !ignoredPath(abs, true);
-        if (ignoredPath(abs, false)) return false;
+        if (ignoredPath(abs, false)) {
+          if (candidateName(name)) globMatch(abs, 'ignored');
+          return false;
+        }
         if (folders.some((f) => under(f, abs))) return true;
-        return globMatch(abs, candidateName(name));
+        return globMatch(abs, candidateName(name) ? 'matched' : undefined);
       });
     },
   };
@@ -184,7 +189,7 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
     ignoredExplicit: ignoredExplicit.map((p) => normalizeUri(fileUri(p))),
     selected: (uri) => selectedPath(uriToPath(uri)),
     ignored: (uri, dir = false) => ignoredPath(uriToPath(uri), dir),
-    unmatchedGlobs: () => globs.filter((g) => g.matched === 0).map((g) => g.pattern),
+    unmatchedGlobs: () => globs.filter((g) => g.matched === 0).map((g) => ({ pattern: g.pattern, ignored: g.ignored > 0 })),
   };
 }
 
@@ -192,5 +197,5 @@ function compileGlob(cwd: string, pattern: string): Glob {
   const scan = picomatch.scan(toPosix(pattern));
   const base = resolve(cwd, scan.base || '.');
   const match = picomatch(scan.glob, { dot: false });
-  return { pattern, base, match, matched: 0 };
+  return { pattern, base, match, matched: 0, ignored: 0 };
 }

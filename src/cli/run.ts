@@ -140,8 +140,9 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
       return finishReports(io, opts, [], emptyContext(cwdUri, []));
     }
     session.afterLoad = () => {
-      const unmatched = targets.unmatchedGlobs();
-      if (unmatched.length) throw new UsageError(`no LITMUS files match the pattern ${unmatched.map((p) => `'${p}'`).join(', ')}`);
+      const [first] = targets.unmatchedGlobs();
+      if (first?.ignored) throw new UsageError(`all LITMUS files matching the pattern '${first.pattern}' are ignored (use --no-ignore to lint them)`);
+      if (first) throw new UsageError(`no LITMUS files match the pattern '${first.pattern}'`);
     };
   }
   return lintSession(io, opts, session, cwdUri, ruleOptions, configUri);

@@ -210,7 +210,7 @@ describe('cli conventions', () => {
     it('walks a glob from its fixed folder, takes only what it matches, and says which globs matched nothing', async () => {
       const { docs, t } = await walked(['suite/**/*.litmus.json', 'suite/*.scores.json']);
       assert.deepEqual(docs, ['suite/build/b.litmus.json', 'suite/deep/a/one.litmus.json', 'suite/keep.tmp.litmus.json', 'suite/top.litmus.json']);
-      assert.deepEqual(t.unmatchedGlobs(), ['suite/*.scores.json']);
+      assert.deepEqual(t.unmatchedGlobs(), [{ pattern: 'suite/*.scores.json', ignored: false }]);
       assert.ok(t.selected(uri('/ws/suite/deep/a/one.litmus.json')));
       assert.ok(!t.selected(uri('/ws/suite/deep/a/one.tools.json')), 'a fix only writes what the glob selected');
       await assert.rejects(resolveTargets(fs, { cwd: CWD, paths: ['nowhere/*.litmus.json'], ignorePatterns: [], ignore: true }), /no LITMUS files match/);
