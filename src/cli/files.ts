@@ -59,14 +59,34 @@ function candidateName(name: string): boolean {
   return kindFromName(name) !== undefined || /\.jsonc?$/i.test(name);
 }
 
-async function readIgnoreFile(fs: FileSystem, folder: string): Promise<IgnoreSource | undefined> {
+/** A pattern the ignore library cannot compile (a regular expression too large), or undefined. */
+function badPattern(pattern: string): string | undefined {
+  try {
+    const rules = ignore().add(pattern);
+    rules.test('a');
+    rules.test('a/');
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message.split('\n')[0].slice(0, 80) : String(e);
+  }
+}
+
+async function readIgnoreFile(fs: FileSystem, folder: string, cwd: string, warn: (text: string) => void): Promise<IgnoreSource | undefined> {
+  const path = resolve(folder, IGNORE_FILE);
   let text: string;
   try {
-    text = await fs.readFile(fileUri(resolve(folder, IGNORE_FILE)));
+    text = await fs.readFile(fileUri(path));
   } catch {
     return undefined;
   }
-  return { base: folder, rules: ignore().add(text.replace(/^\ufeff/, '')) };
+  // A line that cannot be compiled is left out, with a warning, rather than failing every lint.
+  const lines = text.replace(/^\ufeff/, '').split(/\r?\n/);
+  const kept = lines.filter((line, i) => {
+    const bad = badPattern(line);
+    if (bad !== undefined) warn(`${below(cwd, path) ?? path}:${i + 1}: pattern left out (${bad})`);
+    return bad === undefined;
+  });
+  return { base: folder, rules: ignore().add(kept) };
 }
 
 export interface TargetOptions {
@@ -75,6 +95,8 @@ export interface TargetOptions {
   ignorePatterns: string[];
   /** False with `--no-ignore`. */
   ignore: boolean;
+  /** Where a problem with an ignore file is said (a pattern left out). */
+  warn?: (text: string) => void;
 }
 
 /**
@@ -109,8 +131,12 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
     for (const folder of folderBases.sort((a, b) => a.length - b.length)) {
       if (seen.has(folder)) continue;
       seen.add(folder);
-      const source = await readIgnoreFile(fs, folder);
+      const source = await readIgnoreFile(fs, folder, opts.cwd, opts.warn ?? (() => undefined));
       if (source) sources.push(source);
+    }
+    for (const p of opts.ignorePatterns) {
+      const bad = badPattern(p);
+      if (bad !== undefined) throw new UsageError(`--ignore-pattern: cannot use the pattern (${bad})`);
     }
     if (opts.ignorePatterns.length) sources.push({ base: opts.cwd, rules: ignore().add(opts.ignorePatterns) });
   }
@@ -196,6 +222,12 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
 function compileGlob(cwd: string, pattern: string): Glob {
   const scan = picomatch.scan(toPosix(pattern));
   const base = resolve(cwd, scan.base || '.');
-  const match = picomatch(scan.glob, { dot: false });
+  let match: (path: string) => boolean;
+  try {
+    match = picomatch(scan.glob, { dot: false });
+    match('a');
+  } catch (e) {
+    throw new UsageError(`cannot use the glob pattern (${e instanceof Error ? e.message.split('\n')[0].slice(0, 80) : String(e)})`);
+  }
   return { pattern, base, match, matched: 0, ignored: 0 };
 }

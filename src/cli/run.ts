@@ -115,7 +115,7 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     const text = ((await io.readStdin?.()) ?? '').replace(/^\ufeff/, '');
     const folder = dirname(uriToPath(stdinUri));
     const folderThere = (await io.fs.stat(normalizeUri(fileUri(folder))).catch(() => undefined))?.type === 'directory';
-    const targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: folderThere ? [folder] : [], ignorePatterns: opts.ignorePatterns, ignore: opts.ignore });
+    const targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: folderThere ? [folder] : [], ignorePatterns: opts.ignorePatterns, ignore: opts.ignore, warn });
     if (targets.ignored(stdinUri)) {
       warn(`${show(stdinUri)}: File ignored because of a matching ignore pattern; use --no-ignore to lint it`);
       // An editor that pipes a buffer through --fix gets it back unchanged, never nothing.
@@ -131,7 +131,7 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     };
   } else {
     if (opts.paths.length === 0) throw new UsageError('no files or folders given');
-    const targets: Targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: opts.paths, ignorePatterns: opts.ignorePatterns, ignore: opts.ignore });
+    const targets: Targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: opts.paths, ignorePatterns: opts.ignorePatterns, ignore: opts.ignore, warn });
     for (const uri of targets.ignoredExplicit) warn(`${show(uri)}: File ignored because of a matching ignore pattern; use --no-ignore to lint it`);
     session = { fs: targets.fs, roots: targets.roots, writable: (uri) => targets.selected(normalizeUri(uri)) };
     if (session.roots.length === 0) {

@@ -439,3 +439,22 @@ describe('--cache on disk (dist/cli.js)', function () {
     }
   });
 });
+
+describe('hostile ignore files and globs', () => {
+  it('leaves out an ignore line that cannot be compiled, with a warning; a bad --ignore-pattern or glob is a usage error', async () => {
+    const huge = 'a'.repeat(100_000);
+    const files = new Map([
+      ['file:///ws/.litmusignore', `${huge}\nskip.litmus.json\n`],
+      ['file:///ws/s/skip.litmus.json', caseText('x', ', "seed_id": "nobody"')],
+      ['file:///ws/s/keep.litmus.json', caseText('k')],
+    ]);
+    const run = liveIo(files);
+    assert.equal(await runCli(['s'], run.io), 0);
+    assert.match(run.err(), /^litmus-lint: warning: \.litmusignore:1: pattern left out/);
+    run.reset();
+    assert.equal(await runCli(['--ignore-pattern', huge, 's'], run.io), 2);
+    const line = run.err().split('\n').find((l) => l.includes('--ignore-pattern'));
+    assert.match(line ?? '', /^litmus-lint: --ignore-pattern: cannot use the pattern/);
+    assert.ok(line!.length < 300, 'one short line');
+  });
+});
