@@ -34,6 +34,10 @@ export interface CliOptions {
   writeBaseline?: string;
   help: boolean;
   version: boolean;
+  /** SARIF: the folder artifact URIs are relative to (%SRCROOT%); default the git root, else the working directory. */
+  basePath?: string;
+  /** SARIF: the run's category (`automationDetails.id`), so several runs of one repository stay apart. */
+  category?: string;
 }
 
 /** A usage error: printed as one line, exit status 2. */
@@ -63,6 +67,8 @@ export const OPTIONS = {
   'write-baseline': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
+  'base-path': { type: 'string' },
+  category: { type: 'string' },
 } as const;
 
 /** Parses the command line strictly: an unknown option or a bad value is a usage error. */
@@ -106,6 +112,10 @@ export function parseCliArgs(argv: string[]): CliOptions {
   for (const p of v['ignore-pattern'] ?? []) {
     if (p.trim() === '') throw new UsageError('--ignore-pattern needs a pattern');
   }
+  if (v['base-path'] === '') throw new UsageError('--base-path needs a folder');
+  if (v.category !== undefined && !/^[\w.\-/]+$/.test(v.category)) {
+    throw new UsageError(`--category takes letters, digits and . _ - /, not '${v.category}'`);
+  }
   return {
     paths: parsed.positionals,
     formats: formatTargets(v.format ?? [], output),
@@ -128,6 +138,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     writeBaseline: v['write-baseline'],
     help: v.help ?? false,
     version: v.version ?? false,
+    basePath: v['base-path'],
+    category: v.category,
   };
 }
 

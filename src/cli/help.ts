@@ -42,6 +42,8 @@ export function helpText(): string {
     `      --cache-location <path>   the cache file or folder (default: ${DEFAULT_CACHE_DIR})`,
     '      --baseline <file>         report only findings the baseline file does not list',
     '      --write-baseline <file>   write the current findings to a baseline file (they are then accepted)',
+    '      --base-path <dir>         SARIF: the folder result paths are relative to (default: the git root, else the working directory)',
+    '      --category <name>         SARIF: the run\'s category (automationDetails.id), to keep several uploads apart',
     '  -v, --version                 print the version',
     '  -h, --help                    print this help',
     '',

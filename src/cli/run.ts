@@ -1,5 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import {
   basenameUri,
   dirnameUri,
@@ -19,14 +19,16 @@ import {
   type LoadResult,
   type SeveritySetting,
 } from '../core';
+import { findingAnchor } from './anchor';
 import { parseCliArgs, UsageError, type CliOptions, type FormatTarget } from './args';
-import { applyBaseline, baselineEntries, casesByRoot, findingPlace, parseBaseline, serializeBaseline, type Baseline } from './baseline';
+import { applyBaseline, baselineEntries, parseBaseline, serializeBaseline, type Baseline } from './baseline';
 import { cacheFilePath, openCache, recordingFileSystem, type LintCache, type ReadLog } from './cache';
 import { useColor } from './color';
 import { resolveTargets, type Targets } from './files';
 import { newFixHistory, planFixes, type AppliedFix } from './fix';
 import { relPath, plural, type FormatContext } from './format/context';
 import { FORMATTERS } from './format/index';
+import { keptResults, truncationNotice } from './format/sarif';
 import { helpText } from './help';
 import { runInit } from './init';
 import type { CliIo } from './io';
@@ -86,6 +88,12 @@ interface Session {
   afterLoad?: () => void;
 }
 
+/** What the reports need beyond the diagnostics, decided before anything is linted. */
+interface ReportSetup {
+  /** SARIF's %SRCROOT%, when a SARIF report is asked for. */
+  srcRootUri?: string;
+}
+
 async function lintCommand(argv: string[], io: CliIo): Promise<number> {
   const opts = parseCliArgs(argv);
   if (opts.help) {
@@ -107,6 +115,8 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
   if (opts.printConfig !== undefined) return printConfig(io, opts.printConfig, configUri, ruleOptions, cwdUri);
   const warn = (text: string) => io.stderr(`${TOOL_NAME}: warning: ${text}\n`);
   const show = (uri: string) => escapeText(relPath(uri, cwdUri));
+  // A bad --base-path is a usage error before anything is read or fixed.
+  const setup: ReportSetup = { srcRootUri: opts.formats.some((t) => t.format === 'sarif') ? await sourceRoot(io, opts.basePath) : undefined };
 
   let session: Session;
   if (opts.stdin) {
@@ -136,8 +146,9 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     session = { fs: targets.fs, roots: targets.roots, writable: (uri) => targets.selected(normalizeUri(uri)) };
     if (session.roots.length === 0) {
       // Every path named was ignored: nothing to read, and nothing to fail on.
-      printNothingFound(io);
-      return finishReports(io, opts, [], emptyContext(cwdUri, []));
+      const ctx = emptyContext(cwdUri, []);
+      ctx.notices = [nothingFound(io)];
+      return finishReports(io, opts, [], ctx, setup);
     }
     session.afterLoad = () => {
       const [first] = targets.unmatchedGlobs();
@@ -145,7 +156,32 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
       if (first) throw new UsageError(`no LITMUS files match the pattern '${first.pattern}'`);
     };
   }
-  return lintSession(io, opts, session, cwdUri, ruleOptions, configUri);
+  return lintSession(io, opts, session, cwdUri, ruleOptions, configUri, setup);
+}
+
+/**
+ * SARIF's %SRCROOT%: `--base-path`, else the nearest folder up from the working directory that
+ * holds `.git` (a folder, or a file in a worktree), else the working directory. Code scanning
+ * resolves result paths against the repository root, whatever folder the CLI ran in.
+ */
+async function sourceRoot(io: CliIo, basePath: string | undefined): Promise<string> {
+  if (basePath !== undefined) {
+    const uri = normalizeUri(fileUri(resolve(io.cwd, basePath)));
+    if ((await io.fs.stat(uri).catch(() => undefined))?.type !== 'directory') throw new UsageError(`--base-path: no such folder: ${basePath}`);
+    return uri;
+  }
+  for (let dir = resolve(io.cwd); ; dir = dirname(dir)) {
+    if (await io.fs.stat(normalizeUri(fileUri(join(dir, '.git')))).catch(() => undefined)) return normalizeUri(fileUri(dir));
+    if (dirname(dir) === dir) return normalizeUri(fileUri(io.cwd));
+  }
+}
+
+type Notice = { level: 'note' | 'warning'; text: string };
+
+/** Prints a notice on standard error and returns it for SARIF's tool execution notifications. */
+function notice(io: CliIo, level: Notice['level'], text: string): Notice {
+  io.stderr(`${TOOL_NAME}: ${level}: ${text}\n`);
+  return { level, text };
 }
 
 /** The file system with one file's text replaced by (or, when it is not on disk, added as) a buffer. */
@@ -171,6 +207,7 @@ async function lintSession(
   cwdUri: string,
   ruleOptions: Record<string, SeveritySetting>,
   configUri: string | undefined,
+  setup: ReportSetup,
 ): Promise<number> {
   // Fixed texts between --fix passes: they win over the files, which are written once at the end.
   const overlays = new Map<string, { text: string }>();
@@ -207,9 +244,9 @@ async function lintSession(
     ({ loaded, diagnostics } = outcome);
     fixed = await settleFixes(io, opts, session, cwdUri, outcome);
   }
-  printNotices(io, loaded, cwdUri, session.stdinUri !== undefined);
+  const notices = printNotices(io, loaded, cwdUri, session.stdinUri !== undefined);
   // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
-  if (loaded.index.docs.size === 0) printNothingFound(io);
+  if (loaded.index.docs.size === 0) notices.push(nothingFound(io));
 
   const reported = session.stdinUri ? diagnostics.filter((d) => d.uri === session.stdinUri) : diagnostics;
   let kept = reported;
@@ -231,16 +268,11 @@ async function lintSession(
   const files = session.stdinUri ? [session.stdinUri].filter((u) => loaded.index.docs.has(u)) : [...loaded.index.docs.keys()].sort();
   const ctx = emptyContext(cwdUri, files);
   ctx.fixed = fixed;
-  if (opts.formats.some((t) => t.format === 'gitlab')) {
-    const places = new Map<LintDiagnostic, string>();
-    const cases = casesByRoot(loaded.index);
-    for (const d of kept) {
-      const p = findingPlace(loaded.index, d, cases);
-      places.set(d, JSON.stringify([p.case ?? null, p.path]));
-    }
-    ctx.places = places;
-  }
-  return finishReports(io, opts, kept, ctx);
+  ctx.notices = notices;
+  // Where each finding sits by case and JSON path: SARIF's and GitLab's fingerprints.
+  const index = loaded.index;
+  ctx.anchor = (d) => findingAnchor(index.docs.get(d.uri), d);
+  return finishReports(io, opts, kept, ctx, setup);
 }
 
 /**
@@ -285,12 +317,12 @@ function emptyContext(cwdUri: string, files: string[]): FormatContext {
   return { cwdUri, files, toolName: TOOL_NAME, toolVersion: TOOL_VERSION, informationUri: INFORMATION_URI, color: false, hidden: 0 };
 }
 
-function printNothingFound(io: CliIo): void {
-  io.stderr(`${TOOL_NAME}: warning: no LITMUS files found in the given paths\n`);
+function nothingFound(io: CliIo): Notice {
+  return notice(io, 'warning', 'no LITMUS files found in the given paths');
 }
 
 /** Writes every requested report, then decides the exit status. */
-async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagnostic[], base: FormatContext): Promise<number> {
+async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagnostic[], base: FormatContext, setup: ReportSetup): Promise<number> {
   const shown = opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
   // --quiet hides warnings from the report, not from the verdict: CI fails on what it was asked to.
   const threshold = SEVERITY_ORDER[opts.failSeverity];
@@ -302,6 +334,11 @@ async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagn
   const colour = opts.color ?? useColor(io.env, io.isTTY);
   for (const target of opts.formats) {
     const ctx: FormatContext = { ...base, color: target.output === undefined && colour, hidden: diagnostics.length - shown.length };
+    if (target.format === 'sarif') {
+      Object.assign(ctx, { srcRootUri: setup.srcRootUri, category: opts.category, exitCode: status });
+      const { dropped } = keptResults(shown);
+      if (dropped) io.stderr(`${TOOL_NAME}: warning: ${truncationNotice(dropped)}\n`);
+    }
     await emit(io, opts, target, FORMATTERS[target.format](shown, ctx));
   }
   if (tooMany) io.stderr(`${TOOL_NAME}: too many warnings (${warnings}); the maximum is ${opts.maxWarnings} (--max-warnings)\n`);
@@ -409,19 +446,21 @@ async function printConfig(io: CliIo, file: string, configUri: string | undefine
 }
 
 /** Says on standard error what was read or skipped beyond the plain lint, so nothing is silent. */
-function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string, fromStdin: boolean): void {
+function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string, fromStdin: boolean): Notice[] {
+  const notices: Notice[] = [];
   const show = (uri: string) => escapeText(relPath(uri, cwdUri));
   const why: Record<string, string> = { config: 'the nearest litmus.config.json', harness: 'the nearest litmus.harness.json' };
   // With --stdin the user named no paths: what the buffer's workspace reads is no news.
   for (const uri of fromStdin ? [] : loaded.readOutsideRoots) {
     const kind = loaded.index.docs.get(uri)?.kind ?? 'tools';
     const reason = why[kind] ?? 'referenced by a case';
-    io.stderr(`${TOOL_NAME}: note: also read ${show(uri)} (${reason}), outside the given paths\n`);
+    notices.push(notice(io, 'note', `also read ${show(uri)} (${reason}), outside the given paths`));
   }
-  for (const uri of loaded.skipped) io.stderr(`${TOOL_NAME}: note: skipped ${show(uri)}: not a LITMUS file (by name or $schema)\n`);
+  for (const uri of loaded.skipped) notices.push(notice(io, 'note', `skipped ${show(uri)}: not a LITMUS file (by name or $schema)`));
   for (const [uri, reason] of loaded.index.readErrors) {
     // Files with a LITMUS kind get a parse-error in place; what is left is a folder or an odd entry.
     if (loaded.index.docs.has(uri)) continue;
-    io.stderr(`${TOOL_NAME}: warning: cannot read ${show(uri)}: ${escapeText(reason)}\n`);
+    notices.push(notice(io, 'warning', `cannot read ${show(uri)}: ${escapeText(reason)}`));
   }
+  return notices;
 }

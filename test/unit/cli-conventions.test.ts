@@ -149,13 +149,13 @@ describe('cli conventions', () => {
     it('maps severities and gives each finding a fingerprint from its place, not its line', () => {
       const a = diag();
       const moved = diag({ range: { start: { line: 40, character: 4 }, end: { line: 40, character: 9 } }, offset: 900 });
-      const places = (d: LintDiagnostic, p: string) => new Map([[d, p]]);
-      const one = JSON.parse(gitlab([a], ctx({ places: places(a, '["x","/instance_id"]') })));
-      const two = JSON.parse(gitlab([moved], ctx({ places: places(moved, '["x","/instance_id"]') })));
+      const at = (caseId: string) => ({ anchor: () => ({ caseId, path: ['instance_id'] }) });
+      const one = JSON.parse(gitlab([a], ctx(at('x'))));
+      const two = JSON.parse(gitlab([moved], ctx(at('x'))));
       assert.equal(one[0].fingerprint, two[0].fingerprint, 'moving the case keeps the fingerprint');
       assert.deepEqual(one[0], { description: a.message, check_name: 'duplicate-id', fingerprint: one[0].fingerprint, severity: 'major', location: { path: 'suite/a.litmus.json', lines: { begin: 3 } } });
       assert.equal(two[0].location.lines.begin, 41);
-      const other = JSON.parse(gitlab([a], ctx({ places: places(a, '["y","/instance_id"]') })));
+      const other = JSON.parse(gitlab([a], ctx(at('y'))));
       assert.notEqual(other[0].fingerprint, one[0].fingerprint, 'another case, another fingerprint');
       const sev = JSON.parse(gitlab(['error', 'warning', 'info', 'hint'].map((s) => diag({ severity: s as LintDiagnostic['severity'], message: s })), ctx()));
       assert.deepEqual(sev.map((i: { severity: string }) => i.severity), ['major', 'minor', 'info', 'info']);

@@ -37,6 +37,8 @@ describe('cli run', () => {
         writeBaseline: undefined,
         help: false,
         version: false,
+        basePath: undefined,
+        category: undefined,
       });
     });
 

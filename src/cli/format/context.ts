@@ -1,4 +1,5 @@
 import { displayPath, isUnder, type LintDiagnostic, normalizeUri, type Severity } from '../../core';
+import type { FindingAnchor } from '../anchor';
 
 /** What every formatter may know besides the diagnostics. Plain data, so formatters stay pure. */
 export interface FormatContext {
@@ -15,11 +16,18 @@ export interface FormatContext {
   hidden: number;
   /** `--fix-dry-run`: the fixed text of each file a fix would change (json's `output`). */
   fixed?: ReadonlyMap<string, string>;
-  /**
-   * Where each diagnostic sits, independent of lines: its case's instance_id and a JSON pointer
-   * (see baseline.ts). Fingerprints that must survive moving a case are built from it.
-   */
-  places?: ReadonlyMap<LintDiagnostic, string>;
+  /** SARIF's %SRCROOT%: the repository root, or `--base-path` (default: the working directory). */
+  srcRootUri?: string;
+  /** SARIF's `automationDetails.id` category (`--category`), for several runs of one repository. */
+  category?: string;
+  /** What the run reported besides the findings (files skipped, read outside the paths), as on stderr. */
+  notices?: { level: 'note' | 'warning'; text: string }[];
+  /** The exit status the run ends with. */
+  exitCode?: number;
+  /** Where a finding sits in its file, by case and JSON path (SARIF's and GitLab's fingerprints). */
+  anchor?: (d: LintDiagnostic) => FindingAnchor;
+  /** SARIF's results-per-run limit (default: GitHub's 25,000). */
+  maxResults?: number;
 }
 
 export type Formatter = (diagnostics: readonly LintDiagnostic[], context: FormatContext) => string;

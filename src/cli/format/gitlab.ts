@@ -23,7 +23,8 @@ export const gitlab: Formatter = (diagnostics, ctx) => {
   const seen = new Map<string, number>();
   const issues: CodeQualityIssue[] = diagnostics.map((d) => {
     const path = relPath(d.uri, ctx.cwdUri);
-    const place = ctx.places?.get(d) ?? '';
+    const anchor = ctx.anchor?.(d);
+    const place = anchor ? [anchor.caseId ?? null, anchor.path, anchor.line ?? null] : null;
     const basis = JSON.stringify([d.code, path, place, d.message]);
     const n = (seen.get(basis) ?? 0) + 1;
     seen.set(basis, n);
