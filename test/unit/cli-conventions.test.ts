@@ -458,3 +458,18 @@ describe('hostile ignore files and globs', () => {
     assert.ok(line!.length < 300, 'one short line');
   });
 });
+
+describe('SARIF among several formats', () => {
+  it('gets the category, the exit status and the notices of the run, while stylish goes to stdout', async () => {
+    const files = new Map([['file:///ws/suite/a.litmus.json', caseText('a', ', "seed_id": "nobody"')]]);
+    const run = liveIo(files);
+    assert.equal(await runCli(['--format', 'sarif:out.sarif', '--format', 'stylish', '--category', 'suites', '--base-path', '.', 'suite'], run.io), 1);
+    assert.match(run.out(), /✖ 1 problem/);
+    const log = JSON.parse(files.get('file:///ws/out.sarif')!);
+    const r = log.runs[0];
+    assert.match(r.automationDetails.id, /^suites\//);
+    assert.equal(r.invocations[0].exitCode, 1);
+    assert.equal(r.results.length, 1);
+    assert.equal(r.results[0].locations[0].physicalLocation.artifactLocation.uri, 'suite/a.litmus.json');
+  });
+});
