@@ -9,7 +9,8 @@ export interface CliIo {
   isTTY: boolean;
   stdout(text: string): void;
   stderr(text: string): void;
-  writeFile(path: string, text: string): Promise<void>;
+  /** Writes the whole text, given as one string or in pieces (a report too large for one string). */
+  writeFile(path: string, text: string | Iterable<string>): Promise<void>;
   /** All of standard input as UTF-8 (`--stdin`); a host without one reads as empty input. */
   readStdin?(): Promise<string>;
 }

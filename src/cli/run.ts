@@ -5,6 +5,7 @@ import {
   dirnameUri,
   escapeText,
   fileUri,
+  isUnder,
   isUnsafeCodePoint,
   joinUri,
   lintIndex,
@@ -25,9 +26,13 @@ import { applyBaseline, baselineEntries, parseBaseline, serializeBaseline, type 
 import { cacheFilePath, openCache, recordingFileSystem, type LintCache, type ReadLog } from './cache';
 import { useColor } from './color';
 import { resolveTargets, type Targets } from './files';
-import { newFixHistory, planFixes, type AppliedFix } from './fix';
+import { planFixes, type AppliedFix } from './fix';
 import { relPath, plural, type FormatContext } from './format/context';
 import { FORMATTERS } from './format/index';
+import { jsonReport } from './format/json';
+import { sarifLog } from './format/sarif';
+import { jsonChunks } from './format/stream';
+
 import { keptResults, truncationNotice } from './format/sarif';
 import { helpText } from './help';
 import { runInit } from './init';
@@ -35,6 +40,9 @@ import type { CliIo } from './io';
 import { runReport } from './report';
 import { applyRuleOptions, parseRuleOptions } from './rule-options';
 import { INFORMATION_URI, TOOL_NAME, TOOL_VERSION } from './version';
+
+/** The formats whose report is a JSON value, which can be written out in pieces when it is huge. */
+const STREAMED: Record<string, ((diagnostics: readonly LintDiagnostic[], ctx: FormatContext) => unknown) | undefined> = { json: jsonReport, sarif: sarifLog };
 
 /** `--fix` stops after this many lint-and-fix passes, whatever remains. */
 const MAX_FIX_PASSES = 10;
@@ -66,7 +74,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 /** A file the run was asked to write could not be: one line, exit status 2. */
 class WriteError extends Error {}
 
-async function writeOut(io: CliIo, path: string, text: string, what: string): Promise<void> {
+async function writeOut(io: CliIo, path: string, text: string | Iterable<string>, what: string): Promise<void> {
   try {
     await io.writeFile(path, text);
   } catch (e) {
@@ -240,7 +248,7 @@ async function lintSession(
   let diagnostics = lint(loaded);
   let fixed: Map<string, string> | undefined;
   if (opts.fix || opts.fixDryRun) {
-    const outcome = await fixLoop(loaded, diagnostics, load, lint, overlays, session.writable);
+    const outcome = await fixLoop(loaded, diagnostics, load, lint, overlays, session.writable, io, session.roots);
     ({ loaded, diagnostics } = outcome);
     fixed = await settleFixes(io, opts, session, cwdUri, outcome);
   }
@@ -339,17 +347,27 @@ async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagn
       const { dropped } = keptResults(shown);
       if (dropped) io.stderr(`${TOOL_NAME}: warning: ${truncationNotice(dropped)}\n`);
     }
-    await emit(io, opts, target, FORMATTERS[target.format](shown, ctx));
+    let text: string | Iterable<string>;
+    try {
+      text = FORMATTERS[target.format](shown, ctx);
+    } catch (e) {
+      // Past the longest string V8 can build: the JSON formats are written out in pieces instead.
+      const value = STREAMED[target.format];
+      if (!(e instanceof RangeError) || !value) throw e;
+      text = jsonChunks(value(shown, ctx));
+    }
+    await emit(io, opts, target, text);
   }
   if (tooMany) io.stderr(`${TOOL_NAME}: too many warnings (${warnings}); the maximum is ${opts.maxWarnings} (--max-warnings)\n`);
   return status;
 }
 
-async function emit(io: CliIo, opts: CliOptions, target: FormatTarget, text: string): Promise<void> {
-  if (target.output !== undefined) await writeOut(io, resolve(io.cwd, target.output), text, `the ${target.format} report`);
+async function emit(io: CliIo, opts: CliOptions, target: FormatTarget, text: string | Iterable<string>): Promise<void> {
+  if (target.output !== undefined) return writeOut(io, resolve(io.cwd, target.output), text, `the ${target.format} report`);
   // With --stdin --fix, standard output carries the fixed text; the report goes beside it.
-  else if (opts.stdin && opts.fix) io.stderr(text);
-  else io.stdout(text);
+  const out = opts.stdin && opts.fix ? io.stderr : io.stdout;
+  if (typeof text === 'string') out(text);
+  else for (const chunk of text) out(chunk);
 }
 
 function unifiedDiff(path: string, before: string, after: string): string {
@@ -395,9 +413,24 @@ async function fixLoop(
   load: () => Promise<LoadResult>,
   lint: (loaded: LoadResult) => LintDiagnostic[],
   overlays: Map<string, { text: string }>,
-  writable: (uri: string) => boolean,
+  selected: (uri: string) => boolean,
+  io: CliIo,
+  roots: string[],
 ): Promise<FixOutcome> {
-  const done = newFixHistory();
+  // Fixes only write inside what the user selected, and not into a file there whose symbolic
+  // links lead out (the write would land outside): a referenced file elsewhere is reported instead.
+  const realRoots = await Promise.all(roots.map((r) => realUriOf(io, r)));
+  const realOf = new Map<string, string | undefined>();
+  const writable = (uri: string) => {
+    const u = normalizeUri(uri);
+    if (!selected(u)) return false;
+    const real = realOf.get(u);
+    return real === undefined || roots.some((r) => isUnder(real, r)) || realRoots.some((r) => r !== undefined && isUnder(real, r));
+  };
+  const resolveDocs = async (index: LoadResult['index']) => {
+    for (const uri of index.docs.keys()) if (!realOf.has(uri)) realOf.set(uri, await realUriOf(io, uri));
+  };
+  const done = new Set<string>();
   const applied: AppliedFix[] = [];
   const outside = new Map<string, AppliedFix>();
   const texts = new Map<string, string>();
@@ -405,6 +438,8 @@ async function fixLoop(
   let loaded = first;
   let diagnostics = firstDiagnostics;
   for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+    await resolveDocs(loaded.index);
+    await resolveDocs(loaded.index);
     const plan = planFixes(loaded.index, diagnostics, writable, done);
     for (const o of plan.outside) outside.set(`${o.uri}:${o.line}:${o.column}:${o.title}`, o);
     if (plan.applied.length === 0) break;
@@ -445,6 +480,16 @@ async function printConfig(io: CliIo, file: string, configUri: string | undefine
   return EXIT_OK;
 }
 
+/** Where a file's symbolic links lead, when the file system knows; undefined when it cannot say. */
+async function realUriOf(io: CliIo, uri: string): Promise<string | undefined> {
+  if (!io.fs.realUri) return undefined;
+  try {
+    return normalizeUri(await io.fs.realUri(uri));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Says on standard error what was read or skipped beyond the plain lint, so nothing is silent. */
 function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string, fromStdin: boolean): Notice[] {
   const notices: Notice[] = [];
@@ -456,6 +501,8 @@ function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string, fromStdin: 
     const reason = why[kind] ?? 'referenced by a case';
     notices.push(notice(io, 'note', `also read ${show(uri)} (${reason}), outside the given paths`));
   }
+  for (const uri of loaded.linkedOutside ?? []) notices.push(notice(io, 'note', `also read ${show(uri)} through a symbolic link that leads outside the given paths`));
+  for (const uri of loaded.refused) notices.push(notice(io, 'note', `not read ${show(uri)}: a symbolic link that leads outside the given paths`));
   for (const uri of loaded.skipped) notices.push(notice(io, 'note', `skipped ${show(uri)}: not a LITMUS file (by name or $schema)`));
   for (const [uri, reason] of loaded.index.readErrors) {
     // Files with a LITMUS kind get a parse-error in place; what is left is a folder or an odd entry.

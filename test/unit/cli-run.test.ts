@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { memoryFileSystem, type FileSystem } from '../../src/core';
 import { parseCliArgs, UsageError } from '../../src/cli/args';
-import { newFixHistory, planFixes } from '../../src/cli/fix';
+import { planFixes } from '../../src/cli/fix';
 import { loadWorkspace, type LintDiagnostic } from '../../src/core';
 import { runCli } from '../../src/cli/run';
 import { captureIo } from '../cli/capture';
@@ -91,7 +91,8 @@ describe('cli run', () => {
   });
 
   it('writes -o through the io seam and prints nothing on stdout', async () => {
-    const cap = captureIo(memoryFileSystem({ 'file:///ws/a.litmus.json': caseText('a') }), CWD);
+    // A one-arm suite is a missing-arm error: off here, so the exit status is the output's alone.
+    const cap = captureIo(memoryFileSystem({ 'file:///ws/litmus.config.json': '{ "rules": { "missing-arm": "off" } }', 'file:///ws/a.litmus.json': caseText('a') }), CWD);
     assert.equal(await runCli(['--format', 'github', '-o', 'report.txt', 'a.litmus.json'], cap.io), 0);
     assert.equal(cap.stdout(), '');
     assert.deepEqual([...cap.written.keys()], ['/ws/report.txt']);
@@ -145,7 +146,7 @@ describe('cli run', () => {
           fixDiag(a, 20, 1, 'V', 'stale version', 7),
         ],
         writable,
-        newFixHistory(),
+        new Set(),
       );
       assert.deepEqual(plan.applied.map((f) => f.title), ['first', 'second']);
       assert.deepEqual(plan.outside.map((f) => f.title), ['outside']);
@@ -158,19 +159,19 @@ describe('cli run', () => {
     it('never applies the same fix twice across passes, nor a fix among several', async () => {
       const { index } = await loadWorkspace(memoryFileSystem(files), ['file:///ws/suite']);
       const a = 'file:///ws/suite/a.litmus.json';
-      const done = newFixHistory();
+      const done = new Set<string>();
       const d = fixDiag(a, 2, 1, 'X', 'once');
       assert.equal(planFixes(index, [d], writable, done).applied.length, 1);
       assert.equal(planFixes(index, [d], writable, done).applied.length, 0);
       const two = { ...fixDiag(a, 4, 1, 'Q', 'one of two'), fixes: [...d.fixes, ...d.fixes] };
       const ambiguous = { ...fixDiag(a, 6, 1, 'Q', 'ambiguous'), fixes: d.fixes.map((f) => ({ ...f, unambiguous: false })) };
-      assert.equal(planFixes(index, [two, ambiguous], writable, newFixHistory()).applied.length, 0);
+      assert.equal(planFixes(index, [two, ambiguous], writable, new Set()).applied.length, 0);
     });
   });
 
   it('--quiet hides warnings from the report but not from --fail-severity', async () => {
     const fs = memoryFileSystem({
-      'file:///ws/litmus.config.json': '{ "rules": { "duplicate-id": "warning" } }',
+      'file:///ws/litmus.config.json': '{ "rules": { "duplicate-id": "warning", "missing-arm": "off" } }',
       'file:///ws/a.litmus.jsonl': caseText('x') + caseText('x').replace('x-sig', 'y-sig'),
     });
     const quiet = captureIo(fs, CWD);
