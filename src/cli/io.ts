@@ -11,4 +11,6 @@ export interface CliIo {
   stderr(text: string): void;
   /** Writes the whole text, given as one string or in pieces (a report too large for one string). */
   writeFile(path: string, text: string | Iterable<string>): Promise<void>;
+  /** All of standard input as UTF-8 (`--stdin`); a host without one reads as empty input. */
+  readStdin?(): Promise<string>;
 }

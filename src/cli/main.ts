@@ -14,6 +14,11 @@ function processIo(): CliIo {
     stderr: (text) => void process.stderr.write(text),
     // A temporary file and a rename: a full disk never leaves a half-written suite file.
     writeFile: writeFileAtomic,
+    async readStdin() {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
   };
 }
 

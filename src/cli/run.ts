@@ -1,8 +1,31 @@
+import { createTwoFilesPatch } from 'diff';
 import { dirname, join, resolve } from 'node:path';
-import { escapeText, fileUri, isUnder, type LintDiagnostic, lintIndex, type LoadResult, loadWorkspace, normalizeUri, SEVERITY_ORDER, uriToPath } from '../core';
+import {
+  basenameUri,
+  dirnameUri,
+  escapeText,
+  fileUri,
+  isUnder,
+  isUnsafeCodePoint,
+  joinUri,
+  lintIndex,
+  loadWorkspace,
+  normalizeUri,
+  RULE_IDS,
+  RULES,
+  SEVERITY_ORDER,
+  uriToPath,
+  type FileSystem,
+  type LintDiagnostic,
+  type LoadResult,
+  type SeveritySetting,
+} from '../core';
 import { findingAnchor } from './anchor';
-import { parseCliArgs, UsageError, type CliOptions } from './args';
+import { parseCliArgs, UsageError, type CliOptions, type FormatTarget } from './args';
+import { applyBaseline, baselineEntries, parseBaseline, serializeBaseline, type Baseline } from './baseline';
+import { cacheFilePath, openCache, recordingFileSystem, type LintCache, type ReadLog } from './cache';
 import { useColor } from './color';
+import { resolveTargets, type Targets } from './files';
 import { planFixes, type AppliedFix } from './fix';
 import { relPath, plural, type FormatContext } from './format/context';
 import { FORMATTERS } from './format/index';
@@ -10,13 +33,16 @@ import { jsonReport } from './format/json';
 import { sarifLog } from './format/sarif';
 import { jsonChunks } from './format/stream';
 
-/** The formats whose report is a JSON value, which can be written out in pieces when it is huge. */
-const STREAMED: Record<string, ((diagnostics: readonly LintDiagnostic[], ctx: FormatContext) => unknown) | undefined> = { json: jsonReport, sarif: sarifLog };
 import { keptResults, truncationNotice } from './format/sarif';
 import { helpText } from './help';
+import { runInit } from './init';
 import type { CliIo } from './io';
 import { runReport } from './report';
+import { applyRuleOptions, parseRuleOptions } from './rule-options';
 import { INFORMATION_URI, TOOL_NAME, TOOL_VERSION } from './version';
+
+/** The formats whose report is a JSON value, which can be written out in pieces when it is huge. */
+const STREAMED: Record<string, ((diagnostics: readonly LintDiagnostic[], ctx: FormatContext) => unknown) | undefined> = { json: jsonReport, sarif: sarifLog };
 
 /** `--fix` stops after this many lint-and-fix passes, whatever remains. */
 const MAX_FIX_PASSES = 10;
@@ -29,9 +55,12 @@ export const EXIT_USAGE = 2;
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     if (argv[0] === 'report') return await runReport(argv.slice(1), io);
+    if (argv[0] === 'init') return await runInit(argv.slice(1), io);
     return await lintCommand(argv, io);
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof WriteError) {
+      io.stderr(`${TOOL_NAME}: ${escapeText(e.message)}\n`);
+    } else if (e instanceof UsageError) {
       // Option names and paths come from the command line: escape them like any untrusted text.
       io.stderr(`${TOOL_NAME}: ${escapeText(e.message)} (see ${TOOL_NAME} --help)\n`);
     } else {
@@ -40,6 +69,37 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     return EXIT_USAGE;
   }
+}
+
+/** A file the run was asked to write could not be: one line, exit status 2. */
+class WriteError extends Error {}
+
+async function writeOut(io: CliIo, path: string, text: string | Iterable<string>, what: string): Promise<void> {
+  try {
+    await io.writeFile(path, text);
+  } catch (e) {
+    const code = (e as { code?: string })?.code;
+    throw new WriteError(`cannot write ${what} ${path}: ${code ?? (e instanceof Error ? e.message.split('\n')[0] : String(e))}`);
+  }
+}
+
+/** What one lint reads and may change, whether the files come from disk or from standard input. */
+interface Session {
+  fs: FileSystem;
+  roots: string[];
+  /** Files a fix may write (or, with --stdin, the one buffer). */
+  writable: (uri: string) => boolean;
+  /** --stdin: the buffer's URI, the one file reported. */
+  stdinUri?: string;
+  stdinText?: string;
+  /** Checks what can only be known once the files are read (a glob that matched nothing). */
+  afterLoad?: () => void;
+}
+
+/** What the reports need beyond the diagnostics, decided before anything is linted. */
+interface ReportSetup {
+  /** SARIF's %SRCROOT%, when a SARIF report is asked for. */
+  srcRootUri?: string;
 }
 
 async function lintCommand(argv: string[], io: CliIo): Promise<number> {
@@ -52,74 +112,59 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout(`${TOOL_VERSION}\n`);
     return EXIT_OK;
   }
-  if (opts.paths.length === 0) throw new UsageError('no files or folders given');
-
+  const ruleOptions = parseRuleOptions(opts.rules);
   const cwdUri = normalizeUri(fileUri(io.cwd));
-  const roots: string[] = [];
-  for (const p of opts.paths) {
-    const uri = normalizeUri(fileUri(resolve(io.cwd, p)));
-    if (!(await io.fs.stat(uri).catch(() => undefined))) throw new UsageError(`no such file or folder: ${p}`);
-    roots.push(uri);
-  }
   let configUri: string | undefined;
   if (opts.config !== undefined) {
     configUri = normalizeUri(fileUri(resolve(io.cwd, opts.config)));
     const st = await io.fs.stat(configUri).catch(() => undefined);
     if (st?.type !== 'file') throw new UsageError(`no such config file: ${opts.config}`);
   }
+  if (opts.printConfig !== undefined) return printConfig(io, opts.printConfig, configUri, ruleOptions, cwdUri);
+  const warn = (text: string) => io.stderr(`${TOOL_NAME}: warning: ${text}\n`);
+  const show = (uri: string) => escapeText(relPath(uri, cwdUri));
+  // A bad --base-path is a usage error before anything is read or fixed.
+  const setup: ReportSetup = { srcRootUri: opts.formats.some((t) => t.format === 'sarif') ? await sourceRoot(io, opts.basePath) : undefined };
 
-  const sarif = opts.format === 'sarif';
-  const srcRootUri = sarif ? await sourceRoot(io, opts.basePath) : undefined;
-
-  const load = () => loadWorkspace(io.fs, roots, { configUri });
-  let loaded = await load();
-  let diagnostics = lintIndex(loaded.index).diagnostics;
-  if (opts.fix) {
-    ({ loaded, diagnostics } = await fixAll(io, opts, roots, cwdUri, loaded, diagnostics, load));
+  let session: Session;
+  if (opts.stdin) {
+    if (opts.stdinFilename === undefined) throw new UsageError('--stdin needs --stdin-filename PATH: the name decides the file\'s kind and which config applies');
+    const stdinUri = normalizeUri(fileUri(resolve(io.cwd, opts.stdinFilename)));
+    const text = ((await io.readStdin?.()) ?? '').replace(/^\ufeff/, '');
+    const folder = dirname(uriToPath(stdinUri));
+    const folderThere = (await io.fs.stat(normalizeUri(fileUri(folder))).catch(() => undefined))?.type === 'directory';
+    const targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: folderThere ? [folder] : [], ignorePatterns: opts.ignorePatterns, ignore: opts.ignore, warn });
+    if (targets.ignored(stdinUri)) {
+      warn(`${show(stdinUri)}: File ignored because of a matching ignore pattern; use --no-ignore to lint it`);
+      // An editor that pipes a buffer through --fix gets it back unchanged, never nothing.
+      if (opts.fix) io.stdout(text);
+      return EXIT_OK;
+    }
+    session = {
+      fs: withBuffer(targets.fs, stdinUri, text),
+      roots: folderThere ? targets.roots : [stdinUri],
+      writable: (uri) => normalizeUri(uri) === stdinUri,
+      stdinUri,
+      stdinText: text,
+    };
+  } else {
+    if (opts.paths.length === 0) throw new UsageError('no files or folders given');
+    const targets: Targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: opts.paths, ignorePatterns: opts.ignorePatterns, ignore: opts.ignore, warn });
+    for (const uri of targets.ignoredExplicit) warn(`${show(uri)}: File ignored because of a matching ignore pattern; use --no-ignore to lint it`);
+    session = { fs: targets.fs, roots: targets.roots, writable: (uri) => targets.selected(normalizeUri(uri)) };
+    if (session.roots.length === 0) {
+      // Every path named was ignored: nothing to read, and nothing to fail on.
+      const ctx = emptyContext(cwdUri, []);
+      ctx.notices = [nothingFound(io)];
+      return finishReports(io, opts, [], ctx, setup);
+    }
+    session.afterLoad = () => {
+      const [first] = targets.unmatchedGlobs();
+      if (first?.ignored) throw new UsageError(`all LITMUS files matching the pattern '${first.pattern}' are ignored (use --no-ignore to lint them)`);
+      if (first) throw new UsageError(`no LITMUS files match the pattern '${first.pattern}'`);
+    };
   }
-  const notices = printNotices(io, loaded, cwdUri);
-  // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
-  if (loaded.index.docs.size === 0) notices.push(notice(io, 'warning', 'no LITMUS files found in the given paths'));
-
-  const shown = opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
-  // --quiet hides warnings from the report, not from the verdict: CI fails on what it was asked to.
-  const threshold = SEVERITY_ORDER[opts.failSeverity];
-  const status = diagnostics.some((d) => SEVERITY_ORDER[d.severity] >= threshold) ? EXIT_PROBLEMS : EXIT_OK;
-  if (sarif) {
-    const { dropped } = keptResults(shown);
-    if (dropped) io.stderr(`${TOOL_NAME}: warning: ${truncationNotice(dropped)}\n`);
-  }
-  const ctx: FormatContext = {
-    cwdUri,
-    files: [...loaded.index.docs.keys()].sort(),
-    toolName: TOOL_NAME,
-    toolVersion: TOOL_VERSION,
-    informationUri: INFORMATION_URI,
-    color: opts.output === undefined && useColor(io.env, io.isTTY),
-    hidden: diagnostics.length - shown.length,
-    ...(sarif
-      ? {
-          srcRootUri,
-          category: opts.category,
-          notices,
-          exitCode: status,
-          anchor: (d) => findingAnchor(loaded.index.docs.get(d.uri), d),
-        }
-      : {}),
-  };
-  let text: string | Iterable<string>;
-  try {
-    text = FORMATTERS[opts.format](shown, ctx);
-  } catch (e) {
-    // Past the longest string V8 can build: the JSON formats are written out in pieces instead.
-    const value = STREAMED[opts.format];
-    if (!(e instanceof RangeError) || !value) throw e;
-    text = jsonChunks(value(shown, ctx));
-  }
-  if (opts.output !== undefined) await io.writeFile(resolve(io.cwd, opts.output), text);
-  else if (typeof text === 'string') io.stdout(text);
-  else for (const chunk of text) io.stdout(chunk);
-  return status;
+  return lintSession(io, opts, session, cwdUri, ruleOptions, configUri, setup);
 }
 
 /**
@@ -147,23 +192,238 @@ function notice(io: CliIo, level: Notice['level'], text: string): Notice {
   return { level, text };
 }
 
-/** Lints, applies the unambiguous fixes, writes the files, and lints again until nothing changes. */
-async function fixAll(
+/** The file system with one file's text replaced by (or, when it is not on disk, added as) a buffer. */
+function withBuffer(fs: FileSystem, uri: string, text: string): FileSystem {
+  const folder = normalizeUri(dirnameUri(uri));
+  const name = basenameUri(uri);
+  return {
+    readFile: async (u) => (normalizeUri(u) === uri ? text : fs.readFile(u)),
+    stat: async (u) => (normalizeUri(u) === uri ? { type: 'file', size: text.length } : fs.stat(u)),
+    ...(fs.realUri ? { realUri: fs.realUri.bind(fs) } : {}),
+    async readDirectory(u) {
+      const entries = await fs.readDirectory(u);
+      if (normalizeUri(u) !== folder || entries.some(([n]) => n === name)) return entries;
+      return [...entries, [name, 'file']];
+    },
+  };
+}
+
+async function lintSession(
   io: CliIo,
   opts: CliOptions,
-  roots: string[],
+  session: Session,
   cwdUri: string,
+  ruleOptions: Record<string, SeveritySetting>,
+  configUri: string | undefined,
+  setup: ReportSetup,
+): Promise<number> {
+  // Fixed texts between --fix passes: they win over the files, which are written once at the end.
+  const overlays = new Map<string, { text: string }>();
+  const warn = (text: string) => io.stderr(`${TOOL_NAME}: warning: ${text}\n`);
+  const baseline = opts.baseline === undefined ? undefined : await readBaseline(io, opts.baseline);
+  let cache: LintCache | undefined;
+  let reads: ReadLog | undefined;
+  if (opts.cache) {
+    cache = await openCache(io, await cacheFilePath(io, opts.cacheLocation), ruleOptions, warn);
+    const recording = recordingFileSystem(session.fs);
+    session.fs = recording.fs;
+    reads = recording.log;
+  }
+  const load = async () => {
+    reads?.clear();
+    const loaded = await loadWorkspace(session.fs, session.roots, { configUri, overlays });
+    applyRuleOptions(loaded.index, ruleOptions);
+    return loaded;
+  };
+  const lint = (loaded: LoadResult) => {
+    const run = () => lintIndex(loaded.index).diagnostics;
+    return cache ? cache.lint(loaded.index, run, reads) : run();
+  };
+
+  let loaded = await load();
+  session.afterLoad?.();
+  if (session.stdinUri && !loaded.index.docs.has(session.stdinUri)) {
+    io.stderr(`${TOOL_NAME}: note: skipped ${escapeText(relPath(session.stdinUri, cwdUri))}: not a LITMUS file (by name or $schema)\n`);
+  }
+  let diagnostics = lint(loaded);
+  let fixed: Map<string, string> | undefined;
+  if (opts.fix || opts.fixDryRun) {
+    const outcome = await fixLoop(loaded, diagnostics, load, lint, overlays, session.writable, io, session.roots);
+    ({ loaded, diagnostics } = outcome);
+    fixed = await settleFixes(io, opts, session, cwdUri, outcome);
+  }
+  const notices = printNotices(io, loaded, cwdUri, session.stdinUri !== undefined);
+  // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
+  if (loaded.index.docs.size === 0) notices.push(nothingFound(io));
+
+  const reported = session.stdinUri ? diagnostics.filter((d) => d.uri === session.stdinUri) : diagnostics;
+  let kept = reported;
+  if (opts.writeBaseline !== undefined) {
+    const path = resolve(io.cwd, opts.writeBaseline);
+    const entries = baselineEntries(loaded.index, reported, normalizeUri(fileUri(path)));
+    await writeOut(io, path, serializeBaseline(entries), 'the baseline');
+    io.stderr(`${TOOL_NAME}: wrote ${plural(entries.length, 'finding')} to the baseline ${escapeText(relPath(fileUri(path), cwdUri))}\n`);
+    kept = [];
+  } else if (baseline) {
+    const result = applyBaseline(loaded.index, reported, baseline.value, baseline.uri);
+    kept = result.kept;
+    const parts = [`${plural(result.accepted, 'finding')} accepted by the baseline`];
+    if (result.unmatched) parts.push(`${plural(result.unmatched, 'entry')} of it no longer ${result.unmatched === 1 ? 'matches' : 'match'} (rewrite it with --write-baseline)`);
+    io.stderr(`${TOOL_NAME}: note: ${parts.join('; ')}\n`);
+  }
+  await cache?.save();
+
+  const files = session.stdinUri ? [session.stdinUri].filter((u) => loaded.index.docs.has(u)) : [...loaded.index.docs.keys()].sort();
+  const ctx = emptyContext(cwdUri, files);
+  ctx.fixed = fixed;
+  ctx.notices = notices;
+  // Where each finding sits by case and JSON path: SARIF's and GitLab's fingerprints.
+  const index = loaded.index;
+  ctx.anchor = (d) => findingAnchor(index.docs.get(d.uri), d);
+  return finishReports(io, opts, kept, ctx, setup);
+}
+
+/**
+ * Does what the fix mode asks with the fixed texts (writes the files, prints the buffer, or
+ * keeps them for the report), then says what was fixed. Returns the texts `--fix-dry-run` shows.
+ */
+async function settleFixes(io: CliIo, opts: CliOptions, session: Session, cwdUri: string, outcome: FixOutcome): Promise<Map<string, string> | undefined> {
+  const dryRun = opts.fixDryRun;
+  if (!dryRun && !session.stdinUri) for (const [uri, text] of outcome.texts) await writeOut(io, uriToPath(uri), text, 'the fixed file');
+  // Machine-readable formats (and, with --stdin --fix, the fixed text) keep standard output to themselves.
+  const toStdout = opts.formats.find((t) => t.output === undefined)?.format === 'stylish' && !(opts.stdin && opts.fix);
+  const say = toStdout ? io.stdout : io.stderr;
+  const where = (f: AppliedFix) => `${escapeText(relPath(f.uri, cwdUri))}:${f.line}:${f.column}`;
+  if (!dryRun || toStdout) for (const f of outcome.applied) say(`${dryRun ? 'would fix' : 'fixed'} ${where(f)}  ${f.title}  (${f.rule})\n`);
+  for (const f of outcome.outside) io.stderr(`${TOOL_NAME}: not fixed ${where(f)}: the fix edits a file outside the given paths\n`);
+  if (dryRun && toStdout) {
+    for (const [uri, text] of outcome.texts) say(unifiedDiff(relPath(uri, cwdUri), outcome.originals.get(uri) ?? '', text));
+  }
+  const files = plural(outcome.texts.size, 'file');
+  const fixes = plural(outcome.applied.length, 'fix');
+  say(!outcome.applied.length ? 'no fixes to apply\n' : dryRun ? `would apply ${fixes} in ${files} (nothing written: --fix-dry-run)\n` : `applied ${fixes} in ${files}\n`);
+  if (dryRun) return outcome.texts;
+  if (session.stdinUri) io.stdout(outcome.texts.get(session.stdinUri) ?? session.stdinText ?? '');
+  return undefined;
+}
+
+/** The `--baseline` file, read before anything is linted: a bad one is a usage error. */
+async function readBaseline(io: CliIo, file: string): Promise<{ uri: string; value: Baseline }> {
+  const uri = normalizeUri(fileUri(resolve(io.cwd, file)));
+  let text: string;
+  try {
+    text = await io.fs.readFile(uri);
+  } catch {
+    throw new UsageError(`no such baseline file: ${file} (write one with --write-baseline)`);
+  }
+  const value = parseBaseline(text);
+  if (typeof value === 'string') throw new UsageError(`--baseline ${file}: ${value}`);
+  return { uri, value };
+}
+
+function emptyContext(cwdUri: string, files: string[]): FormatContext {
+  return { cwdUri, files, toolName: TOOL_NAME, toolVersion: TOOL_VERSION, informationUri: INFORMATION_URI, color: false, hidden: 0 };
+}
+
+function nothingFound(io: CliIo): Notice {
+  return notice(io, 'warning', 'no LITMUS files found in the given paths');
+}
+
+/** Writes every requested report, then decides the exit status. */
+async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagnostic[], base: FormatContext, setup: ReportSetup): Promise<number> {
+  const shown = opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
+  // --quiet hides warnings from the report, not from the verdict: CI fails on what it was asked to.
+  const threshold = SEVERITY_ORDER[opts.failSeverity];
+  let status = diagnostics.some((d) => SEVERITY_ORDER[d.severity] >= threshold) ? EXIT_PROBLEMS : EXIT_OK;
+  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+  const tooMany = opts.maxWarnings !== undefined && warnings > opts.maxWarnings;
+  if (tooMany) status = EXIT_PROBLEMS;
+  // Decided before any report is written, so a report can carry the run's exit status.
+  const colour = opts.color ?? useColor(io.env, io.isTTY);
+  for (const target of opts.formats) {
+    const ctx: FormatContext = { ...base, color: target.output === undefined && colour, hidden: diagnostics.length - shown.length };
+    if (target.format === 'sarif') {
+      Object.assign(ctx, { srcRootUri: setup.srcRootUri, category: opts.category, exitCode: status });
+      const { dropped } = keptResults(shown);
+      if (dropped) io.stderr(`${TOOL_NAME}: warning: ${truncationNotice(dropped)}\n`);
+    }
+    let text: string | Iterable<string>;
+    try {
+      text = FORMATTERS[target.format](shown, ctx);
+    } catch (e) {
+      // Past the longest string V8 can build: the JSON formats are written out in pieces instead.
+      const value = STREAMED[target.format];
+      if (!(e instanceof RangeError) || !value) throw e;
+      text = jsonChunks(value(shown, ctx));
+    }
+    await emit(io, opts, target, text);
+  }
+  if (tooMany) io.stderr(`${TOOL_NAME}: too many warnings (${warnings}); the maximum is ${opts.maxWarnings} (--max-warnings)\n`);
+  return status;
+}
+
+async function emit(io: CliIo, opts: CliOptions, target: FormatTarget, text: string | Iterable<string>): Promise<void> {
+  if (target.output !== undefined) return writeOut(io, resolve(io.cwd, target.output), text, `the ${target.format} report`);
+  // With --stdin --fix, standard output carries the fixed text; the report goes beside it.
+  const out = opts.stdin && opts.fix ? io.stderr : io.stdout;
+  if (typeof text === 'string') out(text);
+  else for (const chunk of text) out(chunk);
+}
+
+function unifiedDiff(path: string, before: string, after: string): string {
+  const name = escapeText(path);
+  const patch = createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, '', '', { context: 3 });
+  // The lines are the suite's own text: a hostile one must not drive the terminal (tabs stay, and a
+  // CRLF file's line ends are dropped, not shown).
+  return patch
+    .replace(/^=+\n/, '')
+    .replace(/\t\n/g, '\n')
+    .split('\n')
+    .map((line) => terminalSafe(line.replace(/\r$/, '')))
+    .join('\n');
+}
+
+function terminalSafe(line: string): string {
+  let out = '';
+  for (const ch of line) {
+    const cp = ch.codePointAt(0)!;
+    out += cp !== 9 && isUnsafeCodePoint(cp) ? `\\u{${cp.toString(16).toUpperCase()}}` : ch;
+  }
+  return out;
+}
+
+interface FixOutcome {
+  loaded: LoadResult;
+  diagnostics: LintDiagnostic[];
+  applied: AppliedFix[];
+  outside: AppliedFix[];
+  /** The final text of every file a fix changed. */
+  texts: Map<string, string>;
+  /** Their texts before the first fix. */
+  originals: Map<string, string>;
+}
+
+/**
+ * Lints, applies the unambiguous fixes in memory, and lints again until nothing changes. Nothing is
+ * written here: `--fix` writes the final texts, `--fix-dry-run` shows them, `--stdin` prints one.
+ */
+async function fixLoop(
   first: LoadResult,
   firstDiagnostics: LintDiagnostic[],
   load: () => Promise<LoadResult>,
-): Promise<{ loaded: LoadResult; diagnostics: LintDiagnostic[] }> {
-  // Fixes only write inside what the user named: a referenced file elsewhere is reported, not
-  // edited, and so is a file inside whose symbolic links lead out (the write would land there).
+  lint: (loaded: LoadResult) => LintDiagnostic[],
+  overlays: Map<string, { text: string }>,
+  selected: (uri: string) => boolean,
+  io: CliIo,
+  roots: string[],
+): Promise<FixOutcome> {
+  // Fixes only write inside what the user selected, and not into a file there whose symbolic
+  // links lead out (the write would land outside): a referenced file elsewhere is reported instead.
   const realRoots = await Promise.all(roots.map((r) => realUriOf(io, r)));
   const realOf = new Map<string, string | undefined>();
   const writable = (uri: string) => {
     const u = normalizeUri(uri);
-    if (!roots.some((r) => isUnder(u, r))) return false;
+    if (!selected(u)) return false;
     const real = realOf.get(u);
     return real === undefined || roots.some((r) => isUnder(real, r)) || realRoots.some((r) => r !== undefined && isUnder(real, r));
   };
@@ -173,29 +433,51 @@ async function fixAll(
   const done = new Set<string>();
   const applied: AppliedFix[] = [];
   const outside = new Map<string, AppliedFix>();
-  const changed = new Set<string>();
+  const texts = new Map<string, string>();
+  const originals = new Map<string, string>();
   let loaded = first;
   let diagnostics = firstDiagnostics;
   for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+    await resolveDocs(loaded.index);
     await resolveDocs(loaded.index);
     const plan = planFixes(loaded.index, diagnostics, writable, done);
     for (const o of plan.outside) outside.set(`${o.uri}:${o.line}:${o.column}:${o.title}`, o);
     if (plan.applied.length === 0) break;
     for (const [uri, text] of plan.texts) {
-      await io.writeFile(uriToPath(uri), text);
-      changed.add(uri);
+      if (!originals.has(uri)) originals.set(uri, loaded.index.docs.get(uri)?.text ?? '');
+      texts.set(uri, text);
+      overlays.set(uri, { text });
     }
     applied.push(...plan.applied);
     loaded = await load();
-    diagnostics = lintIndex(loaded.index).diagnostics;
+    diagnostics = lint(loaded);
   }
-  // Machine-readable formats keep standard output to themselves.
-  const say = opts.format === 'stylish' && opts.output === undefined ? io.stdout : io.stderr;
-  const where = (f: AppliedFix) => `${escapeText(relPath(f.uri, cwdUri))}:${f.line}:${f.column}`;
-  for (const f of applied) say(`fixed ${where(f)}  ${f.title}  (${f.rule})\n`);
-  for (const f of outside.values()) io.stderr(`${TOOL_NAME}: not fixed ${where(f)}: the fix edits a file outside the given paths\n`);
-  say(applied.length ? `applied ${plural(applied.length, 'fix')} in ${plural(changed.size, 'file')}\n` : 'no fixes to apply\n');
-  return { loaded, diagnostics };
+  for (const [uri, text] of [...texts]) if (originals.get(uri) === text) texts.delete(uri);
+  return { loaded, diagnostics, applied, outside: [...outside.values()], texts, originals };
+}
+
+/**
+ * `--print-config FILE`: the config that applies to FILE (the nearest litmus.config.json, or
+ * --config, with --rule on top), every rule's severity spelled out, as JSON. FILE need not exist.
+ */
+async function printConfig(io: CliIo, file: string, configUri: string | undefined, ruleOptions: Record<string, SeveritySetting>, cwdUri: string): Promise<number> {
+  const target = normalizeUri(fileUri(resolve(io.cwd, file)));
+  // Config is found up the tree from the files loaded: one stand-in file beside FILE is enough.
+  const probe = normalizeUri(joinUri(dirnameUri(target), '.litmus-print-config.litmus.json'));
+  const fs: FileSystem = {
+    readFile: async (u) => (normalizeUri(u) === probe ? '{}' : io.fs.readFile(u)),
+    stat: async (u) => (normalizeUri(u) === probe ? { type: 'file', size: 2 } : io.fs.stat(u)),
+    readDirectory: (u) => io.fs.readDirectory(u),
+  };
+  const loaded = await loadWorkspace(fs, [probe], { configUri });
+  applyRuleOptions(loaded.index, ruleOptions);
+  const config = loaded.index.configFor(target);
+  const rules: Record<string, SeveritySetting> = {};
+  for (const id of RULE_IDS) rules[id] = config.rules[id] ?? RULES.get(id)!.defaultSeverity;
+  for (const [id, sev] of Object.entries(config.rules)) if (!(id in rules)) rules[id] = sev;
+  const out = { ...config, rules, source: config.source ? relPath(config.source, cwdUri) : null };
+  io.stdout(JSON.stringify(out, null, 2) + '\n');
+  return EXIT_OK;
 }
 
 /** Where a file's symbolic links lead, when the file system knows; undefined when it cannot say. */
@@ -209,11 +491,12 @@ async function realUriOf(io: CliIo, uri: string): Promise<string | undefined> {
 }
 
 /** Says on standard error what was read or skipped beyond the plain lint, so nothing is silent. */
-function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string): Notice[] {
+function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string, fromStdin: boolean): Notice[] {
   const notices: Notice[] = [];
   const show = (uri: string) => escapeText(relPath(uri, cwdUri));
   const why: Record<string, string> = { config: 'the nearest litmus.config.json', harness: 'the nearest litmus.harness.json' };
-  for (const uri of loaded.readOutsideRoots) {
+  // With --stdin the user named no paths: what the buffer's workspace reads is no news.
+  for (const uri of fromStdin ? [] : loaded.readOutsideRoots) {
     const kind = loaded.index.docs.get(uri)?.kind ?? 'tools';
     const reason = why[kind] ?? 'referenced by a case';
     notices.push(notice(io, 'note', `also read ${show(uri)} (${reason}), outside the given paths`));

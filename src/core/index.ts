@@ -23,3 +23,4 @@ export { RULES, RULE_IDS, ruleMeta, docsUrl, type RuleMeta } from './rules/regis
 export type { Finding, Rule, RuleContext } from './rules/types';
 export type { FixSpec, TextChange } from './text/fix';
 export { ALL_RULES } from './rules/index';
+export { closest } from './text/similar';

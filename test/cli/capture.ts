@@ -9,7 +9,7 @@ export interface Captured {
 }
 
 /** A CliIo that records what a command prints and writes, for in-process tests. */
-export function captureIo(fs: FileSystem, cwd: string, options: { env?: Record<string, string>; isTTY?: boolean; writeThrough?: boolean } = {}): Captured {
+export function captureIo(fs: FileSystem, cwd: string, options: { env?: Record<string, string>; isTTY?: boolean; writeThrough?: boolean; stdin?: string } = {}): Captured {
   let out = '';
   let err = '';
   const written = new Map<string, string>();
@@ -23,6 +23,7 @@ export function captureIo(fs: FileSystem, cwd: string, options: { env?: Record<s
     async writeFile(path, text) {
       written.set(path, typeof text === "string" ? text : [...text].join(""));
     },
+    readStdin: async () => options.stdin ?? '',
   };
   return { io, stdout: () => out, stderr: () => err, written };
 }

@@ -6,11 +6,14 @@
  *   ====command====         `litmus-lint ...`; `{tmp}` is a fresh folder holding the assets
  *   ====env====             NAME=value lines (the command gets only these, plus PATH)
  *   ====copy====            repo-relative paths copied into {tmp} before the run
+ *   ====cwd====             the working directory, relative to {tmp} (default: the repository root)
+ *   ====stdin====           standard input of the command (default: empty)
  *   ====asset:PATH====      a file written to {tmp}/PATH ({NUL}, {BOM}, {CR}, {DEEP:n} expand)
  *   ====status====          expected exit status
  *   ====stdout====          expected standard output
  *   ====stderr====          expected standard error
- *   ====after:PATH====      expected content of {tmp}/PATH after the run (for -o and --fix)
+ *   ====after:PATH====      expected content of {tmp}/PATH after the run (for -o and --fix);
+ *                           `{exists}` checks only that the file is there
  */
 export interface Section {
   name: string;

@@ -89,8 +89,8 @@ describe('README: install, CI and editors', function () {
     for (const name of Object.keys(use.with ?? {})) assert.ok(name in action.inputs, name);
     const [sarif] = codeBlocks(readme, '### SARIF and code scanning', 'sh');
     const opts = parseCliArgs(splitCommand(sarif.trim()).slice(2));
-    assert.equal(opts.format, 'sarif');
-    assert.ok(opts.category && opts.output);
+    assert.deepEqual(opts.formats.map((t) => t.format), ['sarif']);
+    assert.ok(opts.category && opts.formats[0].output);
     const [config] = codeBlocks(readme, '### pre-commit', 'yaml');
     const hooks = parseYaml(readFileSync(join(ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as { id: string }[];
     const c = parseYaml(config) as { repos: { hooks: { id: string }[] }[] };

@@ -14,6 +14,8 @@ export interface FormatContext {
   color: boolean;
   /** Diagnostics hidden by `--quiet`, counted so the summary can say so. */
   hidden: number;
+  /** `--fix-dry-run`: the fixed text of each file a fix would change (json's `output`). */
+  fixed?: ReadonlyMap<string, string>;
   /** SARIF's %SRCROOT%: the repository root, or `--base-path` (default: the working directory). */
   srcRootUri?: string;
   /** SARIF's `automationDetails.id` category (`--category`), for several runs of one repository. */
@@ -22,7 +24,7 @@ export interface FormatContext {
   notices?: { level: 'note' | 'warning'; text: string }[];
   /** The exit status the run ends with. */
   exitCode?: number;
-  /** Where a finding sits in its file, by case and JSON path (SARIF's fingerprints). */
+  /** Where a finding sits in its file, by case and JSON path (SARIF's and GitLab's fingerprints). */
   anchor?: (d: LintDiagnostic) => FindingAnchor;
   /** SARIF's results-per-run limit (default: GitHub's 25,000). */
   maxResults?: number;

@@ -23,7 +23,8 @@ export interface JsonDiagnostic extends JsonSpan {
 /** The documented shape of `--format json` (docs/cli.md). Additions only; never renames. */
 export interface JsonReport {
   tool: { name: string; version: string };
-  files: { path: string; diagnostics: JsonDiagnostic[] }[];
+  /** `output`: with `--fix-dry-run`, the file's text after the fixes (only files a fix changes), as ESLint has it. */
+  files: { path: string; diagnostics: JsonDiagnostic[]; output?: string }[];
   summary: { files: number; problems: number; errors: number; warnings: number; infos: number; hints: number; autoFixable: number; hiddenByQuiet: number };
 }
 
@@ -53,7 +54,10 @@ export function jsonReport(diagnostics: readonly LintDiagnostic[], ctx: FormatCo
     else byFile.set(d.uri, [toJson(d, ctx)]);
   }
   const files = [...byFile.entries()]
-    .map(([uri, ds]) => ({ path: relPath(uri, ctx.cwdUri), diagnostics: ds }))
+    .map(([uri, ds]) => {
+      const output = ctx.fixed?.get(uri);
+      return { path: relPath(uri, ctx.cwdUri), diagnostics: ds, ...(output !== undefined ? { output } : {}) };
+    })
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const c = countSeverities(diagnostics);
   return {

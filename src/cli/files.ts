@@ -1,0 +1,233 @@
+import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { type FileSystem, kindFromName, fileUri, normalizeUri, uriToPath } from '../core';
+import { UsageError } from './args';
+
+/** The ignore file: gitignore syntax, read from the working directory and from each folder linted. */
+export const IGNORE_FILE = '.litmusignore';
+
+/** Gitignore rules that apply below one folder. */
+interface IgnoreSource {
+  base: string;
+  rules: Ignore;
+}
+
+interface Glob {
+  pattern: string;
+  /** The folder the pattern's fixed part names: where its walk starts. */
+  base: string;
+  match: (relativePath: string) => boolean;
+  matched: number;
+  /** LITMUS files it matched that an ignore rule left out. */
+  ignored: number;
+}
+
+/** What the command line asks to lint, with the ignore rules that apply. */
+export interface Targets {
+  /** What to hand the loader: folders, files, and the folders that globs walk from. */
+  roots: string[];
+  /** The file system with ignored entries, and files no glob matches, left out of directory listings. */
+  fs: FileSystem;
+  /** Files named on the command line that an ignore rule matches: warned about, not linted. */
+  ignoredExplicit: string[];
+  /** Files the user named or that a walk of what they named reaches: only these are fixed. */
+  selected(uri: string): boolean;
+  /** True when an ignore rule matches the path (a folder when `dir`). */
+  ignored(uri: string, dir?: boolean): boolean;
+  /** Glob patterns that matched no LITMUS file (`ignored`: only ignored ones), for ESLint's usage error. */
+  unmatchedGlobs(): { pattern: string; ignored: boolean }[];
+}
+
+function toPosix(p: string): string {
+  return sep === '/' ? p : p.split(sep).join('/');
+}
+
+/** `p` relative to `base`, `/`-separated; undefined when `p` is not below `base`. */
+function below(base: string, p: string): string | undefined {
+  const rel = relative(base, p);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  return toPosix(rel);
+}
+
+function under(base: string, p: string): boolean {
+  return p === base || below(base, p) !== undefined;
+}
+
+/** True for names the loader reads while walking (the same test as core's walk). */
+function candidateName(name: string): boolean {
+  return kindFromName(name) !== undefined || /\.jsonc?$/i.test(name);
+}
+
+/** A pattern the ignore library cannot compile (a regular expression too large), or undefined. */
+function badPattern(pattern: string): string | undefined {
+  try {
+    const rules = ignore().add(pattern);
+    rules.test('a');
+    rules.test('a/');
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message.split('\n')[0].slice(0, 80) : String(e);
+  }
+}
+
+async function readIgnoreFile(fs: FileSystem, folder: string, cwd: string, warn: (text: string) => void): Promise<IgnoreSource | undefined> {
+  const path = resolve(folder, IGNORE_FILE);
+  let text: string;
+  try {
+    text = await fs.readFile(fileUri(path));
+  } catch {
+    return undefined;
+  }
+  // A line that cannot be compiled is left out, with a warning, rather than failing every lint.
+  const lines = text.replace(/^\ufeff/, '').split(/\r?\n/);
+  const kept = lines.filter((line, i) => {
+    const bad = badPattern(line);
+    if (bad !== undefined) warn(`${below(cwd, path) ?? path}:${i + 1}: pattern left out (${bad})`);
+    return bad === undefined;
+  });
+  return { base: folder, rules: ignore().add(kept) };
+}
+
+export interface TargetOptions {
+  cwd: string;
+  paths: string[];
+  ignorePatterns: string[];
+  /** False with `--no-ignore`. */
+  ignore: boolean;
+  /** Where a problem with an ignore file is said (a pattern left out). */
+  warn?: (text: string) => void;
+}
+
+/**
+ * Sorts the command line's paths into folders, files and globs, and reads the ignore rules: the
+ * working directory's `.litmusignore`, then each named folder's (deeper rules win, as in git),
+ * then `--ignore-pattern` (relative to the working directory, last word).
+ */
+export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promise<Targets> {
+  const folders: string[] = [];
+  const files: string[] = [];
+  const globs: Glob[] = [];
+  for (const p of opts.paths) {
+    const abs = resolve(opts.cwd, p);
+    const st = await fs.stat(normalizeUri(fileUri(abs))).catch(() => undefined);
+    // A path that exists is that path, even with glob characters in its name (as in ESLint).
+    if (st?.type === 'directory') folders.push(abs);
+    else if (st) files.push(abs);
+    else if (picomatch.scan(toPosix(p)).isGlob) {
+      const glob = compileGlob(opts.cwd, p);
+      const base = await fs.stat(normalizeUri(fileUri(glob.base))).catch(() => undefined);
+      if (base?.type !== 'directory') throw new UsageError(`no LITMUS files match the pattern '${p}'`);
+      globs.push(glob);
+    }
+    else throw new UsageError(`no such file or folder: ${p}`);
+  }
+
+  const sources: IgnoreSource[] = [];
+  if (opts.ignore) {
+    const folderBases = [opts.cwd, ...folders, ...globs.map((g) => g.base)];
+    const seen = new Set<string>();
+    // Outer folders first, so a deeper file's rules (and negations) come later and win.
+    for (const folder of folderBases.sort((a, b) => a.length - b.length)) {
+      if (seen.has(folder)) continue;
+      seen.add(folder);
+      const source = await readIgnoreFile(fs, folder, opts.cwd, opts.warn ?? (() => undefined));
+      if (source) sources.push(source);
+    }
+    for (const p of opts.ignorePatterns) {
+      const bad = badPattern(p);
+      if (bad !== undefined) throw new UsageError(`--ignore-pattern: cannot use the pattern (${bad})`);
+    }
+    if (opts.ignorePatterns.length) sources.push({ base: opts.cwd, rules: ignore().add(opts.ignorePatterns) });
+  }
+
+  /**
+   * One level's verdict: each source's own match on the path (a match inherited from an ignored
+   * parent is that parent's verdict, decided a level up), the last source with one winning.
+   */
+  const levelVerdict = (abs: string, dir: boolean): boolean | undefined => {
+    let verdict: boolean | undefined;
+    for (const s of sources) {
+      const rel = below(s.base, abs);
+      if (rel === undefined) continue;
+      const r = s.rules.test(dir ? rel + '/' : rel);
+      const slash = rel.lastIndexOf('/');
+      const inherited = r.ignored && slash > 0 && s.rules.test(rel.slice(0, slash) + '/').ignored;
+      if (r.ignored && !inherited) verdict = true;
+      else if (r.unignored) verdict = false;
+    }
+    return verdict;
+  };
+  // As in git, nothing inside an ignored folder comes back: each folder on the way down is checked.
+  const ignoredPath = (abs: string, dir: boolean): boolean => {
+    if (sources.length === 0) return false;
+    const levels: string[] = [];
+    for (let p = abs; ; ) {
+      const parent = dirname(p);
+      if (parent === p) break;
+      levels.unshift(parent);
+      p = parent;
+    }
+    for (const level of levels) if (levelVerdict(level, true) === true) return true;
+    return levelVerdict(abs, dir) === true;
+  };
+
+  const ignoredExplicit = files.filter((f) => ignoredPath(f, false));
+  const explicit = new Set(files.filter((f) => !ignoredExplicit.includes(f)));
+  const globMatch = (abs: string, count?: 'matched' | 'ignored'): boolean => {
+    let hit = false;
+    for (const g of globs) {
+      const rel = below(g.base, abs);
+      if (rel !== undefined && g.match(rel)) {
+        hit = true;
+        if (count) g[count]++;
+      }
+    }
+    return hit;
+  };
+  const selectedPath = (abs: string): boolean =>
+    explicit.has(abs) || (!ignoredPath(abs, false) && (folders.some((f) => under(f, abs)) || globMatch(abs)));
+
+  const filtered: FileSystem = {
+    readFile: (uri) => fs.readFile(uri),
+    stat: (uri) => fs.stat(uri),
+    ...(fs.realUri ? { realUri: fs.realUri.bind(fs) } : {}),
+    async readDirectory(uri) {
+      const dir = uriToPath(uri);
+      const entries = await fs.readDirectory(uri);
+      return entries.filter(([name, type]) => {
+        const abs = resolve(dir, name);
+        if (type === 'directory') return !ignoredPath(abs, true);
+        if (ignoredPath(abs, false)) {
+          if (candidateName(name)) globMatch(abs, 'ignored');
+          return false;
+        }
+        if (folders.some((f) => under(f, abs))) return true;
+        return globMatch(abs, candidateName(name) ? 'matched' : undefined);
+      });
+    },
+  };
+
+  return {
+    roots: [...folders, ...explicit, ...globs.map((g) => g.base)].map((p) => normalizeUri(fileUri(p))),
+    // With nothing to leave out, listings go straight through: a large suite pays nothing per entry.
+    fs: sources.length === 0 && globs.length === 0 ? fs : filtered,
+    ignoredExplicit: ignoredExplicit.map((p) => normalizeUri(fileUri(p))),
+    selected: (uri) => selectedPath(uriToPath(uri)),
+    ignored: (uri, dir = false) => ignoredPath(uriToPath(uri), dir),
+    unmatchedGlobs: () => globs.filter((g) => g.matched === 0).map((g) => ({ pattern: g.pattern, ignored: g.ignored > 0 })),
+  };
+}
+
+function compileGlob(cwd: string, pattern: string): Glob {
+  const scan = picomatch.scan(toPosix(pattern));
+  const base = resolve(cwd, scan.base || '.');
+  let match: (path: string) => boolean;
+  try {
+    match = picomatch(scan.glob, { dot: false });
+    match('a');
+  } catch (e) {
+    throw new UsageError(`cannot use the glob pattern (${e instanceof Error ? e.message.split('\n')[0].slice(0, 80) : String(e)})`);
+  }
+  return { pattern, base, match, matched: 0, ignored: 0 };
+}

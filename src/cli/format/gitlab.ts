@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { type Severity } from '../../core';
+import { relPath, type Formatter } from './context';
+
+/** GitLab Code Quality severities: info, minor, major, critical, blocker. */
+export const GITLAB_SEVERITY: Record<Severity, 'info' | 'minor' | 'major'> = { error: 'major', warning: 'minor', info: 'info', hint: 'info' };
+
+export interface CodeQualityIssue {
+  description: string;
+  check_name: string;
+  fingerprint: string;
+  severity: 'info' | 'minor' | 'major' | 'critical' | 'blocker';
+  location: { path: string; lines: { begin: number } };
+}
+
+/**
+ * GitLab Code Quality (a JSON array; docs.gitlab.com/ci/testing/code_quality). The fingerprint
+ * is what GitLab compares between the base and head of a merge request, so it is built from the
+ * rule, the file, the finding's place (its case and JSON pointer, not its line) and its message:
+ * an edit above a finding does not make it look new. Identical findings are told apart by order.
+ */
+export const gitlab: Formatter = (diagnostics, ctx) => {
+  const seen = new Map<string, number>();
+  const issues: CodeQualityIssue[] = diagnostics.map((d) => {
+    const path = relPath(d.uri, ctx.cwdUri);
+    const anchor = ctx.anchor?.(d);
+    const place = anchor ? [anchor.caseId ?? null, anchor.path, anchor.line ?? null] : null;
+    const basis = JSON.stringify([d.code, path, place, d.message]);
+    const n = (seen.get(basis) ?? 0) + 1;
+    seen.set(basis, n);
+    const fingerprint = createHash('sha256').update(n > 1 ? `${basis}#${n}` : basis).digest('hex').slice(0, 32);
+    return {
+      description: d.message,
+      check_name: d.code,
+      fingerprint,
+      severity: GITLAB_SEVERITY[d.severity],
+      location: { path, lines: { begin: d.range.start.line + 1 } },
+    };
+  });
+  return JSON.stringify(issues, null, 2) + '\n';
+};
