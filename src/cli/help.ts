@@ -12,10 +12,12 @@ export function helpText(): string {
   return [
     `Usage: ${TOOL_NAME} [options] <files or folders...>`,
     `       ${TOOL_NAME} report [options] <files or folders...>`,
+    `       ${TOOL_NAME} import <agentdojo|injecagent|agentharm|asb> <source> --out <dir> [--suite NAME] [--force] [--dry-run]`,
     '',
     'Lints LITMUS agent-safety benchmark suites: case files (*.litmus.json, *.litmus.jsonc,',
     '*.litmus.jsonl), tool-schema files (*.tools.json), litmus.config.json, litmus.harness.json and',
     '*.scores.json. Folders are searched recursively (node_modules and .git are skipped).',
+    '`import` converts a published benchmark into LITMUS files (see import --help, docs/import.md).',
     '',
     'Options:',
     `  -f, --format <name>           output format: ${FORMAT_NAMES.join(', ')} (default: stylish)`,

@@ -11,6 +11,7 @@ import { relPath, plural, type FormatContext } from './format/context';
 import { FORMATTERS } from './format/index';
 import { helpText } from './help';
 import type { CliIo } from './io';
+import { runImport } from './import';
 import { runReport } from './report';
 import { INFORMATION_URI, TOOL_NAME, TOOL_VERSION } from './version';
 
@@ -25,6 +26,7 @@ export const EXIT_USAGE = 2;
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     if (argv[0] === 'report') return await runReport(argv.slice(1), io);
+    if (argv[0] === 'import') return await runImport(argv.slice(1), io);
     return await lintCommand(argv, io);
   } catch (e) {
     if (e instanceof UsageError) {
