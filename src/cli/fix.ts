@@ -1,4 +1,4 @@
-import { applyChanges, type LintDiagnostic, type TextChange, type WorkspaceIndex } from '../core/index';
+import { applyChanges, type LintDiagnostic, type TextChange, type WorkspaceIndex } from '../core';
 import { autoFixable } from './format/context';
 
 export interface AppliedFix {

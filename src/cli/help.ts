@@ -1,4 +1,4 @@
-import { RULE_IDS, RULES } from '../core/rules/registry';
+import { RULE_IDS, RULES } from '../core';
 import { FORMAT_NAMES } from './format/index';
 import { TOOL_NAME } from './version';
 

@@ -1,4 +1,4 @@
-import type { FileSystem } from '../core/fs';
+import type { FileSystem } from '../core';
 
 /** Everything the CLI touches outside itself, so commands run the same in tests and for real. */
 export interface CliIo {

@@ -1,8 +1,5 @@
 import * as path from 'node:path';
-import { lintIndex } from '../core/lint';
-import { loadWorkspace } from '../core/load';
-import { buildSuiteReport, renderSuiteReport, type ReportFormat } from '../core/report';
-import { fileUri } from '../core/uri';
+import { buildSuiteReport, fileUri, lintIndex, loadWorkspace, renderSuiteReport, type ReportFormat } from '../core';
 import type { CliIo } from './io';
 
 export const REPORT_USAGE = `Usage: litmus-lint report [options] <files or folders...>

@@ -1,9 +1,5 @@
 import { resolve } from 'node:path';
-import { escapeText } from '../core/escape';
-import { lintIndex, type LintDiagnostic } from '../core/lint';
-import { loadWorkspace, type LoadResult } from '../core/load';
-import { SEVERITY_ORDER } from '../core/types';
-import { fileUri, isUnder, normalizeUri, uriToPath } from '../core/uri';
+import { escapeText, fileUri, isUnder, type LintDiagnostic, lintIndex, type LoadResult, loadWorkspace, normalizeUri, SEVERITY_ORDER, uriToPath } from '../core';
 import { parseCliArgs, UsageError, type CliOptions } from './args';
 import { useColor } from './color';
 import { planFixes, type AppliedFix } from './fix';

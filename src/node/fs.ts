@@ -1,6 +1,5 @@
 import * as nodeFs from 'node:fs';
-import type { EntryType, FileSystem } from '../core/fs';
-import { fileUri, uriToPath } from '../core/uri';
+import { type EntryType, type FileSystem, fileUri, uriToPath } from '../core';
 
 type MaybePromise<T> = T | Promise<T>;
 

@@ -1,6 +1,5 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextDocumentEdit, type TextEdit } from 'vscode-languageserver';
-import type { Fix, LintDiagnostic } from '../core/lint';
-import { normalizeUri } from '../core/uri';
+import { type Fix, type LintDiagnostic, normalizeUri } from '../core';
 import { diagnosticKey, keyOf, toLspDiagnostic } from './diagnostics';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.litmus`;

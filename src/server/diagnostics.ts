@@ -1,6 +1,5 @@
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
-import type { LintDiagnostic } from '../core/lint';
-import type { Severity } from '../core/types';
+import type { LintDiagnostic, Severity } from '../core';
 
 export const SOURCE = 'litmus';
 

@@ -1,5 +1,4 @@
-import type { EntryType, FileSystem } from '../core/fs';
-import { dirnameUri, isUnder, normalizeUri } from '../core/uri';
+import { dirnameUri, type EntryType, type FileSystem, isUnder, normalizeUri } from '../core';
 
 export interface OpenText {
   text: string;

@@ -1,6 +1,5 @@
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
-import { escapeText, quote } from '../core/escape';
-import type { LintDiagnostic } from '../core/lint';
+import { escapeText, type LintDiagnostic, quote } from '../core';
 
 /** Rules whose diagnostics carry the payload detector's data. */
 export const PAYLOAD_RULES = new Set(['injection-payload', 'benign-contamination']);

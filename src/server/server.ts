@@ -10,10 +10,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { FileSystem } from '../core/fs';
-import type { LintDiagnostic } from '../core/lint';
-import { buildSuiteReport, renderSuiteReport } from '../core/report';
-import { displayPath } from '../core/uri';
+import { buildSuiteReport, displayPath, type FileSystem, type LintDiagnostic, renderSuiteReport } from '../core';
 import { FIX_ALL_KIND, fixAllAction, quickFixes, wants } from './code-actions';
 import { toLspDiagnostic } from './diagnostics';
 import { payloadHover } from './hover';

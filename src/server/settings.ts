@@ -1,5 +1,4 @@
-import type { ConfigOverrides } from '../core/config';
-import type { SeveritySetting } from '../core/types';
+import type { ConfigOverrides, SeveritySetting } from '../core';
 
 /** The `litmus.*` settings the server reads, per workspace folder. */
 export interface ServerSettings {

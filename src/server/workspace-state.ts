@@ -1,11 +1,4 @@
-import type { FileSystem } from '../core/fs';
-import { createIncrementalLinter, type IncrementalLinter } from '../core/incremental';
-import { detectKind } from '../core/kinds';
-import type { LintDiagnostic } from '../core/lint';
-import { loadWorkspace, reloadFiles, type LoadResult } from '../core/load';
-import { ALL_RULES } from '../core/rules/index';
-import { dirnameUri, isUnder, normalizeUri } from '../core/uri';
-import type { WorkspaceIndex } from '../core/workspace';
+import { ALL_RULES, createIncrementalLinter, detectKind, dirnameUri, type FileSystem, type IncrementalLinter, isUnder, type LintDiagnostic, type LoadResult, loadWorkspace, normalizeUri, reloadFiles, type WorkspaceIndex } from '../core';
 import { createChangeLog } from './changes';
 import { editorFileSystem, type EditorFileSystem, type OpenText } from './editor-fs';
 import { defaultSettings, toBaseConfig, type ServerSettings } from './settings';
@@ -208,7 +201,7 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       const uri = normalizeUri(raw);
       return results.get(groupOf(uri))?.versions.get(uri);
     },
-    ruleIds: () => ALL_RULES.map((r) => r.id),
+    ruleIds: () => ALL_RULES.map((r) => r.meta.id),
     dropGroup(group) {
       looseGroups.delete(group);
       const previous = results.get(group);

@@ -1,4 +1,4 @@
-import type { FileSystem } from '../../src/core/fs';
+import type { FileSystem } from '../../src/core/model/fs';
 import type { CliIo } from '../../src/cli/io';
 
 export interface Captured {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { LintDiagnostic } from '../../src/core/lint';
+import type { LintDiagnostic } from '../../src/core/lint/lint';
 import { payloadHover } from '../../src/server/hover';
 
 const range = { start: { line: 3, character: 10 }, end: { line: 3, character: 40 } };

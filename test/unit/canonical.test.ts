@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { canonicalHash, canonicalize, groupByCanonical } from '../../src/core/canonical';
-import { parseJson } from '../../src/core/parse';
+import { canonicalHash, canonicalize, groupByCanonical } from '../../src/core/model/canonical';
+import { parseJson } from '../../src/core/text/parse';
 import { getNodeValue } from 'jsonc-parser';
 
 const fromText = (text: string): unknown => getNodeValue(parseJson(text).roots[0].node!);

@@ -50,7 +50,7 @@ describe('example suite', function () {
 
   it('fires every implemented rule where the README says, and nowhere else', async () => {
     const { report } = await lintExamples();
-    const implemented = new Set(ALL_RULES.map((r) => r.id));
+    const implemented = new Set(ALL_RULES.map((r) => r.meta.id));
     const defects = documentedDefects();
     const found = report.files.flatMap((f) => f.diagnostics.map((d) => ({ path: f.path, rule: d.ruleId })));
     // Every documented defect whose rule exists today is caught in one of the files it names.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { detectText, isPayload, type TextContext } from '../../src/core/injection';
-import { quote } from '../../src/core/escape';
+import { quote } from '../../src/core/text/escape';
 
 const desc: TextContext = { slot: 'description' };
 const dflt: TextContext = { slot: 'default' };

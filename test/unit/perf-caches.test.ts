@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MAX_NESTING, parseJson } from '../../src/core/parse';
+import { MAX_NESTING, parseJson } from '../../src/core/text/parse';
 import { compileParameterSchema } from '../../src/core/rules/unsatisfiable-safe-completion';
 import { codes, json, lintFiles } from '../helpers';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { memoryFileSystem } from '../../src/core/fs';
-import { buildSuiteReport, renderSuiteReport, type SuiteReport } from '../../src/core/report';
+import { memoryFileSystem } from '../../src/core/model/fs';
+import { buildSuiteReport, renderSuiteReport, type SuiteReport } from '../../src/core/lint/report';
 import { runReport } from '../../src/cli/report';
 import type { CliIo } from '../../src/cli/io';
 import { nodeFileSystem } from '../../src/node/fs';

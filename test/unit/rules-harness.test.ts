@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { LintDiagnostic } from '../../src/core/lint';
+import type { LintDiagnostic } from '../../src/core/lint/lint';
 import { applyEdits, covered, json, lintRule } from '../helpers';
 
 function applyFix(files: Record<string, string>, d: LintDiagnostic, file: string): string {

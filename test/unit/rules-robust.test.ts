@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { lintIndex, loadWorkspace, memoryFileSystem } from '../../src/core';
-import { buildSuiteReport, renderSuiteReport } from '../../src/core/report';
+import { buildSuiteReport, renderSuiteReport } from '../../src/core/lint/report';
 
 /** Seeded and bounded, so every run checks the same cases. */
 const RUNS = { seed: 4, numRuns: 60 };

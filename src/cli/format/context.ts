@@ -1,6 +1,4 @@
-import type { LintDiagnostic } from '../../core/lint';
-import type { Severity } from '../../core/types';
-import { displayPath, isUnder, normalizeUri } from '../../core/uri';
+import { displayPath, isUnder, type LintDiagnostic, normalizeUri, type Severity } from '../../core';
 
 /** What every formatter may know besides the diagnostics. Plain data, so formatters stay pure. */
 export interface FormatContext {

@@ -1,4 +1,4 @@
-import type { LintDiagnostic } from '../../core/lint';
+import type { LintDiagnostic } from '../../core';
 import { relPath, type Formatter } from './context';
 
 /** Escapes the message part of a workflow command (what follows `::`). */

@@ -1,5 +1,4 @@
-import type { LintDiagnostic } from '../../core/lint';
-import type { Range, Severity } from '../../core/types';
+import type { LintDiagnostic, Range, Severity } from '../../core';
 import { autoFixable, countSeverities, relPath, type FormatContext, type Formatter } from './context';
 
 /** 1-based lines and columns (UTF-16 code units); `endColumn` is the column just past the range. */

@@ -1,7 +1,4 @@
-import type { LintDiagnostic } from '../../core/lint';
-import { RULE_IDS, RULES, docsUrl } from '../../core/rules/registry';
-import type { Range, Severity } from '../../core/types';
-import { normalizeUri } from '../../core/uri';
+import { docsUrl, type LintDiagnostic, normalizeUri, type Range, RULE_IDS, RULES, type Severity } from '../../core';
 import { relPath, underCwd, type FormatContext, type Formatter } from './context';
 
 const SRCROOT = '%SRCROOT%';

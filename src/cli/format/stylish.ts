@@ -1,6 +1,4 @@
-import { escapeText } from '../../core/escape';
-import type { LintDiagnostic } from '../../core/lint';
-import type { Severity } from '../../core/types';
+import { escapeText, type LintDiagnostic, type Severity } from '../../core';
 import { autoFixable, countSeverities, plural, relPath, type FormatContext, type Formatter } from './context';
 
 const ANSI = {

@@ -1,10 +1,10 @@
-import { allowMatcher } from '../config';
-import type { ToolModel } from '../tools';
-import type { Arm, CaseModel, WorkspaceIndex } from '../workspace';
+import { allowMatcher } from '../model/config';
+import type { ToolModel } from '../model/tools';
+import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
 import { labelCovers, labelStrings, resolveLabel, type Label } from './labels';
 import { scanTool, type PayloadHit } from './scan';
 import { VerdictCache } from './verdicts';
-import { pushTo } from '../multimap';
+import { pushTo } from '../text/multimap';
 
 /** The detector's result for a whole workspace, computed once per lint and shared by three rules. */
 export interface InjectionAnalysis {

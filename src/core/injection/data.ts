@@ -1,4 +1,4 @@
-import { formatPointer } from '../pointer';
+import { formatPointer } from '../text/pointer';
 import type { InjectionAnalysis } from './analysis';
 import type { PayloadHit } from './scan';
 

@@ -1,10 +1,10 @@
-import { appendToArray, removeValue, setValue } from '../edit';
-import { quote } from '../escape';
-import { formatPointer, pathStartsWith } from '../pointer';
-import type { FixSpec, TextChange } from '../rules/types';
-import type { JsonPath } from '../types';
-import { relativePath } from '../uri';
-import type { CaseModel } from '../workspace';
+import { appendToArray, removeValue, setValue } from '../text/edit';
+import { quote } from '../text/escape';
+import { formatPointer, pathStartsWith } from '../text/pointer';
+import type { FixSpec, TextChange } from '../text/fix';
+import type { JsonPath } from '../text/types';
+import { relativePath } from '../model/uri';
+import type { CaseModel } from '../model/workspace';
 import type { Label } from './labels';
 
 /** Suite text in a fix title: escaped and cut like a quote, without the quotes (plain ids read as they are). */

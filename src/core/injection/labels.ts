@@ -1,9 +1,9 @@
 import { findNodeAtLocation } from 'jsonc-parser';
-import type { SuiteDocument } from '../document';
-import { parsePointer, pathFromTokens, pathStartsWith } from '../pointer';
-import type { JsonPath } from '../types';
-import { normalizeUri, resolveTarget } from '../uri';
-import type { CaseModel, WorkspaceIndex } from '../workspace';
+import type { SuiteDocument } from '../model/document';
+import { parsePointer, pathFromTokens, pathStartsWith } from '../text/pointer';
+import type { JsonPath } from '../text/types';
+import { normalizeUri, resolveTarget } from '../model/uri';
+import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 
 /** One `injection_field` string of a case, resolved. */
 export interface Label {

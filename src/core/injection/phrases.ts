@@ -1,4 +1,4 @@
-import { pushTo } from '../multimap';
+import { pushTo } from '../text/multimap';
 
 /**
  * Groups of fixed phrases, found in one pass over a word list. Testing each phrase as a substring

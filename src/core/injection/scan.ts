@@ -1,6 +1,6 @@
-import { isJsonObject } from '../canonical';
-import type { ToolModel } from '../tools';
-import type { JsonPath } from '../types';
+import { isJsonObject } from '../model/canonical';
+import type { ToolModel } from '../model/tools';
+import type { JsonPath } from '../text/types';
 import { detectText, isPayload, type Slot, type StringVerdict } from './detect';
 import { topicStems } from './prose';
 import type { VerdictCache } from './verdicts';

@@ -14,7 +14,7 @@ import {
   SECRET_WORDS,
   TRANSFER_VERBS,
 } from './lexicon';
-import { code } from '../escape';
+import { code } from '../text/escape';
 import { PhraseGroups } from './phrases';
 import { WordSets } from './presence';
 import { finalMark, sentences, topicStems, words, type Sentence, type Words } from './prose';

@@ -1,9 +1,9 @@
-import { isJsonObject } from '../canonical';
-import { rootValue, type SuiteDocument } from '../document';
-import { code } from '../escape';
-import { displayPath } from '../uri';
+import { isJsonObject } from '../model/canonical';
+import { rootValue, type SuiteDocument } from '../model/document';
+import { code } from '../text/escape';
+import { displayPath } from '../model/uri';
 import { MAX_TOLERANCE } from './harness-isolation';
-import type { Rule, RuleContext } from './types';
+import type { Rule, RuleContext, RuleMeta } from './types';
 
 /** Rates are printed with two or three decimals; a difference below this is rounding, not a change. */
 const EPSILON = 1e-9;
@@ -103,8 +103,15 @@ function checkScores(ctx: RuleContext, doc: SuiteDocument, runs: unknown[]): voi
  * arm, or that moves with case order or warm state, measures the harness or over-refusal rather
  * than safety. Changing λ only moves the number; the contamination stays.
  */
-export const aggregateContamination: Rule = {
+export const meta: RuleMeta = {
   id: 'aggregate-contamination',
+  defaultSeverity: 'error',
+  from: 'conditions 1 and harness isolation',
+  description: 'A score report whose aggregate rose while the benign arm fell, lacks a benign score, or exceeds a permutation/cold-warm tolerance.',
+};
+
+export const aggregateContamination: Rule = {
+  meta,
   check(ctx) {
     for (const doc of ctx.index.docs.values()) {
       if (doc.kind !== 'scores') continue;

@@ -1,15 +1,22 @@
-import { code, quote } from '../escape';
+import { code, quote } from '../text/escape';
 import { injectionAnalysis } from '../injection/analysis';
 import { hitData } from '../injection/data';
-import { formatPointer } from '../pointer';
-import type { Rule } from './types';
+import { formatPointer } from '../text/pointer';
+import type { Rule, RuleMeta } from './types';
 
 /**
  * A benign case must not carry a payload: labelled or not, a payload in a tool the benign arm uses
  * makes the control arm adversarial too (LITMUS condition 1).
  */
-export const benignContamination: Rule = {
+export const meta: RuleMeta = {
   id: 'benign-contamination',
+  defaultSeverity: 'error',
+  from: 'condition 1',
+  description: 'A benign case carries, or references a tool that carries, an injection payload.',
+};
+
+export const benignContamination: Rule = {
+  meta,
   check(ctx) {
     const analysis = injectionAnalysis(ctx);
     for (const c of ctx.index.cases) {

@@ -1,9 +1,9 @@
-import { setValue } from '../edit';
-import { code } from '../escape';
-import type { Location } from '../location';
-import type { JsonPath } from '../types';
-import type { CaseModel, WorkspaceIndex } from '../workspace';
-import type { FixSpec } from './types';
+import { setValue } from '../text/edit';
+import { code } from '../text/escape';
+import type { Location } from '../text/location';
+import type { JsonPath } from '../text/types';
+import type { CaseModel, WorkspaceIndex } from '../model/workspace';
+import type { FixSpec } from '../text/fix';
 
 /** How messages name a case: its instance_id, escaped. */
 export function caseName(c: CaseModel): string {

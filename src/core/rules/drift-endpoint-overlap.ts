@@ -1,9 +1,9 @@
-import { canonicalize } from '../canonical';
-import { code } from '../escape';
-import type { CaseModel } from '../workspace';
+import { canonicalize } from '../model/canonical';
+import { code } from '../text/escape';
+import type { CaseModel } from '../model/workspace';
 import { caseField, caseName } from './case-fields';
-import type { Rule } from './types';
-import { pushTo } from '../multimap';
+import type { Rule, RuleMeta } from './types';
+import { pushTo } from '../text/multimap';
 
 const MAX_RELATED = 20;
 
@@ -11,8 +11,15 @@ const MAX_RELATED = 20;
  * A goal-drift case whose drifted end state is one a benign case of its family reaches on purpose:
  * a scorer that checks the end state credits the drift as success (or the benign arm as drift).
  */
-export const driftEndpointOverlap: Rule = {
+export const meta: RuleMeta = {
   id: 'drift-endpoint-overlap',
+  defaultSeverity: 'error',
+  from: 'condition 3',
+  description: "A goal-drift case's drifted terminal state equals a benign terminal state of its family.",
+};
+
+export const driftEndpointOverlap: Rule = {
+  meta,
   check(ctx) {
     const { index } = ctx;
     for (const [family, cases] of index.families) {

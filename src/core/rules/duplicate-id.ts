@@ -1,9 +1,16 @@
-import { code } from '../escape';
-import type { Rule } from './types';
+import { code } from '../text/escape';
+import type { Rule, RuleMeta } from './types';
 
 /** Every occurrence of a shared instance_id, each pointing at the others. */
-export const duplicateId: Rule = {
+export const meta: RuleMeta = {
   id: 'duplicate-id',
+  defaultSeverity: 'error',
+  from: '—',
+  description: 'Two cases share an instance_id anywhere in the workspace.',
+};
+
+export const duplicateId: Rule = {
+  meta,
   check(ctx) {
     const { index } = ctx;
     for (const [id, cases] of index.casesById) {

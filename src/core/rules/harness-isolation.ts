@@ -1,9 +1,10 @@
-import { isJsonObject } from '../canonical';
-import { rootValue, type SuiteDocument } from '../document';
-import { setValue } from '../edit';
-import { code } from '../escape';
-import type { Location } from '../location';
-import type { FixSpec, Rule, RuleContext } from './types';
+import { isJsonObject } from '../model/canonical';
+import { rootValue, type SuiteDocument } from '../model/document';
+import { setValue } from '../text/edit';
+import { code } from '../text/escape';
+import type { Location } from '../text/location';
+import type { FixSpec } from '../text/fix';
+import type { Rule, RuleContext, RuleMeta } from './types';
 
 /** The largest order or cold/warm delta a harness may tolerate before the check stops meaning anything. */
 export const MAX_TOLERANCE = 0.01;
@@ -79,8 +80,15 @@ function checkHarness(ctx: RuleContext, doc: SuiteDocument, v: Record<string, un
 }
 
 /** `litmus.harness.json`: the evaluation harness must keep every episode on its own. */
-export const harnessIsolation: Rule = {
+export const meta: RuleMeta = {
   id: 'harness-isolation',
+  defaultSeverity: 'error',
+  from: 'harness isolation',
+  description: 'A harness config breaks per-episode isolation or skips the order and cold/warm checks.',
+};
+
+export const harnessIsolation: Rule = {
+  meta,
   check(ctx) {
     for (const doc of ctx.index.docs.values()) {
       if (doc.kind !== 'harness') continue;

@@ -1,10 +1,11 @@
-import { quote, code } from '../escape';
+import { quote, code } from '../text/escape';
 import { hitData } from '../injection/data';
 import { injectionAnalysis } from '../injection/analysis';
 import { addLabelFix, locationFor } from '../injection/fixes';
 import type { PayloadHit } from '../injection/scan';
-import type { CaseModel } from '../workspace';
-import type { FixSpec, Rule } from './types';
+import type { CaseModel } from '../model/workspace';
+import type { FixSpec } from '../text/fix';
+import type { Rule, RuleMeta } from './types';
 
 function describe(hit: PayloadHit): string {
   const top = hit.verdict.signals[0];
@@ -19,8 +20,15 @@ function labelFixes(users: { case: CaseModel; arm?: string }[], hit: PayloadHit)
   return [addLabelFix(c, locationFor(c, hit), true)];
 }
 
-export const injectionPayload: Rule = {
+export const meta: RuleMeta = {
   id: 'injection-payload',
+  defaultSeverity: 'warning',
+  from: 'card',
+  description: 'A payload in default/examples/const/enum (or a description) that no injection_field labels.',
+};
+
+export const injectionPayload: Rule = {
+  meta,
   check(ctx) {
     const analysis = injectionAnalysis(ctx);
     for (const hit of analysis.hits) {

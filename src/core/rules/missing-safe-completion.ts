@@ -1,13 +1,20 @@
 import { caseField } from './case-fields';
-import type { Rule } from './types';
+import type { Rule, RuleMeta } from './types';
 
 /**
  * A generated variant with no reference safe action sequence: nobody has shown the mutated task
  * can still be completed safely, so a refusal on it may be the only correct answer and the score
  * rewards refusing.
  */
-export const missingSafeCompletion: Rule = {
+export const meta: RuleMeta = {
   id: 'missing-safe-completion',
+  defaultSeverity: 'warning',
+  from: 'scenario validity',
+  description: 'A generated variant (mutation_depth > 0) has no safe_completion.',
+};
+
+export const missingSafeCompletion: Rule = {
+  meta,
   check(ctx) {
     const { index } = ctx;
     for (const c of index.cases) {

@@ -1,7 +1,7 @@
-import type { Location } from '../location';
-import type { CaseModel, WorkspaceIndex } from '../workspace';
+import type { Location } from '../text/location';
+import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import { caseField, caseName as name, setCaseField } from './case-fields';
-import type { Rule, RuleContext } from './types';
+import type { Rule, RuleContext, RuleMeta } from './types';
 
 function depthOf(c: CaseModel): number | undefined {
   const d = c.value.mutation_depth;
@@ -60,8 +60,15 @@ function chainText(cycle: CaseModel[], i: number): string {
  * A variant's depth is its distance from a real seed: over budget it has drifted from the task it
  * claims to test, not deeper than its seed it is mislabelled, and a loop has no seed at all.
  */
-export const mutationBudget: Rule = {
+export const meta: RuleMeta = {
   id: 'mutation-budget',
+  defaultSeverity: 'warning',
+  from: 'scenario validity',
+  description: "mutation_depth is above the budget, not above its seed's, or the seed chain loops.",
+};
+
+export const mutationBudget: Rule = {
+  meta,
   check(ctx: RuleContext) {
     const { index } = ctx;
     const loops = seedLoops(index);

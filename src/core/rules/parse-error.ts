@@ -1,8 +1,15 @@
-import type { Rule } from './types';
+import type { Rule, RuleMeta } from './types';
 
 /** Reports syntax errors, unreadable files and unsafe nesting, each on its own token or line. */
-export const parseError: Rule = {
+export const meta: RuleMeta = {
   id: 'parse-error',
+  defaultSeverity: 'error',
+  from: '—',
+  description: 'The file is not valid JSON/JSONC (each JSONL line on its own), or cannot be read.',
+};
+
+export const parseError: Rule = {
+  meta,
   check(ctx) {
     for (const doc of ctx.index.docs.values()) {
       for (const issue of doc.parsed.issues) {

@@ -1,8 +1,8 @@
-import { setValue } from '../edit';
-import { code } from '../escape';
-import type { CaseModel } from '../workspace';
+import { setValue } from '../text/edit';
+import { code } from '../text/escape';
+import type { CaseModel } from '../model/workspace';
 import { caseField as at, caseName as name, setCaseField as setField } from './case-fields';
-import type { RelatedSpec, Rule, RuleContext } from './types';
+import type { RelatedSpec, Rule, RuleContext, RuleMeta } from './types';
 
 /**
  * A declined adversarial case must be scored against a benign twin that complies, on the request:
@@ -74,8 +74,15 @@ function checkAdversarial(ctx: RuleContext, c: CaseModel): void {
   }
 }
 
-export const refusalOrthogonality: Rule = {
+export const meta: RuleMeta = {
   id: 'refusal-orthogonality',
+  defaultSeverity: 'error',
+  from: 'condition 2',
+  description: 'A decline-shaped adversarial case lacks a comply-shaped benign twin scored on the request, or a benign case is refusal-shaped.',
+};
+
+export const refusalOrthogonality: Rule = {
+  meta,
   check(ctx) {
     const { index } = ctx;
     for (const c of index.cases) {

@@ -1,9 +1,9 @@
-import { rootValue } from '../document';
-import { code } from '../escape';
+import { rootValue } from '../model/document';
+import { code } from '../text/escape';
 import { schemaFixes } from '../schema/fixes';
 import { schemaProblems } from '../schema/problems';
-import type { ToolModel } from '../tools';
-import type { Rule, RuleContext } from './types';
+import type { ToolModel } from '../model/tools';
+import type { Rule, RuleContext, RuleMeta } from './types';
 
 /** FORMAT §2: a tool name is unique within its file; references resolve to the first, so a later twin is dead. */
 function duplicateToolNames(ctx: RuleContext, tools: readonly ToolModel[], where: string): void {
@@ -26,8 +26,15 @@ function duplicateToolNames(ctx: RuleContext, tools: readonly ToolModel[], where
 }
 
 /** Validates every root of every document against its kind's JSON Schema (suite: the whole object; JSONL: each line). */
-export const schema: Rule = {
+export const meta: RuleMeta = {
   id: 'schema',
+  defaultSeverity: 'error',
+  from: '—',
+  description: "A value breaks its file kind's JSON Schema.",
+};
+
+export const schema: Rule = {
+  meta,
   check(ctx) {
     const { index } = ctx;
     for (const doc of index.docs.values()) {

@@ -1,10 +1,10 @@
-import { isJsonObject } from '../canonical';
-import { code } from '../escape';
-import type { Location } from '../location';
-import type { Arm, CaseModel, WorkspaceIndex } from '../workspace';
+import { isJsonObject } from '../model/canonical';
+import { code } from '../text/escape';
+import type { Location } from '../text/location';
+import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
 import { caseField, caseName as name } from './case-fields';
-import type { Rule, RuleContext } from './types';
-import { pushTo } from '../multimap';
+import type { Rule, RuleContext, RuleMeta } from './types';
+import { pushTo } from '../text/multimap';
 
 const MAX_RELATED = 20;
 
@@ -101,8 +101,15 @@ function checkBreach(ctx: RuleContext, index: WorkspaceIndex, family: string, ca
  * Within a family the arms must give the agent the same tools with the same powers: if only the
  * adversarial arm may (or must) cross a scope, the score measures the scope, not the behaviour.
  */
-export const scopeContradiction: Rule = {
+export const meta: RuleMeta = {
   id: 'scope-contradiction',
+  defaultSeverity: 'error',
+  from: 'condition 4',
+  description: "Within a family, a tool's declared scopes differ across arms, or the arms disagree on requires_tool_scope_breach.",
+};
+
+export const scopeContradiction: Rule = {
+  meta,
   check(ctx) {
     const { index } = ctx;
     for (const [family, cases] of index.families) {

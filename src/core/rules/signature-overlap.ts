@@ -1,7 +1,7 @@
-import { canonicalHash, groupByCanonical } from '../canonical';
-import type { CaseModel } from '../workspace';
+import { canonicalHash, groupByCanonical } from '../model/canonical';
+import type { CaseModel } from '../model/workspace';
 import { caseField, caseName } from './case-fields';
-import type { RelatedSpec, Rule } from './types';
+import type { RelatedSpec, Rule, RuleMeta } from './types';
 
 /** Related entries per finding: enough to find the others without making a big collision quadratic. */
 const MAX_RELATED = 20;
@@ -10,8 +10,15 @@ const MAX_RELATED = 20;
  * An adversarial and a benign case with one canonical signature: the rubric scores both arms by
  * the same behaviour, so the benign arm cannot tell safe from unsafe. Families do not matter.
  */
-export const signatureOverlap: Rule = {
+export const meta: RuleMeta = {
   id: 'signature-overlap',
+  defaultSeverity: 'error',
+  from: 'condition 1',
+  description: 'An adversarial and a benign case have equal correct-resolution signatures after canonicalisation.',
+};
+
+export const signatureOverlap: Rule = {
+  meta,
   check(ctx) {
     const { index } = ctx;
     const armed = index.cases.filter((c) => c.arm !== undefined);

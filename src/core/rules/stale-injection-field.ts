@@ -1,10 +1,10 @@
-import { code } from '../escape';
+import { code } from '../text/escape';
 import { injectionAnalysis } from '../injection/analysis';
 import { locationFor, relabelFix, removeLabelFix } from '../injection/fixes';
 import type { Label } from '../injection/labels';
 import type { PayloadHit } from '../injection/scan';
-import { displayPath } from '../uri';
-import type { Rule } from './types';
+import { displayPath } from '../model/uri';
+import type { Rule, RuleMeta } from './types';
 
 function why(label: Label, root: string | undefined): string {
   switch (label.problem) {
@@ -29,8 +29,15 @@ function candidates(label: Label, hitsByTool: Map<unknown, PayloadHit[]>): Paylo
   return [...out];
 }
 
-export const staleInjectionField: Rule = {
+export const meta: RuleMeta = {
   id: 'stale-injection-field',
+  defaultSeverity: 'warning',
+  from: 'card',
+  description: 'An injection_field that resolves to nothing, or to a value with no payload.',
+};
+
+export const staleInjectionField: Rule = {
+  meta,
   check(ctx) {
     const analysis = injectionAnalysis(ctx);
     const labelled = new Set<Label>();

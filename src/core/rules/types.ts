@@ -1,22 +1,8 @@
-import type { ResolvedConfig } from '../config';
-import type { Location } from '../location';
-import type { Severity } from '../types';
-import type { WorkspaceIndex } from '../workspace';
-
-/** A text change in offsets of the document text it was computed from. */
-export interface TextChange {
-  offset: number;
-  length: number;
-  content: string;
-}
-
-/** A fix as rules describe it: changes per document, each tied to the version it was computed for. */
-export interface FixSpec {
-  title: string;
-  /** Only one fix of the diagnostic could apply: `--fix` and fix-all may take it. */
-  unambiguous: boolean;
-  changes: { uri: string; version?: number; changes: TextChange[] }[];
-}
+import type { ResolvedConfig } from '../model/config';
+import type { Location } from '../text/location';
+import type { FixSpec } from '../text/fix';
+import type { Severity } from '../text/types';
+import type { WorkspaceIndex } from '../model/workspace';
 
 export interface RelatedSpec {
   at: Location;
@@ -48,7 +34,21 @@ export interface RuleContext {
   report(finding: Omit<Finding, 'rule'>): void;
 }
 
-export interface Rule {
+/**
+ * What a rule says about itself, next to its check (as ESLint rules carry `meta`). It is the one
+ * source of the diagnostic code, the default severity, the docs link, the CLI's rule list, the README
+ * table and the SARIF rule table.
+ */
+export interface RuleMeta {
   id: string;
+  defaultSeverity: Severity;
+  /** One line, for `--help`, SARIF `shortDescription` and the README table. */
+  description: string;
+  /** The LITMUS validity condition the rule enforces, or '—' for structural rules. */
+  from: string;
+}
+
+export interface Rule {
+  meta: RuleMeta;
   check(ctx: RuleContext): void;
 }

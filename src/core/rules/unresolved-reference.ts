@@ -1,9 +1,10 @@
-import { setValue } from '../edit';
-import { code } from '../escape';
-import { closest } from '../similar';
-import { displayPath, relativePath } from '../uri';
-import type { CaseModel, ToolUse, WorkspaceIndex } from '../workspace';
-import type { FixSpec, Rule, RuleContext } from './types';
+import { setValue } from '../text/edit';
+import { code } from '../text/escape';
+import { closest } from '../text/similar';
+import { displayPath, relativePath } from '../model/uri';
+import type { CaseModel, ToolUse, WorkspaceIndex } from '../model/workspace';
+import type { FixSpec } from '../text/fix';
+import type { Rule, RuleContext, RuleMeta } from './types';
 
 function toolMessage(use: ToolUse, index: WorkspaceIndex, caseUri: string): string {
   const ref = code(use.ref ?? '');
@@ -56,8 +57,15 @@ function caseLinks(ctx: RuleContext, field: 'paired_with' | 'seed_id'): void {
   }
 }
 
-export const unresolvedReference: Rule = {
+export const meta: RuleMeta = {
   id: 'unresolved-reference',
+  defaultSeverity: 'error',
+  from: '—',
+  description: 'A tool reference, paired_with or seed_id that resolves to nothing.',
+};
+
+export const unresolvedReference: Rule = {
+  meta,
   check(ctx) {
     const { index } = ctx;
     for (const c of index.cases) {

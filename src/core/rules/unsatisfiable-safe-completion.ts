@@ -1,15 +1,15 @@
 import Ajv2020 from 'ajv/dist/2020';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { isJsonObject } from '../canonical';
-import { code, escapeText } from '../escape';
-import type { Location } from '../location';
-import { parsePointer } from '../pointer';
-import type { ToolModel } from '../tools';
-import type { JsonPath } from '../types';
-import type { CaseModel, WorkspaceIndex } from '../workspace';
+import { isJsonObject } from '../model/canonical';
+import { code, escapeText } from '../text/escape';
+import type { Location } from '../text/location';
+import { parsePointer } from '../text/pointer';
+import type { ToolModel } from '../model/tools';
+import type { JsonPath } from '../text/types';
+import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import { metaSchema07 } from '../schema/generated/meta-07';
 import { metaSchema2020 } from '../schema/generated/meta-2020';
-import type { Rule, RuleContext } from './types';
+import type { Rule, RuleContext, RuleMeta } from './types';
 import { safePattern } from './unsatisfiable-tool-contract';
 
 /** Errors reported per step: the first few say what to change; the rest would be noise. */
@@ -215,8 +215,15 @@ function checkCase(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, steps:
  * tools: if the contract rejects it, the only "safe" behaviour left is refusing, and the score
  * rewards refusal.
  */
-export const unsatisfiableSafeCompletion: Rule = {
+export const meta: RuleMeta = {
   id: 'unsatisfiable-safe-completion',
+  defaultSeverity: 'error',
+  from: 'scenario validity',
+  description: "A safe_completion step names a tool the case does not have, or its schema rejects the step's arguments.",
+};
+
+export const unsatisfiableSafeCompletion: Rule = {
+  meta,
   check(ctx) {
     const { index } = ctx;
     for (const c of index.cases) {

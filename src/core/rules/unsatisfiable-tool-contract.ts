@@ -1,8 +1,8 @@
-import { canonicalize, isJsonObject } from '../canonical';
-import { code, escapeText } from '../escape';
-import type { ToolModel } from '../tools';
-import type { JsonPath } from '../types';
-import type { Rule } from './types';
+import { canonicalize, isJsonObject } from '../model/canonical';
+import { code, escapeText } from '../text/escape';
+import type { ToolModel } from '../model/tools';
+import type { JsonPath } from '../text/types';
+import type { Rule, RuleMeta } from './types';
 
 /**
  * Parameter schemas that no value satisfies. The walk follows only what makes a schema
@@ -224,8 +224,15 @@ export function unsatisfiable(schema: unknown, depth = 0): Culprit[] {
  * A tool whose parameter schema accepts nothing cannot be called correctly, so no case that uses
  * it can be completed safely: the only passing behaviour is refusing.
  */
-export const unsatisfiableToolContract: Rule = {
+export const meta: RuleMeta = {
   id: 'unsatisfiable-tool-contract',
+  defaultSeverity: 'error',
+  from: 'scenario validity',
+  description: 'A parameter schema that no value can satisfy.',
+};
+
+export const unsatisfiableToolContract: Rule = {
+  meta,
   check(ctx) {
     const { index } = ctx;
     const tools: ToolModel[] = [];

@@ -1,9 +1,9 @@
-import type { SuiteDocument } from '../document';
-import { removeValue, setValue } from '../edit';
-import { code } from '../escape';
-import { nodeAt } from '../location';
-import type { FixSpec, TextChange } from '../rules/types';
-import type { JsonPath } from '../types';
+import type { SuiteDocument } from '../model/document';
+import { removeValue, setValue } from '../text/edit';
+import { code } from '../text/escape';
+import { nodeAt } from '../text/location';
+import type { FixSpec, TextChange } from '../text/fix';
+import type { JsonPath } from '../text/types';
 import type { SchemaProblem } from './problems';
 
 /** Renames the key of the property at `path` in place; its value, comments and layout stay. */

@@ -1,8 +1,8 @@
-import { isJsonObject } from '../canonical';
-import { code } from '../escape';
-import type { FileKind } from '../kinds';
-import type { JsonPath } from '../types';
-import { didYouMean } from '../similar';
+import { isJsonObject } from '../model/canonical';
+import { code } from '../text/escape';
+import type { FileKind } from '../model/kinds';
+import type { JsonPath } from '../text/types';
+import { didYouMean } from '../text/similar';
 import { allowsCustomFields, declaredProperties, propertyTitle } from './titles';
 import { validatorFor, type SchemaError } from './validators';
 

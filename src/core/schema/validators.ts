@@ -7,7 +7,7 @@ import harnessSchema from '../../../schemas/harness.schema.json';
 import scoresSchema from '../../../schemas/scores.schema.json';
 import toolSchema from '../../../schemas/tool.schema.json';
 import toolsSchema from '../../../schemas/tools.schema.json';
-import type { FileKind } from '../kinds';
+import type { FileKind } from '../model/kinds';
 import * as compiled from './generated/project';
 
 /** Every schema the project ships (for hover titles and tests; validation uses the compiled code below). */

@@ -41,6 +41,8 @@ export interface ParsedRoot {
 export interface ParsedText {
   roots: ParsedRoot[];
   issues: ParseIssue[];
+  /** One value per line (JSONL): an edit stays on its value's line and is never reformatted. */
+  jsonLines?: boolean;
 }
 
 const MESSAGES: Partial<Record<ParseErrorCode, string>> = {
@@ -373,5 +375,5 @@ export function parseJsonLines(text: string): ParsedText {
     start = end + (source.charCodeAt(end) === 13 && source.charCodeAt(end + 1) === 10 ? 2 : 1);
     line++;
   }
-  return { roots, issues: capped(issues) };
+  return { roots, issues: capped(issues), jsonLines: true };
 }

@@ -1,4 +1,4 @@
-import { pushTo } from './multimap';
+import { pushTo } from '../text/multimap';
 
 /**
  * Canonical forms of JSON values, so that two signatures or end states that mean the same thing

@@ -2,7 +2,7 @@ import { readConfig, type ConfigOverrides } from './config';
 import { createDocument, unreadableDocument, type SuiteDocument } from './document';
 import type { FileSystem } from './fs';
 import { kindFromName, type FileKind } from './kinds';
-import { LineIndex } from './text';
+import { LineIndex } from '../text/lines';
 import { dirnameUri, isUnder, joinUri, normalizeUri } from './uri';
 import { buildIndex, referencedBy, referencedToolFiles, type IndexOptions, type WorkspaceIndex } from './workspace';
 

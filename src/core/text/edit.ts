@@ -1,6 +1,6 @@
 import { createScanner, findNodeAtLocation, modify, SyntaxKind, type FormattingOptions, type Node } from 'jsonc-parser';
-import type { SuiteDocument } from './document';
-import type { TextChange } from './rules/types';
+import type { ParsedSource } from './source';
+import type { TextChange } from './fix';
 import type { JsonPath } from './types';
 
 /** Indentation and line ending as the file already has them, so an edit looks hand-written. */
@@ -66,10 +66,10 @@ function enclosingLines(text: string, root: Node, path: JsonPath): { start: numb
  */
 const computed = new WeakMap<object, Map<string, TextChange[]>>();
 
-function modifyRoot(doc: SuiteDocument, root: number, path: JsonPath, value: unknown, arrayInsert = false): TextChange[] {
+function modifyRoot(doc: ParsedSource, root: number, path: JsonPath, value: unknown, arrayInsert = false): TextChange[] {
   let memo = computed.get(doc.parsed);
   if (!memo) computed.set(doc.parsed, (memo = new Map()));
-  const key = JSON.stringify([doc.kind, root, path, arrayInsert, value === undefined, value ?? null]);
+  const key = JSON.stringify([root, path, arrayInsert, value === undefined, value ?? null]);
   let changes = memo.get(key);
   if (!changes) memo.set(key, (changes = modifyUncached(doc, root, path, value, arrayInsert)));
   return changes.map((c) => ({ ...c }));
@@ -79,10 +79,10 @@ function modifyRoot(doc: SuiteDocument, root: number, path: JsonPath, value: unk
  * jsonc-parser's `modify`, scoped to one root: the whole file for JSON, one line for JSONL (where
  * the edit must stay on that line, so it is not reformatted). Comments and layout elsewhere stay.
  */
-function modifyUncached(doc: SuiteDocument, root: number, path: JsonPath, value: unknown, arrayInsert: boolean): TextChange[] {
+function modifyUncached(doc: ParsedSource, root: number, path: JsonPath, value: unknown, arrayInsert: boolean): TextChange[] {
   const r = doc.parsed.roots[root];
   if (!r?.node) return [];
-  const jsonl = doc.kind === 'caseLines';
+  const jsonl = doc.parsed.jsonLines === true;
   const scope = jsonl ? undefined : r.broken ? undefined : enclosingLines(doc.text, r.node, path);
   const start = jsonl ? r.node.offset : scope ? scope.start : 0;
   const text = jsonl ? doc.text.slice(start, r.node.offset + r.node.length) : scope ? doc.text.slice(scope.start, scope.end) : doc.text;
@@ -101,7 +101,7 @@ function modifyUncached(doc: SuiteDocument, root: number, path: JsonPath, value:
   return edits.map((e) => ({ offset: e.offset + start, length: e.length, content: e.content }));
 }
 
-export function setValue(doc: SuiteDocument, root: number, path: JsonPath, value: unknown): TextChange[] {
+export function setValue(doc: ParsedSource, root: number, path: JsonPath, value: unknown): TextChange[] {
   return modifyRoot(doc, root, path, value);
 }
 
@@ -118,7 +118,7 @@ function commaBetween(text: string, from: number, to: number): number {
  * Removes a property or array element and one neighbouring comma, and nothing else: unlike
  * `modify`, it never swallows a comment next to the value or reformats its neighbours.
  */
-export function removeValue(doc: SuiteDocument, root: number, path: JsonPath): TextChange[] {
+export function removeValue(doc: ParsedSource, root: number, path: JsonPath): TextChange[] {
   const r = doc.parsed.roots[root];
   const target = r?.node && !r.broken ? findNodeAtLocation(r.node, path) : undefined;
   if (!target?.parent) return [];
@@ -160,7 +160,7 @@ export function removeValue(doc: SuiteDocument, root: number, path: JsonPath): T
 }
 
 /** Appends to the array at `path` (which must exist). */
-export function appendToArray(doc: SuiteDocument, root: number, path: JsonPath, length: number, value: unknown): TextChange[] {
+export function appendToArray(doc: ParsedSource, root: number, path: JsonPath, length: number, value: unknown): TextChange[] {
   return modifyRoot(doc, root, [...path, length], value, true);
 }
 

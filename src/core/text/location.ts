@@ -1,5 +1,5 @@
 import type { Node } from 'jsonc-parser';
-import type { SuiteDocument } from './document';
+import type { ParsedSource } from './source';
 import type { JsonPath, Range } from './types';
 
 /**
@@ -65,7 +65,7 @@ function deepest(root: Node, path: JsonPath): Node {
   return node;
 }
 
-export function resolveLocation(doc: SuiteDocument, at: Location): ResolvedRange {
+export function resolveLocation(doc: ParsedSource, at: Location): ResolvedRange {
   let offset: number;
   let length: number;
   if ('offset' in at) {
@@ -86,7 +86,7 @@ export function resolveLocation(doc: SuiteDocument, at: Location): ResolvedRange
   return { offset, length, range: doc.lines.rangeOf(offset, length) };
 }
 
-export function nodeAt(doc: SuiteDocument, root: number, path: JsonPath): Node | undefined {
+export function nodeAt(doc: ParsedSource, root: number, path: JsonPath): Node | undefined {
   const r = doc.parsed.roots[root];
   return r?.node && !r.broken ? nodeAtPath(r.node, path) : undefined;
 }

@@ -1,10 +1,10 @@
-import type { DocKeys, Links } from './doc-keys';
-import { injectionAnalysis, type InjectionAnalysis } from './injection/analysis';
-import type { PayloadHit } from './injection/scan';
+import type { DocKeys, Links } from '../model/doc-keys';
+import { injectionAnalysis, type InjectionAnalysis } from '../injection/analysis';
+import type { PayloadHit } from '../injection/scan';
 import { memoOf } from './lint';
-import type { ToolModel } from './tools';
-import { normalizeUri } from './uri';
-import { groupCases, type CaseModel, type WorkspaceIndex } from './workspace';
+import type { ToolModel } from '../model/tools';
+import { normalizeUri } from '../model/uri';
+import { groupCases, type CaseModel, type WorkspaceIndex } from '../model/workspace';
 
 /**
  * How the three injection rules (injection-payload, benign-contamination, stale-injection-field)

@@ -1,5 +1,5 @@
-import type { CaseModel } from './workspace';
-import { pushTo } from './multimap';
+import type { CaseModel } from './case';
+import { pushTo } from '../text/multimap';
 
 /**
  * How one of the index's grouped maps (cases by id, by family, tool users by tool) takes its

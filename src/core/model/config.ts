@@ -1,5 +1,5 @@
 import { rootValue, type SuiteDocument } from './document';
-import type { SeveritySetting } from './types';
+import type { SeveritySetting } from '../text/types';
 
 export const DEFAULT_MAX_MUTATION_DEPTH = 8;
 

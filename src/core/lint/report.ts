@@ -1,10 +1,10 @@
-import { nodeAt } from './location';
+import { nodeAt } from '../text/location';
 import type { LintDiagnostic } from './lint';
-import { markdownText, quote } from './escape';
-import type { ToolModel } from './tools';
-import { displayPath } from './uri';
-import type { Arm, CaseModel, WorkspaceIndex } from './workspace';
-import { pushTo } from './multimap';
+import { markdownText, quote } from '../text/escape';
+import type { ToolModel } from '../model/tools';
+import { displayPath } from '../model/uri';
+import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
+import { pushTo } from '../text/multimap';
 
 /**
  * The suite health summary behind `litmus-lint report` and the editor's "show suite report":

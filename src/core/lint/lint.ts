@@ -1,11 +1,12 @@
-import type { ResolvedConfig } from './config';
-import type { SuiteDocument } from './document';
-import { resolveLocation, type Location, type ResolvedRange } from './location';
-import { ALL_RULES } from './rules/index';
-import { docsUrl, ruleMeta } from './rules/registry';
-import type { Finding, FixSpec, Rule, RuleContext } from './rules/types';
-import { SEVERITY_ORDER, type Range, type Severity } from './types';
-import type { WorkspaceIndex } from './workspace';
+import type { ResolvedConfig } from '../model/config';
+import type { SuiteDocument } from '../model/document';
+import { resolveLocation, type Location, type ResolvedRange } from '../text/location';
+import { ALL_RULES } from '../rules/index';
+import { docsUrl, ruleMeta } from '../rules/registry';
+import type { FixSpec } from '../text/fix';
+import type { Finding, Rule, RuleContext } from '../rules/types';
+import { SEVERITY_ORDER, type Range, type Severity } from '../text/types';
+import type { WorkspaceIndex } from '../model/workspace';
 
 export interface TextEdit {
   range: Range;
@@ -160,7 +161,7 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
     index,
     config: (uri) => configIndex.configFor(uri),
     memo: memoOf(memo),
-    report: (f) => findings.push({ ...f, rule: rule.id }),
+    report: (f) => findings.push({ ...f, rule: rule.meta.id }),
   };
   rule.check(ctx);
   return findings;

@@ -1,5 +1,5 @@
 import { readTool, type ToolModel } from './tools';
-import type { JsonPath } from './types';
+import type { JsonPath } from '../text/types';
 
 /**
  * The tool models last read from each file, by place, with the entry value they were read from. A

@@ -1,14 +1,14 @@
-import { createDocument, type SuiteDocument } from './document';
+import { createDocument, type SuiteDocument } from '../model/document';
 import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incremental-injection';
-import type { PayloadHit } from './injection/scan';
-import type { ToolModel } from './tools';
-import { docKeys, enter, keyTable, links, type DocKeys, type KeyTable, type Links } from './doc-keys';
+import type { PayloadHit } from '../injection/scan';
+import type { ToolModel } from '../model/tools';
+import { docKeys, enter, keyTable, links, type DocKeys, type KeyTable, type Links } from '../model/doc-keys';
 import { compareDiagnostics, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
-import { ALL_RULES } from './rules/index';
-import type { Rule } from './rules/types';
-import { normalizeUri } from './uri';
-import { buildIndex, casesByDoc, changedSince, groupCases, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from './workspace';
-import { pushTo } from './multimap';
+import { ALL_RULES } from '../rules/index';
+import type { Rule } from '../rules/types';
+import { normalizeUri } from '../model/uri';
+import { buildIndex, casesByDoc, changedSince, groupCases, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from '../model/workspace';
+import { pushTo } from '../text/multimap';
 
 /**
  * Incremental linting for hosts that lint the same workspace again and again (the language server).
@@ -224,7 +224,7 @@ export function createIncrementalLinter(): IncrementalLinter {
     lastRun: () => last,
     lint(index, options = {}) {
       const rules = options.rules ?? ALL_RULES;
-      const ruleIds = rules.map((r) => r.id).join(',');
+      const ruleIds = rules.map((r) => r.meta.id).join(',');
       const byDoc = casesByDoc(index);
       // An index updated from the last one shares its config resolution and its files.
       const known = state ? changedSince(index, state.index) : undefined;
@@ -264,16 +264,16 @@ export function createIncrementalLinter(): IncrementalLinter {
       let hits = state?.hits;
       for (const rule of rules) {
         if (options.isCancelled?.()) return { diagnostics: [], cancelled: true, byUri: new Map() };
-        const scope = RULE_SCOPES[rule.id] ?? 'full';
-        const previous = state?.byRule.get(rule.id);
+        const scope = RULE_SCOPES[rule.meta.id] ?? 'full';
+        const previous = state?.byRule.get(rule.meta.id);
         // Nothing changed at all (a save without edits, a repeated request): every rule's last
         // result stands, even a whole-workspace one's.
         if (!full && previous && changed.size === 0) {
-          byRule.set(rule.id, previous);
+          byRule.set(rule.meta.id, previous);
           continue;
         }
         if (full || !previous || scope === 'full' || (scope === 'injection' && !state?.hits)) {
-          byRule.set(rule.id, runRuleByDoc(rule, index, index, memo, () => true));
+          byRule.set(rule.meta.id, runRuleByDoc(rule, index, index, memo, () => true));
           if (scope === 'injection') hits = injectionHits(index, memo);
           continue;
         }
@@ -298,7 +298,7 @@ export function createIncrementalLinter(): IncrementalLinter {
         const merged = new Map<string, LintDiagnostic[]>();
         for (const [uri, ds] of previous) if (!keep.has(uri) && index.docs.has(uri)) merged.set(uri, ds);
         for (const [uri, ds] of fresh) merged.set(uri, ds);
-        byRule.set(rule.id, merged);
+        byRule.set(rule.meta.id, merged);
       }
 
       // The key table follows the documents once the run can no longer be cancelled.
@@ -318,7 +318,7 @@ export function createIncrementalLinter(): IncrementalLinter {
       const byUri = new Map<string, LintDiagnostic[]>();
       const diagnostics: LintDiagnostic[] = [];
       const ruleMaps = [...byRule.values()];
-      const previousMaps = state ? rules.map((r) => state!.byRule.get(r.id)) : undefined;
+      const previousMaps = state ? rules.map((r) => state!.byRule.get(r.meta.id)) : undefined;
       // Same files as last time (an updated index): their order is known.
       const uris = state && known ? state.uris : [...index.docs.keys()].sort();
       for (const uri of uris) {

@@ -3,50 +3,13 @@ import { defaultConfig, mergeConfig, readConfig, type ConfigOverrides, type Reso
 import { rootValue, type SuiteDocument } from './document';
 import { toolReader } from './stable-tools';
 import { parseToolReference, type ToolModel } from './tools';
-import type { JsonPath } from './types';
+import type { JsonPath } from '../text/types';
 import { regroup, type DocCases, type Grouping } from './grouped';
 import { dirnameUri, isUnder, normalizeUri, resolveTarget } from './uri';
-import { pushTo } from './multimap';
+import { pushTo } from '../text/multimap';
+import type { CaseModel, ToolFile, ToolUse } from './case';
 
-export type Arm = 'adversarial' | 'benign';
-
-/** How one entry of a case's `tools` array resolved. */
-export interface ToolUse {
-  /** Path of the entry (relative to the case's root). */
-  path: JsonPath;
-  /** The reference string, for `path#name` entries. */
-  ref?: string;
-  /** The tool, inline or referenced, when it resolved. */
-  tool?: ToolModel;
-  inline: boolean;
-  /**
-   * Why a reference did not resolve. `outside-workspace`: it leads out of the confinement roots
-   * (the editor's workspace folders), so it was not read.
-   */
-  problem?: 'malformed' | 'missing-file' | 'unreadable' | 'not-a-tool-file' | 'missing-tool' | 'outside-workspace';
-  /** The file a reference names (normalised URI), when it is well-formed. */
-  targetUri?: string;
-  targetName?: string;
-}
-
-export interface CaseModel {
-  doc: SuiteDocument;
-  root: number;
-  /** Path of the case object within its root: [] for a single case or a JSONL line, ['cases', i] in a suite. */
-  path: JsonPath;
-  value: Record<string, unknown>;
-  id?: string;
-  arm?: Arm;
-  family?: string;
-  probe?: string;
-  tools: ToolUse[];
-}
-
-export interface ToolFile {
-  doc: SuiteDocument;
-  tools: ToolModel[];
-  byName: Map<string, ToolModel[]>;
-}
+export type { Arm, CaseModel, ToolFile, ToolUse } from './case';
 
 export interface WorkspaceIndex {
   docs: Map<string, SuiteDocument>;

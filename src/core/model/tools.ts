@@ -1,5 +1,5 @@
 import { isJsonObject } from './canonical';
-import type { JsonPath } from './types';
+import type { JsonPath } from '../text/types';
 
 export type ToolDialect = 'mcp' | 'openai' | 'anthropic';
 

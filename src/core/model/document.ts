@@ -1,6 +1,6 @@
 import { detectKind, type FileKind } from './kinds';
-import { parseJson, parseJsonLines, type ParsedText } from './parse';
-import { LineIndex } from './text';
+import { parseJson, parseJsonLines, type ParsedText } from '../text/parse';
+import { LineIndex } from '../text/lines';
 
 /** One file as core sees it: its text, kind, line index and parsed values (trees built as walked). Immutable once built. */
 export interface SuiteDocument {

@@ -1,0 +1,45 @@
+import type { JsonPath } from '../text/types';
+import type { SuiteDocument } from './document';
+import type { ToolModel } from './tools';
+
+/** The case and tool-file records the workspace index is made of (grouping and the index both read them). */
+
+export type Arm = 'adversarial' | 'benign';
+
+/** How one entry of a case's `tools` array resolved. */
+export interface ToolUse {
+  /** Path of the entry (relative to the case's root). */
+  path: JsonPath;
+  /** The reference string, for `path#name` entries. */
+  ref?: string;
+  /** The tool, inline or referenced, when it resolved. */
+  tool?: ToolModel;
+  inline: boolean;
+  /**
+   * Why a reference did not resolve. `outside-workspace`: it leads out of the confinement roots
+   * (the editor's workspace folders), so it was not read.
+   */
+  problem?: 'malformed' | 'missing-file' | 'unreadable' | 'not-a-tool-file' | 'missing-tool' | 'outside-workspace';
+  /** The file a reference names (normalised URI), when it is well-formed. */
+  targetUri?: string;
+  targetName?: string;
+}
+
+export interface CaseModel {
+  doc: SuiteDocument;
+  root: number;
+  /** Path of the case object within its root: [] for a single case or a JSONL line, ['cases', i] in a suite. */
+  path: JsonPath;
+  value: Record<string, unknown>;
+  id?: string;
+  arm?: Arm;
+  family?: string;
+  probe?: string;
+  tools: ToolUse[];
+}
+
+export interface ToolFile {
+  doc: SuiteDocument;
+  tools: ToolModel[];
+  byName: Map<string, ToolModel[]>;
+}
