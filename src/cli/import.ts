@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { escapeText } from '../core/escape';
+import { escapeText } from '../core';
 import { BENCHMARKS, IMPORTERS, type OutputFile, type SourceReader } from '../importers/index';
 import type { CliIo } from './io';
 
