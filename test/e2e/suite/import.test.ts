@@ -12,6 +12,7 @@ const ROOT = resolve(__dirname, '../../../..');
 const SOURCE = join(ROOT, 'test/fixtures/import/injecagent/source');
 const DIR = 'imported-injecagent';
 const CASES = `${DIR}/cases/ds_enhanced.litmus.json`;
+const UNLABELLED = `${DIR}/cases/dh_enhanced.litmus.json`;
 
 const key = (code: string | undefined, line: number, character: number) => `${code}@${line + 1}:${character + 1}`;
 
@@ -66,22 +67,24 @@ describe('An imported suite in a real VS Code', () => {
   });
 
   it('an author who drops a label gets injection-payload, and its quick fix puts the label back', async () => {
-    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file(CASES)));
-    const text = editor.document.getText();
-    const label = /^ *"injection_field": "#\/tool_outputs\/0\/output\/reviews\/1\/text",\r?\n/m.exec(text);
-    assert.ok(label, 'the first case is labelled where the instruction sits');
-    const start = editor.document.positionAt(label.index);
-    await editor.edit((b) => b.delete(new vscode.Range(start, start.translate(1, 0))));
-    const payloadAt = (ds: vscode.Diagnostic[]) => ours(ds, 'injection-payload').find((d) => /IMPORTANT!!! Ignore all previous instructions/.test(editor.document.getText(d.range)));
-    const ds = await waitForDiagnostics(editor.document.uri, (x) => payloadAt(x) !== undefined, 'injection-payload on the unlabelled instruction');
+    // The author deletes the label of the first case and saves, before opening the file.
+    const uri = file(UNLABELLED);
+    const text = files.find((f) => f.path === UNLABELLED.slice(DIR.length + 1))!.text;
+    const label = /^ *"injection_field": "#\/tool_outputs\/0\/output\/reviews\/1\/text",\n/m;
+    assert.match(text, label, 'the first case is labelled where the instruction sits');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(text.replace(label, ''), 'utf8'));
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const payloadAt = (ds: vscode.Diagnostic[]) =>
+      ours(ds, 'injection-payload').find((d) => d.severity !== vscode.DiagnosticSeverity.Hint && /IMPORTANT!!! Ignore all previous instructions/.test(editor.document.getText(d.range)));
+    const ds = await waitForDiagnostics(uri, (x) => payloadAt(x) !== undefined, 'injection-payload on the unlabelled instruction');
     const d = payloadAt(ds)!;
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, d.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range, vscode.CodeActionKind.QuickFix.value);
     const fix = actions.find((a) => a.title.startsWith('Label as injection_field'));
     assert.ok(fix, `a label fix among: ${actions.map((a) => a.title).join(' | ')}`);
     await applyAction(fix);
     assert.match(editor.document.getText(), /"injection_field": "#\/tool_outputs\/0\/output\/reviews\/1\/text"/);
-    assert.match(editor.document.getText(), /^\/\/ InjecAgent test_cases_ds_enhanced\.json/, 'the import\'s comments are kept');
-    await waitForDiagnostics(editor.document.uri, (x) => payloadAt(x) === undefined || payloadAt(x)!.severity === vscode.DiagnosticSeverity.Hint, 'the relabelled payload to clear');
-    await vscode.commands.executeCommand('workbench.action.files.revert');
+    assert.match(editor.document.getText(), /^\/\/ InjecAgent test_cases_dh_enhanced\.json/, "the import's comments are kept");
+    assert.ok(await editor.document.save(), 'saved');
+    await waitForDiagnostics(uri, (x) => payloadAt(x) === undefined, 'the relabelled payload to clear');
   });
 });
