@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
+import { writeRuleSettings } from './gen-rule-settings.mjs';
 import { writeValidators } from './gen-validators.mjs';
 
 const watch = process.argv.includes('--watch');
@@ -17,6 +18,9 @@ const entries = [
 
 // The schema validators are generated source that the bundles (and tsc) compile.
 writeValidators();
+// Rule ids for settings.json and litmus.config.json completion come from the rule metadata; the
+// config schema they land in is compiled into the validators, so a change there compiles again.
+if ((await writeRuleSettings()).some((p) => p.endsWith('config.schema.json'))) writeValidators();
 
 const common = {
   bundle: true,

@@ -4,8 +4,9 @@
 #   setup                 the machine has what this layer needs (scripts/e2e/setup.sh)
 #   vsix-install          the packaged .vsix installs into VS Code 1.100
 #   screenshots           the installed extension flags a poisoned tool file in the editor and the
-#                         Problems panel; PNGs land in test-results/
-#   extension tests       mocha inside the real extension host (each test counted)
+#                         Problems panel, and renders the suite report; PNGs land in test-results/
+#   extension tests       mocha inside the real extension host (each test counted), in the fixture
+#                         suite and in a folder without LITMUS files (no activation on plain JSONC)
 #   forced-failure        a deliberately failing run is reported as failing
 # Ends with one "N passed, N failed" line. Every step is bounded by a timeout.
 # Env: LITMUS_CACHE (code-server cache), KEEP_STATE=1 (keep the temp folder), LITMUS_E2E_SKIP_FORCED=1.
@@ -82,6 +83,21 @@ if [ -n "$result" ]; then
   if [ "$f" -eq 0 ] && [ "$host" -ne 0 ]; then ko "extension host exit code $host"; fi
 else
   ko "extension tests did not report (exit $host)"
+fi
+
+# 2b) A folder without LITMUS files: opening a plain .jsonc file must not activate the extension.
+cp -r test/e2e/fixtures/plain "$ST/ws-plain"
+rm -rf "$ST/user/User/Backups"
+P=(node scripts/e2e/test-host.mjs "$URL" "$ST/ws-plain" "$ROOT" "$ROOT/out/test/e2e/suite/index.js")
+timeout 300 "${P[@]}" 2>&1 | tee "$ST/exthost-plain.log"
+host=${PIPESTATUS[0]}
+result="$(grep -o 'LITMUS-E2E-RESULT passes=[0-9]* failures=[0-9]* pending=[0-9]*' "$ST/exthost-plain.log" | tail -1)"
+if [ -n "$result" ]; then
+  read -r p f s < <(echo "$result" | sed -E 's/.*passes=([0-9]+) failures=([0-9]+) pending=([0-9]+)/\1 \2 \3/')
+  pass=$((pass + p)); fail=$((fail + f)); skipped=$((skipped + s))
+  if [ "$f" -eq 0 ] && [ "$host" -ne 0 ]; then ko "plain-folder extension host exit code $host"; fi
+else
+  ko "plain-folder extension tests did not report (exit $host)"
 fi
 
 # 3) The runner must see failures: the same suite with one test forced to fail exits non-zero.

@@ -1,6 +1,6 @@
 // Opens a poisoned tool file in the real workbench (the extension installed from the .vsix), then
-// the Problems panel, and saves PNGs for people to look at. Exits non-zero unless the Problems
-// panel lists a LITMUS diagnostic.
+// the Problems panel, then the suite report's webview, and saves PNGs for people to look at. Exits
+// non-zero unless the Problems panel lists a LITMUS diagnostic and the report draws its bars.
 // Usage: node screenshots.mjs <baseUrl> <workspaceFolder> <file to open> <outDir> [<line>:<column> of the payload]
 import { chromium } from 'playwright-core';
 
@@ -63,6 +63,16 @@ try {
   console.log('Problems panel lists the payload', ms());
   console.log('PROBLEMS:', (await page.locator('.markers-panel').innerText()).replace(/\s+/g, ' ').slice(0, 400));
   await page.screenshot({ path: `${out}/problems-panel.png` });
+  // The suite report, rendered in its webview (two nested frames), with the panel out of the way.
+  await page.keyboard.press('Control+j');
+  await page.keyboard.press('F1');
+  await page.keyboard.type('LITMUS: Show Suite Report');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Suite Report' }).first().waitFor({ timeout: 30000 });
+  await page.keyboard.press('Enter');
+  const report = page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
+  await report.locator('table.families svg.bar').first().waitFor({ timeout: 60000 });
+  console.log('suite report rendered', ms(), `${await report.locator('table.families tbody tr').count()} family rows`);
+  await page.screenshot({ path: `${out}/suite-report.png` });
   ok = true;
 } catch (e) {
   console.log(`screenshot run failed: ${e instanceof Error ? e.message : e}`);

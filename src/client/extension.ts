@@ -1,14 +1,24 @@
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { ExecuteCommandRequest, LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
+  APPLY_AUTO_FIXES_COMMAND,
   LINT_WORKSPACE_REQUEST,
   STATUS_NOTIFICATION,
-  SUITE_REPORT_REQUEST,
+  SUITE_REPORT_DATA_REQUEST,
+  type ApplyAutoFixesParams,
+  type ApplyAutoFixesResult,
   type LintWorkspaceResult,
   type StatusParams,
+  type SuiteReportData,
   type SuiteReportParams,
 } from '../server/protocol';
+import { renderReportHtml } from './report-html';
+import { syncSchemaSettings } from './schemas';
 import { createStatusView, statusText, type StatusView } from './status';
+
+/** The webview that shows the suite report (one at a time, refreshed as lints finish). */
+export const REPORT_VIEW_TYPE = 'litmus.suiteReport';
 
 /**
  * Suite files open as JSON with Comments (package.json `contributes.languages`); `$schema`-marked
@@ -28,6 +38,8 @@ export interface LitmusApi {
   lastStatus(): StatusParams | undefined;
   /** Resolves once the current language client is running. */
   ready(): Promise<void>;
+  /** The HTML the suite report view shows now, while it is open. */
+  reportHtml(): string | undefined;
 }
 
 let client: LanguageClient | undefined;
@@ -48,9 +60,15 @@ function createClient(context: vscode.ExtensionContext, output: vscode.OutputCha
   };
   // The id `litmus` makes `litmus.trace.server` the trace setting.
   const c = new LanguageClient('litmus', 'LITMUS Lint', serverOptions, clientOptions);
-  c.onNotification(STATUS_NOTIFICATION, (s: StatusParams) => status.update(s));
+  c.onNotification(STATUS_NOTIFICATION, (s: StatusParams) => {
+    status.update(s);
+    onStatus?.();
+  });
   return c;
 }
+
+/** Called after every status the server sends (the open report refreshes itself). */
+let onStatus: (() => void) | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<LitmusApi> {
   const output = vscode.window.createOutputChannel('LITMUS Lint');
@@ -69,6 +87,30 @@ export async function activate(context: vscode.ExtensionContext): Promise<Litmus
     return client;
   };
 
+  let report: vscode.WebviewPanel | undefined;
+  let reportParams: SuiteReportParams = {};
+  let reportHtml: string | undefined;
+  const renderReport = async (): Promise<string> => {
+    const c = await running();
+    const data = await c.sendRequest<SuiteReportData>(SUITE_REPORT_DATA_REQUEST, reportParams);
+    reportHtml = renderReportHtml(data, randomBytes(16).toString('base64'));
+    return reportHtml;
+  };
+  // While the report is open, each finished lint redraws it (at most twice a second).
+  let refresh: ReturnType<typeof setTimeout> | undefined;
+  onStatus = () => {
+    if (!report || refresh) return;
+    refresh = setTimeout(() => {
+      refresh = undefined;
+      if (!report) return;
+      renderReport().then(
+        (html) => report && (report.webview.html = html),
+        (e: unknown) => output.appendLine(`refreshing the suite report: ${String(e)}`),
+      );
+    }, 500);
+  };
+  context.subscriptions.push({ dispose: () => refresh && clearTimeout(refresh) });
+
   context.subscriptions.push(
     vscode.commands.registerCommand('litmus.lintWorkspace', async (): Promise<LintWorkspaceResult> => {
       const c = await running();
@@ -82,14 +124,35 @@ export async function activate(context: vscode.ExtensionContext): Promise<Litmus
         status.busy(false);
       }
     }),
-    vscode.commands.registerCommand('litmus.showSuiteReport', async (): Promise<vscode.TextDocument> => {
-      const c = await running();
+    vscode.commands.registerCommand('litmus.showSuiteReport', async (): Promise<string> => {
       const active = vscode.window.activeTextEditor?.document.uri;
-      const params: SuiteReportParams = active && vscode.workspace.getWorkspaceFolder(active) ? { uri: active.toString() } : {};
-      const markdown = await c.sendRequest<string>(SUITE_REPORT_REQUEST, params);
-      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
-      await vscode.window.showTextDocument(doc, { preview: false });
-      return doc;
+      reportParams = active && vscode.workspace.getWorkspaceFolder(active) ? { uri: active.toString() } : {};
+      const html = await renderReport();
+      if (!report) {
+        report = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, 'LITMUS Suite Report', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
+          // A static page: no script, no command links, no local files.
+          enableScripts: false,
+          enableCommandUris: false,
+          localResourceRoots: [],
+        });
+        report.onDidDispose(() => (report = undefined));
+      }
+      report.webview.html = html;
+      report.reveal();
+      return html;
+    }),
+    vscode.commands.registerCommand('litmus.fixAll', async (): Promise<ApplyAutoFixesResult | undefined> => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor) {
+        void vscode.window.showInformationMessage('LITMUS: open a suite file to fix its auto-fixable problems.');
+        return undefined;
+      }
+      const c = await running();
+      const params: ApplyAutoFixesParams = { uri: c.code2ProtocolConverter.asUri(editor.document.uri), version: editor.document.version };
+      const result = (await c.sendRequest(ExecuteCommandRequest.type, { command: APPLY_AUTO_FIXES_COMMAND, arguments: [params] })) as ApplyAutoFixesResult;
+      const said = result.fixed ? `fixed ${result.fixed} problem${result.fixed === 1 ? '' : 's'}` : 'no auto-fixable problems here';
+      void vscode.window.setStatusBarMessage(`LITMUS: ${said}`, 5000);
+      return result;
     }),
     vscode.commands.registerCommand('litmus.restartServer', async () => {
       const old = client;
@@ -104,12 +167,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<Litmus
   );
 
   await start();
+  // Settled before `ready()` resolves, so nothing else writes user settings at the same time.
+  let schemasSynced = syncSchemaSettings(context.extensionUri, (t) => output.appendLine(t));
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('litmus.offlineSchemas')) schemasSynced = syncSchemaSettings(context.extensionUri, (t) => output.appendLine(t));
+    }),
+  );
   return {
     status: () => (status.last() ? { text: status.item.text, detail: status.item.detail ?? '' } : undefined),
     lastStatus: () => status.last(),
     ready: async () => {
       await starting;
+      await schemasSynced;
     },
+    reportHtml: () => (report ? reportHtml : undefined),
   };
 }
 

@@ -13,6 +13,7 @@ export * from './model/config';
 export * from './model/workspace';
 export * from './model/load';
 export * from './lint/lint';
+export * from './lint/run';
 export * from './lint/incremental';
 export * from './lint/report';
 export * from './text/edit';

@@ -1,6 +1,9 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextDocumentEdit, type TextEdit } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { type Fix, type LintDiagnostic, normalizeUri } from '../core';
 import { diagnosticKey, keyOf, toLspDiagnostic } from './diagnostics';
+import { SELECT_RANGE_COMMAND, SHOW_RULE_DOCS_COMMAND } from './protocol';
+import { suppressionEdit, UNSUPPRESSIBLE } from './suppress';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.litmus`;
 
@@ -84,4 +87,52 @@ export function fixAllAction(uri: string, current: readonly LintDiagnostic[], ve
 export function wants(only: string[] | undefined, kind: string): boolean {
   if (!only) return kind === CodeActionKind.QuickFix;
   return only.some((k) => kind === k || kind.startsWith(`${k}.`));
+}
+
+/** Our current diagnostics that the client's copies (from a code-action request) stand for. */
+function matching(current: readonly LintDiagnostic[], sent: Diagnostic[]): LintDiagnostic[] {
+  const byKey = new Map(current.map((d) => [diagnosticKey(d), d]));
+  const out: LintDiagnostic[] = [];
+  for (const clientDiag of sent) {
+    const key = keyOf(clientDiag);
+    const d = key ? byKey.get(key) : undefined;
+    if (d && !out.includes(d)) out.push(d);
+  }
+  return out;
+}
+
+/**
+ * Per rule among the diagnostics asked about: "Disable <rule> for this line" (a §11 suppression on
+ * the open document's version, its reason selected afterwards when the client can be asked to)
+ * and "Show documentation for <rule>". One of each per rule and line, as vscode-eslint offers them.
+ * Only for a document whose text the last lint saw: the diagnostics describe that text.
+ */
+export function ruleActions(current: readonly LintDiagnostic[], sent: Diagnostic[], doc: TextDocument, canSelect: boolean): CodeAction[] {
+  const disable: CodeAction[] = [];
+  const docs: CodeAction[] = [];
+  const seenLine = new Set<string>();
+  const seenRule = new Set<string>();
+  for (const d of matching(current, sent)) {
+    const line = d.range.start.line;
+    if (normalizeUri(doc.uri) === normalizeUri(d.uri) && !UNSUPPRESSIBLE.has(d.code) && !seenLine.has(`${d.code}@${line}`)) {
+      seenLine.add(`${d.code}@${line}`);
+      const s = suppressionEdit(doc, line, d.code);
+      if (s) {
+        const title = `Disable ${d.code} for this line`;
+        disable.push({
+          title,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [toLspDiagnostic(d)],
+          edit: { documentChanges: [{ textDocument: { uri: doc.uri, version: doc.version }, edits: [s.edit] }] },
+          command: canSelect ? { title, command: SELECT_RANGE_COMMAND, arguments: [doc.uri, s.reason] } : undefined,
+        });
+      }
+    }
+    if (!seenRule.has(d.code)) {
+      seenRule.add(d.code);
+      const title = `Show documentation for ${d.code}`;
+      docs.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [toLspDiagnostic(d)], command: { title, command: SHOW_RULE_DOCS_COMMAND, arguments: [d.docsUrl] } });
+    }
+  }
+  return [...disable, ...docs];
 }

@@ -8,21 +8,32 @@ import {
   type CodeAction,
   type Connection,
   type InitializeResult,
+  type Range,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { version } from '../../package.json';
 import { buildSuiteReport, displayPath, type FileSystem, type LintDiagnostic, renderSuiteReport } from '../core';
-import { FIX_ALL_KIND, fixAllAction, quickFixes, wants } from './code-actions';
+import { FIX_ALL_KIND, fixAllAction, quickFixes, ruleActions, wants } from './code-actions';
 import { toLspDiagnostic } from './diagnostics';
 import { payloadHover } from './hover';
 import {
+  APPLY_AUTO_FIXES_COMMAND,
   LINT_WORKSPACE_REQUEST,
+  SELECT_RANGE_COMMAND,
+  SERVER_COMMANDS,
+  SHOW_RULE_DOCS_COMMAND,
   STATUS_NOTIFICATION,
+  SUITE_REPORT_DATA_REQUEST,
   SUITE_REPORT_REQUEST,
+  type ApplyAutoFixesParams,
+  type ApplyAutoFixesResult,
   type Counts,
   type LintWorkspaceResult,
   type StatusParams,
+  type SuiteReportData,
   type SuiteReportParams,
 } from './protocol';
+import { buildReportView } from './report-view';
 import { createScheduler } from './scheduler';
 import { readSettings } from './settings';
 import { createWorkspaceState, type GroupResult } from './workspace-state';
@@ -48,12 +59,42 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   let configurationCapability = false;
   let dynamicWatchCapability = false;
   let workspaceFoldersCapability = false;
+  let showDocumentCapability = false;
+  // Groups whose first lint is still to come: the start-up line waits for them.
+  let startup: { at: number; pending: Set<string> } | undefined;
   let pushedSettings: unknown;
   const published = new Map<string, string>();
   const summaries = new Map<string, { counts: Counts; files: number; withProblems: number; oversized: string[] }>();
   let last = { durationMs: 0, finishedAt: 0 };
 
   const log = (text: string) => connection.console.log(`[${new Date().toISOString().slice(11, 19)}] ${text}`);
+
+  /**
+   * Work-done progress the client shows while `work` runs (VS Code: in the status bar). A client
+   * without `window.workDoneProgress` gets a reporter that sends nothing.
+   */
+  const withProgress = async <T>(title: string, message: string, work: () => Promise<T>): Promise<T> => {
+    const reporter = await connection.window.createWorkDoneProgress().catch(() => undefined);
+    reporter?.begin(title, undefined, message);
+    try {
+      return await work();
+    } finally {
+      reporter?.done();
+    }
+  };
+
+  /** One line once every folder has been indexed: what the author looks for when in doubt. */
+  const startupDone = (group: string) => {
+    if (!startup) return;
+    startup.pending.delete(group);
+    if (startup.pending.size) return;
+    const folders = state.folders();
+    const where = folders.length ? `${folders.length} folder${folders.length === 1 ? '' : 's'} (${folders.map((f) => displayPath(f)).join(', ')})` : 'no folder';
+    let total = 0;
+    for (const s of summaries.values()) total += s.files;
+    log(`LITMUS Lint ${version} started: ${where}, ${total} files indexed in ${Date.now() - startup.at} ms`);
+    startup = undefined;
+  };
 
   const ensureSettings = async (group: string) => {
     if (state.hasSettings(group)) return;
@@ -112,18 +153,31 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     summaries.set(group, { counts, files: r.files, withProblems, oversized: r.oversized });
     last = { durationMs: r.durationMs, finishedAt: r.finishedAt };
     const where = displayPath(group);
+    if (r.disabled) {
+      log(`not linted (litmus.enable is off): ${where}`);
+      void connection.sendNotification(STATUS_NOTIFICATION, status());
+      startupDone(group);
+      return;
+    }
     log(`linted ${where}: ${r.files} files, ${counts.errors} errors, ${counts.warnings} warnings, ${counts.infos + counts.hints} other, ${r.durationMs} ms`);
     for (const uri of r.oversized) log(`not linted (over litmus.maxFileSize): ${displayPath(uri)}`);
     void connection.sendNotification(STATUS_NOTIFICATION, status());
+    startupDone(group);
   };
 
   const scheduler = createScheduler<GroupResult>(
     async (group, isCancelled) => {
       await ensureSettings(group);
-      return isCancelled() ? undefined : state.lint(group, isCancelled);
+      if (isCancelled()) return undefined;
+      // The first lint of a folder reads all of it: a large suite takes a second or more.
+      if (state.index(group) || !state.settingsOf(group).enable || !state.folders().includes(group)) return state.lint(group, isCancelled);
+      return withProgress('LITMUS', `Indexing ${displayPath(group)}`, () => state.lint(group, isCancelled));
     },
     onResult,
-    (group, e) => connection.console.error(`lint of ${group} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    (group, e) => {
+      connection.console.error(`lint of ${group} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      startupDone(group);
+    },
   );
 
   const dropGroup = (group: string) => {
@@ -147,6 +201,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     configurationCapability = !!caps.workspace?.configuration;
     dynamicWatchCapability = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration;
     workspaceFoldersCapability = !!caps.workspace?.workspaceFolders;
+    showDocumentCapability = !!caps.window?.showDocument?.support;
     const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     state.setFolders(folders);
     const init = params.initializationOptions as { settings?: unknown } | undefined;
@@ -156,9 +211,10 @@ export function startServer(connection: Connection, fs: FileSystem): void {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: false },
         hoverProvider: true,
+        executeCommandProvider: { commands: SERVER_COMMANDS },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
-      serverInfo: { name: 'litmus-lint' },
+      serverInfo: { name: 'litmus-lint', version },
     };
   });
 
@@ -187,6 +243,8 @@ export function startServer(connection: Connection, fs: FileSystem): void {
         lintAll(0);
       });
     }
+    startup = { at: Date.now(), pending: new Set(state.groups()) };
+    if (!startup.pending.size) startupDone('');
     lintAll(0);
   });
 
@@ -252,34 +310,85 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     if (state.isOpen(uri) && state.lintedVersion(uri) !== state.openVersion(uri)) {
       await Promise.race([scheduler.idle(state.groupOf(uri)), new Promise((r) => setTimeout(r, STALE_WAIT_MS))]);
     }
-    if (wants(only, CodeActionKind.QuickFix)) actions.push(...quickFixes(state.diagnostics(uri), params.context.diagnostics, versionOf));
+    if (wants(only, CodeActionKind.QuickFix)) {
+      actions.push(...quickFixes(state.diagnostics(uri), params.context.diagnostics, versionOf));
+      // Offered on the text the editor has now; a suppression's edit is tied to that version.
+      const doc = documents.get(uri);
+      if (doc && state.lintedVersion(uri) === doc.version) actions.push(...ruleActions(state.diagnostics(uri), params.context.diagnostics, doc, showDocumentCapability));
+    }
     if (only && wants(only, FIX_ALL_KIND)) {
-      // On save the last run may predate the final keystrokes: bring it up to date first.
-      if (state.lintedVersion(uri) !== state.openVersion(uri)) {
-        await scheduler.runNow(state.groupOf(uri));
-        await scheduler.idle(state.groupOf(uri));
-      }
-      const all = fixAllAction(uri, state.diagnostics(uri), versionOf);
+      const all = await upToDateFixAll(uri);
       if (all) actions.push(all);
     }
     return actions;
   });
 
-  connection.onHover((params) => payloadHover(state.diagnostics(params.textDocument.uri), params.position));
+  /** The fix-all action on the text the editor has now: a last run may predate the final keystrokes. */
+  const upToDateFixAll = async (uri: string) => {
+    if (state.lintedVersion(uri) !== state.openVersion(uri)) {
+      await scheduler.runNow(state.groupOf(uri));
+      await scheduler.idle(state.groupOf(uri));
+    }
+    return fixAllAction(uri, state.diagnostics(uri), (u) => state.openVersion(u));
+  };
+
+  connection.onExecuteCommand(async (params) => {
+    const args = params.arguments ?? [];
+    if (params.command === SHOW_RULE_DOCS_COMMAND) {
+      const url = args[0];
+      // Only our own documentation links: the argument comes back from the client as sent, but is
+      // never trusted to name a local file or another scheme.
+      if (typeof url !== 'string' || !/^https:\/\//.test(url)) return { success: false };
+      return connection.window.showDocument({ uri: url, external: true });
+    }
+    if (params.command === SELECT_RANGE_COMMAND) {
+      const [uri, range] = args as [unknown, unknown];
+      if (typeof uri !== 'string' || typeof range !== 'object' || range === null) return { success: false };
+      return connection.window.showDocument({ uri, selection: range as Range, takeFocus: true });
+    }
+    if (params.command === APPLY_AUTO_FIXES_COMMAND) {
+      const p = args[0] as ApplyAutoFixesParams | undefined;
+      const none: ApplyAutoFixesResult = { fixed: 0, applied: false };
+      if (!p || typeof p.uri !== 'string' || !state.lints(p.uri)) return none;
+      const all = await upToDateFixAll(p.uri);
+      if (!all?.edit) return none;
+      const r = await connection.workspace.applyEdit({ label: all.title, edit: all.edit });
+      const result: ApplyAutoFixesResult = { fixed: all.diagnostics?.length ?? 0, applied: r.applied };
+      if (!r.applied) log(`fix-all of ${displayPath(p.uri)} was not applied${r.failureReason ? `: ${r.failureReason}` : ''}`);
+      return result;
+    }
+    return undefined;
+  });
+
+  connection.onHover((params) => (state.lints(params.textDocument.uri) ? payloadHover(state.diagnostics(params.textDocument.uri), params.position) : undefined));
 
   connection.onRequest(LINT_WORKSPACE_REQUEST, async (): Promise<LintWorkspaceResult> => {
-    await runAll();
+    const groups = state.groups();
+    await withProgress('LITMUS', `Linting ${groups.length === 1 ? displayPath(groups[0]) : `${groups.length} folders`}`, runAll);
     return { ...status(), rules: state.ruleIds() };
   });
 
-  connection.onRequest(SUITE_REPORT_REQUEST, async (params: SuiteReportParams | undefined): Promise<string> => {
+  /** The groups a report is about, each linted at least once. */
+  const reportGroups = async (params: SuiteReportParams | undefined): Promise<string[]> => {
     const groups = params?.uri ? [state.groupOf(params.uri)] : state.folders();
-    const parts: string[] = [];
     for (const g of groups) {
       if (!state.index(g)) {
         await scheduler.runNow(g);
         await scheduler.idle(g);
       }
+    }
+    return groups.filter((g) => state.index(g));
+  };
+
+  connection.onRequest(SUITE_REPORT_DATA_REQUEST, async (params: SuiteReportParams | undefined): Promise<SuiteReportData> => {
+    const groups = await reportGroups(params);
+    return { folders: groups.map((g) => buildReportView(displayPath(g), state.index(g)!, state.groupDiagnostics(g))) };
+  });
+
+  connection.onRequest(SUITE_REPORT_REQUEST, async (params: SuiteReportParams | undefined): Promise<string> => {
+    const groups = await reportGroups(params);
+    const parts: string[] = [];
+    for (const g of groups) {
       const index = state.index(g);
       if (!index) continue;
       const markdown = renderSuiteReport(buildSuiteReport(index, state.groupDiagnostics(g)), 'markdown');

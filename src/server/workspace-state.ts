@@ -26,6 +26,10 @@ export interface GroupResult {
   versions: Map<string, number>;
   /** Files over `litmus.maxFileSize`, not linted (each has one diagnostic saying so). */
   oversized: string[];
+  /** `litmus.enable` is off for the group: nothing was linted. */
+  disabled?: boolean;
+  /** The group's folder was walked afresh (its first lint, or files came or went). */
+  walked?: boolean;
 }
 
 export interface WorkspaceState {
@@ -140,6 +144,7 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
     isOpen: (raw) => openDocs.has(normalizeUri(raw)),
     lints(raw) {
       const uri = normalizeUri(raw);
+      if (!settingsOf(groupOf(uri)).enable) return false;
       if (detectKind(uri, openDocs.get(uri)?.text)) return true;
       return results.get(groupOf(uri))?.index.docs.has(uri) ?? false;
     },
@@ -158,6 +163,16 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       const started = Date.now();
       const loose = !folderList.includes(group);
       const s = settingsOf(group);
+      if (!s.enable) {
+        // `litmus.enable` off: nothing is read or linted, and what was published goes.
+        const previous = results.get(group);
+        results.delete(group);
+        linters.delete(group);
+        loads.delete(group);
+        changes.forget(group);
+        const cleared = previous ? [...previous.byUri].filter(([, ds]) => ds.length > 0).map(([u]) => u) : [];
+        return { group, byUri: new Map(), cleared, files: 0, durationMs: 0, finishedAt: Date.now(), versions: new Map(), oversized: [], disabled: true };
+      }
       const overlays = new Map<string, { text: string; version: number }>();
       const versions = new Map<string, number>();
       for (const [uri, doc] of openDocs) {
@@ -172,6 +187,7 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       const pending = changes.since(group);
       // Without file watching the disk may have changed unannounced: every lint reads it afresh.
       let loaded = last && pending && options.caching() ? await reloadFiles(fs, last, pending, loadOptions) : undefined;
+      const walked = !loaded;
       loaded ??= await loadWorkspace(fs, [group], { ...loadOptions, previous: last });
       if (isCancelled()) return undefined;
       // Per group, so each folder's rules re-run only where its latest changes reach.
@@ -189,7 +205,7 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       const cleared = previous ? [...previous.byUri.keys()].filter((u) => !byUri.has(u) && previous.byUri.get(u)!.length > 0) : [];
       results.set(group, { byUri, index: loaded.index, versions });
       const finishedAt = Date.now();
-      return { group, byUri, cleared, files: loaded.index.docs.size, durationMs: finishedAt - started, finishedAt, versions, oversized: loaded.oversized.filter(owns) };
+      return { group, byUri, cleared, files: loaded.index.docs.size, durationMs: finishedAt - started, finishedAt, versions, oversized: loaded.oversized.filter(owns), walked };
     },
     diagnostics(raw) {
       const uri = normalizeUri(raw);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync, realpathSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import type { CodeAction, Diagnostic, Hover, PublishDiagnosticsParams, Range, TextDocumentEdit, TextEdit } from 'vscode-languageserver-protocol';
+import type { CodeAction, Diagnostic, Hover, PublishDiagnosticsParams, Range, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 
@@ -29,6 +29,8 @@ export interface ClientOptions {
   settings?: Record<string, unknown> | ((scopeUri: string | undefined) => Record<string, unknown>);
   /** Leave out dynamic file-watch registration support (a minimal editor). */
   noWatching?: boolean;
+  /** Leave out work-done progress and `window/showDocument` support. */
+  noWindow?: boolean;
 }
 
 /**
@@ -43,6 +45,15 @@ export class LspClient {
   readonly docs = new Map<string, TextDocument>();
   readonly statuses: unknown[] = [];
   readonly registrations: unknown[] = [];
+  /** `window/logMessage` texts, in order (the output channel in VS Code). */
+  readonly logs: string[] = [];
+  /** Work-done progress: tokens the server created, and every `$/progress` value sent. */
+  readonly progressTokens: (string | number)[] = [];
+  readonly progress: { token: string | number; value: { kind: string; title?: string; message?: string } }[] = [];
+  /** `window/showDocument` requests, as sent. */
+  readonly shown: { uri: string; external?: boolean; selection?: Range; takeFocus?: boolean }[] = [];
+  /** `workspace/applyEdit` requests the server sent, and the texts they produced. */
+  readonly appliedEdits: { label?: string; edit: WorkspaceEdit }[] = [];
   stderr = '';
 
   constructor(private readonly options: ClientOptions) {
@@ -57,7 +68,33 @@ export class LspClient {
       this.statuses.push(p);
       this.fire();
     });
-    this.conn.onNotification('window/logMessage', () => undefined);
+    this.conn.onNotification('window/logMessage', (p: { message: string }) => {
+      this.logs.push(p.message);
+      this.fire();
+    });
+    this.conn.onRequest('window/workDoneProgress/create', (p: { token: string | number }) => {
+      this.progressTokens.push(p.token);
+      return null;
+    });
+    this.conn.onNotification('$/progress', (p: { token: string | number; value: { kind: string } }) => {
+      this.progress.push(p);
+      this.fire();
+    });
+    this.conn.onRequest('window/showDocument', (p: { uri: string }) => {
+      this.shown.push(p);
+      this.fire();
+      return { success: true };
+    });
+    this.conn.onRequest('workspace/applyEdit', (p: { label?: string; edit: WorkspaceEdit }) => {
+      try {
+        this.apply({ title: p.label ?? '', edit: p.edit });
+      } catch (e) {
+        return { applied: false, failureReason: String(e) };
+      }
+      this.appliedEdits.push(p);
+      this.fire();
+      return { applied: true };
+    });
     this.conn.onRequest('workspace/configuration', (p: { items: { scopeUri?: string; section?: string }[] }) =>
       p.items.map((item) => {
         const s = this.options.settings;
@@ -87,7 +124,10 @@ export class LspClient {
           configuration: true,
           workspaceFolders: true,
           didChangeWatchedFiles: { dynamicRegistration: !this.options.noWatching },
+          applyEdit: true,
+          workspaceEdit: { documentChanges: true },
         },
+        window: this.options.noWindow ? undefined : { workDoneProgress: true, showDocument: { support: true } },
         textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true, dataSupport: true } },
       },
     });
@@ -157,6 +197,10 @@ export class LspClient {
 
   hover(uri: string, position: { line: number; character: number }): Promise<Hover | null> {
     return this.conn.sendRequest('textDocument/hover', { textDocument: { uri }, position });
+  }
+
+  executeCommand<T>(command: string, ...args: unknown[]): Promise<T> {
+    return this.conn.sendRequest('workspace/executeCommand', { command, arguments: args });
   }
 
   request<T>(method: string, params?: unknown): Promise<T> {

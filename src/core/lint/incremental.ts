@@ -9,6 +9,7 @@ import type { Rule } from '../rules/types';
 import { normalizeUri } from '../model/uri';
 import { buildIndex, casesByDoc, changedSince, groupCases, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from '../model/workspace';
 import { pushTo } from '../text/multimap';
+import { applySuppressions } from './suppress';
 
 /**
  * Incremental linting for hosts that lint the same workspace again and again (the language server).
@@ -57,6 +58,7 @@ export const RULE_SCOPES: Readonly<Record<string, RuleScope>> = {
   'injection-payload': 'injection',
   'benign-contamination': 'injection',
   'stale-injection-field': 'injection',
+  'unused-suppression': 'file',
 };
 
 /** What the previous run left: enough to tell what changed and to reuse what did not. */
@@ -225,6 +227,7 @@ export function createIncrementalLinter(): IncrementalLinter {
     lint(index, options = {}) {
       const rules = options.rules ?? ALL_RULES;
       const ruleIds = rules.map((r) => r.meta.id).join(',');
+      const ran = options.rules ? new Set(options.rules.map((r) => r.meta.id)) : undefined;
       const byDoc = casesByDoc(index);
       // An index updated from the last one shares its config resolution and its files.
       const known = state ? changedSince(index, state.index) : undefined;
@@ -324,10 +327,13 @@ export function createIncrementalLinter(): IncrementalLinter {
       for (const uri of uris) {
         const parts = ruleMaps.map((m) => m.get(uri));
         let list = state?.byUri.get(uri);
-        if (!list || !previousMaps || parts.some((p, i) => p !== previousMaps[i]?.get(uri))) {
+        const doc = index.docs.get(uri);
+        // A changed file may change only its suppressions, which no rule's result shows.
+        if (!list || !previousMaps || parts.some((p, i) => p !== previousMaps[i]?.get(uri)) || doc !== state?.index.docs.get(uri)) {
           list = [];
           for (const p of parts) if (p) for (const d of p) list.push(d);
           list.sort(compareDiagnostics);
+          if (doc) list = applySuppressions(index, doc, list, ran) as LintDiagnostic[];
         }
         byUri.set(uri, list);
         if (options.onlyUris && !options.onlyUris.has(uri)) continue;

@@ -1,8 +1,7 @@
 import type { ResolvedConfig } from '../model/config';
 import type { SuiteDocument } from '../model/document';
 import { resolveLocation, type Location, type ResolvedRange } from '../text/location';
-import { ALL_RULES } from '../rules/index';
-import { docsUrl, ruleMeta } from '../rules/registry';
+import { docsUrl, RULE_IDS, ruleMeta } from '../rules/registry';
 import type { FixSpec } from '../text/fix';
 import type { Finding, Rule, RuleContext } from '../rules/types';
 import { SEVERITY_ORDER, type Range, type Severity } from '../text/types';
@@ -162,6 +161,7 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
     config: (uri) => configIndex.configFor(uri),
     memo: memoOf(memo),
     report: (f) => findings.push({ ...f, rule: rule.meta.id }),
+    ruleIds: RULE_IDS,
   };
   rule.check(ctx);
   return findings;
@@ -184,18 +184,4 @@ export function placeFindings(findings: readonly Finding[], index: WorkspaceInde
     diagnostics.push(d);
   }
   return diagnostics;
-}
-
-/** Runs the rules over the index and places every finding in its document. */
-export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): LintResult {
-  const memo = new Map<string, unknown>();
-  const findings: Finding[] = [];
-  for (const rule of options.rules ?? ALL_RULES) {
-    if (options.isCancelled?.()) return { diagnostics: [], cancelled: true };
-    findings.push(...runRule(rule, index, memo));
-  }
-  const only = options.onlyUris;
-  const diagnostics = placeFindings(findings, index, only ? (uri) => only.has(uri) : undefined);
-  diagnostics.sort(compareDiagnostics);
-  return { diagnostics, cancelled: false };
 }

@@ -16,9 +16,10 @@ import { parseError } from './parse-error';
 import { schema } from './schema';
 import type { Rule } from './types';
 import { unresolvedReference } from './unresolved-reference';
+import { unusedSuppression } from './unused-suppression';
 
 /**
  * Every rule, in the order they run: the one list a new rule is added to. Each module carries its
  * own `meta`; registry.ts reads it from here.
  */
-export const ALL_RULES: readonly Rule[] = [parseError, schema, duplicateId, unresolvedReference, injectionPayload, benignContamination, staleInjectionField, signatureOverlap, refusalOrthogonality, driftEndpointOverlap, scopeContradiction, mutationBudget, missingSafeCompletion, unsatisfiableSafeCompletion, unsatisfiableToolContract, harnessIsolation, aggregateContamination];
+export const ALL_RULES: readonly Rule[] = [parseError, schema, duplicateId, unresolvedReference, injectionPayload, benignContamination, staleInjectionField, signatureOverlap, refusalOrthogonality, driftEndpointOverlap, scopeContradiction, mutationBudget, missingSafeCompletion, unsatisfiableSafeCompletion, unsatisfiableToolContract, harnessIsolation, aggregateContamination, unusedSuppression];

@@ -32,6 +32,8 @@ export interface RuleContext {
   /** Shares one computation between rules within a lint run. */
   memo<T>(key: string, compute: () => T): T;
   report(finding: Omit<Finding, 'rule'>): void;
+  /** Every rule id of the linter, for rules that check names of rules (suppressions). */
+  ruleIds: readonly string[];
 }
 
 /**

@@ -126,14 +126,104 @@ describe('LITMUS Lint in a real VS Code', () => {
     assert.match(status.detail, /\d+ files?, \d+ problems? · last lint .+ \(\d+ ms\)/);
   });
 
-  it('shows the suite report as a Markdown document', async () => {
+  it('shows the suite report as a webview with per-family bars, and no script', async () => {
     await open('dup/a.litmus.json');
-    const doc = await vscode.commands.executeCommand<vscode.TextDocument>('litmus.showSuiteReport');
-    assert.equal(doc.languageId, 'markdown');
-    assert.equal(doc.uri.scheme, 'untitled');
-    assert.equal(vscode.window.activeTextEditor?.document, doc);
-    assert.match(doc.getText(), /^#/m);
-    assert.match(doc.getText(), /duplicate-id/);
+    const isReport = (t: vscode.Tab | undefined) => t?.input instanceof vscode.TabInputWebview && /litmus\.suiteReport$/.test(t.input.viewType);
+    // The tab model follows the panel's creation by an event: wait for it, not for time.
+    const shown = new Promise<void>((resolve) => {
+      const sub = vscode.window.tabGroups.onDidChangeTabs(() => {
+        if (isReport(vscode.window.tabGroups.activeTabGroup.activeTab)) {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
+    const html = await vscode.commands.executeCommand<string>('litmus.showSuiteReport');
+    if (!isReport(vscode.window.tabGroups.activeTabGroup.activeTab)) await shown;
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab && isReport(tab), `the active tab is the report (${tab?.label})`);
+    assert.equal(tab.label, 'LITMUS Suite Report');
+    assert.equal(api.reportHtml(), html);
+    assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-/);
+    assert.ok(!/<script/i.test(html), 'no script');
+    // One row of three bars (arms, findings, quarantine) per family; the dup family has errors.
+    // dup holds two benign cases: marked as missing its adversarial arm.
+    assert.match(html, /<th scope="row">dup <span class="badge bad">no adversarial<\/span><\/th>\n<td><svg class="bar"/);
+    assert.match(html, /<rect class="err"[^>]*><title>2 errors<\/title>/);
+    assert.match(html, /VERDICT: the aggregate cannot be trusted/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    assert.equal(api.reportHtml(), undefined, 'closed');
+  });
+
+  it('"Disable <rule> for this line" writes the comment above the line and selects the reason to type over', async () => {
+    const editor = await open('suppress/a.litmus.jsonc');
+    const uri = editor.document.uri;
+    const d = ours(await waitForDiagnostics(uri, has('duplicate-id'), 'duplicate-id'), 'duplicate-id')[0];
+    const line = d.range.start.line;
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range, vscode.CodeActionKind.QuickFix.value);
+    const docs = actions.find((a) => a.title === 'Show documentation for duplicate-id');
+    assert.equal(docs?.command?.command, 'litmus.openRuleDocs');
+    assert.deepEqual(docs?.command?.arguments, [(d.code as { target: vscode.Uri }).target.toString()]);
+    const disable = actions.find((a) => a.title === 'Disable duplicate-id for this line');
+    assert.ok(disable, `among: ${actions.map((a) => a.title).join(' | ')}`);
+    await applyAction(disable);
+    const active = vscode.window.activeTextEditor;
+    assert.equal(active?.document.uri.toString(), uri.toString());
+    assert.equal(active.document.lineAt(line).text, '  // litmus-disable-next-line duplicate-id -- reason');
+    assert.equal(active.document.lineAt(line + 1).text, '  "instance_id": "sup-1",');
+    assert.equal(active.document.getText(active.selection), 'reason', 'the placeholder is selected');
+    await waitForDiagnostics(uri, (x) => ours(x).length === 0, 'the suppressed duplicate-id to clear');
+    // Typing replaces it, as with a snippet placeholder.
+    await vscode.commands.executeCommand('type', { text: 'both phrasings are wanted' });
+    assert.equal(active.document.lineAt(line).text, '  // litmus-disable-next-line duplicate-id -- both phrasings are wanted');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('LITMUS: Fix All Auto-fixable Problems applies the fixes of the active file', async () => {
+    const editor = await open('fixcmd/typo.litmus.json');
+    const uri = editor.document.uri;
+    await waitForDiagnostics(uri, has('unresolved-reference'), 'unresolved-reference');
+    const r = await vscode.commands.executeCommand<{ fixed: number; applied: boolean }>('litmus.fixAll');
+    assert.deepEqual(r, { fixed: 1, applied: true });
+    assert.match(editor.document.getText(), /"\.\.\/tools\/mail\.tools\.json#send_email"/);
+    await waitForDiagnostics(uri, (x) => ours(x, 'unresolved-reference').length === 0, 'the fixed reference to clear');
+    assert.ok(await editor.document.save());
+  });
+
+  it('answers $schema URLs from the bundled schemas: completion works with no download', async () => {
+    const entries = vscode.workspace.getConfiguration('json').inspect<{ url?: string; schema?: { $ref?: string } }[]>('schemas')?.globalValue ?? [];
+    const entry = entries.find((e) => e.url === 'https://litmus-lint.dev/schemas/case-file.schema.json');
+    const ref = entry?.schema?.$ref ?? '';
+    assert.ok(ref.endsWith('/schemas/case-file.schema.json'), JSON.stringify(entries));
+    assert.match(ref, /^file:/, 'the bundled file, read by the JSON server itself');
+    // A name no file pattern matches: only the `$schema` URL says what it is.
+    const editor = await open('schema/named-by-schema.json');
+    await editor.edit((b) => b.insert(new vscode.Position(1, 0), '  \n'));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, new vscode.Position(1, 2));
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    for (const key of ['paired_with', 'injection_field', 'safe_completion']) assert.ok(labels.includes(key), `${key} among: ${labels.join(', ')}`);
+    const schemaErrors = vscode.languages.getDiagnostics(editor.document.uri).filter((d) => /schema/i.test(d.message) && d.source !== 'litmus');
+    assert.deepEqual(schemaErrors.map((d) => d.message), []);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('completes rule ids under litmus.rules in settings.json', async () => {
+    const editor = await open('.vscode/settings.json');
+    await editor.edit((b) => b.insert(new vscode.Position(1, 0), '  "litmus.rules": {\n    \n  },\n'));
+    try {
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, new vscode.Position(2, 4));
+      const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label).replace(/"/g, ''));
+      for (const id of rules) assert.ok(labels.includes(id), `${id} among: ${labels.join(', ')}`);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+  });
+
+  it("completes rule ids in litmus.config.json's rules", async () => {
+    const editor = await open('cfg/litmus.config.json');
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, new vscode.Position(3, 4));
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label).replace(/"/g, ''));
+    for (const id of rules) assert.ok(labels.includes(id), `${id} among: ${labels.join(', ')}`);
   });
 
   it('applies litmus.rules from the settings as soon as they change', async () => {

@@ -1,0 +1,34 @@
+import { suppressionsOf } from '../model/suppressions';
+import type { WorkspaceIndex } from '../model/workspace';
+import { ALL_RULES } from '../rules/index';
+import type { Finding } from '../rules/types';
+import { pushTo } from '../text/multimap';
+import { compareDiagnostics, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
+import { applySuppressions } from './suppress';
+
+/** Runs the rules over the index and places every finding in its document. */
+export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): LintResult {
+  const memo = new Map<string, unknown>();
+  const findings: Finding[] = [];
+  for (const rule of options.rules ?? ALL_RULES) {
+    if (options.isCancelled?.()) return { diagnostics: [], cancelled: true };
+    findings.push(...runRule(rule, index, memo));
+  }
+  const only = options.onlyUris;
+  const placed = placeFindings(findings, index, only ? (uri) => only.has(uri) : undefined);
+  placed.sort(compareDiagnostics);
+  return { diagnostics: suppressed(index, placed, options), cancelled: false };
+}
+
+/** The sorted diagnostics with every document's suppressions applied. */
+function suppressed(index: WorkspaceIndex, diagnostics: LintDiagnostic[], options: LintOptions): LintDiagnostic[] {
+  const carriers = [...index.docs.values()].filter((d) => (!options.onlyUris || options.onlyUris.has(d.uri)) && suppressionsOf(d).length > 0);
+  if (carriers.length === 0) return diagnostics;
+  const ran = options.rules ? new Set(options.rules.map((r) => r.meta.id)) : undefined;
+  const byUri = new Map<string, LintDiagnostic[]>();
+  for (const d of diagnostics) pushTo(byUri, d.uri, d);
+  const carrying = new Set(carriers.map((c) => c.uri));
+  const out = diagnostics.filter((d) => !carrying.has(d.uri));
+  for (const doc of carriers) out.push(...applySuppressions(index, doc, byUri.get(doc.uri) ?? [], ran));
+  return out.sort(compareDiagnostics);
+}
