@@ -112,6 +112,12 @@ describe('import: mapping details', () => {
     assert.deepEqual(chef.tools, ['../../tools/chef_agent.tools.json#pantry_list', '../../tools/chef_agent.tools.json#recipe_index']);
   });
 
+  it('reports progress through the callback the CLI prints on standard error', () => {
+    const seen: string[] = [];
+    ok(IMPORTERS.asb(memoryReader(sourceFiles('asb')), { progress: (m) => seen.push(m) }));
+    assert.deepEqual(seen, ['asb: gardener_agent', 'asb: chef_agent']);
+  });
+
   it('--suite renames the suite and prefixes every id, so two imports can share a workspace', () => {
     const r = ok(IMPORTERS.agentharm(folderReader(join(FIXTURES, 'agentharm/source')), { suite: 'ah2' }));
     const all = cases(r);
