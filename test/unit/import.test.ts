@@ -181,7 +181,7 @@ describe('import: the CLI writes safely', () => {
     const r = await cli(['import', 'injecagent', src('injecagent'), '--out', out, '--dry-run']);
     assert.equal(r.code, 0);
     assert.match(r.stdout, /cases[\\/]controls\.litmus\.json {2}\d+ bytes/);
-    assert.match(r.stderr, /dry run: would write 10 cases/);
+    assert.match(r.stderr, /dry run: would write 14 cases/);
     assert.ok(!existsSync(out));
     assert.deepEqual(readdirSync(tmp), []);
   });
