@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
+import { writeRuleDocs } from './gen-rule-docs.mjs';
 import { writeRuleSettings } from './gen-rule-settings.mjs';
 import { writeValidators } from './gen-validators.mjs';
 
@@ -12,6 +13,8 @@ const entries = [
   { in: 'src/cli/launch.ts', out: 'cli', banner: '#!/usr/bin/env node' },
   { in: 'src/cli/main.ts', out: 'cli-main' },
   { in: 'src/server/node.ts', out: 'server' },
+  // The `litmus-language-server` command: flags, then the server bundle above (src/server/bin.ts).
+  { in: 'src/server/bin.ts', out: 'language-server', banner: '#!/usr/bin/env node' },
   { in: 'src/client/extension.ts', out: 'extension' },
   { in: 'src/eval/main.ts', out: 'eval' },
 ].filter((e) => existsSync(e.in));
@@ -21,6 +24,8 @@ writeValidators();
 // Rule ids for settings.json and litmus.config.json completion come from the rule metadata; the
 // config schema they land in is compiled into the validators, so a change there compiles again.
 if ((await writeRuleSettings()).some((p) => p.endsWith('config.schema.json'))) writeValidators();
+// The rule pages' leads and examples that the SARIF rule entries carry are generated source too.
+writeRuleDocs();
 
 const common = {
   bundle: true,

@@ -11,6 +11,10 @@ export interface CliOptions {
   fix: boolean;
   help: boolean;
   version: boolean;
+  /** SARIF: the folder artifact URIs are relative to (%SRCROOT%); default the git root, else the working directory. */
+  basePath?: string;
+  /** SARIF: the run's category (`automationDetails.id`), so several runs of one repository stay apart. */
+  category?: string;
 }
 
 /** A usage error: printed as one line, exit status 2. */
@@ -33,6 +37,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
         fix: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
+        'base-path': { type: 'string' },
+        category: { type: 'string' },
       },
     });
   } catch (e) {
@@ -51,6 +57,10 @@ export function parseCliArgs(argv: string[]): CliOptions {
   for (const [name, value] of [['--output', v.output], ['--config', v.config]] as const) {
     if (value === '') throw new UsageError(`${name} needs a file name`);
   }
+  if (v['base-path'] === '') throw new UsageError('--base-path needs a folder');
+  if (v.category !== undefined && !/^[\w.\-/]+$/.test(v.category)) {
+    throw new UsageError(`--category takes letters, digits and . _ - /, not '${v.category}'`);
+  }
   return {
     paths: parsed.positionals,
     format,
@@ -61,6 +71,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     fix: v.fix ?? false,
     help: v.help ?? false,
     version: v.version ?? false,
+    basePath: v['base-path'],
+    category: v.category,
   };
 }
 

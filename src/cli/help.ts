@@ -28,6 +28,8 @@ export function helpText(): string {
     '  -c, --config <file>           use this litmus.config.json instead of the nearest one',
     '  -q, --quiet                   report errors only',
     '      --fix                     apply every unambiguous fix, print what changed, report what remains',
+    '      --base-path <dir>         SARIF: the folder result paths are relative to (default: the git root, else the working directory)',
+    '      --category <name>         SARIF: the run\'s category (automationDetails.id), to keep several uploads apart',
     '  -v, --version                 print the version',
     '  -h, --help                    print this help',
     '',

@@ -1,10 +1,12 @@
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { escapeText, fileUri, isUnder, type LintDiagnostic, lintIndex, type LoadResult, loadWorkspace, normalizeUri, SEVERITY_ORDER, uriToPath } from '../core';
+import { findingAnchor } from './anchor';
 import { parseCliArgs, UsageError, type CliOptions } from './args';
 import { useColor } from './color';
 import { planFixes, type AppliedFix } from './fix';
 import { relPath, plural, type FormatContext } from './format/context';
 import { FORMATTERS } from './format/index';
+import { keptResults, truncationNotice } from './format/sarif';
 import { helpText } from './help';
 import type { CliIo } from './io';
 import { runImport } from './import';
@@ -62,17 +64,27 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     if (st?.type !== 'file') throw new UsageError(`no such config file: ${opts.config}`);
   }
 
+  const sarif = opts.format === 'sarif';
+  const srcRootUri = sarif ? await sourceRoot(io, opts.basePath) : undefined;
+
   const load = () => loadWorkspace(io.fs, roots, { configUri });
   let loaded = await load();
   let diagnostics = lintIndex(loaded.index).diagnostics;
   if (opts.fix) {
     ({ loaded, diagnostics } = await fixAll(io, opts, roots, cwdUri, loaded, diagnostics, load));
   }
-  printNotices(io, loaded, cwdUri);
+  const notices = printNotices(io, loaded, cwdUri);
   // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
-  if (loaded.index.docs.size === 0) io.stderr(`${TOOL_NAME}: warning: no LITMUS files found in the given paths\n`);
+  if (loaded.index.docs.size === 0) notices.push(notice(io, 'warning', 'no LITMUS files found in the given paths'));
 
   const shown = opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
+  // --quiet hides warnings from the report, not from the verdict: CI fails on what it was asked to.
+  const threshold = SEVERITY_ORDER[opts.failSeverity];
+  const status = diagnostics.some((d) => SEVERITY_ORDER[d.severity] >= threshold) ? EXIT_PROBLEMS : EXIT_OK;
+  if (sarif) {
+    const { dropped } = keptResults(shown);
+    if (dropped) io.stderr(`${TOOL_NAME}: warning: ${truncationNotice(dropped)}\n`);
+  }
   const ctx: FormatContext = {
     cwdUri,
     files: [...loaded.index.docs.keys()].sort(),
@@ -81,14 +93,45 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     informationUri: INFORMATION_URI,
     color: opts.output === undefined && useColor(io.env, io.isTTY),
     hidden: diagnostics.length - shown.length,
+    ...(sarif
+      ? {
+          srcRootUri,
+          category: opts.category,
+          notices,
+          exitCode: status,
+          anchor: (d) => findingAnchor(loaded.index.docs.get(d.uri), d),
+        }
+      : {}),
   };
   const text = FORMATTERS[opts.format](shown, ctx);
   if (opts.output !== undefined) await io.writeFile(resolve(io.cwd, opts.output), text);
   else io.stdout(text);
+  return status;
+}
 
-  // --quiet hides warnings from the report, not from the verdict: CI fails on what it was asked to.
-  const threshold = SEVERITY_ORDER[opts.failSeverity];
-  return diagnostics.some((d) => SEVERITY_ORDER[d.severity] >= threshold) ? EXIT_PROBLEMS : EXIT_OK;
+/**
+ * SARIF's %SRCROOT%: `--base-path`, else the nearest folder up from the working directory that
+ * holds `.git` (a folder, or a file in a worktree), else the working directory. Code scanning
+ * resolves result paths against the repository root, whatever folder the CLI ran in.
+ */
+async function sourceRoot(io: CliIo, basePath: string | undefined): Promise<string> {
+  if (basePath !== undefined) {
+    const uri = normalizeUri(fileUri(resolve(io.cwd, basePath)));
+    if ((await io.fs.stat(uri).catch(() => undefined))?.type !== 'directory') throw new UsageError(`--base-path: no such folder: ${basePath}`);
+    return uri;
+  }
+  for (let dir = resolve(io.cwd); ; dir = dirname(dir)) {
+    if (await io.fs.stat(normalizeUri(fileUri(join(dir, '.git')))).catch(() => undefined)) return normalizeUri(fileUri(dir));
+    if (dirname(dir) === dir) return normalizeUri(fileUri(io.cwd));
+  }
+}
+
+type Notice = { level: 'note' | 'warning'; text: string };
+
+/** Prints a notice on standard error and returns it for SARIF's tool execution notifications. */
+function notice(io: CliIo, level: Notice['level'], text: string): Notice {
+  io.stderr(`${TOOL_NAME}: ${level}: ${text}\n`);
+  return { level, text };
 }
 
 /** Lints, applies the unambiguous fixes, writes the files, and lints again until nothing changes. */
@@ -131,18 +174,20 @@ async function fixAll(
 }
 
 /** Says on standard error what was read or skipped beyond the plain lint, so nothing is silent. */
-function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string): void {
+function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string): Notice[] {
+  const notices: Notice[] = [];
   const show = (uri: string) => escapeText(relPath(uri, cwdUri));
   const why: Record<string, string> = { config: 'the nearest litmus.config.json', harness: 'the nearest litmus.harness.json' };
   for (const uri of loaded.readOutsideRoots) {
     const kind = loaded.index.docs.get(uri)?.kind ?? 'tools';
     const reason = why[kind] ?? 'referenced by a case';
-    io.stderr(`${TOOL_NAME}: note: also read ${show(uri)} (${reason}), outside the given paths\n`);
+    notices.push(notice(io, 'note', `also read ${show(uri)} (${reason}), outside the given paths`));
   }
-  for (const uri of loaded.skipped) io.stderr(`${TOOL_NAME}: note: skipped ${show(uri)}: not a LITMUS file (by name or $schema)\n`);
+  for (const uri of loaded.skipped) notices.push(notice(io, 'note', `skipped ${show(uri)}: not a LITMUS file (by name or $schema)`));
   for (const [uri, reason] of loaded.index.readErrors) {
     // Files with a LITMUS kind get a parse-error in place; what is left is a folder or an odd entry.
     if (loaded.index.docs.has(uri)) continue;
-    io.stderr(`${TOOL_NAME}: warning: cannot read ${show(uri)}: ${escapeText(reason)}\n`);
+    notices.push(notice(io, 'warning', `cannot read ${show(uri)}: ${escapeText(reason)}`));
   }
+  return notices;
 }

@@ -47,21 +47,27 @@ describe('the .vsix package', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('carries only what runs: the two bundles, schemas, syntaxes, docs, README, LICENSE, package.json', () => {
+  // The package.json `files` list is the one source of what ships, in the .vsix as in the npm
+  // package: so the .vsix carries the command-line bundles too (the CLI and its code cache).
+  it('carries only what runs: the bundles, schemas, syntaxes, docs, icon, README, CHANGELOG, LICENSE, package.json', () => {
     const allowed = [
       /^extension\.vsixmanifest$/,
       /^\[Content_Types\]\.xml$/,
       /^extension\/package\.json$/,
       /^extension\/readme\.md$/,
+      /^extension\/changelog\.md$/,
       /^extension\/LICENSE(\.txt)?$/,
-      /^extension\/dist\/(extension|server)\.js$/,
+      /^extension\/images\/icon\.png$/,
+      /^extension\/dist\/(extension|server|language-server|cli|cli-main)\.js$/,
+      /^extension\/dist\/cli-main\.cache$/,
       /^extension\/schemas\/[^/]+\.schema\.json$/,
       /^extension\/syntaxes\/[^/]+\.json$/,
       /^extension\/docs\/.+\.md$/,
+      /^extension\/docs\/editors\/[^/]+\.(lua|toml|el)$/,
     ];
     const stray = entries.filter((e) => !allowed.some((re) => re.test(e)));
     assert.deepEqual(stray, [], 'nothing else (no sources, maps, node_modules, tests)');
-    for (const must of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/server.js', 'extension/readme.md']) {
+    for (const must of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/server.js', 'extension/readme.md', 'extension/changelog.md', 'extension/images/icon.png']) {
       assert.ok(entries.includes(must), `${must} is packaged`);
     }
   });
@@ -71,5 +77,17 @@ describe('the .vsix package', function () {
     for (const g of manifest.contributes.grammars) assert.ok(entries.includes(`extension/${g.path.replace(/^\.\//, '')}`), g.path);
     for (const v of manifest.contributes.jsonValidation ?? []) assert.ok(entries.includes(`extension/${v.url.replace(/^\.\//, '')}`), v.url);
     assert.equal(manifest.engines.vscode, '^1.100.0');
+  });
+
+  it('shows in the Marketplace with a 128x128 PNG icon, a gallery banner, a repository and a changelog', () => {
+    const m = manifest as unknown as { icon: string; galleryBanner: { color: string; theme: string }; repository: { url: string } };
+    assert.ok(entries.includes(`extension/${m.icon}`), m.icon);
+    const png = readFileSync(join(ROOT, m.icon));
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.equal(png.readUInt32BE(16), 128, 'width');
+    assert.equal(png.readUInt32BE(20), 128, 'height');
+    assert.match(m.galleryBanner.color, /^#[0-9a-f]{6}$/i);
+    assert.ok(['dark', 'light'].includes(m.galleryBanner.theme));
+    assert.match(m.repository.url, /^https:\/\/github\.com\//);
   });
 });

@@ -15,7 +15,7 @@ describe('cli run', () => {
   describe('arguments', () => {
     it('parses every option', () => {
       const o = parseCliArgs(['--format', 'sarif', '-o', 'out.sarif', '--fail-severity', 'warning', '--config', 'c.json', '--quiet', '--fix', 'a', 'b']);
-      assert.deepEqual(o, { paths: ['a', 'b'], format: 'sarif', output: 'out.sarif', failSeverity: 'warning', config: 'c.json', quiet: true, fix: true, help: false, version: false });
+      assert.deepEqual(o, { paths: ['a', 'b'], format: 'sarif', output: 'out.sarif', failSeverity: 'warning', config: 'c.json', quiet: true, fix: true, help: false, version: false, basePath: undefined, category: undefined });
     });
 
     it('rejects unknown options, bad values and missing values with one line', () => {

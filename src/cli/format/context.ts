@@ -1,4 +1,5 @@
 import { displayPath, isUnder, type LintDiagnostic, normalizeUri, type Severity } from '../../core';
+import type { FindingAnchor } from '../anchor';
 
 /** What every formatter may know besides the diagnostics. Plain data, so formatters stay pure. */
 export interface FormatContext {
@@ -13,6 +14,18 @@ export interface FormatContext {
   color: boolean;
   /** Diagnostics hidden by `--quiet`, counted so the summary can say so. */
   hidden: number;
+  /** SARIF's %SRCROOT%: the repository root, or `--base-path` (default: the working directory). */
+  srcRootUri?: string;
+  /** SARIF's `automationDetails.id` category (`--category`), for several runs of one repository. */
+  category?: string;
+  /** What the run reported besides the findings (files skipped, read outside the paths), as on stderr. */
+  notices?: { level: 'note' | 'warning'; text: string }[];
+  /** The exit status the run ends with. */
+  exitCode?: number;
+  /** Where a finding sits in its file, by case and JSON path (SARIF's fingerprints). */
+  anchor?: (d: LintDiagnostic) => FindingAnchor;
+  /** SARIF's results-per-run limit (default: GitHub's 25,000). */
+  maxResults?: number;
 }
 
 export type Formatter = (diagnostics: readonly LintDiagnostic[], context: FormatContext) => string;

@@ -1,46 +1,71 @@
-import { docsUrl, type LintDiagnostic, normalizeUri, type Range, RULE_IDS, RULES, type Severity } from '../../core';
+import { createHash } from 'node:crypto';
+import { normalizeUri, type LintDiagnostic, type Range } from '../../core';
 import { relPath, underCwd, type FormatContext, type Formatter } from './context';
+import { sarifLevel, sarifRules } from './sarif-rules';
+
+export { sarifLevel } from './sarif-rules';
 
 const SRCROOT = '%SRCROOT%';
-
-/** SARIF has three result levels; info and hint are both `note`. */
-export function sarifLevel(s: Severity): 'error' | 'warning' | 'note' {
-  return s === 'error' ? 'error' : s === 'warning' ? 'warning' : 'note';
-}
+/** GitHub code scanning refuses a run with more results than this. */
+export const SARIF_MAX_RESULTS = 25_000;
+/** The partialFingerprints key; the suffix changes if what is hashed ever does. */
+export const FINGERPRINT_KEY = 'litmusFinding/v1';
 
 /** SARIF regions are 1-based; `endColumn` is the column just past the region. */
 function region(r: Range) {
   return { startLine: r.start.line + 1, startColumn: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 };
 }
 
-/** Relative to %SRCROOT% (the working directory) when under it, else the absolute file URI. */
-function artifactLocation(uri: string, ctx: FormatContext): { uri: string; uriBaseId?: string } {
-  if (!underCwd(uri, ctx.cwdUri)) return { uri: normalizeUri(uri) };
+/** %SRCROOT%: the repository root (or --base-path), else the working directory. */
+function srcRoot(ctx: FormatContext): string {
+  return normalizeUri(ctx.srcRootUri ?? ctx.cwdUri);
+}
+
+/** Relative to %SRCROOT% when under it, else the absolute file URI. */
+function artifactLocation(uri: string, root: string): { uri: string; uriBaseId?: string } {
+  if (!underCwd(uri, root)) return { uri: normalizeUri(uri) };
   // Re-encode each segment so spaces and `#` stay a valid URI reference.
-  return { uri: relPath(uri, ctx.cwdUri).split('/').map(encodeURIComponent).join('/'), uriBaseId: SRCROOT };
+  return { uri: relPath(uri, root).split('/').map(encodeURIComponent).join('/'), uriBaseId: SRCROOT };
 }
 
-function physical(uri: string, range: Range, ctx: FormatContext) {
-  return { physicalLocation: { artifactLocation: artifactLocation(uri, ctx), region: region(range) } };
+function physical(uri: string, range: Range, root: string) {
+  return { physicalLocation: { artifactLocation: artifactLocation(uri, root), region: region(range) } };
 }
 
-function result(d: LintDiagnostic, ctx: FormatContext, ruleIndex: Map<string, number>) {
+/**
+ * A finding's identity across runs: rule, file (from %SRCROOT%), the case and the JSON path inside
+ * it, and the message; not its line, so moving a case within its file keeps the alert. Findings
+ * alike in all of these are numbered in file order.
+ */
+function fingerprints(diagnostics: readonly LintDiagnostic[], ctx: FormatContext, root: string): string[] {
+  const seen = new Map<string, number>();
+  return diagnostics.map((d) => {
+    const anchor = ctx.anchor?.(d) ?? { path: [], line: d.range.start.line };
+    const key = JSON.stringify([d.code, relPath(d.uri, root), anchor.caseId ?? null, anchor.path, anchor.line ?? null, d.message]);
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    return `${createHash('sha256').update(key).digest('hex').slice(0, 32)}:${n}`;
+  });
+}
+
+function result(d: LintDiagnostic, fingerprint: string, root: string, ruleIndex: Map<string, number>) {
   const index = ruleIndex.get(d.code);
   return {
     ruleId: d.code,
     ...(index === undefined ? {} : { ruleIndex: index }),
     level: sarifLevel(d.severity),
     message: { text: d.message },
-    locations: [physical(d.uri, d.range, ctx)],
+    locations: [physical(d.uri, d.range, root)],
+    partialFingerprints: { [FINGERPRINT_KEY]: fingerprint },
     ...(d.related.length
-      ? { relatedLocations: d.related.map((r, i) => ({ id: i + 1, ...physical(r.uri, r.range, ctx), message: { text: r.message } })) }
+      ? { relatedLocations: d.related.map((r, i) => ({ id: i + 1, ...physical(r.uri, r.range, root), message: { text: r.message } })) }
       : {}),
     ...(d.fixes.length
       ? {
           fixes: d.fixes.map((f) => ({
             description: { text: f.title },
             artifactChanges: f.edits.map((e) => ({
-              artifactLocation: artifactLocation(e.uri, ctx),
+              artifactLocation: artifactLocation(e.uri, root),
               replacements: e.edits.map((t) => ({ deletedRegion: region(t.range), insertedContent: { text: t.newText } })),
             })),
           })),
@@ -49,35 +74,55 @@ function result(d: LintDiagnostic, ctx: FormatContext, ruleIndex: Map<string, nu
   };
 }
 
+const RANK: Record<LintDiagnostic['severity'], number> = { error: 0, warning: 1, info: 2, hint: 3 };
+
+/**
+ * The results a run keeps: all of them up to the limit, else the most severe (in their order).
+ * Fingerprints are computed over all findings first, so a kept result's identity does not depend
+ * on what was dropped.
+ */
+export function keptResults(diagnostics: readonly LintDiagnostic[], limit = SARIF_MAX_RESULTS): { kept: number[]; dropped: number } {
+  const all = diagnostics.map((_, i) => i);
+  if (diagnostics.length <= limit) return { kept: all, dropped: 0 };
+  const bySeverity = [...all].sort((a, b) => RANK[diagnostics[a].severity] - RANK[diagnostics[b].severity] || a - b);
+  return { kept: bySeverity.slice(0, limit).sort((a, b) => a - b), dropped: diagnostics.length - limit };
+}
+
+/** What a truncated run says, on stderr and in its notifications. */
+export function truncationNotice(dropped: number, limit = SARIF_MAX_RESULTS): string {
+  return `SARIF: ${dropped} less severe ${dropped === 1 ? 'result was' : 'results were'} left out: GitHub code scanning accepts at most ${limit} results per run (the ${limit} most severe are kept)`;
+}
+
 /** SARIF 2.1.0, one run; the rule table comes from the rule registry, so it lists every rule. */
 export function sarifLog(diagnostics: readonly LintDiagnostic[], ctx: FormatContext) {
-  const ruleIndex = new Map(RULE_IDS.map((id, i) => [id, i]));
-  const cwd = normalizeUri(ctx.cwdUri);
+  const rules = sarifRules();
+  const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
+  const root = srcRoot(ctx);
+  const prints = fingerprints(diagnostics, ctx, root);
+  const limit = ctx.maxResults ?? SARIF_MAX_RESULTS;
+  const { kept, dropped } = keptResults(diagnostics, limit);
+  const notifications = [
+    ...(ctx.notices ?? []).map((n) => ({ level: n.level, message: { text: n.text } })),
+    ...(dropped ? [{ level: 'warning' as const, message: { text: truncationNotice(dropped, limit) } }] : []),
+  ];
   return {
     $schema: 'https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json',
     version: '2.1.0' as const,
     runs: [
       {
-        tool: {
-          driver: {
-            name: ctx.toolName,
-            version: ctx.toolVersion,
-            informationUri: ctx.informationUri,
-            rules: RULE_IDS.map((id) => {
-              const meta = RULES.get(id)!;
-              return {
-                id,
-                shortDescription: { text: meta.description },
-                helpUri: docsUrl(id),
-                defaultConfiguration: { level: sarifLevel(meta.defaultSeverity) },
-                properties: { litmusCondition: meta.from },
-              };
-            }),
+        tool: { driver: { name: ctx.toolName, version: ctx.toolVersion, semanticVersion: ctx.toolVersion, informationUri: ctx.informationUri, rules } },
+        // Several runs of one repository (one per suite) stay apart in code scanning by category.
+        ...(ctx.category ? { automationDetails: { id: ctx.category.endsWith('/') ? ctx.category : `${ctx.category}/` } } : {}),
+        invocations: [
+          {
+            executionSuccessful: true,
+            ...(ctx.exitCode !== undefined ? { exitCode: ctx.exitCode } : {}),
+            ...(notifications.length ? { toolExecutionNotifications: notifications } : {}),
           },
-        },
-        originalUriBaseIds: { [SRCROOT]: { uri: cwd.endsWith('/') ? cwd : cwd + '/' } },
+        ],
+        originalUriBaseIds: { [SRCROOT]: { uri: root.endsWith('/') ? root : root + '/' } },
         columnKind: 'utf16CodeUnits' as const,
-        results: diagnostics.map((d) => result(d, ctx, ruleIndex)),
+        results: kept.map((i) => result(diagnostics[i], prints[i], root, ruleIndex)),
       },
     ],
   };

@@ -12,6 +12,7 @@ export const meta: RuleMeta = {
   id: 'benign-contamination',
   defaultSeverity: 'error',
   from: 'condition 1',
+  securitySeverity: 6.5,
   description: 'A benign case carries, or references a tool that carries, an injection payload.',
 };
 

@@ -24,6 +24,7 @@ export const meta: RuleMeta = {
   id: 'injection-payload',
   defaultSeverity: 'warning',
   from: 'card',
+  securitySeverity: 7.5,
   description: 'A payload in default/examples/const/enum (or a description) that no injection_field labels.',
 };
 

@@ -48,6 +48,11 @@ export interface RuleMeta {
   description: string;
   /** The LITMUS validity condition the rule enforces, or '—' for structural rules. */
   from: string;
+  /**
+   * For rules whose findings are a security problem beyond the benchmark (a prompt-injection payload
+   * that reaches an agent): GitHub's `security-severity`, 0.0–10.0 (7.0 and above is high).
+   */
+  securitySeverity?: number;
 }
 
 export interface Rule {

@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { parse as parseYaml } from 'yaml';
+import { parseCliArgs } from '../../src/cli/args';
+import { splitCommand } from '../cli/scenario';
+import { codeBlocks } from '../markdown';
+
+// The README's install, CI and editor snippets: each is checked here, and the editor ones are the
+// files in docs/editors/, quoted verbatim.
+const ROOT = resolve(__dirname, '../../..');
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+const action = parseYaml(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> };
+const editor = (name: string) => readFileSync(join(ROOT, 'docs/editors', name), 'utf8');
+
+/** A path of every LITMUS file kind (FORMAT §1), and the filetype an editor should give it. */
+const KINDS: [string, 'jsonc' | 'jsonl'][] = [
+  ['suite/cases/mail.litmus.json', 'jsonc'],
+  ['suite/cases/mail.litmus.jsonc', 'jsonc'],
+  ['suite/cases/variants.litmus.jsonl', 'jsonl'],
+  ['suite/tools/mail.tools.json', 'jsonc'],
+  ['suite/tools/mail.tools.jsonc', 'jsonc'],
+  ['suite/envs/inbox.env.json', 'jsonc'],
+  ['suite/envs/inbox.env.jsonc', 'jsonc'],
+  ['suite/runs.scores.json', 'jsonc'],
+  ['suite/litmus.config.json', 'jsonc'],
+  ['suite/litmus.harness.json', 'jsonc'],
+];
+const NOT_LITMUS = ['suite/package.json', 'suite/tsconfig.json', 'suite/my-litmus.config.json', 'suite/notes.jsonl', 'suite/mail.litmus.json.bak'];
+
+/** Brackets of every kind balance outside strings and comments (a syntax check for Lua, TOML and Lisp). */
+function balanced(text: string, comment: RegExp, strings: RegExp): boolean {
+  const stripped = text.replace(strings, '""').replace(comment, '');
+  const stack: string[] = [];
+  const pairs: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+  for (const ch of stripped) {
+    if ('([{'.includes(ch)) stack.push(ch);
+    else if (ch in pairs && stack.pop() !== pairs[ch]) return false;
+  }
+  return stack.length === 0;
+}
+
+/** `initialize`, `shutdown` and `exit` with the language server started as `command` says. */
+async function handshake(command: string[]): Promise<void> {
+  assert.ok(command[0] in pkg.bin, `${command[0]} is a bin of the package`);
+  const proc = spawn(process.execPath, [join(ROOT, pkg.bin[command[0]]), ...command.slice(1)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((res) => proc.on('exit', (code) => res(code)));
+  const conn = createMessageConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
+  conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => ({})));
+  conn.onNotification('window/logMessage', () => undefined);
+  conn.listen();
+  try {
+    const init = await conn.sendRequest<{ capabilities: { textDocumentSync?: unknown } }>('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
+    assert.ok(init.capabilities.textDocumentSync !== undefined);
+    await conn.sendRequest('shutdown');
+    await conn.sendNotification('exit');
+    assert.equal(await exited, 0);
+  } finally {
+    conn.dispose();
+    proc.kill();
+  }
+}
+
+describe('README: install, CI and editors', function () {
+  this.timeout(30000);
+
+  before(() => assert.ok(existsSync(join(ROOT, 'dist/language-server.js')), 'the build ran'));
+
+  it('installs from npm, names both commands, and its commands parse', () => {
+    const [install] = codeBlocks(readme, '## Install', 'sh');
+    assert.match(install, /^npm install --save-dev litmus-lint/m);
+    for (const line of install.split('\n').filter((l) => l.startsWith('npx litmus-lint'))) {
+      const args = splitCommand(line.replace(/#.*$/, '')).slice(2);
+      assert.ok(parseCliArgs(args).paths.length > 0, line);
+    }
+    for (const bin of Object.keys(pkg.bin)) assert.ok(readme.includes(`\`${bin}\``), `README names ${bin}`);
+    assert.match(readme, /code --install-extension litmus-lint\.vsix/);
+  });
+
+  it('shows a workflow that uses this action with its own inputs, a SARIF command that parses, and the pre-commit hook', () => {
+    const [workflow] = codeBlocks(readme, '### GitHub Action', 'yaml');
+    const wf = parseYaml(workflow) as { jobs: Record<string, { steps: { uses?: string; with?: Record<string, unknown> }[] }> };
+    const use = Object.values(wf.jobs)[0].steps.find((s) => s.uses?.startsWith('litmus-lint/litmus-lint@'));
+    assert.ok(use);
+    for (const name of Object.keys(use.with ?? {})) assert.ok(name in action.inputs, name);
+    const [sarif] = codeBlocks(readme, '### SARIF and code scanning', 'sh');
+    const opts = parseCliArgs(splitCommand(sarif.trim()).slice(2));
+    assert.equal(opts.format, 'sarif');
+    assert.ok(opts.category && opts.output);
+    const [config] = codeBlocks(readme, '### pre-commit', 'yaml');
+    const hooks = parseYaml(readFileSync(join(ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as { id: string }[];
+    const c = parseYaml(config) as { repos: { hooks: { id: string }[] }[] };
+    for (const h of c.repos[0].hooks) assert.ok(hooks.some((x) => x.id === h.id), h.id);
+  });
+
+  for (const [file, lang] of [['neovim.lua', 'lua'], ['helix-languages.toml', 'toml'], ['emacs-eglot.el', 'elisp']]) {
+    it(`quotes docs/editors/${file} verbatim`, () => {
+      assert.ok(codeBlocks(readme, '## In VS Code and other editors', lang).includes(editor(file)), `README has docs/editors/${file} as a ${lang} block`);
+    });
+  }
+
+  it('Neovim: the server on stdio for json, jsonc and jsonl, every LITMUS file given its filetype, file watching on', () => {
+    const lua = editor('neovim.lua');
+    assert.ok(balanced(lua, /--[^\n]*/g, /'(?:[^'\\\n]|\\.)*'/g));
+    assert.match(lua, /cmd = \{ 'litmus-language-server', '--stdio' \}/);
+    assert.match(lua, /filetypes = \{ 'json', 'jsonc', 'jsonl' \}/);
+    assert.match(lua, /didChangeWatchedFiles = \{ dynamicRegistration = true \}/);
+    assert.match(lua, /vim\.lsp\.enable\('litmus_lint'\)/);
+    // vim.filetype.add patterns are Lua patterns, anchored, matched against the whole path.
+    const patterns = [...lua.matchAll(/\['([^']+)'\] = '(\w+)'/g)].map((m) => ({
+      re: new RegExp(`^${m[1].replace(/%\./g, '\\.')}$`),
+      filetype: m[2],
+    }));
+    for (const [path, filetype] of KINDS) {
+      const hit = patterns.find((p) => p.re.test(`/home/me/${path}`));
+      assert.equal(hit?.filetype, filetype, path);
+    }
+    for (const path of NOT_LITMUS) assert.ok(!patterns.some((p) => p.re.test(`/home/me/${path}`)), path);
+  });
+
+  it('Helix: valid TOML; the server on stdio for a jsonc language that takes every LITMUS file', () => {
+    const toml = parseToml(editor('helix-languages.toml')) as {
+      'language-server': Record<string, { command: string; args: string[] }>;
+      language: { name: string; 'file-types': (string | { glob: string })[]; 'language-servers': string[] }[];
+    };
+    const server = toml['language-server']['litmus-lint'];
+    assert.deepEqual([server.command, ...server.args], ['litmus-language-server', '--stdio']);
+    const jsonc = toml.language.find((l) => l.name === 'jsonc')!;
+    assert.ok(jsonc['language-servers'].includes('litmus-lint'));
+    const globs = jsonc['file-types'].flatMap((f) => (typeof f === 'string' ? [] : [new RegExp(`(^|/)${f.glob.replace(/\./g, '\\.').replace(/\*/g, '[^/]*')}$`)]));
+    for (const [path] of KINDS) assert.ok(globs.some((g) => g.test(path)), path);
+    for (const path of NOT_LITMUS) assert.ok(!globs.some((g) => g.test(path)), path);
+  });
+
+  it('Emacs: balanced forms; an eglot program on stdio for a mode that auto-mode-alist gives every LITMUS file', () => {
+    const el = editor('emacs-eglot.el');
+    assert.ok(balanced(el, /;[^\n]*/g, /"(?:[^"\\]|\\.)*"/g));
+    assert.match(el, /'\(litmus-json-mode \. \("litmus-language-server" "--stdio"\)\)/);
+    assert.match(el, /\(add-hook 'litmus-json-mode-hook #'eglot-ensure\)/);
+    // The auto-mode-alist regexp, from its Lisp string to JavaScript.
+    const source = /'\("((?:[^"\\]|\\.)*)"\s*\.\s*litmus-json-mode\)/.exec(el)?.[1];
+    assert.ok(source, 'an auto-mode-alist entry for litmus-json-mode');
+    const elisp = source.replace(/\\\\/g, '\\');
+    const js = elisp.replace(/\\\(\?:/g, '(?:').replace(/\\\|/g, '|').replace(/\\\)/g, ')').replace(/\\'/g, '$');
+    const re = new RegExp(js);
+    for (const [path] of KINDS) assert.ok(re.test(`/home/me/${path}`), path);
+    for (const path of NOT_LITMUS) assert.ok(!re.test(`/home/me/${path}`), path);
+  });
+
+  it('starts the server as the three configurations do, and it answers initialize and shutdown', async () => {
+    const commands = [
+      /cmd = \{ '([^']+)', '([^']+)' \}/.exec(editor('neovim.lua'))!.slice(1),
+      (() => {
+        const s = (parseToml(editor('helix-languages.toml')) as { 'language-server': Record<string, { command: string; args: string[] }> })['language-server']['litmus-lint'];
+        return [s.command, ...s.args];
+      })(),
+      /\(litmus-json-mode \. \("([^"]+)" "([^"]+)"\)\)/.exec(editor('emacs-eglot.el'))!.slice(1),
+    ];
+    assert.deepEqual(new Set(commands.map((c) => c.join(' '))), new Set(['litmus-language-server --stdio']));
+    await handshake(commands[0]);
+  });
+});
