@@ -89,7 +89,8 @@ export function hostileStrings() {
 }
 
 export function measureDetector(detectText, corpusDir) {
-  const ctxFor = (slot) => ({ slot, otherTools: new Set(['send_email', 'read_file']) });
+  // A string's verdict reads only the string and its own tool (never other files), so the slot is the whole context here.
+  const ctxFor = (slot) => ({ slot });
   // Warm-up, so the first measured string does not pay for compilation.
   for (let i = 0; i < 200; i++) detectText(`warm up string ${i} ignore previous instructions`, ctxFor('default'));
 

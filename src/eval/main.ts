@@ -1,16 +1,23 @@
 /**
- * `npm run eval -- <corpus dir> [--misses] [--fps]`: runs the linter's core over an injection
- * corpus with the real file system, scores `injection-payload` results, prints each number beside
- * its target, and exits 1 when a target is missed.
+ * `npm run eval -- <corpus dir> [--misses] [--fps] [--half 0|1]` runs the linter's core over an
+ * injection corpus with the real file system, scores `injection-payload` results, prints each number
+ * beside its target, the misses and false alarms by kind, and exits 1 when a target is missed.
+ * `--half N` keeps every other payload source and benign file (a split for checking that a change
+ * generalises). `npm run eval -- --benchmarks <dir>` measures the detector's `data` slot on the
+ * benchmarks' clean and attacked tool outputs and environments (see benchmarks.ts).
  */
 import { promises as fsp } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { lintIndex, loadWorkspace, pathAtOffset, uriToPath, fileUri, escapeText } from '../core';
+import { lintIndex, loadWorkspace, pathAtOffset, uriToPath, fileUri, escapeText, formatPointer, allowMatcher } from '../core';
+import { detectText, isPayload, judgeTool } from '../core/injection';
+import { loadBenchmarks } from './benchmarks';
+import { kinds, signalKind, type Judged } from './kinds';
 import { injectionPayload } from '../core/rules/injection-payload';
 import { blockingFileSystem } from '../node/fs';
-import { countCandidates, pct, score, type BenignFile, type CorpusLabel, type Rate, type Result } from './score';
+import { countCandidates, pct, score, variantKey, type BenignFile, type CorpusLabel, type Rate, type Result } from './score';
 
 const SOURCE_TARGET: Record<string, number> = { dvmcp: 95, mcpsecbench: 95, agentnull: 95, bipia: 70, 'bipia-train': 70 };
+const OVERALL_TARGET = 90;
 const FIELD_TARGET = 85;
 const HIDDEN_TARGET = 95;
 const FP_PER_1K_MAX = 0.5;
@@ -72,18 +79,23 @@ function rateText(r: Rate): string {
   return `${pct(r).toFixed(1)}% (${r.hit}/${r.total})`;
 }
 
-async function main(): Promise<number> {
-  const args = process.argv.slice(2);
-  const dirArg = args.find((a) => !a.startsWith('--'));
-  if (!dirArg) {
-    console.error('usage: npm run eval -- <corpus dir> [--misses] [--fps]');
-    return 2;
-  }
+/** Every other item of a sorted key list, for a two-way split that needs no randomness. */
+function inHalf(keys: string[], half: number | undefined): (key: string) => boolean {
+  if (half === undefined) return () => true;
+  const sorted = [...new Set(keys)].sort();
+  const keep = new Set(sorted.filter((_, i) => i % 2 === half));
+  return (k) => keep.has(k);
+}
+
+async function corpus(dirArg: string, args: string[]): Promise<number> {
   const dir = resolve(dirArg);
+  const halfArg = args.indexOf('--half');
+  const half = halfArg >= 0 ? Number(args[halfArg + 1]) : undefined;
   const started = Date.now();
   const { index } = await loadWorkspace(blockingFileSystem, [fileUri(dir)]);
   const { diagnostics } = lintIndex(index, { rules: [injectionPayload] });
   const elapsed = Date.now() - started;
+  const rel = (uri: string) => relative(dir, uriToPath(uri)).split(sep).join('/');
 
   const results: Result[] = diagnostics.map((d) => {
     const doc = index.docs.get(d.uri);
@@ -91,11 +103,30 @@ async function main(): Promise<number> {
     const path = root ? pathAtOffset(root, d.offset) : undefined;
     const tool = path && path[0] === 'tools' && typeof path[1] === 'number' ? path[1] : undefined;
     const signals = Array.isArray(d.data?.signals) ? (d.data.signals as { id: string }[]).map((x) => x.id).join(',') : '';
-    return { file: relative(dir, uriToPath(d.uri)).split(sep).join('/'), line: d.range.start.line + 1, tool, message: `[${d.data?.score} ${signals}] ${d.message}` };
+    return { file: rel(d.uri), line: d.range.start.line + 1, tool, message: `[${d.data?.score} ${signals}] ${d.message}` };
   });
-  const labels = await readJsonl(join(dir, 'labels.jsonl'));
-  const benign = await benignFiles(dir);
+  const sourceOk = inHalf((await readJsonl(join(dir, 'labels.jsonl'))).map((l) => l.source), half);
+  const labels = (await readJsonl(join(dir, 'labels.jsonl'))).filter((l) => sourceOk(l.source));
+  const allBenign = await benignFiles(dir);
+  const fileOk = inHalf(allBenign.map((b) => b.file), half);
+  const benign = allBenign.filter((b) => fileOk(b.file));
   const s = score(labels, results, benign);
+
+  // Verdicts of every string, to say of each miss what the detector saw and of each false alarm its field.
+  const verdictAt = new Map<string, Judged>();
+  for (const [uri, file] of index.toolFiles) {
+    const config = index.configFor(uri);
+    const opts = { scanDescriptions: config.injection.scanDescriptions, allowed: allowMatcher(config.injection.allow) };
+    file.tools.forEach((tool) => {
+      for (const j of judgeTool(tool, opts)) verdictAt.set(`${rel(uri)}#${formatPointer(j.path)}`, { field: j.slot, score: j.verdict.score, signals: j.verdict.signals });
+    });
+  }
+  const missedKinds = s.missed.map((m) => ({ ...(verdictAt.get(`${m.file}#${m.pointer ?? ''}`) ?? { score: 0, signals: [] }), field: m.field }));
+  const fpKinds: Judged[] = s.falsePositives.map((r) => {
+    const ids = /^\[[0-9.]+ ([^\]]*)\]/.exec(r.message ?? '')?.[1] ?? '';
+    const field = /injection payload in ([a-z]+)/.exec(r.message ?? '')?.[1] ?? '?';
+    return { field, score: 1, signals: ids.split(',').filter(Boolean).map((id, i) => ({ id, weight: -i, explanation: '' })) };
+  });
 
   const fpPer1k = s.candidateStrings ? (1000 * s.falsePositives.length) / s.candidateStrings : 0;
   const toolRate = s.benignTools ? (100 * s.flaggedTools) / s.benignTools : 0;
@@ -105,8 +136,8 @@ async function main(): Promise<number> {
     if (!ok) failed++;
     out.push(line(name, value, target, ok));
   };
-  out.push(`injection-payload on ${dir} (${elapsed} ms)`);
-  out.push(`  ${'recall overall'.padEnd(28)} ${rateText(s.recall).padStart(14)}`);
+  out.push(`injection-payload on ${dir}${half === undefined ? '' : ` (half ${half})`} (${elapsed} ms)`);
+  check('recall overall', rateText(s.recall), `≥ ${OVERALL_TARGET}%`, pct(s.recall) >= OVERALL_TARGET);
   out.push('by payload source');
   for (const [k, r] of [...s.bySource].sort()) {
     const t = SOURCE_TARGET[k] ?? SOURCE_TARGET[sourceKey(k)];
@@ -120,13 +151,43 @@ async function main(): Promise<number> {
     if (k === 'plain') out.push(`  ${k.padEnd(28)} ${rateText(r).padStart(14)}`);
     else check(k, rateText(r), `≥ ${HIDDEN_TARGET}%`, pct(r) >= HIDDEN_TARGET);
   }
+  if (s.byVariant.size > 1) {
+    out.push('by payload style (variant; rows of 3+ payloads, lowest first)');
+    const rows = [...s.byVariant].filter(([, r]) => r.total >= 3).sort((a, b) => pct(a[1]) - pct(b[1]) || a[0].localeCompare(b[0]));
+    for (const [k, r] of rows) out.push(`  ${k.slice(0, 28).padEnd(28)} ${rateText(r).padStart(14)}`);
+    const languages = new Map<string, Rate>();
+    for (const l of labels) {
+      const cut = (l.variant ?? '').lastIndexOf('/');
+      if (cut <= 0 || (l.variant ?? '').startsWith('table/')) continue;
+      const lang = (l.variant ?? '').slice(0, cut);
+      const r = languages.get(lang) ?? { hit: 0, total: 0 };
+      r.total++;
+      if (!s.missed.includes(l)) r.hit++;
+      languages.set(lang, r);
+    }
+    if (languages.size) {
+      out.push('by language (translated sources)');
+      for (const [k, r] of [...languages].sort((a, b) => pct(a[1]) - pct(b[1]) || a[0].localeCompare(b[0]))) out.push(`  ${k.slice(0, 28).padEnd(28)} ${rateText(r).padStart(14)}`);
+    }
+  }
   out.push('false positives');
   check('fp per 1k benign strings', `${fpPer1k.toFixed(2)} (${s.falsePositives.length}/${s.candidateStrings})`, `≤ ${FP_PER_1K_MAX}`, fpPer1k <= FP_PER_1K_MAX);
   check('benign tools flagged', `${toolRate.toFixed(2)}% (${s.flaggedTools}/${s.benignTools})`, `≤ ${TOOL_FP_MAX}%`, toolRate <= TOOL_FP_MAX);
   out.push(`  ${'off-target results'.padEnd(28)} ${String(s.offTarget.length).padStart(14)}   (in poisoned files, not counted)`);
+  if (missedKinds.length) {
+    out.push('worst misses by kind (field · strongest signals seen: count, mean score)');
+    for (const k of kinds(missedKinds, 10)) out.push(`  ${k.key.padEnd(60)} ${String(k.count).padStart(4)}  ${k.meanScore.toFixed(2)}`);
+  }
+  if (fpKinds.length) {
+    out.push('false alarms by kind (field · signals: count)');
+    for (const k of kinds(fpKinds, 10)) out.push(`  ${k.key.padEnd(60)} ${String(k.count).padStart(4)}`);
+  }
   if (args.includes('--misses')) {
     out.push('missed');
-    for (const m of s.missed) out.push(`  ${m.file}:${m.line} ${m.field} ${m.encoding} ${m.source}`);
+    for (const m of s.missed) {
+      const v = verdictAt.get(`${m.file}#${m.pointer ?? ''}`);
+      out.push(`  ${m.file}:${m.line} ${m.field} ${m.encoding} ${m.source} ${variantKey(m)} [${v ? `${v.score} ${signalKind(v.signals, 4)}` : '?'}]`);
+    }
   }
   if (args.includes('--fps')) {
     out.push('false positives');
@@ -135,6 +196,73 @@ async function main(): Promise<number> {
   out.push(failed ? `${failed} target(s) missed` : 'all targets met');
   console.log(out.join('\n'));
   return failed ? 1 : 0;
+}
+
+/** The data slot over the benchmarks' clean and attacked tool outputs and environments. */
+async function benchmarks(dirArg: string, args: string[]): Promise<number> {
+  const dir = resolve(dirArg);
+  const { sets, missing } = await loadBenchmarks(dir);
+  const out: string[] = [`data slot (detectText(text, { slot: 'data' })) on ${dir}`];
+  let failed = 0;
+  const findings: Judged[] = [];
+  for (const set of sets) {
+    const t0 = Date.now();
+    let clean = 0;
+    for (const c of set.clean) {
+      const v = detectText(c.text, { slot: 'data' });
+      if (isPayload(v)) {
+        clean++;
+        findings.push({ field: `${set.benchmark} ${c.group}`, score: v.score, signals: v.signals });
+        if (args.includes('--fps')) out.push(`    finding: ${set.benchmark} ${c.group} [${v.score} ${signalKind(v.signals, 4)}] ${escapeText(c.text, 160)}`);
+      }
+    }
+    const byGroup = new Map<string, Rate>();
+    const missedKinds: Judged[] = [];
+    for (const a of set.attacked) {
+      const v = detectText(a.text, { slot: 'data' });
+      const r = byGroup.get(a.group) ?? { hit: 0, total: 0 };
+      r.total++;
+      if (isPayload(v)) r.hit++;
+      else missedKinds.push({ field: a.group, score: v.score, signals: v.signals });
+      byGroup.set(a.group, r);
+    }
+    const all = [...byGroup.values()].reduce((acc, r) => ({ hit: acc.hit + r.hit, total: acc.total + r.total }), { hit: 0, total: 0 });
+    out.push(`${set.benchmark} (${Date.now() - t0} ms)`);
+    const ok = clean === 0;
+    if (!ok) failed++;
+    out.push(line('clean strings with findings', `${clean}/${set.clean.length}`, '0', ok));
+    out.push(`  ${'attacked: recall'.padEnd(28)} ${rateText(all).padStart(14)}`);
+    for (const [k, r] of [...byGroup].sort()) out.push(`    ${k.slice(0, 40).padEnd(40)} ${rateText(r).padStart(14)}`);
+    if (missedKinds.length) {
+      out.push('  misses by kind (attack · strongest signals: count, mean score)');
+      for (const k of kinds(missedKinds, 6)) out.push(`    ${k.key.padEnd(60)} ${String(k.count).padStart(4)}  ${k.meanScore.toFixed(2)}`);
+    }
+    for (const n of set.notes) out.push(`  note: ${n}`);
+  }
+  if (findings.length) {
+    out.push('findings on clean data by kind');
+    for (const k of kinds(findings, 10)) out.push(`  ${k.key.padEnd(60)} ${String(k.count).padStart(4)}`);
+  }
+  for (const m of missing) out.push(`${m}: not found under ${dir} (skipped)`);
+  if (!sets.length) failed++;
+  out.push(failed ? `${failed} target(s) missed` : 'all targets met');
+  console.log(out.join('\n'));
+  return failed ? 1 : 0;
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const benchAt = args.indexOf('--benchmarks');
+  const benchDir = benchAt >= 0 ? args[benchAt + 1] : undefined;
+  const dirArg = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--benchmarks' && args[i - 1] !== '--half');
+  if (!dirArg && !benchDir) {
+    console.error('usage: npm run eval -- <corpus dir> [--misses] [--fps] [--half 0|1] | --benchmarks <dir> [--fps]');
+    return 2;
+  }
+  let code = 0;
+  if (dirArg) code = Math.max(code, await corpus(dirArg, args));
+  if (benchDir) code = Math.max(code, await benchmarks(benchDir, args));
+  return code;
 }
 
 main().then(

@@ -10,6 +10,8 @@ export interface CorpusLabel {
   field: string;
   encoding: string;
   source: string;
+  /** The technique, language or slot the payload's source gives. */
+  variant?: string;
   pointer?: string;
 }
 
@@ -39,6 +41,7 @@ export interface Score {
   byField: Map<string, Rate>;
   byEncoding: Map<string, Rate>;
   bySource: Map<string, Rate>;
+  byVariant: Map<string, Rate>;
   missed: CorpusLabel[];
   offTarget: Result[];
   falsePositives: Result[];
@@ -66,6 +69,7 @@ export function score(labels: CorpusLabel[], results: Result[], benign: BenignFi
     byField: new Map(),
     byEncoding: new Map(),
     bySource: new Map(),
+    byVariant: new Map(),
     missed: [],
     offTarget: [],
     falsePositives: [],
@@ -83,6 +87,7 @@ export function score(labels: CorpusLabel[], results: Result[], benign: BenignFi
     bump(s.byField, label.field, hit);
     bump(s.byEncoding, label.encoding, hit);
     bump(s.bySource, label.source, hit);
+    bump(s.byVariant, variantKey(label), hit);
     s.offTarget.push(...found.filter((r) => !onTarget.includes(r)));
   }
   for (const b of benign) {
@@ -93,6 +98,17 @@ export function score(labels: CorpusLabel[], results: Result[], benign: BenignFi
     s.flaggedTools += new Set(found.map((r) => r.tool ?? -1)).size;
   }
   return s;
+}
+
+/**
+ * A payload style: the variant's technique, without the language a translated source puts before
+ * it ("German/persuasion" counts as persuasion; the language is reported as its own row).
+ */
+export function variantKey(label: CorpusLabel): string {
+  const v = label.variant ?? '';
+  if (!v) return '(none)';
+  const cut = v.lastIndexOf('/');
+  return cut >= 0 && !v.startsWith('table/') ? v.slice(cut + 1) : v;
 }
 
 export function pct(r: Rate): number {

@@ -5,20 +5,34 @@
 
 const MAX_TOKEN = 8192;
 
+const UNSPACED_LETTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+const LETTER = /[\p{L}\p{M}]/u;
+
 /** Share of printable characters; decoded binary is noise, not a hidden message. */
 function readable(s: string): boolean {
   if (s.length < 8) return false;
   let ok = 0;
   let letters = 0;
   let spaces = 0;
+  let unspaced = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if ((c >= 0x20 && c < 0x7f) || c === 10 || c === 13 || c === 9 || c >= 0xa0) ok++;
     if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) letters++;
+    else if (c >= 0xa0) {
+      // Only text outside ASCII pays for a Unicode property test.
+      const ch = s[i];
+      if (LETTER.test(ch)) {
+        letters++;
+        if (UNSPACED_LETTER.test(ch)) unspaced++;
+      }
+    }
     if (c === 0x20 || c === 10) spaces++;
   }
-  // Prose: nearly all printable, mostly letters, and words separated by spaces.
-  return ok / s.length > 0.95 && letters / s.length > 0.5 && spaces >= 2;
+  const n = s.length;
+  // Prose: nearly all printable, mostly letters, and words separated by spaces (or written in a
+  // script that has none: Chinese, Japanese, Thai).
+  return ok / n > 0.95 && letters / n > 0.5 && (spaces >= 2 || unspaced >= 8);
 }
 
 function utf8(bytes: number[]): string | undefined {

@@ -2,6 +2,7 @@ import { scanChars } from './chars';
 import { decodeLayer } from './decode';
 import { IMPERATIVES, QUESTION_WORDS } from './lexicon';
 import { finalMark, words } from './prose';
+import { dataSignals, reweighForData } from './people';
 import { shapeSignals } from './shape';
 import { lexicalSignals, type ContextReads, type Signal, type TextContext } from './signals';
 
@@ -23,6 +24,7 @@ export const WEAK = 0.6;
 const MAX_DEPTH = 3;
 
 const NON_ASCII = /[^\x00-\x7f]/;
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
 /** Case, width and quote variants folded, so `ＩＧＮＯＲＥ` and `ignore` read the same. */
 function fold(text: string): string {
@@ -43,8 +45,13 @@ function mergeSignals(into: Signal[], more: Signal[]): void {
 function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: string[], reads: ContextReads | undefined): Signal[] {
   const folded = fold(text);
   const ws = words(folded);
-  const out = lexicalSignals(folded, ws, ctx, text, reads);
-  if (depth === 0) mergeSignals(out, shapeSignals(text, ws, ctx));
+  let out = lexicalSignals(folded, ws, ctx, text, reads);
+  if (ctx.slot === 'data') {
+    // Text for people: requests between people only corroborate; speaking to the agent decides.
+    out = reweighForData(out);
+    mergeSignals(out, dataSignals(ws.list));
+  }
+  if (depth === 0) mergeSignals(out, shapeSignals(text, ws, ctx, reads));
   if (depth >= MAX_DEPTH) return out;
   for (const layer of decodeLayer(text)) {
     if (layer.layer) {
@@ -54,11 +61,11 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
     const inner = fold(layer.text);
     const innerWords = words(inner);
     // Prose hidden behind an encoding is concealment in itself; what it says is scored as well.
-    if (innerWords.list.length >= 4) {
+    if (innerWords.list.length >= 4 || (innerWords.list.length >= 1 && layer.text.length >= 12 && UNSPACED.test(layer.text))) {
       decodedOut.push(layer.text);
       // Encoded prose is suspicious; encoded prose that asks or tells something is a payload.
       const lead = innerWords.list[0] === 'please' ? innerWords.list[1] : innerWords.list[0];
-      const sentence = '.?!:'.includes(finalMark(layer.text) || 'x') || IMPERATIVES.has(lead ?? '') || QUESTION_WORDS.has(lead ?? '');
+      const sentence = '.?!:。？！؟'.includes(finalMark(layer.text) || 'x') || IMPERATIVES.has(lead ?? '') || QUESTION_WORDS.has(lead ?? '') || innerWords.list.length >= 8 || (UNSPACED.test(layer.text) && layer.text.length >= 12);
       mergeSignals(out, [{ id: `encoded-${layer.encoding}`, weight: sentence ? 1 : 0.7, explanation: `hides readable text in ${layer.encoding} encoding` }]);
       mergeSignals(out, textSignals(layer.text, { ...ctx, slot: ctx.slot }, depth + 1, decodedOut, reads));
     }

@@ -1,5 +1,5 @@
 export { detectText, isPayload, THRESHOLD, type Signal, type Slot, type StringVerdict, type TextContext } from './detect';
-export { scanTool, toolCandidates, type PayloadHit, type ScanOptions } from './scan';
+export { scanTool, judgeTool, toolCandidates, type JudgedString, type PayloadHit, type ScanOptions } from './scan';
 export { resolveLabel, labelStrings, labelCovers, type Label } from './labels';
 export { analyseInjection, injectionAnalysis, allTools, type InjectionAnalysis } from './analysis';
 export { locationFor, addLabelFix, relabelFix, removeLabelFix } from './fixes';

@@ -30,7 +30,7 @@ export const IMPERATIVES = set(`
   respond reply answer repeat say ask convert rewrite render enhance augment embed merge ensure consider introduce
   deploy adopt utilize utilise employ leverage blend fuse weave meld inject absorb engage enlist infuse interweave
   harmonize harmonise please break scramble jumble rearrange group combine misspell substitute apply mention suggest
-  recommend promote tease offer post share upload retrieve fetch access let keep remember stop follow obey
+  recommend promote tease offer post share upload retrieve fetch access let keep remember stop follow obey help name state
   pretend act imagine develop solve compute find calculate identify teach show tell bypass override jumble
   transfer grant pay buy purchase order book schedule erase wipe revoke approve sign subscribe unsubscribe export
   publish disclose leak analyze analyse compare evaluate assess predict estimate propose plan design outline define

@@ -26,14 +26,24 @@ export function stem(word: string): string {
       break;
     }
   }
-  return w;
+  // `invoice` and `invoices` (stemmed to `invoic`) are one word.
+  return w.length > 4 && w.endsWith('e') ? w.slice(0, -1) : w;
 }
 
-/** Topic stems of identifiers and prose: `get_user_profile` gives get, user, profi. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/**
+ * Topic stems of identifiers and prose: `get_user_profile` gives get, user, profi. Scripts written
+ * without spaces give their character pairs, so that two Chinese texts about the same thing share stems.
+ */
 export function topicStems(texts: string[], into: Set<string> = new Set()): Set<string> {
   for (const t of texts) {
-    const parts = t.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u);
-    for (const p of parts) if (p.length >= 4 && !STOPWORDS.has(p)) into.add(stem(p));
+    const parts = t.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{M}\p{N}]+/u);
+    for (const p of parts) {
+      if (UNSPACED.test(p)) {
+        for (let i = 0; i + 1 < p.length && i < 400; i++) into.add(p.slice(i, i + 2));
+      } else if (p.length >= 4 && !STOPWORDS.has(p)) into.add(stem(p));
+    }
   }
   return into;
 }
@@ -85,7 +95,8 @@ function splitSentences(paragraph: string): string[] {
     if (c === '.') {
       let b = i;
       while (b > start && !/\s/.test(paragraph[b - 1])) b--;
-      if (ABBREVIATIONS.has(paragraph.slice(b, i).toLowerCase())) continue;
+      // "(e.g. …": an opening bracket or quote before the abbreviation is not part of it.
+      if (ABBREVIATIONS.has(paragraph.slice(b, i).toLowerCase().replace(/^[("'[]+/, ''))) continue;
     }
     out.push(paragraph.slice(start, i + 1));
     start = i + 1;

@@ -20,8 +20,6 @@ export interface PayloadHit {
 }
 
 export interface ScanOptions {
-  /** Each tool name of the workspace with the files that define it. */
-  toolNames: ReadonlyMap<string, ReadonlySet<string>>;
   scanDescriptions: boolean;
   /** Strings the config says are never payloads. */
   allowed: (text: string) => boolean;
@@ -165,13 +163,15 @@ const NAME_WEIGHT = 1000;
 
 /** Property names whose values are prose by design: a sentence there is not out of place. */
 const FREE_TEXT = /prompt|instruction|query|question|message|text|content|body|comment|note|task|goal|description|summary|request|command|input|sentence|phrase|utterance|statement/i;
+/** Of those, the ones that carry requests by design (to a model, an engine, a search): any request fits there. */
+const REQUEST_TEXT = /prompt|instruction|query|question|message|task|goal|request|command|input|utterance/i;
 
-/** Whether the keyword sits in a property whose name says it holds prose. */
-function freeTextProperty(slotPath: JsonPath): boolean {
+/** The name of the property the keyword sits in, when it sits in one. */
+function propertyName(slotPath: JsonPath): string | undefined {
   for (let i = slotPath.length - 2; i >= 1; i--) {
-    if (slotPath[i - 1] === 'properties' && typeof slotPath[i] === 'string') return FREE_TEXT.test(slotPath[i] as string);
+    if (slotPath[i - 1] === 'properties' && typeof slotPath[i] === 'string') return slotPath[i] as string;
   }
-  return false;
+  return undefined;
 }
 
 function propertyNames(schema: unknown, out: string[], depth: number): void {
@@ -198,19 +198,46 @@ function toolTopic(tool: ToolModel, candidates: Candidate[]): Map<string, number
   return topic;
 }
 
-/** Runs the detector over one tool's strings. */
-export function scanTool(tool: ToolModel, options: ScanOptions): PayloadHit[] {
-  const hits: PayloadHit[] = [];
+/** A string of a tool with the detector's verdict on it, payload or not. */
+export interface JudgedString {
+  path: JsonPath;
+  slotPath: JsonPath;
+  slot: Slot;
+  text: string;
+  verdict: StringVerdict;
+}
+
+/**
+ * Runs the detector over one tool's strings. Each string is judged against the rest of its own
+ * tool (its names and other texts) and nothing else, so a tool's verdicts never depend on which
+ * other files are open.
+ */
+function judge(tool: ToolModel, options: ScanOptions, keep: (v: StringVerdict) => boolean, take: (c: Candidate, v: StringVerdict) => void): void {
   const strings = candidates(tool, options.scanDescriptions);
-  // Only a description with a later request reads the topic; most tools have none.
+  // Only a verdict that weighs a sentence against the tool reads the topic; most tools have none.
   let topic: Map<string, number> | undefined;
   const topicOf = () => (topic ??= toolTopic(tool, strings));
   for (const c of strings) {
     if (options.allowed(c.text)) continue;
-    const ctx = { slot: c.slot, siblingMax: c.siblingMax, freeText: freeTextProperty(c.slotPath), toolNames: options.toolNames, ownTool: tool.name, ownUri: tool.uri, topic: topicOf };
+    const property = propertyName(c.slotPath);
+    const freeText = property !== undefined && FREE_TEXT.test(property);
+    const ctx = { slot: c.slot, siblingMax: c.siblingMax, freeText, asks: freeText && REQUEST_TEXT.test(property), ownTool: tool.name, topic: topicOf };
     const verdict = options.verdicts ? options.verdicts.verdict(c.text, ctx) : detectText(c.text, ctx);
-    if (!isPayload(verdict)) continue;
-    hits.push({ tool, uri: tool.uri, root: tool.root, path: [...c.slotPath, ...c.rest], slotPath: [...c.slotPath], slot: c.slot, text: c.text, verdict });
+    if (keep(verdict)) take(c, verdict);
   }
+}
+
+export function scanTool(tool: ToolModel, options: ScanOptions): PayloadHit[] {
+  const hits: PayloadHit[] = [];
+  judge(tool, options, isPayload, (c, verdict) =>
+    hits.push({ tool, uri: tool.uri, root: tool.root, path: [...c.slotPath, ...c.rest], slotPath: [...c.slotPath], slot: c.slot, text: c.text, verdict }),
+  );
   return hits;
+}
+
+/** Every string of a tool with its verdict, payload or not (for measuring the detector). */
+export function judgeTool(tool: ToolModel, options: ScanOptions): JudgedString[] {
+  const out: JudgedString[] = [];
+  judge(tool, options, () => true, (c, verdict) => out.push({ path: [...c.slotPath, ...c.rest], slotPath: [...c.slotPath], slot: c.slot, text: c.text, verdict }));
+  return out;
 }

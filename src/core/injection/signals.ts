@@ -11,6 +11,7 @@ import {
   OUTPUT_NOUNS,
   OVERRIDE_VERBS,
   PRESSURE_WORDS,
+  QUESTION_WORDS,
   SECRET_WORDS,
   TRANSFER_VERBS,
 } from './lexicon';
@@ -19,6 +20,7 @@ import { PhraseGroups } from './phrases';
 import { WordSets } from './presence';
 import { finalMark, sentences, topicStems, words, type Sentence, type Words } from './prose';
 import { isExampleHost, nearAddress, sinks } from './sinks';
+import { notEnglish, scriptOf } from './language';
 
 /** One piece of evidence. Weights add up; a string is a payload at a total of 1. */
 export interface Signal {
@@ -27,8 +29,12 @@ export interface Signal {
   explanation: string;
 }
 
-/** Where the string sits, which changes what is out of place. */
-export type Slot = 'default' | 'examples' | 'const' | 'enum' | 'description' | 'title';
+/**
+ * Where the string sits, which changes what is out of place. `data` is text written for people
+ * that an agent reads as tool output or environment (mail, reviews, documents, web pages): there a
+ * request between people is expected, and only text aimed at the agent itself is a payload.
+ */
+export type Slot = 'default' | 'examples' | 'const' | 'enum' | 'description' | 'title' | 'data';
 
 export interface TextContext {
   slot: Slot;
@@ -36,16 +42,10 @@ export interface TextContext {
   siblingMax?: number;
   /** The value belongs to a property that holds prose by design (a prompt, a query, a message). */
   freeText?: boolean;
-  /**
-   * Names of the workspace's tools, for cross-tool shadowing: a set of names, or each name with the
-   * files that define it. With files, a tool of the same file (the same server) is a sibling that
-   * documentation may name freely; only a tool defined elsewhere is shadowed.
-   */
-  toolNames?: ReadonlySet<string> | ReadonlyMap<string, ReadonlySet<string>>;
-  /** The tool this string belongs to (naming itself is not shadowing). */
+  /** Of such properties, one that carries requests by design (a prompt, a query, a command): any request fits there. */
+  asks?: boolean;
+  /** The tool this string belongs to (naming itself is not redirecting). */
   ownTool?: string;
-  /** The file the tool is defined in. */
-  ownUri?: string;
   /**
    * Word stems that say what the tool is about, each with the number of the tool's texts that use
    * it (names count as many): a stem is on topic when some other text of the tool uses it too.
@@ -56,7 +56,7 @@ export interface TextContext {
 
 /**
  * Filled in by the lexical pass: whether its result read the tool-specific part of the context (the
- * tool's topic or the workspace's tool names), so that the same text in another tool may differ.
+ * tool's topic or its name), so that the same text in another tool may differ.
  */
 export interface ContextReads {
   toolSpecific: boolean;
@@ -113,6 +113,8 @@ const CONCEAL_GERUNDS = new Set(['telling', 'mentioning', 'informing', 'notifyin
 const CONCEAL_OBJECTS = new Set(['user', 'users', 'anyone', 'them', 'him', 'her', 'human', 'operator', 'this', 'that', 'about', 'it', 'the']);
 const CALL_VERBS = new Set(['use', 'execute', 'run', 'call', 'invoke']);
 const THIS = new Set(['this']);
+const TOOL_WORDS = new Set(['tool', 'tools', 'function', 'functions']);
+const ALSO = new Set(['also', 'additionally', 'secretly', 'silently']);
 const ASKED_FOR = new Set([...SECRET_WORDS, 'ssh', 'env', 'bashrc', 'passwd', 'shadow', 'key', 'id_rsa', 'config', 'contents', 'file', 'information']);
 const LIFTABLE = new Set([...CONTROL_NOUNS, ...INSTRUCTION_NOUNS, 'safeguards', 'checks']);
 
@@ -132,6 +134,13 @@ const CONSENT_FORGERY = ['pre-authorized', 'pre authorized', 'preauthorized', 'p
 
 const MARKUP_TAGS = ['<important>', '</important>', '<system>', '</system>', '<hidden>', '</hidden>', '<secret>', '<instructions>', '<instruction>', '[important]', '[system]', '<admin>', '<override>'];
 const CHAT_TOKENS = ['[inst]', '[/inst]', '<<sys>>', '<|im_start|>', '<|im_end|>', '<|system|>', '<|assistant|>', '<|user|>', '<|endoftext|>', '<|eot_id|>', '<|start_header_id|>', '<start_of_turn>', '### instruction', '### system'];
+
+/** HTML documentation's own admonitions: a lower-case `<important>` or `<note>` among `<p>` and `<code>`. */
+const HTML_DOC = /<\/?(p|code|a|ul|ol|li|b|i|br|div|span)[ >/]/;
+function admonition(tag: string, raw: string): boolean {
+  const name = tag.replace(/[</>]/g, '');
+  return tag.startsWith('<') && raw.includes(tag) && HTML_DOC.test(raw) && name !== 'system' && name !== 'instructions' && name !== 'instruction';
+}
 
 /** Files and keys whose contents are secrets; naming one is a target, not yet a request. */
 const SENSITIVE_PATHS = new RegExp(
@@ -154,6 +163,59 @@ const DIRECTIVE_PHRASES = [
 ];
 const TOOL_TALK = ['tool descriptions', 'tool description', 'other tools', 'tool restrictions', 'tool safeguards', 'this tool replaces', 'instead of using', 'through this tool', 'use this tool instead'];
 const PRIOR_INSTRUCTIONS = ['previous instructions', 'prior instructions'];
+/** What came before the text, as an override names it. */
+const BEFORE_WORDS = new Set(['previous', 'prior', 'above', 'earlier', 'preceding']);
+/** "ignore your previous", "disregard all prior": the verb's object is what the reader was told before. */
+function discardsBefore(w: readonly string[]): boolean {
+  for (let i = 0; i + 1 < w.length; i++) {
+    if (!COMMAND_OVERRIDES.has(w[i])) continue;
+    if (DETERMINERS.has(w[i + 1]) && BEFORE_WORDS.has(w[i + 2] ?? '')) return true;
+  }
+  return false;
+}
+const DETERMINERS = new Set(['your', 'all']);
+/** `##(system message)`, `### admin`: a header that claims the system's or an admin's voice. Fixed prefix, linear. */
+const FAKE_HEADER = /##[ \t]?[([]?[ \t]?(system|admin|administrator|developer|assistant)([ _](message|prompt|override|instructions?|note|mode))?[)\]]/;
+const DELIMITERS = [
+  'end user input', 'end of user input', 'begin user input', 'user input ends', 'end of input', 'end of instructions', 'end of system prompt', 'begin system prompt', 'system override',
+  'admin override', 'developer mode', 'debug mode', 'maintenance mode', 'god mode', 'sudo mode', 'dan mode', 'jailbreak mode', 'end of context', 'end of document', 'ignore the above',
+];
+/** Adjectives that announce orders as new or urgent, and the orders they announce. */
+const FRESH = new Set(['new', 'brand', 'fresh', 'newly', 'significant', 'important', 'essential', 'latest', 'updated', 'revised', 'urgent', 'vital', 'crucial', 'critical', 'priority', 'momentous', 'imperative', 'supplementary', 'paramount', 'pivotal', 'overriding', 'superseding']);
+const ORDER_NOUNS = new Set(['instruction', 'instructions', 'directions', 'procedures', 'directive', 'directives', 'guidelines', 'advisories', 'advisory', 'orders', 'commands', 'mandate', 'mandates', 'assignment', 'mission']);
+const OTHER_WORDS = new Set(['other', 'else', 'previous', 'prior', 'earlier', 'former']);
+const ANNOUNCE = [
+  'adhere to the following', 'strictly adhere to', 'follow the following instruction', 'follow this instruction', 'follow these instructions instead', 'the following instruction',
+  'this one instruction', 'this instruction instead', 'all else is secondary', 'everything else is secondary', 'your new task', 'your new instructions', 'your new role',
+];
+/** Role play and rules redefined: the agent is told it is someone else, or that its rules are gone. */
+const ROLE_PLAY = [
+  'the rules have changed', 'no longer apply', 'no longer bound', 'you are free to', 'you are no longer', 'simulate being', 'pretend you are', 'pretend that you', 'stay in character',
+  'roleplay as', 'role play as', 'you will act as', 'you are going to act', 'you are going to pretend', 'do anything now', 'not bound by', 'without any restrictions', 'free of all restrictions',
+];
+/** Role lines ("User: …", "Assistant: …"), as a made-up dialogue or a turn injected after other text. */
+const ROLE_LINE = /^[ \t]*(user|human|assistant|ai|system|bot|chatgpt|gpt)[ \t]*:/;
+/** The same at any line start, as one native scan before lines are split. */
+const ROLE_ANYWHERE = /(^|\n)[ \t]*(user|human|assistant|ai|system|bot|chatgpt|gpt)[ \t]*:/;
+function roleLines(text: string): boolean {
+  const lines = text.split('\n');
+  const roles = new Set<string>();
+  let late = false;
+  let before = false;
+  for (let i = 0; i < lines.length && i < 200; i++) {
+    const m = ROLE_LINE.exec(lines[i]);
+    if (m) {
+      roles.add(m[1]);
+      if (before) late = true;
+    }
+    if (lines[i].trim()) before = true;
+  }
+  return roles.size >= 2 || (late && roles.size >= 1);
+}
+/** Every other tool forbidden: the agent is to do the job with the one the text names. */
+const FORBID_OTHERS = ['do not use other tools', "don't use other tools", 'do not use any other tool', 'do not use any other tools', 'never use other tools', 'not use any other tools', 'instead of the requested tool', 'rather than the requested tool', 'do not call other tools', 'do not call any other tool'];
+/** Redirect wording beside a tool's name: "by using the X tool", "only use X". */
+const REDIRECT = ['by using the', 'only use', 'use only', 'must use', 'must call', 'should use', 'use the following tool'];
 
 /** Every phrase the signals below test, by what it says, so that one pass over the words finds them all. */
 const PHRASES = new PhraseGroups({
@@ -170,13 +232,18 @@ const PHRASES = new PhraseGroups({
   conversation: CONVERSATION,
   consent: CONSENT_FORGERY,
   toolTalk: TOOL_TALK,
+  forbidOthers: FORBID_OTHERS,
+  delimiter: DELIMITERS,
+  announce: ANNOUNCE,
+  rolePlay: ROLE_PLAY,
+  redirect: REDIRECT,
   secret: SECRET_PHRASES,
 });
 
 /** Every word set the signals below look for, so that one pass over the words says which occur. */
 const WORD_SETS = new WordSets([
   OVERRIDE_VERBS, INSTRUCTION_NOUNS, CONTROL_NOUNS, BYPASS_VERBS, LIFTABLE, LIFTED, COMMAND_OVERRIDES, CONCEAL_VERBS, CONCEAL_GERUNDS, HUSH, HUSHED_ACTS,
-  ALWAYS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
+  ALWAYS, ALSO, TOOL_WORDS, BEFORE_WORDS, FRESH, ORDER_NOUNS, OTHER_WORDS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
   PRESSURE_WORDS, SECRET_WORDS,
 ]);
 
@@ -185,6 +252,22 @@ const TOOL_SHAPE = /[_-]|[a-z][A-Z]/;
 
 /** Where a second sentence can start: a line break, or an end mark before a space (see `sentences`). */
 const SECOND_SENTENCE = /\n|[.!?]\s/;
+/** Words of an API's own mechanics: a request that speaks of them documents the tool. */
+const DOC_WORDS = new Set(['parameter', 'parameters', 'param', 'field', 'fields', 'value', 'values', 'id', 'ids', 'argument', 'arguments', 'option', 'options', 'property', 'properties', 'request', 'requests', 'call', 'calls', 'page', 'pages', 'results', 'result', 'cursor', 'pagination', 'endpoint', 'api', 'query', 'flag', 'default', 'null', 'true', 'false', 'string', 'integer', 'boolean', 'array', 'object', 'schema', 'json', 'returned', 'specified', 'optional', 'required']);
+/** Words that open a question without a question mark ("What is the result of ..."), not a condition ("when"). */
+const WH_WORDS = new Set(['what', "what's", 'who', 'whom', 'whose', 'which', 'where', 'why', 'how']);
+/** The tool's subject is agents when a name of the tool says so. */
+const AGENT_STEMS = ['agent', 'agentcore', 'assistant', 'bot'];
+/** Topic counts at or above this come from the tool's names (scan.ts weighs names so). */
+const NAME_COUNT = 1000;
+/** Stems of the answer itself and of putting things in it, which say nothing of the topic. */
+const ANSWER_STEMS = new Set(['respons', 'answer', 'reply', 'replie', 'messag', 'includ', 'alway', 'final']);
+const NOT_A_SECRET = new Set(['fewer', 'maximum', 'max', 'limit', 'count', 'number', 'usage', 'budget', 'name', 'arn', 'id', 'identifier', 'stored', 'location', 'where']);
+const PAGING = new Set(['page', 'pages', 'pagination', 'paginated', 'paginate', 'cursor', 'next', 'nexttoken', 'continuation']);
+const NON_ASCII_WORD = /[^\x00-\x7f]/;
+const UNSPACED_TEXT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+/** A question mark of any script, or letters outside ASCII: a one-sentence text that may still ask. */
+const MAY_ASK = /[?？؟]|[^\x00-\x7f]/;
 
 /** `.env` as a file name, not as part of `.environment` or `process.env`. */
 function mentionsDotEnv(text: string): boolean {
@@ -212,13 +295,14 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     if (!out.some((s) => s.id === id)) out.push({ id, weight, explanation });
   };
 
-  const overrideHard = close(OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0;
-  const overrideSoft = close(OVERRIDE_VERBS, CONTROL_NOUNS, 4) >= 0 || close(BYPASS_VERBS, INSTRUCTION_NOUNS, 4) >= 0 || close(BYPASS_VERBS, CONTROL_NOUNS, 3) >= 0;
-  const lifted = close(LIFTABLE, LIFTED, 6) >= 0;
   // Sentences are split only for the signals whose words occur: a sentence's lead and verb are words
   // of the text, so without those words no sentence can qualify.
   let split: Sentence[] | undefined;
   const sents = () => (split ??= sentences(text));
+  // "Ignore your previous ...", "disregard the above": what is discarded is whatever came before.
+  const overrideHard = close(OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0 || (close(COMMAND_OVERRIDES, BEFORE_WORDS, 3) >= 0 && (discardsBefore(w) || sents().some((s) => COMMAND_OVERRIDES.has(s.lead))));
+  const overrideSoft = close(OVERRIDE_VERBS, CONTROL_NOUNS, 4) >= 0 || close(BYPASS_VERBS, INSTRUCTION_NOUNS, 4) >= 0 || close(BYPASS_VERBS, CONTROL_NOUNS, 3) >= 0;
+  const lifted = close(LIFTABLE, LIFTED, 6) >= 0;
   // "Override safety checks." as a command, not "overrides the entrypoint" as documentation.
   const commanded = occurs(COMMAND_OVERRIDES) && sents().some((s) => COMMAND_OVERRIDES.has(s.lead) && s.words.some((x) => SAFETY_NOUNS.has(x)));
   if (overrideHard || commanded || phrases.has('priorInstructions')) {
@@ -231,9 +315,22 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const angle = text.includes('<');
   const tagged = angle || text.includes('[');
   if ((tagged || text.includes('#')) && CHAT_TOKENS.some((t) => text.includes(t))) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
-  else if (tagged && MARKUP_TAGS.some((t) => text.includes(t))) add('authority-markup', 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
+  else if (tagged && MARKUP_TAGS.some((t) => text.includes(t) && !admonition(t, raw))) {
+    // "[IMPORTANT]" opens many an MCP server's own advice to the model: alone it only corroborates.
+    const bracketOnly = MARKUP_TAGS.every((t) => !text.includes(t) || t.startsWith('[') || admonition(t, raw));
+    add('authority-markup', bracketOnly ? 0.5 : 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
+  }
   else if ((text.includes(':') && /(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text)) || (angle && /<\|[a-z_]{2,20}\|>/.test(text))) add('authority-markup', 0.7, 'poses as a system or assistant message');
   else if (angle && pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
+
+  // Fake turns and delimiters: "##(system message)", "END OF USER INPUT", "User:" lines of a made-up dialogue.
+  if (text.includes('##') && FAKE_HEADER.test(text)) add('fake-delimiter', 0.8, 'poses as a system or admin header');
+  else if (phrases.has('delimiter')) add('fake-delimiter', 0.7, 'fakes the end of the input or a change of mode');
+  else if (text.includes(':') && ROLE_ANYWHERE.test(text) && roleLines(text)) add('fake-delimiter', 0.6, 'fakes a conversation turn with role lines');
+
+  // New orders announced: "new directive", "adhere to the following instruction", "all other tasks are secondary".
+  if (phrases.has('announce') || close(FRESH, ORDER_NOUNS, 3) >= 0) add('new-instruction', 0.6, 'announces new instructions for the agent');
+  else if (close(OTHER_WORDS, ORDER_NOUNS, 2) >= 0 && w.includes('all')) add('new-instruction', 0.5, 'sets aside every other instruction');
 
   // Text a renderer hides: an HTML comment with words in it.
   const comment = text.indexOf('<!--');
@@ -243,7 +340,16 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   if (DESTRUCTIVE.test(text)) add('destructive-command', 0.6, 'contains a destructive shell or database command');
 
   const obliged = phrases.has('obliged');
-  if (obliged) {
+  // "The agent must echo ..." documents a tool that is itself about agents (an agent platform's API).
+  const aboutAgents = () => {
+    if (!ctx.topic) return false;
+    if (reads) reads.toolSpecific = true;
+    const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+    return AGENT_STEMS.some((t) => (topic.get(t) ?? 0) >= NAME_COUNT);
+  };
+  if (obliged && aboutAgents()) {
+    add('addresses-agent', 0.3, 'tells an agent what it must do, in the documentation of a tool about agents');
+  } else if (obliged) {
     add('addresses-agent', 0.7, 'tells the AI agent what it must do');
   } else if (phrases.has('addressed')) {
     add('addresses-agent', 0.7, 'addresses the AI agent as its reader');
@@ -264,7 +370,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     add('concealment', 0.8, 'asks the agent to hide what it does from the user');
   }
 
-  if (phrases.has('role')) {
+  if (phrases.has('role') || phrases.has('rolePlay')) {
     add('role-change', 0.7, 'tries to change the agent\'s role or rules');
   }
 
@@ -290,7 +396,18 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const replyRule = replyTalk && sents().some((s) => s.imperative && REPLY_VERBS.has(s.verb ?? s.lead) && s.words.some((x) => REPLY_RULE_WORDS.has(x)));
   const answerSents = replyTalk ? sents().filter((s) => yours(s, ANSWER_NOUNS) || everyAnswer(s)) : [];
   const outputSents = replyTalk ? sents().filter((s) => yours(s, OUTPUT_NOUNS)) : [];
-  if (answerSents.some((s) => s.imperative)) add('answer-shaping', 1, "tells the agent what to put in its answer");
+  // A server's own advice on answering with its results ("include links to the repositories in your
+  // response") speaks of what the tool is about; a hijacked answer speaks of something else.
+  const aboutTool = (s: Sentence) => {
+    if (ctx.slot !== 'description' || !ctx.topic) return false;
+    if (reads) reads.toolSpecific = true;
+    const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+    const stems = [...topicStems([s.text])].filter((t) => !ANSWER_STEMS.has(t));
+    return stems.length > 0 && stems.filter((t) => (topic.get(t) ?? 0) > 1).length * 2 >= stems.length;
+  };
+  const ordered = answerSents.filter((s) => s.imperative);
+  if (ordered.length && ordered.every(aboutTool)) add('answer-shaping', 0.5, "tells the agent how to answer with the tool's results");
+  else if (ordered.length) add('answer-shaping', 1, "tells the agent what to put in its answer");
   else if (answerSents.length) add('answer-shaping', 0.7, "dictates what goes into the agent's answer");
   else if (outputSents.some((s) => s.imperative)) add('answer-shaping', 0.6, "tells the agent what to put in its output");
   else if (outputSents.length) add('answer-shaping', 0.4, "dictates what goes into the agent's output");
@@ -312,45 +429,83 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
 
   if (riskyCode(text)) add('risky-code', 0.6, 'embeds code that reaches the network, the shell or the environment');
 
-  // A request to the reader that has nothing to do with the tool: a hijacked task.
-  if (ctx.topic && ctx.slot === 'description' && (text.includes('```') || SECOND_SENTENCE.test(text))) {
+  // A request to the reader that has nothing to do with the tool: a hijacked task. In any language:
+  // a question (by its mark) or a sentence in another language is read as a request too.
+  if (ctx.topic && ctx.slot === 'description' && (SECOND_SENTENCE.test(text) || MAY_ASK.test(text))) {
     // Technical prose (code spans, links, braces) documents the tool; a hijacked task is plain prose.
     const plain = (s: Sentence) => !/[`{[]|\]\(|::/.test(s.text);
     // Examples inside fenced code blocks are not requests to the reader.
     const prose = text.includes('```') ? sentences(text.split('```').filter((_, i) => i % 2 === 0).join('\n\n')) : sents();
-    const later = prose.slice(1).filter((s) => (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead))) && s.words.length >= 4 && plain(s) && '.?!'.includes(finalMark(s.text) || 'x'));
-    if (later.length) {
+    const ends = (s: Sentence) => '.?!。？！؟'.includes(finalMark(s.text) || 'x');
+    const asks = (s: Sentence) => '?？؟'.includes(finalMark(s.text) || 'x');
+    // Words, or letters of a script without spaces two to a word.
+    const long = (s: Sentence, n: number) => s.words.length >= n || s.text.length >= 8 * n || (UNSPACED_TEXT.test(s.text) && s.text.length >= 2 * n + 4);
+    // Another language is out of place only where the tool speaks English: after an English first
+    // sentence, or, for the whole text, in a tool whose other texts are all plain ASCII.
+    const all = sents();
+    const foreignHere = (s: Sentence) => {
+      const head = all[0];
+      if (head && s.text !== head.text) return scriptOf(s.text) !== scriptOf(head.text) || !notEnglish(head.text, head.words);
       if (reads) reads.toolSpecific = true;
       const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
       const self = topicStems([text]);
+      for (const [t, n] of topic ?? []) if (NON_ASCII_WORD.test(t) && n - (self.has(t) ? 1 : 0) > 0) return false;
+      return true;
+    };
+    // A later paragraph in another script than the first (an English question after Chinese documentation).
+    const scriptChange = (s: Sentence, i: number) => i > 0 && all[0] !== undefined && s.text !== all[0].text && scriptOf(s.text) !== scriptOf(all[0].text) && long(s, 5);
+    const candidates = prose.filter(
+      (s, i) =>
+        plain(s) &&
+        ((i > 0 && (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead) && !s.words.some((x) => DOC_WORDS.has(x)) && s.words.length >= 5)) && s.words.length >= 4 && ends(s)) ||
+          (i > 0 && WH_WORDS.has(s.words[0]) && !WH_WORDS.has(s.words[1] ?? '') && s.words.length >= 6 && !s.words.some((x) => DOC_WORDS.has(x))) ||
+          // A whole text that is a request (a parameter description that only asks something of the reader).
+          (i === 0 && (s.question || WH_WORDS.has(s.words[0]) || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead))) && s.words.length >= 6 && !s.words.some((x) => DOC_WORDS.has(x))) ||
+          scriptChange(s, i) ||
+          (asks(s) && long(s, 5)) ||
+          (long(s, 6) && ends(s) && notEnglish(s.text, s.words) && foreignHere(s))),
+    );
+    if (candidates.length) {
+      if (reads) reads.toolSpecific = true;
+      const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+      const self = topicStems([text]);
+      const firstSentence = sents()[0];
       const first = topicStems(sents().slice(0, 1).map((s) => s.text));
-      const onTopic = (t: string) => first.has(t) || (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0;
-      if (later.some((s) => ![...topicStems([s.text])].some(onTopic))) {
+      // Folded text joins camel-case identifiers ("favoriteid"): a stem that begins with a name's stem is that name.
+      const nameStems = [...topic].filter(([k, n]) => n >= NAME_COUNT && k.length >= 4).map(([k]) => k);
+      const onTopic = (t: string, s: Sentence) =>
+        (s.text !== firstSentence?.text && first.has(t)) || (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0 || (t.length > 6 && nameStems.some((k) => t.startsWith(k)));
+      // A question put to "you" must be mostly about the tool; any other request must touch it at all.
+      const unrelated = (s: Sentence) => {
+        const stems = [...topicStems([s.text])];
+        const on = stems.filter((t) => onTopic(t, s)).length;
+        return on === 0 || (s.words.includes('you') && QUESTION_WORDS.has(s.words[0]) && on * 2 < stems.length);
+      };
+      if (candidates.some(unrelated)) {
         add('off-topic-request', 1, 'asks the reader for something unrelated to the tool');
       }
     }
   }
 
-  // A word shaped like a tool name makes the verdict depend on the workspace's tools (and on which
-  // tool is asking), whether or not such a tool exists now.
+  // Another tool, judged on the string alone: an identifier that is not this tool's name, named
+  // as what to call instead. Documentation names sibling tools too ("use get_x first"), so a name
+  // only corroborates; forbidding every other tool is a redirect in itself.
   const toolShaped = TOOL_SHAPE.test(text) && ws.raw.some((r) => r.length >= 4 && TOOL_SHAPE.test(r));
   if (toolShaped && reads) reads.toolSpecific = true;
-  const tools = ctx.toolNames;
-  if (toolShaped && tools && tools.size) {
-    // Only identifier-shaped names: a tool called `echo` or `search` is also an English word.
-    const elsewhere = (name: string): boolean => {
-      if (tools instanceof Map) {
-        const files = tools.get(name);
-        return !!files && [...files].some((f) => f !== ctx.ownUri);
-      }
-      return tools.has(name);
-    };
-    const named = ws.raw.filter((r) => r.length >= 4 && r !== ctx.ownTool && /[_-]|[a-z][A-Z]/.test(r) && elsewhere(r));
-    if (named.length && (directive || occurs(DIRECTIVE_VERBS) || occurs(OVERRIDE_VERBS) || w.includes('instead'))) {
-      add('cross-tool', 0.7, `directs the agent to another tool (${code(named[0])})`);
-    }
+  const named = toolShaped ? ws.raw.filter((r) => r.length >= 4 && r !== ctx.ownTool && TOOL_SHAPE.test(r)) : [];
+  // "you must also call X": a second call riding on this one (piggy-backing), not documentation.
+  // The tool must be what the verb acts on: "also call X", "also use the X tool".
+  const verbAt = named.length > 0 ? close(ALSO, DIRECTIVE_VERBS, 2) : -1;
+  const riding = verbAt >= 0 && ws.raw.slice(verbAt + 1, verbAt + 4).some((r) => named.includes(r));
+  const othersDropped = close(COMMAND_OVERRIDES, TOOL_WORDS, 4) >= 0 && (w.includes('other') || w.includes('another'));
+  if (phrases.has('forbidOthers') || othersDropped) {
+    add('tool-redirect', 0.7, 'tells the agent to use no other tool');
+  } else if (riding) {
+    add('cross-tool', 0.7, `tells the agent to also call another tool (${code(named[0])})`);
+  } else if (named.length && (w.includes('instead') || phrases.has('redirect'))) {
+    add('cross-tool', 0.4, `directs the agent to another tool (${code(named[0])})`);
   }
-  if (!out.some((s) => s.id === 'cross-tool')) {
+  if (!out.some((s) => s.id === 'tool-redirect' || s.id === 'cross-tool')) {
     // A call to a snake_case function by name, or talk about the tool descriptions themselves.
     const callIdx = directive && occurs(DIRECTIVE_VERBS) ? near(w, DIRECTIVE_VERBS, new Set(w.filter((x) => /^[a-z][a-z0-9]*_[a-z0-9_]+$/.test(x))), 2) : -1;
     const toolTalk = phrases.has('toolTalk');
@@ -370,7 +525,10 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     else if (sensitivePath) add('sensitive-target', 0.5, 'names a secret file or key');
     else {
       // An order to hand over a credential; the reader's own ("your token") is phishing outright.
-      const asked = sents().filter((s) => s.imperative && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
+      // A pagination token is a cursor, not a credential ("use the returned token to retrieve the next page").
+      // Nor is a counted token ("fewer tokens") or a reference to where a secret is kept ("the name of the secret").
+      const paging = (s: Sentence) => s.words.some((x) => PAGING.has(x) || NOT_A_SECRET.has(x));
+      const asked = sents().filter((s) => s.imperative && !paging(s) && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
       if (asked.some((s) => s.words.includes('your'))) add('secret-request', 1, 'asks for your credentials, keys or tokens');
       else if (asked.length) add('secret-request', 0.7, 'asks for credentials, keys or tokens');
       else if (asks) add('sensitive-target', 0.3, 'asks for credentials or tokens');

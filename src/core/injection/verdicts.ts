@@ -11,11 +11,11 @@ const MAX_ENTRIES = 100_000;
  * so each tool judges them afresh. Kept verdicts are shared between hits; they are read-only.
  */
 /** Slots as small numbers, so a verdict's key is a number rather than a string built per string judged. */
-const SLOT_INDEX: Record<TextContext['slot'], number> = { default: 0, examples: 1, const: 2, enum: 3, description: 4, title: 5 };
+const SLOT_INDEX: Record<TextContext['slot'], number> = { default: 0, examples: 1, const: 2, enum: 3, description: 4, title: 5, data: 6 };
 
 /** Everything besides the text that a kept verdict depends on, as one number. */
 function contextKey(ctx: TextContext): number {
-  return ((ctx.siblingMax ?? -1) + 1) * 32 + SLOT_INDEX[ctx.slot] * 4 + (ctx.freeText ? 2 : 0) + (ctx.topic ? 1 : 0);
+  return ((ctx.siblingMax ?? -1) + 1) * 64 + SLOT_INDEX[ctx.slot] * 8 + (ctx.asks ? 4 : 0) + (ctx.freeText ? 2 : 0) + (ctx.topic ? 1 : 0);
 }
 
 export class VerdictCache {
