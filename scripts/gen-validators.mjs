@@ -21,9 +21,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = join(root, 'src/core/schema/generated');
 const BASE = 'https://litmus-lint.dev/schemas/';
 /** Every schema, dependencies first. */
-const SCHEMAS = ['tool', 'tools', 'case', 'case-file', 'case-line', 'config', 'harness', 'scores'];
+const SCHEMAS = ['tool', 'tools', 'case', 'case-file', 'case-line', 'config', 'harness', 'scores', 'environment'];
 /** The file kinds' top-level schemas, exported under these names (src/core/schema/validators.ts maps kinds to them). */
-const EXPORTS = { caseFile: 'case-file', caseLine: 'case-line', tools: 'tools', config: 'config', harness: 'harness', scores: 'scores' };
+const EXPORTS = { caseFile: 'case-file', caseLine: 'case-line', tools: 'tools', config: 'config', harness: 'harness', scores: 'scores', environment: 'environment' };
 /**
  * Keywords VS Code's JSON support reads for hover and completion. Strict mode refuses unknown
  * keywords (a typo such as `requried` would otherwise be silently ignored), so these are declared

@@ -42,8 +42,13 @@ export function planFixes(
     const fix = d.fixes[0];
     const key = `${d.code}\u0000${d.uri}\u0000${d.message}\u0000${fix.title}`;
     if (done.has(key)) continue;
-    const entry: AppliedFix = { uri: d.uri, line: d.range.start.line + 1, column: d.range.start.character + 1, title: fix.title, rule: d.code };
     const groups = fix.edits.map((g) => ({ uri: g.uri, doc: index.docs.get(g.uri), version: g.version, edits: g.edits }));
+    // The log names the file the fix changes: a label fix for a payload in a tool or environment
+    // file edits the case that labels it, not the file the diagnostic is in.
+    const own = groups.find((g) => g.uri === d.uri && g.edits.length);
+    const first = own ? undefined : groups.find((g) => g.edits.length);
+    const at = first ? first.edits[0].range.start : d.range.start;
+    const entry: AppliedFix = { uri: first ? first.uri : d.uri, line: at.line + 1, column: at.character + 1, title: fix.title, rule: d.code };
     if (groups.some((g) => !g.doc || (g.version !== undefined && g.version !== g.doc.version))) continue;
     if (groups.some((g) => !writable(g.uri))) {
       outside.push(entry);

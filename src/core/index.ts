@@ -11,6 +11,7 @@ export * from './text/location';
 export * from './model/tools';
 export * from './model/config';
 export * from './model/workspace';
+export * from './model/environment';
 export * from './model/load';
 export * from './lint/lint';
 export * from './lint/run';

@@ -312,11 +312,14 @@ export function fixProblems(index: WorkspaceIndex, diagnostic: LintDiagnostic): 
         });
       }
 
-      // A comment inside a value the fix replaces or removes goes with it; every other one stays.
+      // A comment inside a value the fix replaces or removes goes with it; so does one that a removal
+      // deletes together with the member it describes (the lines right above it, the rest of its
+      // line: FORMAT §10, a removed label leaves no comment about it). Every other one stays.
       const kept = newTokens.comments.map((c) => c.text);
       for (const c of oldTokens.comments) {
         const where = commentPath(before.roots.map((x) => x.node), c.offset);
         if (where && changed.some((p) => startsWith(where, p))) continue;
+        if (changed.length && changes.some((ch) => ch.content === '' && c.offset >= ch.offset && c.offset + c.text.length <= ch.offset + ch.length)) continue;
         const at = kept.indexOf(c.text);
         if (at < 0) problems.push(`the fix drops the comment ${JSON.stringify(c.text.slice(0, 80))}`);
         else kept.splice(at, 1);

@@ -32,5 +32,7 @@ export function assertSameIndex(got: WorkspaceIndex, want: WorkspaceIndex, where
   sameGroups(got.toolUsers, want.toolUsers, `${where}: toolUsers`, (x, y) => x.case === y.case && x.use === y.use);
   assert.deepEqual([...got.toolFiles.keys()], [...want.toolFiles.keys()], `${where}: tool files`);
   for (const [uri, file] of got.toolFiles) assert.equal(file, want.toolFiles.get(uri), `${where}: tool file ${uri}`);
+  assert.deepEqual([...got.envFiles.keys()], [...want.envFiles.keys()], `${where}: environment files`);
+  for (const [uri, file] of got.envFiles) assert.equal(file, want.envFiles.get(uri), `${where}: environment file ${uri}`);
   assert.deepEqual([...got.readErrors], [...want.readErrors], `${where}: read errors`);
 }

@@ -42,7 +42,7 @@ describe('file kinds', () => {
 
   it('lints a $schema-named file as its kind, and ignores unknown JSON files', async () => {
     const files = {
-      'tools/anything.json': JSON.stringify({ $schema: `${SCHEMA_BASE_URI}tools.schema.json`, tools: [{ name: 'a' }] }),
+      'tools/anything.json': JSON.stringify({ $schema: `${SCHEMA_BASE_URI}tools.schema.json`, tools: [{ name: 'a' }, { name: 'b', description: 'B.', inputSchema: 'not a schema' }] }),
       'other.json': '{"not": "ours"',
     };
     const { diagnostics, index } = await lintFiles(files);

@@ -126,7 +126,8 @@ describe('relabel fixes', () => {
       const files = { 'tools/mail.tools.json': clean, 'cases/a.litmus.json': caseText(existing) };
       const stale = codes((await lintFiles(files)).diagnostics, 'stale-injection-field');
       const d = stale[0];
-      assert.deepEqual(d.fixes.map((f) => [f.title, f.unambiguous]), [['Remove stale injection_field', true]]);
+      // It removes a label the author wrote: a quick fix, never applied by --fix (FORMAT §10).
+      assert.deepEqual(d.fixes.map((f) => [f.title, f.unambiguous]), [['Remove stale injection_field', false]]);
       const after = applyFix(files, d, 'Remove stale injection_field');
       const text = after['cases/a.litmus.json'];
       assert.ok(text.includes('// the adversarial twin'));

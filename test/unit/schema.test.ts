@@ -130,7 +130,7 @@ describe('schema rule: fires where FORMAT §9 says', () => {
 
   it('puts a missing property on the key of a nested object, and on the brace of an array item', async () => {
     const files = {
-      'a.litmus.json': json({ suite: 's', cases: [benign, { ...benign, instance_id: 'b2', task: undefined, tools: [{ type: 'function', function: { name: 'f', description: 'd' } }] }] }),
+      'a.litmus.json': json({ suite: 's', cases: [benign, { ...benign, instance_id: 'b2', task: undefined, tools: [{ type: 'function', function: { name: 'f' } }] }] }),
     };
     assert.deepEqual(await placed(files), [
       ['a.litmus.json:11:5 schema', '{'],
@@ -138,7 +138,8 @@ describe('schema rule: fires where FORMAT §9 says', () => {
     ]);
     const found = await schemaFindings(files);
     assert.match(found[0].message, /missing required property `task`/);
-    assert.match(found[1].message, /missing required property `parameters`/);
+    // A tool without parameters is valid (FORMAT §2); one without a description is not.
+    assert.match(found[1].message, /missing required property `description`/);
   });
 
   it('puts an unknown property on its key, and asks for the x- prefix', async () => {
@@ -265,7 +266,7 @@ describe('schema rule: fires where FORMAT §9 says', () => {
       [
         ['{', 'missing required property `description`: what the tool does'],
         ['"extra"', 'unknown property `extra`: custom fields need the `x-` prefix'],
-        ['"nope"', '`input_schema` must be an object, not a string'],
+        ['"nope"', '`input_schema` must be an object or null, not a string'],
         ['""', '`name` must not be empty'],
         ['"input_schemas"', 'unknown property `input_schemas`: did you mean `inputSchema`? (custom fields need the `x-` prefix)'],
       ],
@@ -412,6 +413,8 @@ describe('schemas for the editor', () => {
       assert.ok(existsSync(join(ROOT, entry.url)), entry.url);
     }
     assert.deepEqual(Object.fromEntries([...byPattern].sort()), {
+      '*.env.json': './schemas/environment.schema.json',
+      '*.env.jsonc': './schemas/environment.schema.json',
       '*.litmus.json': './schemas/case-file.schema.json',
       '*.litmus.jsonc': './schemas/case-file.schema.json',
       '*.litmus.jsonl': './schemas/case-line.schema.json',

@@ -5,15 +5,38 @@ import { labelCovers, labelStrings, resolveLabel, type Label } from './labels';
 import { scanTool, type PayloadHit } from './scan';
 import { VerdictCache } from './verdicts';
 import { pushTo } from '../text/multimap';
+import { replacedByOverrides, overridesOf } from '../model/environment';
+import { normalizeUri } from '../model/uri';
+import { scanCaseSurfaces, scanEnvironmentFile, type SurfaceHit } from './surfaces';
+
+/** A payload on any surface: in a tool schema, or in data (tool outputs, environments, the task). */
+export type AnyHit = PayloadHit | SurfaceHit;
+
+export function isSurfaceHit(hit: AnyHit): hit is SurfaceHit {
+  return 'surface' in hit;
+}
 
 /** The detector's result for a whole workspace, computed once per lint and shared by three rules. */
 export interface InjectionAnalysis {
   hits: PayloadHit[];
   hitsByTool: Map<ToolModel, PayloadHit[]>;
   labels: Label[];
-  /** Labels that name each hit. */
-  labelsOf: Map<PayloadHit, Label[]>;
+  /** Labels that name each hit, on every surface. */
+  labelsOf: Map<AnyHit, Label[]>;
   usersOf(tool: ToolModel): { case: CaseModel; id?: string; arm?: Arm }[];
+  /** Payloads of the data surfaces (FORMAT §3a): environment files' first, then each case's own. */
+  surfaceHits: SurfaceHit[];
+  /** Each environment file's payloads, by its document URI (scanned once per file, shared by its users). */
+  envHits: Map<string, SurfaceHit[]>;
+  /** The cases that reference each environment file (normalised URI). */
+  envUsers: Map<string, CaseModel[]>;
+  /** Each case's payloads in its own data surfaces. */
+  caseHits: Map<CaseModel, SurfaceHit[]>;
+  /**
+   * The cases a surface payload counts for: the case whose own field holds it, or the users of its
+   * environment file whose effective environment still holds it (their overrides did not replace it).
+   */
+  holdersOf(hit: SurfaceHit): CaseModel[];
 }
 
 /** Every tool once: those of tool-schema files, then inline ones. */
@@ -62,14 +85,54 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
     for (const h of found) hits.push(h);
   }
 
+  // Data surfaces. Environment files are scanned whether or not a case uses them, once per file.
+  const optsFor = (uri: string) => {
+    const config = index.configFor(uri);
+    let o = surfaceOptions.get(config);
+    if (!o) {
+      const { allow } = config.injection;
+      surfaceOptions.set(config, (o = { allowed: allowMatcher(allow), key: JSON.stringify(allow), verdicts }));
+    }
+    return o;
+  };
+  const surfaceOptions = new Map<unknown, { allowed: (t: string) => boolean; key: string; verdicts: VerdictCache }>();
+  const surfaceHits: SurfaceHit[] = [];
+  const envHits = new Map<string, SurfaceHit[]>();
+  for (const file of index.envFiles.values()) {
+    const found = scanEnvironmentFile(file, optsFor(file.doc.uri));
+    envHits.set(file.doc.uri, found);
+    for (const h of found) surfaceHits.push(h);
+  }
+  const envUsers = new Map<string, CaseModel[]>();
+  const caseHits = new Map<CaseModel, SurfaceHit[]>();
+  for (const c of index.cases) {
+    const env = c.environment;
+    if (env?.file && !env.problem) pushTo(envUsers, normalizeUri(env.file.doc.uri), c);
+    const own = scanCaseSurfaces(c, optsFor(c.doc.uri));
+    if (!own.length) continue;
+    caseHits.set(c, own);
+    for (const h of own) surfaceHits.push(h);
+  }
+  const holders = new Map<SurfaceHit, CaseModel[]>();
+  const holdersOf = (hit: SurfaceHit): CaseModel[] => {
+    if (hit.case) return [hit.case];
+    let list = holders.get(hit);
+    if (!list) {
+      list = (envUsers.get(normalizeUri(hit.uri)) ?? []).filter((c) => !replacedByOverrides(hit.path, overridesOf(c.value, c.path)));
+      holders.set(hit, list);
+    }
+    return list;
+  };
+
   const labels: Label[] = [];
   for (const c of index.cases) for (const l of labelStrings(c)) labels.push(resolveLabel(index, c, l.path, l.text));
   // A label only ever covers hits in the file it names: compare within that file, not pairwise.
-  const hitsByUri = new Map<string, PayloadHit[]>();
+  const hitsByUri = new Map<string, AnyHit[]>();
   for (const hit of hits) {
     pushTo(hitsByUri, hit.uri, hit);
   }
-  const labelsOf = new Map<PayloadHit, Label[]>();
+  for (const hit of surfaceHits) pushTo(hitsByUri, hit.uri, hit);
+  const labelsOf = new Map<AnyHit, Label[]>();
   for (const label of labels) {
     if (!label.target) continue;
     for (const hit of hitsByUri.get(label.target.uri) ?? []) {
@@ -84,6 +147,11 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
     labels,
     labelsOf,
     usersOf: (tool) => (index.toolUsers.get(tool) ?? []).map((u) => ({ case: u.case, id: u.case.id, arm: u.case.arm })),
+    surfaceHits,
+    envHits,
+    envUsers,
+    caseHits,
+    holdersOf,
   };
 }
 

@@ -1,4 +1,4 @@
-import { appendToArray, removeValue, setValue } from '../text/edit';
+import { appendInPlace, removeValue, setValueInPlace } from '../text/edit';
 import { quote } from '../text/escape';
 import { formatPointer, pathStartsWith } from '../text/pointer';
 import type { FixSpec, TextChange } from '../text/fix';
@@ -39,22 +39,25 @@ export function addLabelFix(c: CaseModel, location: string, unambiguous: boolean
   const field = [...c.path, 'injection_field'];
   const current = c.value.injection_field;
   return caseFix(c, `Label as injection_field of ${c.id !== undefined ? shown(c.id, 60) : 'this case'}`, unambiguous, () => {
-    if (Array.isArray(current)) return appendToArray(c.doc, c.root, field, current.length, location);
-    if (typeof current === 'string') return setValue(c.doc, c.root, field, [current, location]);
-    return setValue(c.doc, c.root, field, location);
+    if (Array.isArray(current)) return appendInPlace(c.doc, c.root, field, location);
+    if (typeof current === 'string') return setValueInPlace(c.doc, c.root, field, [current, location]);
+    return setValueInPlace(c.doc, c.root, field, location);
   });
 }
 
 export function relabelFix(label: Label, location: string, unambiguous: boolean): FixSpec {
   const c = label.case;
-  return caseFix(c, `Relabel injection_field to ${shown(location, 120)}`, unambiguous, () => setValue(c.doc, c.root, label.path, location));
+  return caseFix(c, `Relabel injection_field to ${shown(location, 120)}`, unambiguous, () => setValueInPlace(c.doc, c.root, label.path, location));
 }
 
-/** Removes the stale string; the whole field when it is the only one. */
+/**
+ * Removes the stale string; the whole field when it is the only one. Never applied without asking:
+ * it removes a label the author wrote (FORMAT §10), so callers offer it as a quick fix only.
+ */
 export function removeLabelFix(label: Label, unambiguous: boolean): FixSpec {
   const c = label.case;
   const field = [...c.path, 'injection_field'];
   const current = c.value.injection_field;
   const only = !Array.isArray(current) || current.length <= 1;
-  return caseFix(c, 'Remove stale injection_field', unambiguous, () => removeValue(c.doc, c.root, only ? field : label.path));
+  return caseFix(c, 'Remove stale injection_field', unambiguous, () => removeValue(c.doc, c.root, only ? field : label.path, true));
 }

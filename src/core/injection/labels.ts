@@ -1,5 +1,5 @@
 import { findNodeAtLocation } from 'jsonc-parser';
-import type { SuiteDocument } from '../model/document';
+import { rootValue, type SuiteDocument } from '../model/document';
 import { parsePointer, pathFromTokens, pathStartsWith } from '../text/pointer';
 import type { JsonPath } from '../text/types';
 import { normalizeUri, resolveTarget } from '../model/uri';
@@ -17,6 +17,39 @@ export interface Label {
   problem?: 'malformed' | 'missing-file' | 'missing-value' | 'broken-file';
   /** The file it names (normalised), when well-formed. */
   targetUri?: string;
+  /**
+   * It points into a data surface (FORMAT §4: `tool_outputs`, an environment, overrides, `task`),
+   * where the author's label is trusted while it resolves to a string or a value holding strings.
+   */
+  dataSurface?: boolean;
+  /** The value it resolves to is a string or holds one. */
+  holdsStrings?: boolean;
+}
+
+/** The fields of a case that are data surfaces, as the first step of a `#/…` label. */
+const CASE_DATA_FIELDS = new Set(['tool_outputs', 'environment', 'environment_overrides', 'task']);
+
+function valueAt(doc: SuiteDocument, root: number, path: JsonPath): unknown {
+  let v: unknown = rootValue(doc, root);
+  for (const step of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[step];
+  }
+  return v;
+}
+
+function holdsString(v: unknown, depth = 0): boolean {
+  if (typeof v === 'string') return true;
+  if (depth > 200 || v === null || typeof v !== 'object') return false;
+  for (const x of Object.values(v)) if (holdsString(x, depth + 1)) return true;
+  return false;
+}
+
+function markData(label: Label, doc: SuiteDocument, data: boolean): Label {
+  if (!data || !label.target) return label;
+  label.dataSurface = true;
+  label.holdsStrings = holdsString(valueAt(doc, label.target.root, label.target.path));
+  return label;
 }
 
 /** The label strings of a case: a string, or each string of an array (anything else is the schema rule's). */
@@ -36,7 +69,7 @@ function resolveIn(doc: SuiteDocument, root: number, prefix: JsonPath, tokens: s
   return rel ? [...prefix, ...rel] : undefined;
 }
 
-/** Resolves `#/pointer` (into the case object) or `<relative path>#/pointer` (into a tool-schema file). */
+/** Resolves `#/pointer` (into the case object) or `<relative path>#/pointer` (into a tool-schema or environment file). */
 export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath, text: string): Label {
   const label: Label = { case: c, path, text };
   const hash = text.indexOf('#');
@@ -50,7 +83,7 @@ export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath
     const found = resolveIn(c.doc, c.root, c.path, tokens);
     if (found) label.target = { uri: c.doc.uri, root: c.root, path: found };
     else label.problem = 'missing-value';
-    return label;
+    return markData(label, c.doc, typeof tokens[0] === 'string' && CASE_DATA_FIELDS.has(tokens[0]));
   }
   let uri: string;
   try {
@@ -74,7 +107,7 @@ export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath
   const found = resolveIn(doc, 0, [], tokens);
   if (found) label.target = { uri: doc.uri, root: 0, path: found };
   else label.problem = 'missing-value';
-  return label;
+  return markData(label, doc, doc.kind === 'environment');
 }
 
 /**

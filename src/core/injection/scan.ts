@@ -151,6 +151,8 @@ function candidates(tool: ToolModel, descriptions: boolean): Candidate[] {
     if (tool.title !== undefined && tool.titlePath) out.push({ slotPath: tool.titlePath, rest: HERE, slot: 'title', text: tool.title });
   }
   if (tool.schemaPath) walkSchema(tool.schema, tool.schemaPath, out, descriptions, 0);
+  // FORMAT §2: an MCP output schema's payload-bearing keywords are scanned as a parameter schema's.
+  if (tool.outputSchemaPath) walkSchema(tool.outputSchema, tool.outputSchemaPath, out, descriptions, 0);
   return out;
 }
 

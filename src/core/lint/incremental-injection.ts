@@ -75,7 +75,9 @@ export function injectionNeighbourhood(
         for (const t of k?.targets ?? []) {
           const target = at.docOf(t);
           if (target) retain(target);
-          at.usersOf(t, retain);
+          // A case's own surfaces and overrides count for it alone: an edit of one user of a
+          // shared environment re-lints the environment's findings, not its other users'.
+          if (!k!.environmentsOnly.has(t)) at.usersOf(t, retain);
         }
       }
     }
@@ -105,7 +107,12 @@ export function injectionNeighbourhood(
     // files' findings are kept. The analysis they share through the memo is swapped for one whose
     // lists hold just those (every lookup table stays whole), so they build no findings to drop.
     // Should the analysis stop being shared through the memo, the rules compute their own: slower, still exact.
-    const own: InjectionAnalysis = { ...analysis, hits: analysis.hits.filter((h) => retained.has(h.uri)), labels: analysis.labels.filter((l) => retained.has(l.case.doc.uri)) };
+    const own: InjectionAnalysis = {
+      ...analysis,
+      hits: analysis.hits.filter((h) => retained.has(h.uri)),
+      surfaceHits: analysis.surfaceHits.filter((h) => retained.has(h.uri)),
+      labels: analysis.labels.filter((l) => retained.has(l.case.doc.uri)),
+    };
     for (const [key, value] of memo) if (value === analysis) memo.set(key, own);
     return { view: narrowed, memo, retained, hits };
   }

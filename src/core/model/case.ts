@@ -1,6 +1,7 @@
 import type { JsonPath } from '../text/types';
 import type { SuiteDocument } from './document';
 import type { ToolModel } from './tools';
+import type { EnvironmentFile, EnvironmentUse } from './environment';
 
 /** The case and tool-file records the workspace index is made of (grouping and the index both read them). */
 
@@ -36,7 +37,11 @@ export interface CaseModel {
   family?: string;
   probe?: string;
   tools: ToolUse[];
+  /** How its `environment` resolved, when it has one. */
+  environment?: EnvironmentUse;
 }
+
+export type { EnvironmentFile, EnvironmentUse };
 
 export interface ToolFile {
   doc: SuiteDocument;

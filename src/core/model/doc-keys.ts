@@ -2,7 +2,7 @@ import { canonicalHash } from './canonical';
 import type { SuiteDocument } from './document';
 import { parseToolReference } from './tools';
 import { normalizeUri, resolveTarget } from './uri';
-import type { CaseModel } from './workspace';
+import { environmentTarget, type CaseModel } from './workspace';
 
 /** The keys one document holds, computed once per document object (see incremental.ts). */
 export interface DocKeys {
@@ -10,8 +10,13 @@ export interface DocKeys {
   keys: Set<string>;
   /** The document as a reference target (its normalised URI). */
   self: string;
-  /** The files its tool references and `injection_field` locations point into. */
+  /** The files its tool references, `environment` references and `injection_field` locations point into. */
   targets: Set<string>;
+  /**
+   * The targets it names only as an `environment` (no tool reference or label into them): the
+   * environment's findings follow from this document's cases, but those of its other users do not.
+   */
+  environmentsOnly: Set<string>;
   /** seed_id links of its cases (id → seed), followed transitively for seed-chain loops. */
   seeds: [string, string][];
 }
@@ -45,6 +50,7 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKey
   if (cached) return cached;
   const keys = new Set<string>();
   const targets = new Set<string>();
+  const environments = new Set<string>();
   const seeds: [string, string][] = [];
   for (const c of cases) {
     const v = c.value;
@@ -63,13 +69,22 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKey
         if (t) targets.add(t);
       }
     }
+    // An environment file's payloads count for its users (benign-contamination), and its
+    // overrides are checked against it (unresolved-reference): its change reaches them.
+    const env = typeof v.environment === 'string' ? environmentTarget(doc.uri, v.environment) : undefined;
+    if (env) environments.add(env);
     const labels = Array.isArray(v.injection_field) ? v.injection_field : [v.injection_field];
     for (const label of labels) {
       const t = typeof label === 'string' ? labelTarget(doc.uri, label) : undefined;
       if (t) targets.add(t);
     }
   }
-  const out = { keys, self: normalizeUri(doc.uri), targets, seeds };
+  const environmentsOnly = new Set<string>();
+  for (const e of environments) {
+    if (!targets.has(e)) environmentsOnly.add(e);
+    targets.add(e);
+  }
+  const out = { keys, self: normalizeUri(doc.uri), targets, environmentsOnly, seeds };
   keyCache.set(doc, out);
   return out;
 }

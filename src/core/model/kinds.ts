@@ -1,6 +1,6 @@
 import { createScanner, SyntaxKind } from 'jsonc-parser';
 
-export type FileKind = 'cases' | 'caseLines' | 'tools' | 'config' | 'harness' | 'scores';
+export type FileKind = 'cases' | 'caseLines' | 'tools' | 'config' | 'harness' | 'scores' | 'environment';
 
 /** The file name each kind's JSON Schema has under `schemas/`; `$schema` values are matched on it. */
 export const SCHEMA_FILE: Record<FileKind, string> = {
@@ -10,6 +10,7 @@ export const SCHEMA_FILE: Record<FileKind, string> = {
   config: 'config.schema.json',
   harness: 'harness.schema.json',
   scores: 'scores.schema.json',
+  environment: 'environment.schema.json',
 };
 
 export const SCHEMA_BASE_URI = 'https://litmus-lint.dev/schemas/';
@@ -28,6 +29,7 @@ export function kindFromName(uriOrPath: string): FileKind | undefined {
   if (name === 'litmus.config.json') return 'config';
   if (name === 'litmus.harness.json') return 'harness';
   if (name.endsWith('.scores.json')) return 'scores';
+  if (name.endsWith('.env.json') || name.endsWith('.env.jsonc')) return 'environment';
   return undefined;
 }
 

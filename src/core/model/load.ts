@@ -1,10 +1,10 @@
 import { readConfig, type ConfigOverrides } from './config';
 import { createDocument, unreadableDocument, type SuiteDocument } from './document';
 import type { FileSystem } from './fs';
-import { kindFromName, type FileKind } from './kinds';
+import { detectKind, kindFromName, type FileKind } from './kinds';
 import { LineIndex } from '../text/lines';
 import { dirnameUri, isUnder, joinUri, normalizeUri } from './uri';
-import { buildIndex, referencedBy, referencedToolFiles, type IndexOptions, type WorkspaceIndex } from './workspace';
+import { buildIndex, referencedBy, referencedEnvironmentFiles, referencedToolFiles, type IndexOptions, type WorkspaceIndex } from './workspace';
 
 /** Folders never walked into. */
 export const SKIPPED_DIRS = new Set(['node_modules', '.git']);
@@ -308,24 +308,30 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
   });
 
   const statFirst = new Set(explicit);
-  // Referenced tool files: read as tool-schema files whatever their name, since a case names them so.
+  // Referenced files: read as tool-schema (or environment) files whatever their name, since a case
+  // names them so; a name that says its kind wins.
   const readOutsideRoots: string[] = [];
   const refusedTargets = new Set<string>();
   const referenced = referencedToolFiles(docs.values());
-  for (const target of referenced) {
+  const environments = referencedEnvironmentFiles(docs.values());
+  const referencedKind = (uri: string): FileKind => kindFromName(uri) ?? (environments.has(uri) ? 'environment' : 'tools');
+  // In path order, not in the order cases name them: a reload after an edit that reorders the
+  // references keeps the documents where a fresh load puts them.
+  for (const target of [...referenced].sort()) {
     if (docs.has(target) || readErrors.has(target)) continue;
     if (!(await allowed(reader, target))) {
       reader.refused.push(target);
       refusedTargets.add(target);
       continue;
     }
-    const doc = await readDoc(reader, target, 'tools', true);
+    const kind = referencedKind(target);
+    const doc = await readDoc(reader, target, kind, true);
     if (!doc) {
       // A missing target is `unresolved-reference`'s to report; other failures are read errors.
       continue;
     }
     docs.set(target, doc);
-    readAs.set(target, 'tools');
+    readAs.set(target, kind);
     statFirst.add(target);
     if (!normRoots.some((r) => isUnder(target, r))) readOutsideRoots.push(target);
   }
@@ -346,7 +352,7 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
   // Unreadable suite files get a stand-in document, so `parse-error` reports them in place.
   for (const [uri, reason] of readErrors) {
     if (docs.has(uri)) continue;
-    const kind = kindFromName(uri) ?? (referenced.has(uri) ? 'tools' : undefined);
+    const kind = referenced.has(uri) ? referencedKind(uri) : kindFromName(uri);
     if (kind) docs.set(uri, standIn(uri, JSON.stringify(['unreadable', kind, reason]), '', () => unreadableDocument(uri, kind, reason)));
   }
 
@@ -402,6 +408,9 @@ export async function reloadFiles(fs: FileSystem, previous: LoadResult, changed:
     const kind = memory.readAs.get(raw);
     const fresh = await readDoc(reader, raw, kind, memory.statFirst.has(raw));
     if (!fresh || fresh.kind !== doc.kind || reader.errors.size || reader.oversized.length) return undefined;
+    // A file read only because a case names it, which a walk would now find by its `$schema`,
+    // moves to the walk's place among the documents: load afresh.
+    if (kind !== undefined && kindFromName(raw) === undefined && memory.roots.some((r) => isUnder(raw, r)) && detectKind(raw, fresh.text) !== undefined) return undefined;
     if (fresh === doc) continue;
     docs ??= new Map(before.docs);
     docs.set(raw, fresh);

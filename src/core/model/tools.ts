@@ -19,8 +19,11 @@ export interface ToolModel {
   namePath: JsonPath;
   /** Path of the parameter schema, when the entry has one. */
   schemaPath?: JsonPath;
-  /** The parameter schema's value (JSON Schema), when present. */
+  /** The parameter schema's value (JSON Schema), when present. `null` counts as absent: a tool without parameters (FORMAT §2). */
   schema?: unknown;
+  /** An MCP tool's `outputSchema` and its path: scanned for payloads like a parameter schema. */
+  outputSchemaPath?: JsonPath;
+  outputSchema?: unknown;
   description?: string;
   descriptionPath?: JsonPath;
   title?: string;
@@ -49,9 +52,13 @@ export function readTool(value: unknown, uri: string, root: number, path: JsonPa
     path,
     namePath: [...bodyPath, 'name'],
   };
-  if (schemaKey in body) {
+  if (schemaKey in body && body[schemaKey] !== null) {
     tool.schemaPath = [...bodyPath, schemaKey];
     tool.schema = body[schemaKey];
+  }
+  if (dialect === 'mcp' && isJsonObject(body.outputSchema)) {
+    tool.outputSchemaPath = [...bodyPath, 'outputSchema'];
+    tool.outputSchema = body.outputSchema;
   }
   if (typeof body.description === 'string') {
     tool.description = body.description;

@@ -8,8 +8,9 @@ import { regroup, type DocCases, type Grouping } from './grouped';
 import { dirnameUri, isUnder, normalizeUri, resolveTarget } from './uri';
 import { pushTo } from '../text/multimap';
 import type { CaseModel, ToolFile, ToolUse } from './case';
+import { readEnvironmentFile, type EnvironmentFile, type EnvironmentUse } from './environment';
 
-export type { Arm, CaseModel, ToolFile, ToolUse } from './case';
+export type { Arm, CaseModel, ToolFile, ToolUse, EnvironmentFile, EnvironmentUse } from './case';
 
 export interface WorkspaceIndex {
   docs: Map<string, SuiteDocument>;
@@ -17,6 +18,8 @@ export interface WorkspaceIndex {
   casesById: Map<string, CaseModel[]>;
   families: Map<string, CaseModel[]>;
   toolFiles: Map<string, ToolFile>;
+  /** Environment files (FORMAT §3a), by normalised URI. */
+  envFiles: Map<string, EnvironmentFile>;
   /** Every case that uses a tool (inline or by reference), keyed by the tool. */
   toolUsers: Map<ToolModel, { case: CaseModel; use: ToolUse }[]>;
   /** Files that were named or referenced but could not be read, with the reason. */
@@ -49,8 +52,18 @@ interface CaseFacts extends Omit<CaseModel, 'doc' | 'tools'> {
   inlineUses: ReadonlyMap<number, ToolUse>;
   /** The last resolution of each reference, with what it depended on (see buildIndex). */
   uses: (CachedUse | undefined)[];
+  /** The last resolution of its `environment` reference, with what it depended on. */
+  envUse?: CachedEnv;
   /** The last model built from these facts. */
   model?: CaseModel;
+}
+
+interface CachedEnv {
+  use: EnvironmentUse;
+  file?: EnvironmentFile;
+  hasDoc: boolean;
+  readError?: string;
+  outside: boolean;
 }
 
 interface CachedUse {
@@ -114,8 +127,10 @@ function caseFact(root: number, path: JsonPath, value: Record<string, unknown>, 
 }
 
 /** A model over the cached facts, with this index's resolution of its tools. */
-function caseModel(doc: SuiteDocument, f: CaseFacts, tools: ToolUse[]): CaseModel {
-  return { doc, root: f.root, path: f.path, value: f.value, id: f.id, arm: f.arm, family: f.family, probe: f.probe, tools };
+function caseModel(doc: SuiteDocument, f: CaseFacts, tools: ToolUse[], environment: EnvironmentUse | undefined): CaseModel {
+  const c: CaseModel = { doc, root: f.root, path: f.path, value: f.value, id: f.id, arm: f.arm, family: f.family, probe: f.probe, tools };
+  if (environment) c.environment = environment;
+  return c;
 }
 
 function readToolFile(doc: SuiteDocument): ToolFile {
@@ -142,17 +157,19 @@ function readToolFile(doc: SuiteDocument): ToolFile {
 interface Resolver {
   docs: Map<string, SuiteDocument>;
   toolFiles: Map<string, ToolFile>;
+  envFiles: Map<string, EnvironmentFile>;
   readErrors: Map<string, string>;
   outside(uri: string): boolean;
 }
 
-function resolver(docs: Map<string, SuiteDocument>, toolFiles: Map<string, ToolFile>, options: IndexOptions): Resolver {
+function resolver(docs: Map<string, SuiteDocument>, toolFiles: Map<string, ToolFile>, envFiles: Map<string, EnvironmentFile>, options: IndexOptions): Resolver {
   const confine = options.confineTo?.map(normalizeUri);
   // Asked once per reference of every re-resolved case; a workspace has few target files.
   const memo = new Map<string, boolean>();
   return {
     docs,
     toolFiles,
+    envFiles,
     readErrors: options.readErrors ?? new Map<string, string>(),
     outside(uri) {
       let o = memo.get(uri);
@@ -192,6 +209,51 @@ function resolveUse(r: Resolver, doc: SuiteDocument, f: CaseFacts, entry: unknow
   return use;
 }
 
+const INLINE_ENV = new WeakMap<CaseFacts, EnvironmentUse>();
+
+/** How a case's `environment` resolves: inline, or a reference whose target facts are cached like a tool reference's. */
+function resolveEnvUse(r: Resolver, doc: SuiteDocument, f: CaseFacts): EnvironmentUse | undefined {
+  const v = f.value.environment;
+  if (v === undefined) return undefined;
+  const path: JsonPath = [...f.path, 'environment'];
+  if (typeof v !== 'string') {
+    let use = INLINE_ENV.get(f);
+    if (!use) INLINE_ENV.set(f, (use = { path, inline: true }));
+    return use;
+  }
+  const cached = f.envUse;
+  const t = cached?.use.targetUri;
+  if (cached && (t === undefined || (r.envFiles.get(t) === cached.file && r.docs.has(t) === cached.hasDoc && r.readErrors.get(t) === cached.readError && r.outside(t) === cached.outside))) {
+    return cached.use;
+  }
+  const use: EnvironmentUse = { path, inline: false, ref: v };
+  const u = environmentTarget(doc.uri, v);
+  if (!u) use.problem = 'malformed';
+  else {
+    use.targetUri = u;
+    const file = r.envFiles.get(u);
+    if (r.outside(u)) use.problem = 'outside-workspace';
+    else if (r.readErrors.has(u)) use.problem = 'unreadable';
+    else if (!file) use.problem = r.docs.has(u) ? 'not-an-environment-file' : 'missing-file';
+    else {
+      use.file = file;
+      if (file.broken) use.problem = 'broken-file';
+    }
+  }
+  f.envUse = { use, file: u ? r.envFiles.get(u) : undefined, hasDoc: u ? r.docs.has(u) : false, readError: u ? r.readErrors.get(u) : undefined, outside: u ? r.outside(u) : false };
+  return use;
+}
+
+/** The file an `environment` reference names (normalised); undefined when it cannot name one. */
+export function environmentTarget(fromUri: string, ref: string): string | undefined {
+  if (ref.trim() === '' || ref.includes('#')) return undefined;
+  try {
+    return resolveTarget(fromUri, ref);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The case models of one case file, resolved against the index. */
 function modelsOf(r: Resolver, doc: SuiteDocument): CaseModel[] {
   const out: CaseModel[] = [];
@@ -200,9 +262,10 @@ function modelsOf(r: Resolver, doc: SuiteDocument): CaseModel[] {
     const uses = Array.isArray(f.value.tools) ? f.value.tools.map((entry, i) => resolveUse(r, doc, f, entry, i, resolutions)) : [];
     // A case whose references all resolve as before is the same model as before: rules that key
     // their own caches on it keep them.
+    const env = resolveEnvUse(r, doc, f);
     let c = f.model;
-    if (!c || c.tools.length !== uses.length || c.tools.some((u, i) => u !== uses[i])) {
-      c = caseModel(doc, f, uses);
+    if (!c || c.environment !== env || c.tools.length !== uses.length || c.tools.some((u, i) => u !== uses[i])) {
+      c = caseModel(doc, f, uses, env);
       f.model = c;
     }
     out.push(c);
@@ -298,17 +361,19 @@ export function casesByDoc(index: WorkspaceIndex): ReadonlyMap<string, readonly 
 
 function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key: string): WorkspaceIndex {
   const toolFiles = new Map<string, ToolFile>();
+  const envFiles = new Map<string, EnvironmentFile>();
   const configDocs = new Map<string, SuiteDocument>();
   const harnessDocs = new Map<string, SuiteDocument>();
   const rank = new Map<string, number>();
   for (const doc of docs.values()) {
     rank.set(doc.uri, rank.size);
     if (doc.kind === 'tools') toolFiles.set(normalizeUri(doc.uri), readToolFile(doc));
+    else if (doc.kind === 'environment') envFiles.set(normalizeUri(doc.uri), readEnvironmentFile(doc));
     else if (doc.kind === 'config') configDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
     else if (doc.kind === 'harness') harnessDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
   }
 
-  const r = resolver(docs, toolFiles, options);
+  const r = resolver(docs, toolFiles, envFiles, options);
   const cases: CaseModel[] = [];
   const byDoc = new Map<string, CaseModel[]>();
   const referrers = new Map<string, Set<string>>();
@@ -354,6 +419,7 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
     casesById,
     families,
     toolFiles,
+    envFiles,
     toolUsers,
     readErrors: r.readErrors,
     roots: options.roots ?? [],
@@ -420,6 +486,7 @@ function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<st
   if (changedDocs.length === 0) return previous;
 
   let toolFiles = previous.toolFiles;
+  let envFiles = previous.envFiles;
   let referrers = memory.referrers;
   const reresolve = new Set<string>();
   for (const doc of changedDocs) {
@@ -428,6 +495,12 @@ function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<st
       const target = normalizeUri(doc.uri);
       toolFiles.set(target, readToolFile(doc));
       // References into a changed tool file may resolve differently now.
+      for (const uri of memory.referrers.get(target) ?? []) reresolve.add(uri);
+    } else if (doc.kind === 'environment') {
+      if (envFiles === previous.envFiles) envFiles = new Map(envFiles);
+      const target = normalizeUri(doc.uri);
+      envFiles.set(target, readEnvironmentFile(doc));
+      // A case's environment use holds the file object: the referencing cases get new models.
       for (const uri of memory.referrers.get(target) ?? []) reresolve.add(uri);
     } else if (isCaseFile(doc)) {
       reresolve.add(doc.uri);
@@ -447,7 +520,7 @@ function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<st
     }
   }
 
-  const r = resolver(docs, toolFiles, options);
+  const r = resolver(docs, toolFiles, envFiles, options);
   const changed = new Map<string, DocCases>();
   const uris = new Set(changedDocs.map((d) => d.uri));
   let byDoc = memory.byDoc;
@@ -472,7 +545,7 @@ function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<st
     families = regroup(families, BY_FAMILY, changed, rank, cases);
     toolUsers = regroup(toolUsers, BY_TOOL, changed, rank, cases);
   }
-  const index: WorkspaceIndex = { ...previous, docs, cases, casesById, families, toolFiles, toolUsers, readErrors: r.readErrors };
+  const index: WorkspaceIndex = { ...previous, docs, cases, casesById, families, toolFiles, envFiles, toolUsers, readErrors: r.readErrors };
   if (changed.size) releaseMaps(previous);
   memories.set(index, { options: memory.options, rank: memory.rank, byDoc, referrers, serial: ++serials, delta: { from: memory.serial, uris } });
   return index;
@@ -508,7 +581,20 @@ function resolveReference(fromUri: string, ref: string, r: Resolver): Omit<ToolU
   return use;
 }
 
-/** Every tool-file URI the cases of these documents reference (for loading referenced files). */
+/** Every environment-file URI the cases of these documents reference (the loader reads them as environment files). */
+export function referencedEnvironmentFiles(docs: Iterable<SuiteDocument>): Set<string> {
+  const out = new Set<string>();
+  for (const doc of docs) {
+    if (doc.kind !== 'cases' && doc.kind !== 'caseLines') continue;
+    for (const c of readCaseFacts(doc)) {
+      const t = typeof c.value.environment === 'string' ? environmentTarget(doc.uri, c.value.environment) : undefined;
+      if (t) out.add(t);
+    }
+  }
+  return out;
+}
+
+/** Every file URI the cases of these documents reference, tools and environments (for loading referenced files). */
 export function referencedToolFiles(docs: Iterable<SuiteDocument>): Set<string> {
   const out = new Set<string>();
   for (const doc of docs) {
@@ -520,12 +606,14 @@ export function referencedToolFiles(docs: Iterable<SuiteDocument>): Set<string> 
 
 const referencedCache = new WeakMap<SuiteDocument, string[]>();
 
-/** The tool files one document's cases reference (normalised, each once), computed once per document. */
+/** The tool and environment files one document's cases reference (normalised, each once), computed once per document. */
 export function referencedBy(doc: SuiteDocument): readonly string[] {
   const cached = referencedCache.get(doc);
   if (cached) return cached;
   const out = new Set<string>();
   for (const c of readCaseFacts(doc)) {
+    const env = typeof c.value.environment === 'string' ? environmentTarget(doc.uri, c.value.environment) : undefined;
+    if (env) out.add(env);
     const tools = c.value.tools;
     if (!Array.isArray(tools)) continue;
     for (const entry of tools) {

@@ -2,6 +2,10 @@ import { code, quote } from '../text/escape';
 import { injectionAnalysis } from '../injection/analysis';
 import { hitData } from '../injection/data';
 import { formatPointer } from '../text/pointer';
+import type { InjectionAnalysis } from '../injection/analysis';
+import { surfaceName } from '../injection/surfaces';
+import type { CaseModel } from '../model/workspace';
+import { overridesOf, replacedByOverrides } from '../model/environment';
 import type { Rule, RuleMeta } from './types';
 
 /**
@@ -13,8 +17,34 @@ export const meta: RuleMeta = {
   defaultSeverity: 'error',
   from: 'condition 1',
   securitySeverity: 6.5,
-  description: 'A benign case carries, or references a tool that carries, an injection payload.',
+  description: 'A benign case carries, or references a tool or an environment that carries, an injection payload.',
 };
+
+/** What a benign case's effective environment and own data surfaces hold (FORMAT §3a). */
+function surfaceFindings(ctx: Parameters<Rule['check']>[0], analysis: InjectionAnalysis, c: CaseModel): void {
+  const env = c.environment;
+  if (env?.file && !env.problem) {
+    // A payload of the shared file counts unless this case's own overrides replace it.
+    const overrides = overridesOf(c.value, c.path);
+    const live = (analysis.envHits.get(env.file.doc.uri) ?? []).filter((h) => !replacedByOverrides(h.path, overrides));
+    if (live.length) {
+      const first = live[0];
+      ctx.report({
+        at: { uri: c.doc.uri, root: c.root, path: env.path },
+        message: `benign case ${code(c.id ?? '?')} uses environment ${code(env.ref ?? '', 80)}, which carries ${live.length === 1 ? 'an injection payload' : `${live.length} injection payloads`} (at ${code(formatPointer(first.path))}); give the benign arm a clean environment, or override the payload's value`,
+        related: live.map((h) => ({ at: { uri: h.uri, root: h.root, path: h.path }, message: `payload: ${quote(h.text, 60)}` })),
+        data: { case: c.id, surface: 'environment', pointer: formatPointer(first.path), payloads: live.map((h) => formatPointer(h.path)) },
+      });
+    }
+  }
+  for (const hit of analysis.caseHits.get(c) ?? []) {
+    ctx.report({
+      at: { uri: hit.uri, root: hit.root, path: hit.path },
+      message: `benign case ${code(c.id ?? '?')} carries an injection payload in ${surfaceName(hit)}: ${quote(hit.text)}; remove it from the benign arm`,
+      data: { case: c.id, surface: hit.surface, pointer: formatPointer(hit.path) },
+    });
+  }
+}
 
 export const benignContamination: Rule = {
   meta,
@@ -22,6 +52,7 @@ export const benignContamination: Rule = {
     const analysis = injectionAnalysis(ctx);
     for (const c of ctx.index.cases) {
       if (c.arm !== 'benign') continue;
+      surfaceFindings(ctx, analysis, c);
       for (const use of c.tools) {
         const hits = use.tool ? analysis.hitsByTool.get(use.tool) ?? [] : [];
         if (!hits.length || !use.tool) continue;

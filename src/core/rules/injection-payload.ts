@@ -1,13 +1,16 @@
 import { quote, code } from '../text/escape';
+import { formatPointer } from '../text/pointer';
 import { hitData } from '../injection/data';
 import { injectionAnalysis } from '../injection/analysis';
 import { addLabelFix, locationFor } from '../injection/fixes';
 import type { PayloadHit } from '../injection/scan';
+import { surfaceName, type SurfaceHit } from '../injection/surfaces';
+import type { InjectionAnalysis } from '../injection/analysis';
 import type { CaseModel } from '../model/workspace';
 import type { FixSpec } from '../text/fix';
 import type { Rule, RuleMeta } from './types';
 
-function describe(hit: PayloadHit): string {
+function describe(hit: PayloadHit | SurfaceHit): string {
   const top = hit.verdict.signals[0];
   return top ? top.explanation : 'reads as an instruction to the agent';
 }
@@ -25,8 +28,47 @@ export const meta: RuleMeta = {
   defaultSeverity: 'warning',
   from: 'card',
   securitySeverity: 7.5,
-  description: 'A payload in default/examples/const/enum (or a description) that no injection_field labels.',
+  description: 'A payload on any payload surface (tool schemas, tool outputs, environments, hidden text in a task) that no injection_field labels.',
 };
+
+/** Data-surface payloads (FORMAT §3a), where they stand: environment file, inline environment, override value, tool output, task. */
+function surfaceFindings(analysis: InjectionAnalysis, report: Parameters<Rule['check']>[0]['report']): void {
+  for (const hit of analysis.surfaceHits) {
+    const labels = analysis.labelsOf.get(hit) ?? [];
+    const decoded = hit.verdict.decoded;
+    const shown = quote(hit.text) + (decoded !== undefined && decoded !== hit.text ? ` (reads as ${quote(decoded, 50)})` : '');
+    const holders = analysis.holdersOf(hit);
+    const data: Record<string, unknown> = {
+      pointer: formatPointer(hit.path),
+      surface: hit.surface,
+      score: hit.verdict.score,
+      signals: hit.verdict.signals.map((s) => ({ id: s.id, explanation: s.explanation })),
+      usedBy: holders.map((c) => ({ id: c.id ?? '', arm: c.arm ?? '' })),
+    };
+    if (decoded !== undefined) data.decoded = decoded;
+    if (labels.length) {
+      const ids = [...new Set(labels.map((l) => l.case.id ?? '?'))];
+      data.labelledBy = ids;
+      report({
+        at: { uri: hit.uri, root: hit.root, path: hit.path },
+        message: `labelled injection payload in ${surfaceName(hit)} (injection_field of ${ids.map((i) => code(i)).join(', ')}): ${shown}`,
+        severity: 'hint',
+        maxSeverity: 'hint',
+        data,
+      });
+      continue;
+    }
+    const adversarial = [...new Set(holders.filter((c) => c.arm === 'adversarial'))];
+    const fixes = adversarial.length === 1 ? [addLabelFix(adversarial[0], locationFor(adversarial[0], hit), true)] : [];
+    report({
+      at: { uri: hit.uri, root: hit.root, path: hit.path },
+      message: `injection payload in ${surfaceName(hit)}: ${describe(hit)}: ${shown}; remove it, or label it in ${hit.case ? `the injection_field of ${code(hit.case.id ?? '?')}` : "an adversarial case's injection_field"}`,
+      minSeverity: hit.verdict.hidden ? 'warning' : undefined,
+      fixes,
+      data,
+    });
+  }
+}
 
 export const injectionPayload: Rule = {
   meta,
@@ -57,5 +99,6 @@ export const injectionPayload: Rule = {
         data,
       });
     }
+    surfaceFindings(analysis, (f) => ctx.report(f));
   },
 };

@@ -2,7 +2,9 @@ import { setValue } from '../text/edit';
 import { code } from '../text/escape';
 import { closest } from '../text/similar';
 import { displayPath, relativePath } from '../model/uri';
-import type { CaseModel, ToolUse, WorkspaceIndex } from '../model/workspace';
+import type { CaseModel, EnvironmentUse, ToolUse, WorkspaceIndex } from '../model/workspace';
+import { overrideProblem, overridesOf } from '../model/environment';
+import { formatPointer } from '../text/pointer';
 import type { FixSpec } from '../text/fix';
 import type { Rule, RuleContext, RuleMeta } from './types';
 
@@ -57,11 +59,62 @@ function caseLinks(ctx: RuleContext, field: 'paired_with' | 'seed_id'): void {
   }
 }
 
+function environmentMessage(env: EnvironmentUse, index: WorkspaceIndex, caseUri: string): string | undefined {
+  const ref = code(env.ref ?? '', 80);
+  const file = env.targetUri ? code(env.problem === 'outside-workspace' ? displayPath(env.targetUri) : relativePath(caseUri, env.targetUri)) : '';
+  switch (env.problem) {
+    case 'malformed':
+      return `environment reference ${ref} is not a relative file path; write the environment file's path (relative to this case file), or put the environment inline as an object`;
+    case 'missing-file':
+      return `environment file ${file} does not exist; fix the path (it is relative to this case file's folder)`;
+    case 'unreadable':
+      return `environment file ${file} cannot be read (${index.readErrors.get(env.targetUri ?? '') ?? 'unknown error'})`;
+    case 'outside-workspace':
+      return `environment reference ${ref} leads outside the workspace, to ${file}, which is not read; move the environment file into the workspace, or add its folder to the workspace`;
+    case 'not-an-environment-file':
+      return `${file} is not an environment file; name it *.env.json (or give it a "$schema" naming environment.schema.json)`;
+    default:
+      // broken-file: parse-error reports the file itself.
+      return undefined;
+  }
+}
+
+/** Override pointers whose parent is nowhere in the case's environment (FORMAT §3: an override replaces a value or adds a key to an object that exists). */
+function overrideFindings(ctx: RuleContext, c: CaseModel): void {
+  const overrides = overridesOf(c.value, c.path);
+  if (!overrides.length) return;
+  const env = c.environment;
+  // A reference that does not resolve is reported once, on itself; its overrides cannot be judged.
+  if (env && !env.inline && (env.problem || !env.file)) return;
+  const hasBase = env !== undefined;
+  const base = env?.inline ? c.value.environment : env?.file?.value;
+  overrides.forEach((o, i) => {
+    // Not a pointer at all: the schema rule reports the key.
+    const problem = overrideProblem(base, hasBase, overrides, i);
+    if (!o.tokens || problem === undefined || problem === 'not-a-pointer') return;
+    const parent = formatPointer(o.tokens.slice(0, -1));
+    const at = code(parent || '(the root)', 80);
+    const why =
+      problem === 'bad-index'
+        ? `${code(o.tokens[o.tokens.length - 1], 40)} is not an index of the array at ${at} (an existing index, its length, or "-" to append)`
+        : problem === 'scalar-parent'
+          ? `the value at ${at} is not an object or array, so it has nothing to set`
+          : `the environment has nothing at ${at}`;
+    ctx.report({
+      at: { uri: c.doc.uri, root: c.root, path: o.path, part: 'key' },
+      message: hasBase
+        ? `environment_overrides pointer ${code(o.key, 80)} lands nowhere: ${why}; point it at an existing value, or at a new key of an existing object`
+        : `environment_overrides pointer ${code(o.key, 80)} overrides an environment this case does not have; add "environment", or point the override at the root ("")`,
+      data: { pointer: o.key, problem: 'missing-parent', reason: problem, parent },
+    });
+  });
+}
+
 export const meta: RuleMeta = {
   id: 'unresolved-reference',
   defaultSeverity: 'error',
   from: '—',
-  description: 'A tool reference, paired_with or seed_id that resolves to nothing.',
+  description: 'A tool reference, paired_with, seed_id, environment file reference or environment_overrides pointer that resolves to nothing.',
 };
 
 export const unresolvedReference: Rule = {
@@ -78,6 +131,12 @@ export const unresolvedReference: Rule = {
           data: { reference: use.ref, problem: use.problem },
         });
       }
+    }
+    for (const c of index.cases) {
+      const env = c.environment;
+      const message = env && !env.inline && env.problem ? environmentMessage(env, index, c.doc.uri) : undefined;
+      if (env && message) ctx.report({ at: { uri: c.doc.uri, root: c.root, path: env.path }, message, data: { reference: env.ref, problem: env.problem } });
+      overrideFindings(ctx, c);
     }
     caseLinks(ctx, 'paired_with');
     caseLinks(ctx, 'seed_id');

@@ -28,6 +28,7 @@ const ROOT_SHAPE: Record<FileKind, string> = {
   config: 'litmus.config.json holds an object {"rules", "maxMutationDepth", "injection"}',
   harness: 'litmus.harness.json holds an object of isolation settings',
   scores: 'a score report holds {"suite": …, "runs": […]}',
+  environment: 'an environment file holds any JSON value',
 };
 
 function jsonType(v: unknown): string {

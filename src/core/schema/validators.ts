@@ -3,6 +3,7 @@ import caseFileSchema from '../../../schemas/case-file.schema.json';
 import caseLineSchema from '../../../schemas/case-line.schema.json';
 import caseSchema from '../../../schemas/case.schema.json';
 import configSchema from '../../../schemas/config.schema.json';
+import environmentSchema from '../../../schemas/environment.schema.json';
 import harnessSchema from '../../../schemas/harness.schema.json';
 import scoresSchema from '../../../schemas/scores.schema.json';
 import toolSchema from '../../../schemas/tool.schema.json';
@@ -20,6 +21,7 @@ export const SCHEMAS: readonly Record<string, unknown>[] = [
   configSchema,
   harnessSchema,
   scoresSchema,
+  environmentSchema,
 ];
 
 export type Validator = ValidateFunction;
@@ -37,6 +39,7 @@ const BY_KIND: Record<FileKind, Validator> = {
   config: compiled.config as Validator,
   harness: compiled.harness as Validator,
   scores: compiled.scores as Validator,
+  environment: compiled.environment as Validator,
 };
 
 export function validatorFor(kind: FileKind): Validator {

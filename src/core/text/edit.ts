@@ -114,11 +114,54 @@ function commaBetween(text: string, from: number, to: number): number {
   return -1;
 }
 
+/** Whether a line (without its break) holds a comment and nothing else. */
+function commentOnly(line: string): boolean {
+  const t = line.trim();
+  return t.startsWith('//') || (t.startsWith('/*') && t.endsWith('*/') && t.indexOf('*/') === t.length - 2);
+}
+
+/** Start of the line before the one that starts at `lineStart`; -1 at the first line. */
+function previousLineStart(text: string, lineStart: number): number {
+  if (lineStart === 0) return -1;
+  let i = lineStart - 1;
+  if (text[i] === '\n' && text[i - 1] === '\r') i--;
+  while (i > 0 && text[i - 1] !== '\n' && text[i - 1] !== '\r') i--;
+  return i;
+}
+
+/** End of a comment that follows `from` on the same line (blanks allowed before it) and ends that line; -1 when none. */
+function trailingComment(text: string, from: number): number {
+  let j = from;
+  while (text[j] === ' ' || text[j] === '\t') j++;
+  let stop = -1;
+  if (text.startsWith('//', j)) {
+    stop = j;
+    while (stop < text.length && text[stop] !== '\n' && text[stop] !== '\r') stop++;
+  } else if (text.startsWith('/*', j)) {
+    const close = text.indexOf('*/', j + 2);
+    if (close < 0 || /[\r\n]/.test(text.slice(j, close))) return -1;
+    stop = close + 2;
+    if (endsLine(text, stop) !== stop && text.slice(stop, endsLine(text, stop)).trim() !== '') return -1;
+  }
+  return stop;
+}
+
+/** Just past the line break at or after `offset` (the text's end when there is none). */
+function pastLineBreak(text: string, offset: number): number {
+  let i = offset;
+  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+  if (text[i] === '\r' && text[i + 1] === '\n') return i + 2;
+  return i < text.length ? i + 1 : i;
+}
+
 /**
  * Removes a property or array element and one neighbouring comma, and nothing else: unlike
- * `modify`, it never swallows a comment next to the value or reformats its neighbours.
+ * `modify`, it never reformats its neighbours, and it leaves no blank or whitespace-only line
+ * where the value stood (FORMAT §10). Comments stay, unless `withComments`: then the comments that
+ * describe the value (whole comment lines right above it, a comment after it on its line) go with
+ * it, as when a label the comment explained is removed.
  */
-export function removeValue(doc: ParsedSource, root: number, path: JsonPath): TextChange[] {
+export function removeValue(doc: ParsedSource, root: number, path: JsonPath, withComments = false): TextChange[] {
   const r = doc.parsed.roots[root];
   const target = r?.node && !r.broken ? findNodeAtLocation(r.node, path) : undefined;
   if (!target?.parent) return [];
@@ -129,34 +172,145 @@ export function removeValue(doc: ParsedSource, root: number, path: JsonPath): Te
   const i = siblings.indexOf(item);
   const text = doc.text;
   const end = item.offset + item.length;
-  if (i + 1 < siblings.length) {
-    const comma = commaBetween(text, end, siblings[i + 1].offset);
-    let stop = comma < 0 ? end : comma + 1;
+  const next = siblings[i + 1];
+  const prev = i > 0 ? siblings[i - 1] : undefined;
+  const commaAfter = next ? commaBetween(text, end, next.offset) : -1;
+  const afterItem = commaAfter >= 0 ? commaAfter + 1 : end;
+  const comment = withComments ? trailingComment(text, afterItem) : -1;
+  const lineEnd = comment >= 0 ? comment : afterItem;
+  const lineStart = startsLine(text, item.offset);
+  const floor = prev ? prev.offset + prev.length : container.offset + 1;
+
+  // The value has its lines to itself: remove them whole, with the comment lines right above it.
+  if (lineStart >= 0 && endsLine(text, lineEnd) >= 0 && text.slice(lineEnd, endsLine(text, lineEnd)).trim() === '' && (!next || next.offset >= pastLineBreak(text, lineEnd))) {
+    let from = lineStart;
+    for (let above = previousLineStart(text, from); withComments && above >= floor; above = previousLineStart(text, from)) {
+      if (!commentOnly(text.slice(above, from).replace(/[\r\n]+$/, ''))) break;
+      from = above;
+    }
+    const to = pastLineBreak(text, lineEnd);
+    const changes: TextChange[] = [{ offset: from, length: to - from, content: '' }];
+    if (!next && prev) {
+      // The last value goes: the comma before it goes too (comments after that comma stay).
+      const comma = commaBetween(text, prev.offset + prev.length, from);
+      if (comma >= 0) changes.unshift({ offset: comma, length: 1, content: '' });
+    }
+    return changes;
+  }
+
+  if (next) {
+    let stop = commaAfter < 0 ? end : commaAfter + 1;
+    if (comment >= 0) stop = comment;
     // Take the blanks after the comma too, up to a comment or the next value, so no gap is left.
-    while (stop < siblings[i + 1].offset && (text[stop] === ' ' || text[stop] === '\t')) stop++;
+    while (stop < next.offset && (text[stop] === ' ' || text[stop] === '\t')) stop++;
     if (text[stop] === '\r' && text[stop + 1] === '\n') stop += 2;
     else if (text[stop] === '\n' || text[stop] === '\r') stop += 1;
     let start = item.offset;
     // Remove the now-empty line's indentation as well.
     while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
     if (start > 0 && text[start - 1] !== '\n' && text[start - 1] !== '\r') start = item.offset;
-    if (stop > siblings[i + 1].offset) stop = siblings[i + 1].offset;
+    if (stop > next.offset) stop = next.offset;
     return [{ offset: start, length: stop - start, content: '' }];
   }
-  if (i > 0) {
-    const prevEnd = siblings[i - 1].offset + siblings[i - 1].length;
+  const stop = comment >= 0 ? comment : end;
+  if (prev) {
+    const prevEnd = prev.offset + prev.length;
     const comma = commaBetween(text, prevEnd, item.offset);
-    const start = comma < 0 ? item.offset : comma;
+    let start = comma < 0 ? item.offset : comma;
     // Keep comments that sit between the comma and the value: delete the comma, then the value.
     if (comma >= 0 && text.slice(comma + 1, item.offset).trim() !== '') {
       return [
         { offset: comma, length: 1, content: '' },
-        { offset: item.offset, length: end - item.offset, content: '' },
+        { offset: item.offset, length: stop - item.offset, content: '' },
       ];
     }
-    return [{ offset: start, length: end - start, content: '' }];
+    if (comma < 0) while (start > prevEnd && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+    return [{ offset: start, length: stop - start, content: '' }];
   }
-  return [{ offset: item.offset, length: end - item.offset, content: '' }];
+  let start = item.offset;
+  while (start > container.offset + 1 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+  return [{ offset: start, length: stop - start, content: '' }];
+}
+
+/** A value on one line, spaced as people write it: `["a", "b"]`, `{"k": 1}`. */
+export function inlineJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(inlineJson).join(', ')}]`;
+  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${inlineJson(v)}`).join(', ')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The indentation of the line `offset` is on. */
+function indentAt(text: string, offset: number): string {
+  let s = offset;
+  while (s > 0 && text[s - 1] !== '\n' && text[s - 1] !== '\r') s--;
+  let e = s;
+  while (text[e] === ' ' || text[e] === '\t') e++;
+  return text.slice(s, e);
+}
+
+/**
+ * Sets a value without touching anything around it (FORMAT §10; issue: a label fix reformatted the
+ * neighbouring one-line value). An existing value is replaced in place, written on one line; a new
+ * property is added after the object's last one, on a line of its own when the object's properties
+ * have lines of their own (after any comment that ends the last one's line), else inline. Falls back
+ * to `setValue` where the parent is missing or the tree is not usable.
+ */
+export function setValueInPlace(doc: ParsedSource, root: number, path: JsonPath, value: unknown): TextChange[] {
+  const r = doc.parsed.roots[root];
+  if (!r?.node || r.broken || doc.parsed.jsonLines) return setValue(doc, root, path, value);
+  const existing = findNodeAtLocation(r.node, path);
+  if (existing) return [{ offset: existing.offset, length: existing.length, content: inlineJson(value) }];
+  const parent = path.length ? findNodeAtLocation(r.node, path.slice(0, -1)) : undefined;
+  const key = path[path.length - 1];
+  if (!parent || parent.type !== 'object' || typeof key !== 'string') return setValue(doc, root, path, value);
+  const text = doc.text;
+  const entry = `${JSON.stringify(key)}: ${inlineJson(value)}`;
+  const last = parent.children?.[parent.children.length - 1];
+  if (!last) {
+    // An empty object: between its braces.
+    return [{ offset: parent.offset + 1, length: 0, content: entry }];
+  }
+  const lastEnd = last.offset + last.length;
+  const eol = detectFormatting(text).eol;
+  if (startsLine(text, last.offset) >= 0) {
+    // Properties on lines of their own: a new line after the last one's line (its comment stays on it).
+    const comment = trailingComment(text, lastEnd);
+    const lineEnd = comment >= 0 ? comment : lastEnd;
+    if (text.slice(lineEnd, endsLine(text, lineEnd) < 0 ? lineEnd : endsLine(text, lineEnd)).trim() === '' && endsLine(text, lineEnd) >= 0) {
+      const line = eol + indentAt(text, last.offset) + entry;
+      // One change where nothing sits between: two insertions at one offset have no order.
+      if (lineEnd === lastEnd) return [{ offset: lastEnd, length: 0, content: ',' + line }];
+      return [
+        { offset: lastEnd, length: 0, content: ',' },
+        { offset: lineEnd, length: 0, content: line },
+      ];
+    }
+  }
+  return [{ offset: lastEnd, length: 0, content: `, ${entry}` }];
+}
+
+/** Appends to the array at `path` without reformatting it: inline in a one-line array, on a new line in a multi-line one. */
+export function appendInPlace(doc: ParsedSource, root: number, path: JsonPath, value: unknown): TextChange[] {
+  const r = doc.parsed.roots[root];
+  const array = r?.node && !r.broken && !doc.parsed.jsonLines ? findNodeAtLocation(r.node, path) : undefined;
+  if (!array || array.type !== 'array') return appendToArray(doc, root, path, 0, value);
+  const text = doc.text;
+  const last = array.children?.[array.children.length - 1];
+  if (!last) return [{ offset: array.offset + 1, length: 0, content: inlineJson(value) }];
+  const lastEnd = last.offset + last.length;
+  if (startsLine(text, last.offset) >= 0) {
+    const comment = trailingComment(text, lastEnd);
+    const lineEnd = comment >= 0 ? comment : lastEnd;
+    if (endsLine(text, lineEnd) >= 0 && text.slice(lineEnd, endsLine(text, lineEnd)).trim() === '') {
+      const line = detectFormatting(text).eol + indentAt(text, last.offset) + inlineJson(value);
+      if (lineEnd === lastEnd) return [{ offset: lastEnd, length: 0, content: ',' + line }];
+      return [
+        { offset: lastEnd, length: 0, content: ',' },
+        { offset: lineEnd, length: 0, content: line },
+      ];
+    }
+  }
+  return [{ offset: lastEnd, length: 0, content: `, ${inlineJson(value)}` }];
 }
 
 /** Appends to the array at `path` (which must exist). */

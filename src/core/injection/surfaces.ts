@@ -1,0 +1,179 @@
+import { isJsonObject } from '../model/canonical';
+import type { EnvironmentFile } from '../model/environment';
+import { overridesOf } from '../model/environment';
+import type { CaseModel } from '../model/workspace';
+import type { JsonPath } from '../text/types';
+import { detectText, isPayload, type Slot, type StringVerdict } from './detect';
+import type { VerdictCache } from './verdicts';
+
+/**
+ * The payload surfaces beyond tool schemas (FORMAT §3a): tool outputs, environments (files, inline,
+ * overrides) and the task. Their strings are data written for people, judged in the detector's
+ * `data` slot; a task is an instruction by nature, so only hidden text in it is a finding.
+ */
+export type Surface = 'tool_output' | 'environment' | 'environment_override' | 'inline_environment' | 'task';
+
+export interface SurfaceHit {
+  surface: Surface;
+  uri: string;
+  root: number;
+  /** Path of the string from its document root. */
+  path: JsonPath;
+  /** Path of the surface value that holds it (the output, the override value, the environment, the task). */
+  slotPath: JsonPath;
+  slot: Slot;
+  text: string;
+  verdict: StringVerdict;
+  /** The case whose own field holds the string; undefined in an environment file, which is shared. */
+  case?: CaseModel;
+}
+
+export interface SurfaceScanOptions {
+  allowed: (text: string) => boolean;
+  /** The config's options as text: a cached scan stands while they are the same. */
+  key: string;
+  verdicts?: VerdictCache;
+}
+
+const MAX_DEPTH = 200;
+const DATA_CONTEXT = { slot: 'data' as const };
+
+function judge(text: string, options: SurfaceScanOptions): StringVerdict | undefined {
+  if (options.allowed(text)) return undefined;
+  const verdict = options.verdicts ? options.verdicts.verdict(text, DATA_CONTEXT) : detectText(text, DATA_CONTEXT);
+  return isPayload(verdict) ? verdict : undefined;
+}
+
+type RawHit = Omit<SurfaceHit, 'case'>;
+
+/** Every string of `value` at any depth, judged as data; `path` is mutated as the walk goes and copied for hits only. */
+function scanValue(value: unknown, path: JsonPath, slotPath: JsonPath, surface: Surface, uri: string, root: number, options: SurfaceScanOptions, out: RawHit[], depth: number): void {
+  if (depth > MAX_DEPTH) return;
+  if (typeof value === 'string') {
+    const verdict = judge(value, options);
+    if (verdict) out.push({ surface, uri, root, path: [...path], slotPath, slot: 'data', text: value, verdict });
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      scanValue(value[i], path, slotPath, surface, uri, root, options, out, depth + 1);
+      path.pop();
+    }
+  } else if (isJsonObject(value)) {
+    for (const k in value) {
+      path.push(k);
+      scanValue(value[k], path, slotPath, surface, uri, root, options, out, depth + 1);
+      path.pop();
+    }
+  }
+}
+
+const fileScans = new WeakMap<EnvironmentFile, { key: string; hits: SurfaceHit[] }>();
+
+/**
+ * Every string of an environment file, scanned once per file object (the same object while the
+ * file's text is unchanged), however many cases share it and whatever they override.
+ */
+export function scanEnvironmentFile(file: EnvironmentFile, options: SurfaceScanOptions): SurfaceHit[] {
+  const cached = fileScans.get(file);
+  if (cached && cached.key === options.key) return cached.hits;
+  const out: RawHit[] = [];
+  if (!file.broken) scanValue(file.value, [], [], 'environment', file.doc.uri, 0, options, out, 0);
+  fileScans.set(file, { key: options.key, hits: out });
+  return out;
+}
+
+/** Hidden text as FORMAT §3a defines it, and only that: what a task is scanned for. */
+export function hiddenText(text: string): StringVerdict | undefined {
+  let tags = 0;
+  let bidi = 0;
+  let zeroWidth = 0;
+  let tagText = '';
+  let visible = '';
+  const latin = (ch: string | undefined) => ch !== undefined && /[A-Za-z\u00c0-\u024f]/.test(ch);
+  const chars = Array.from(text);
+  for (let i = 0; i < chars.length; i++) {
+    const cp = chars[i].codePointAt(0)!;
+    if (cp >= 0xe0000 && cp <= 0xe007f) {
+      tags++;
+      if (cp >= 0xe0020 && cp <= 0xe007e) tagText += String.fromCharCode(cp - 0xe0000);
+      continue;
+    }
+    if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) {
+      bidi++;
+      continue;
+    }
+    if (cp === 0x200b || cp === 0x200c || cp === 0x200d || cp === 0x2060 || cp === 0xfeff) {
+      // Between two Latin letters (a run of several counts once), it splits a word without showing.
+      let j = i + 1;
+      while (j < chars.length && /[\u200b-\u200d\u2060\ufeff]/.test(chars[j])) j++;
+      if (latin(chars[i - 1]) && latin(chars[j])) zeroWidth++;
+      i = j - 1;
+      continue;
+    }
+    visible += chars[i];
+  }
+  if (!tags && !bidi && !zeroWidth) return undefined;
+  const signals = [];
+  if (tags) signals.push({ id: 'hidden-tags', weight: 1, explanation: 'carries invisible Unicode tag characters (U+E0000–E007F)' });
+  if (bidi) signals.push({ id: 'bidi-control', weight: 1, explanation: 'contains bidirectional control characters that reorder what is shown' });
+  if (zeroWidth) signals.push({ id: 'zero-width', weight: 1, explanation: 'splits words with zero-width characters' });
+  return { score: signals.length, signals, hidden: true, decoded: tagText.trim() ? tagText : visible };
+}
+
+const caseScans = new WeakMap<object, { key: string; hits: RawHit[] }>();
+const caseHits = new WeakMap<CaseModel, { key: string; hits: SurfaceHit[] }>();
+
+/**
+ * The payloads in a case's own surfaces: `tool_outputs[*].output`, an inline `environment`, the
+ * values of `environment_overrides`, hidden text in `task`. Kept per case value (the same object
+ * while its document is unchanged): its cost follows the case's own fields, never the size of an
+ * environment file it references.
+ */
+export function scanCaseSurfaces(c: CaseModel, options: SurfaceScanOptions): SurfaceHit[] {
+  const kept = caseHits.get(c);
+  if (kept && kept.key === options.key) return kept.hits;
+  let raw = caseScans.get(c.value);
+  if (!raw || raw.key !== options.key) {
+    const out: RawHit[] = [];
+    const v = c.value;
+    const uri = c.doc.uri;
+    if (Array.isArray(v.tool_outputs)) {
+      v.tool_outputs.forEach((entry, i) => {
+        if (!isJsonObject(entry) || !('output' in entry)) return;
+        const slotPath = [...c.path, 'tool_outputs', i, 'output'];
+        scanValue(entry.output, [...slotPath], slotPath, 'tool_output', uri, c.root, options, out, 0);
+      });
+    }
+    if (v.environment !== undefined && typeof v.environment !== 'string') {
+      const slotPath = [...c.path, 'environment'];
+      scanValue(v.environment, [...slotPath], slotPath, 'inline_environment', uri, c.root, options, out, 0);
+    }
+    for (const o of overridesOf(v, c.path)) scanValue(o.value, [...o.path], o.path, 'environment_override', uri, c.root, options, out, 0);
+    if (typeof v.task === 'string' && !options.allowed(v.task)) {
+      const verdict = hiddenText(v.task);
+      const path = [...c.path, 'task'];
+      if (verdict) out.push({ surface: 'task', uri, root: c.root, path, slotPath: path, slot: 'data', text: v.task, verdict });
+    }
+    raw = { key: options.key, hits: out };
+    caseScans.set(c.value, raw);
+  }
+  const hits = raw.hits.map((h) => ({ ...h, case: c }));
+  caseHits.set(c, { key: options.key, hits });
+  return hits;
+}
+
+/** How messages name where a surface payload sits. */
+export function surfaceName(hit: SurfaceHit): string {
+  switch (hit.surface) {
+    case 'tool_output':
+      return 'a tool output';
+    case 'environment':
+      return 'an environment file';
+    case 'environment_override':
+      return 'an environment override';
+    case 'inline_environment':
+      return 'the inline environment';
+    default:
+      return 'the task (hidden text)';
+  }
+}
