@@ -6,6 +6,13 @@
  * times; this is the long run.
  *
  *   node out/scripts/fuzz.js [--runs N] [--seed S] [--ignore REGEX] [--hang SECONDS] [--shrink SECONDS]
+ *                            [--budget-ms MS] [--memory-mb MB]
+ *
+ * Every input has a budget: one that takes longer than `--budget-ms` (default 10 s) fails the
+ * property and is shrunk like any failure; one that hangs past `--hang` seconds, or drives the
+ * process past `--memory-mb` of resident memory (default 1536), is written out and ends the run.
+ * Schema shapes (test/hostile/arbitraries.ts `schemaWorkspace`: deep allOf/$ref chains, recursive
+ * refs, many required names, big enums, patterns, uniqueItems) are among the inputs.
  *
  * `--ignore` skips problems whose text matches, to look past one already reported; the report
  * says how many it skipped.
@@ -15,7 +22,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { lintIndex, loadWorkspace, memoryFileSystem } from '../src/core';
-import { anyValue, fixtureWorkspaces, hostileText, KIND_NAMES, mutate, mutation, otherFixtureWorkspaces, render, repoRoot, style, workspace, type Files } from '../test/hostile/arbitraries';
+import { anyValue, fixtureWorkspaces, hostileText, KIND_NAMES, mutate, mutation, otherFixtureWorkspaces, render, repoRoot, schemaWorkspace, style, workspace, type Files } from '../test/hostile/arbitraries';
 import { diagnosticProblems, fixProblems } from '../test/hostile/check';
 
 function arg(name: string, fallback: number): number {
@@ -40,6 +47,7 @@ const cases: fc.Arbitrary<Case> = fc.oneof(
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...KIND_NAMES), fc.oneof(hostileText, fc.string({ unit: 'binary' }), fc.json())).map(([n, t]) => ({ kind: 'arbitrary text', files: { [n]: t } })) },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...KIND_NAMES), anyValue, style).map(([n, v, s]) => ({ kind: 'arbitrary JSON value', files: { [n]: render(v, s) } })) },
   { weight: 4, arbitrary: workspace.map((files) => ({ kind: 'generated workspace', files })) },
+  { weight: 2, arbitrary: schemaWorkspace.map((files) => ({ kind: 'schema shape', files })) },
   {
     weight: 3,
     arbitrary: fc.tuple(fc.constantFrom(...fixtures), fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 4 })).map(([f, which, ms]) => {
@@ -68,6 +76,10 @@ const bump = (m: Map<string, number>, k: string, n = 1) => m.set(k, (m.get(k) ??
 
 /** Seconds one case may take before the run counts as hung. */
 const HANG_SECONDS = arg('--hang', 60);
+/** Milliseconds one case may take and still pass. */
+const BUDGET_MS = arg('--budget-ms', 10_000);
+/** Resident memory the process may reach while a case runs. */
+const MEMORY_MB = arg('--memory-mb', 1536);
 
 /**
  * A hung case blocks this thread, so no timer or signal handler here can fire. A watchdog thread
@@ -79,14 +91,20 @@ const watchdog = new Worker(
   const { writeFileSync, writeSync } = require('node:fs');
   let current, since = 0;
   parentPort.on('message', (m) => { current = m; since = Date.now(); });
-  setInterval(() => {
-    if (!current || current === 'done' || Date.now() - since < workerData.limit * 1000) return;
+  const stop = (why) => {
     writeFileSync(workerData.file, current);
-    writeSync(2, '\\nHUNG: one case ran over ' + workerData.limit + ' s; it is in ' + workerData.file + '\\n' + current.slice(0, 4000) + '\\n');
+    writeSync(2, '\\n' + why + '; it is in ' + workerData.file + '\\n' + current.slice(0, 4000) + '\\n');
     process.kill(process.pid, 'SIGKILL');
-  }, 1000).unref();
+  };
+  setInterval(() => {
+    if (!current || current === 'done') return;
+    // The whole process's resident memory: the main thread's case is what grows it.
+    const rss = process.memoryUsage.rss() / 1024 / 1024;
+    if (rss > workerData.memoryMb) stop('OVER MEMORY: one case drove the process to ' + Math.round(rss) + ' MB (budget ' + workerData.memoryMb + ' MB)');
+    else if (Date.now() - since >= workerData.limit * 1000) stop('HUNG: one case ran over ' + workerData.limit + ' s');
+  }, 200).unref();
   `,
-  { eval: true, workerData: { limit: HANG_SECONDS, file: join(repoRoot(), 'out', 'fuzz-hang.json') } },
+  { eval: true, workerData: { limit: HANG_SECONDS, memoryMb: MEMORY_MB, file: join(repoRoot(), 'out', 'fuzz-hang.json') } },
 );
 watchdog.unref();
 
@@ -123,6 +141,7 @@ async function checkCase(c: Case): Promise<void> {
   }
   const ms = Date.now() - started;
   if (ms > slowest.ms) slowest = { ms, kind: c.kind };
+  if (ms > BUDGET_MS) problems.push(`took ${ms} ms, over the per-input budget of ${BUDGET_MS} ms`);
   const shown = ignore ? problems.filter((p) => !ignore.test(p)) : problems;
   ignored += problems.length - shown.length;
   if (shown.length) {
@@ -155,7 +174,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  console.log(`fuzz: ${runs} cases, seed ${seed} (repeat with --seed ${seed})`);
+  console.log(`fuzz: ${runs} cases, seed ${seed} (repeat with --seed ${seed}); per input: ${BUDGET_MS} ms, ${MEMORY_MB} MB resident, hung after ${HANG_SECONDS} s`);
   console.log(`  fixture workspaces mutated: ${fixtures.map((f) => f.name).join(', ') || 'none'}`);
   const result = await fc.check(fc.asyncProperty(cases, check), { numRuns: runs, seed });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);

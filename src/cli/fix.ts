@@ -22,6 +22,12 @@ function overlaps(a: TextChange, b: TextChange): boolean {
   return a.offset <= b.offset + b.length && b.offset <= a.offset + a.length;
 }
 
+function editKey(rule: string, groups: LintDiagnostic['fixes'][number]['edits']): string {
+  const parts = [rule];
+  for (const g of groups) for (const e of g.edits) parts.push(`${g.uri}\u0000${e.offset}\u0000${e.length}\u0000${e.newText}`);
+  return parts.join('\u0001');
+}
+
 /**
  * Picks the fixes `--fix` applies in one pass: the diagnostic's only fix, marked unambiguous, whose
  * edits target the text that was linted and do not overlap an edit already taken. Later passes
@@ -40,7 +46,9 @@ export function planFixes(
   for (const d of diagnostics) {
     if (!autoFixable(d)) continue;
     const fix = d.fixes[0];
-    const key = `${d.code}\u0000${d.uri}\u0000${d.message}\u0000${fix.title}`;
+    // The edit itself is the fix's identity: six identical typos have six fixes (same code, file,
+    // message and title), and a fix that left its diagnostic in place would make the same edit again.
+    const key = editKey(d.code, fix.edits);
     if (done.has(key)) continue;
     const groups = fix.edits.map((g) => ({ uri: g.uri, doc: index.docs.get(g.uri), version: g.version, edits: g.edits }));
     // The log names the file the fix changes: a label fix for a payload in a tool or environment

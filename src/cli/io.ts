@@ -9,5 +9,6 @@ export interface CliIo {
   isTTY: boolean;
   stdout(text: string): void;
   stderr(text: string): void;
-  writeFile(path: string, text: string): Promise<void>;
+  /** Writes the whole text, given as one string or in pieces (a report too large for one string). */
+  writeFile(path: string, text: string | Iterable<string>): Promise<void>;
 }

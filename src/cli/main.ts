@@ -1,8 +1,7 @@
-import { promises as fsp } from 'node:fs';
-import { dirname } from 'node:path';
 import { blockingFileSystem } from '../node/fs';
 import type { CliIo } from './io';
 import { runCli } from './run';
+import { writeFileAtomic } from './write';
 
 /** The real process behind the CliIo seam. */
 function processIo(): CliIo {
@@ -13,13 +12,8 @@ function processIo(): CliIo {
     isTTY: Boolean(process.stdout.isTTY),
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
-    async writeFile(path, text) {
-      await fsp.mkdir(dirname(path), { recursive: true });
-      // The reader drops a byte-order mark; a file that had one keeps it when --fix rewrites it.
-      const head = await fsp.readFile(path).then((b) => b.subarray(0, 3), () => undefined);
-      const bom = head !== undefined && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf && !text.startsWith('\ufeff');
-      await fsp.writeFile(path, bom ? '\ufeff' + text : text, 'utf8');
-    },
+    // A temporary file and a rename: a full disk never leaves a half-written suite file.
+    writeFile: writeFileAtomic,
   };
 }
 

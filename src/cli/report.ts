@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { buildSuiteReport, fileUri, lintIndex, loadWorkspace, renderSuiteReport, type ReportFormat } from '../core';
+import { buildSuiteReport, escapeText, fileUri, lintIndex, loadWorkspace, quote, renderSuiteReport, type ReportFormat } from '../core';
 import type { CliIo } from './io';
 
 export const REPORT_USAGE = `Usage: litmus-lint report [options] <files or folders...>
@@ -26,6 +26,19 @@ interface ReportOptions {
   help: boolean;
 }
 
+/**
+ * Command-line text for the terminal: control, bidi and other hidden characters escaped, so a
+ * folder name cannot set the terminal title, clear the screen or reorder the line.
+ */
+function shown(text: string): string {
+  return quote(text, 400);
+}
+
+/** A path as given, escaped the same way but unquoted (as the linter's own usage errors show paths). */
+function shownPath(text: string): string {
+  return escapeText(text, 400);
+}
+
 /** Parses the report's own options; a string is a one-line usage error. */
 export function parseReportArgs(args: string[]): ReportOptions | string {
   const opts: ReportOptions = { format: 'text', paths: [], help: false };
@@ -47,7 +60,7 @@ export function parseReportArgs(args: string[]): ReportOptions | string {
       case '--format': {
         const v = takeValue();
         if (v === undefined) return '--format needs a value: text, json or markdown';
-        if (!FORMATS.includes(v as ReportFormat)) return `unknown report format ${JSON.stringify(v)}; use text, json or markdown`;
+        if (!FORMATS.includes(v as ReportFormat)) return `unknown report format ${shown(v)}; use text, json or markdown`;
         opts.format = v as ReportFormat;
         break;
       }
@@ -66,7 +79,7 @@ export function parseReportArgs(args: string[]): ReportOptions | string {
         break;
       }
       default:
-        if (arg.startsWith('-') && arg !== '-') return `unknown option ${JSON.stringify(arg)} (see litmus-lint report --help)`;
+        if (arg.startsWith('-') && arg !== '-') return `unknown option ${shown(arg)} (see litmus-lint report --help)`;
         opts.paths.push(arg);
     }
   }
@@ -91,7 +104,7 @@ export async function runReport(args: string[], io: CliIo): Promise<number> {
   const roots = opts.paths.map((p) => fileUri(path.resolve(io.cwd, p)));
   for (let i = 0; i < roots.length; i++) {
     if (!(await io.fs.stat(roots[i]).catch(() => undefined))) {
-      io.stderr(`litmus-lint report: ${opts.paths[i]}: no such file or folder\n`);
+      io.stderr(`litmus-lint report: ${shownPath(opts.paths[i])}: no such file or folder\n`);
       return 2;
     }
   }
@@ -99,7 +112,7 @@ export async function runReport(args: string[], io: CliIo): Promise<number> {
   if (opts.config !== undefined) {
     configUri = fileUri(path.resolve(io.cwd, opts.config));
     if ((await io.fs.stat(configUri).catch(() => undefined))?.type !== 'file') {
-      io.stderr(`litmus-lint report: --config ${opts.config}: no such file\n`);
+      io.stderr(`litmus-lint report: --config ${shownPath(opts.config)}: no such file\n`);
       return 2;
     }
   }
@@ -112,7 +125,7 @@ export async function runReport(args: string[], io: CliIo): Promise<number> {
     else io.stdout(text);
     return report.verdict.trusted ? 0 : 1;
   } catch (e) {
-    io.stderr(`litmus-lint report: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+    io.stderr(`litmus-lint report: internal error: ${quote(String((e as Error)?.message ?? e), 400).slice(1, -1)}\n`);
     return 2;
   }
 }

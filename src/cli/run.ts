@@ -6,6 +6,12 @@ import { useColor } from './color';
 import { planFixes, type AppliedFix } from './fix';
 import { relPath, plural, type FormatContext } from './format/context';
 import { FORMATTERS } from './format/index';
+import { jsonReport } from './format/json';
+import { sarifLog } from './format/sarif';
+import { jsonChunks } from './format/stream';
+
+/** The formats whose report is a JSON value, which can be written out in pieces when it is huge. */
+const STREAMED: Record<string, ((diagnostics: readonly LintDiagnostic[], ctx: FormatContext) => unknown) | undefined> = { json: jsonReport, sarif: sarifLog };
 import { keptResults, truncationNotice } from './format/sarif';
 import { helpText } from './help';
 import type { CliIo } from './io';
@@ -103,9 +109,18 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
         }
       : {}),
   };
-  const text = FORMATTERS[opts.format](shown, ctx);
+  let text: string | Iterable<string>;
+  try {
+    text = FORMATTERS[opts.format](shown, ctx);
+  } catch (e) {
+    // Past the longest string V8 can build: the JSON formats are written out in pieces instead.
+    const value = STREAMED[opts.format];
+    if (!(e instanceof RangeError) || !value) throw e;
+    text = jsonChunks(value(shown, ctx));
+  }
   if (opts.output !== undefined) await io.writeFile(resolve(io.cwd, opts.output), text);
-  else io.stdout(text);
+  else if (typeof text === 'string') io.stdout(text);
+  else for (const chunk of text) io.stdout(chunk);
   return status;
 }
 
@@ -144,8 +159,19 @@ async function fixAll(
   firstDiagnostics: LintDiagnostic[],
   load: () => Promise<LoadResult>,
 ): Promise<{ loaded: LoadResult; diagnostics: LintDiagnostic[] }> {
-  // Fixes only write inside what the user named: a referenced file elsewhere is reported, not edited.
-  const writable = (uri: string) => roots.some((r) => isUnder(normalizeUri(uri), r));
+  // Fixes only write inside what the user named: a referenced file elsewhere is reported, not
+  // edited, and so is a file inside whose symbolic links lead out (the write would land there).
+  const realRoots = await Promise.all(roots.map((r) => realUriOf(io, r)));
+  const realOf = new Map<string, string | undefined>();
+  const writable = (uri: string) => {
+    const u = normalizeUri(uri);
+    if (!roots.some((r) => isUnder(u, r))) return false;
+    const real = realOf.get(u);
+    return real === undefined || roots.some((r) => isUnder(real, r)) || realRoots.some((r) => r !== undefined && isUnder(real, r));
+  };
+  const resolveDocs = async (index: LoadResult['index']) => {
+    for (const uri of index.docs.keys()) if (!realOf.has(uri)) realOf.set(uri, await realUriOf(io, uri));
+  };
   const done = new Set<string>();
   const applied: AppliedFix[] = [];
   const outside = new Map<string, AppliedFix>();
@@ -153,6 +179,7 @@ async function fixAll(
   let loaded = first;
   let diagnostics = firstDiagnostics;
   for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+    await resolveDocs(loaded.index);
     const plan = planFixes(loaded.index, diagnostics, writable, done);
     for (const o of plan.outside) outside.set(`${o.uri}:${o.line}:${o.column}:${o.title}`, o);
     if (plan.applied.length === 0) break;
@@ -173,6 +200,16 @@ async function fixAll(
   return { loaded, diagnostics };
 }
 
+/** Where a file's symbolic links lead, when the file system knows; undefined when it cannot say. */
+async function realUriOf(io: CliIo, uri: string): Promise<string | undefined> {
+  if (!io.fs.realUri) return undefined;
+  try {
+    return normalizeUri(await io.fs.realUri(uri));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Says on standard error what was read or skipped beyond the plain lint, so nothing is silent. */
 function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string): Notice[] {
   const notices: Notice[] = [];
@@ -183,6 +220,8 @@ function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string): Notice[] {
     const reason = why[kind] ?? 'referenced by a case';
     notices.push(notice(io, 'note', `also read ${show(uri)} (${reason}), outside the given paths`));
   }
+  for (const uri of loaded.linkedOutside ?? []) notices.push(notice(io, 'note', `also read ${show(uri)} through a symbolic link that leads outside the given paths`));
+  for (const uri of loaded.refused) notices.push(notice(io, 'note', `not read ${show(uri)}: a symbolic link that leads outside the given paths`));
   for (const uri of loaded.skipped) notices.push(notice(io, 'note', `skipped ${show(uri)}: not a LITMUS file (by name or $schema)`));
   for (const [uri, reason] of loaded.index.readErrors) {
     // Files with a LITMUS kind get a parse-error in place; what is left is a folder or an odd entry.

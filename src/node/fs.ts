@@ -3,13 +3,51 @@ import { type EntryType, type FileSystem, fileUri, uriToPath } from '../core';
 
 type MaybePromise<T> = T | Promise<T>;
 
+/**
+ * No file is read past this many bytes, whatever the host's size limit (the CLI has none): a
+ * string that long is past what V8 can hold anyway, and a file that claims to be small may not be.
+ */
+export const HARD_READ_LIMIT = 256 * 1024 * 1024;
+const CHUNK = 1024 * 1024;
+
+/**
+ * Pseudo file systems whose files are not data: their sizes on record are 0 or made up and some
+ * never end (/proc/self/pagemap reads gigabytes). Files there are refused, whatever their type.
+ * statfs magic numbers from Linux's magic.h.
+ */
+const SPECIAL_FILESYSTEMS = new Map<number, string>([
+  [0x9fa0, 'procfs'],
+  [0x62656572, 'sysfs'],
+  [0x64626720, 'debugfs'],
+  [0x74726163, 'tracefs'],
+  [0x73636673, 'securityfs'],
+  [0x27e0eb, 'cgroupfs'],
+  [0x63677270, 'cgroup2fs'],
+  [0x1cd1, 'devpts'],
+  [0x62656570, 'configfs'],
+  [0xcafe4a11, 'bpffs'],
+  [0x6165676c, 'pstorefs'],
+  [0xde5e81e4, 'efivarfs'],
+  [0x65735543, 'fusectl'],
+]);
+
 /** The few calls the file system needs, in either Node flavour. */
 interface Calls {
   stat(path: string): MaybePromise<nodeFs.Stats>;
   lstat(path: string): MaybePromise<nodeFs.Stats>;
-  readFile(path: string): MaybePromise<Uint8Array>;
-  readdir(path: string): MaybePromise<nodeFs.Dirent[]>;
+  statfsType(path: string): MaybePromise<number | undefined>;
+  /** At most `maxBytes + 1` bytes of the file, so a caller can tell it holds more. */
+  readBounded(path: string, maxBytes: number): MaybePromise<Uint8Array>;
+  readdir(path: string): MaybePromise<nodeFs.Dirent<Buffer>[]>;
   realpath(path: string): MaybePromise<string>;
+}
+
+const fail = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+/** A directory entry's name as text, or undefined when its bytes are not UTF-8. */
+function nameOf(raw: Buffer): string | undefined {
+  const name = raw.toString('utf8');
+  return Buffer.byteLength(name, 'utf8') === raw.length && Buffer.from(name, 'utf8').equals(raw) ? name : undefined;
 }
 
 function fileSystemOver(calls: Calls): FileSystem {
@@ -28,24 +66,32 @@ function fileSystemOver(calls: Calls): FileSystem {
     }
   }
   return {
-    async readFile(uri) {
+    async readFile(uri, options) {
       const path = uriToPath(uri);
       // Reading a FIFO or a device such as /dev/zero never ends; a suite path may name one.
       const st = await calls.stat(path);
-      if (!st.isFile()) {
-        throw Object.assign(new Error(`not a regular file: ${path}`), { code: st.isDirectory() ? 'EISDIR' : 'ENOTFILE' });
-      }
-      return new TextDecoder('utf-8').decode(await calls.readFile(path));
+      if (!st.isFile()) throw fail(`not a regular file: ${path}`, st.isDirectory() ? 'EISDIR' : 'ENOTFILE');
+      const special = SPECIAL_FILESYSTEMS.get((await calls.statfsType(path)) ?? -1);
+      if (special) throw fail(`on ${special}, not a data file: ${path}`, 'ESPECIALFS');
+      const budget = Math.min(options?.maxBytes ?? HARD_READ_LIMIT, HARD_READ_LIMIT);
+      // Read with a budget whatever stat said: a size on record can be 0 for a file that never ends.
+      const bytes = await calls.readBounded(path, budget);
+      if (bytes.length > budget) throw fail(`file too large: ${path}`, 'EFBIG');
+      return new TextDecoder('utf-8').decode(bytes);
     },
     async readDirectory(uri) {
       const dir = uriToPath(uri);
       const entries = await calls.readdir(dir);
       const out: [string, EntryType][] = [];
       for (const e of entries) {
-        if (e.isFile()) out.push([e.name, 'file']);
-        else if (e.isDirectory()) out.push([e.name, 'directory']);
-        else if (e.isSymbolicLink()) out.push([e.name, (await typeOf(`${dir}/${e.name}`)) ?? 'other']);
-        else out.push([e.name, 'other']);
+        const name = nameOf(e.name);
+        // A name that is not UTF-8 cannot be spelled in a URI that leads back to it: listed as
+        // `other` under its lossy spelling (with U+FFFD), so the walk can name what it skipped.
+        if (name === undefined) out.push([e.name.toString('utf8'), 'other']);
+        else if (e.isFile()) out.push([name, 'file']);
+        else if (e.isDirectory()) out.push([name, 'directory']);
+        else if (e.isSymbolicLink()) out.push([name, (await typeOf(`${dir}/${name}`)) ?? 'other']);
+        else out.push([name, 'other']);
       }
       return out;
     },
@@ -62,12 +108,49 @@ function fileSystemOver(calls: Calls): FileSystem {
   };
 }
 
+async function readBoundedAsync(path: string, maxBytes: number): Promise<Uint8Array> {
+  const h = await nodeFs.promises.open(path, 'r');
+  try {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    while (total <= maxBytes) {
+      const buf = new Uint8Array(Math.min(CHUNK, maxBytes + 1 - total));
+      const { bytesRead } = await h.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(buf.subarray(0, bytesRead));
+      total += bytesRead;
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    await h.close();
+  }
+}
+
+function readBoundedSync(path: string, maxBytes: number): Uint8Array {
+  const fd = nodeFs.openSync(path, 'r');
+  try {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    while (total <= maxBytes) {
+      const buf = new Uint8Array(Math.min(CHUNK, maxBytes + 1 - total));
+      const n = nodeFs.readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      chunks.push(buf.subarray(0, n));
+      total += n;
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    nodeFs.closeSync(fd);
+  }
+}
+
 /** Core's FileSystem over Node's `fs` for the language server: it never blocks the event loop. */
 export const nodeFileSystem: FileSystem = fileSystemOver({
   stat: (p) => nodeFs.promises.stat(p),
   lstat: (p) => nodeFs.promises.lstat(p),
-  readFile: (p) => nodeFs.promises.readFile(p),
-  readdir: (p) => nodeFs.promises.readdir(p, { withFileTypes: true }),
+  statfsType: (p) => nodeFs.promises.statfs(p).then((s) => s.type, () => undefined),
+  readBounded: readBoundedAsync,
+  readdir: (p) => nodeFs.promises.readdir(p, { withFileTypes: true, encoding: 'buffer' }),
   realpath: (p) => nodeFs.promises.realpath(p),
 });
 
@@ -79,7 +162,14 @@ export const nodeFileSystem: FileSystem = fileSystemOver({
 export const blockingFileSystem: FileSystem = fileSystemOver({
   stat: (p) => nodeFs.statSync(p),
   lstat: (p) => nodeFs.lstatSync(p),
-  readFile: (p) => nodeFs.readFileSync(p),
-  readdir: (p) => nodeFs.readdirSync(p, { withFileTypes: true }),
+  statfsType: (p) => {
+    try {
+      return nodeFs.statfsSync(p).type;
+    } catch {
+      return undefined;
+    }
+  },
+  readBounded: readBoundedSync,
+  readdir: (p) => nodeFs.readdirSync(p, { withFileTypes: true, encoding: 'buffer' }),
   realpath: (p) => nodeFs.realpathSync(p),
 });

@@ -1,4 +1,4 @@
-import { CodeActionKind, type CodeAction, type Diagnostic, type TextDocumentEdit, type TextEdit } from 'vscode-languageserver';
+import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextDocumentEdit, type TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { type Fix, type LintDiagnostic, normalizeUri } from '../core';
 import { diagnosticKey, keyOf, toLspDiagnostic } from './diagnostics';
@@ -27,14 +27,26 @@ export function fixToEdit(fix: Fix, versionOf: VersionOf): TextDocumentEdit[] | 
   return out;
 }
 
-/** One quick fix per core fix of each of our diagnostics the client sent (matched by key). */
-export function quickFixes(current: readonly LintDiagnostic[], sent: Diagnostic[], versionOf: VersionOf): CodeAction[] {
-  const byKey = new Map(current.map((d) => [diagnosticKey(d), d]));
+const before = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character < b.character);
+/** Whether two ranges share a position (touching counts: a cursor at a squiggle's end is on it). */
+function touches(a: Range, b: Range): boolean {
+  return !before(a.end, b.start) && !before(b.end, a.start);
+}
+
+/** A client's diagnostic as far as we read it: anything else in the list (null, a number) is skipped. */
+function isDiagnostic(d: unknown): d is Diagnostic {
+  return typeof d === 'object' && d !== null && !Array.isArray(d);
+}
+
+/**
+ * One quick fix per core fix of each of our diagnostics the client sent, or of ours at the range
+ * when it sent none of ours yet (see `matching`): fixes are never held back for want of the
+ * client's copy.
+ */
+export function quickFixes(current: readonly LintDiagnostic[], sent: readonly unknown[], versionOf: VersionOf, range?: Range): CodeAction[] {
   const actions: CodeAction[] = [];
-  for (const clientDiag of sent) {
-    const key = keyOf(clientDiag);
-    const d = key ? byKey.get(key) : undefined;
-    if (!d) continue;
+  const targets = matching(current, sent, range);
+  for (const d of targets) {
     d.fixes.forEach((fix) => {
       const edits = fixToEdit(fix, versionOf);
       if (!edits) return;
@@ -42,7 +54,7 @@ export function quickFixes(current: readonly LintDiagnostic[], sent: Diagnostic[
         title: fix.title,
         kind: CodeActionKind.QuickFix,
         diagnostics: [toLspDiagnostic(d)],
-        isPreferred: fix.unambiguous && d.fixes.length === 1,
+        isPreferred: fix.unambiguous && !fix.changesClaim && d.fixes.length === 1,
         edit: { documentChanges: edits },
       });
     });
@@ -61,7 +73,8 @@ export function fixAllAction(uri: string, current: readonly LintDiagnostic[], ve
   const fixed: LintDiagnostic[] = [];
   let version: number | undefined;
   for (const d of current) {
-    const fix = d.fixes.find((f) => f.unambiguous);
+    // A fix that changes what the suite claims is never applied without asking (FORMAT §10).
+    const fix = d.fixes.find((f) => f.unambiguous && !f.changesClaim);
     if (!fix || !fix.edits.every((e) => normalizeUri(e.uri) === target)) continue;
     if (!fixToEdit(fix, versionOf)) continue;
     const spans = fix.edits.flatMap((e) => e.edits.map((x) => ({ start: x.offset, end: x.offset + x.length })));
@@ -90,13 +103,22 @@ export function wants(only: string[] | undefined, kind: string): boolean {
 }
 
 /** Our current diagnostics that the client's copies (from a code-action request) stand for. */
-function matching(current: readonly LintDiagnostic[], sent: Diagnostic[]): LintDiagnostic[] {
+/**
+ * Our current diagnostics among those the client sent (matched by key; null or junk entries are
+ * skipped). A client that sent none of ours may not have them yet (a file just opened: the request
+ * races the first publish), so then ours at the requested range answer instead.
+ */
+function matching(current: readonly LintDiagnostic[], sent: readonly unknown[], range?: Range): LintDiagnostic[] {
   const byKey = new Map(current.map((d) => [diagnosticKey(d), d]));
   const out: LintDiagnostic[] = [];
-  for (const clientDiag of sent) {
+  const clientDiags = sent.filter(isDiagnostic);
+  for (const clientDiag of clientDiags) {
     const key = keyOf(clientDiag);
     const d = key ? byKey.get(key) : undefined;
     if (d && !out.includes(d)) out.push(d);
+  }
+  if (range && !clientDiags.some((d) => keyOf(d) !== undefined)) {
+    for (const d of current) if (touches(d.range, range) && !out.includes(d)) out.push(d);
   }
   return out;
 }
@@ -107,12 +129,12 @@ function matching(current: readonly LintDiagnostic[], sent: Diagnostic[]): LintD
  * and "Show documentation for <rule>". One of each per rule and line, as vscode-eslint offers them.
  * Only for a document whose text the last lint saw: the diagnostics describe that text.
  */
-export function ruleActions(current: readonly LintDiagnostic[], sent: Diagnostic[], doc: TextDocument, canSelect: boolean): CodeAction[] {
+export function ruleActions(current: readonly LintDiagnostic[], sent: readonly unknown[], doc: TextDocument, canSelect: boolean, range?: Range): CodeAction[] {
   const disable: CodeAction[] = [];
   const docs: CodeAction[] = [];
   const seenLine = new Set<string>();
   const seenRule = new Set<string>();
-  for (const d of matching(current, sent)) {
+  for (const d of matching(current, sent, range)) {
     const line = d.range.start.line;
     if (normalizeUri(doc.uri) === normalizeUri(d.uri) && !UNSUPPRESSIBLE.has(d.code) && !seenLine.has(`${d.code}@${line}`)) {
       seenLine.add(`${d.code}@${line}`);

@@ -37,13 +37,14 @@ export function editorFileSystem(
   };
 
   return {
-    async readFile(raw) {
+    async readFile(raw, options) {
       const uri = normalizeUri(raw);
       const open = openText(uri);
       if (open) return open.text;
       const cached = caching() ? texts.get(uri) : undefined;
       if (cached !== undefined) return cached;
-      const text = await base.readFile(uri);
+      // The byte budget bounds the disk read (the loader stats against the same limit first).
+      const text = await base.readFile(uri, options);
       if (caching()) texts.set(uri, text);
       return text;
     },

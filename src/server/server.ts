@@ -1,6 +1,8 @@
 import {
   CodeActionKind,
   DidChangeWatchedFilesNotification,
+  ErrorCodes,
+  ResponseError,
   FileChangeType,
   TextDocumentSyncKind,
   TextDocuments,
@@ -12,7 +14,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { version } from '../../package.json';
-import { buildSuiteReport, displayPath, type FileSystem, type LintDiagnostic, renderSuiteReport } from '../core';
+import { buildSuiteReport, displayPath, escapeText, type FileSystem, forgetFile, type LintDiagnostic, markdownComment, renderSuiteReport } from '../core';
 import { FIX_ALL_KIND, fixAllAction, quickFixes, ruleActions, wants } from './code-actions';
 import { toLspDiagnostic } from './diagnostics';
 import { payloadHover } from './hover';
@@ -41,8 +43,12 @@ import { createWorkspaceState, type GroupResult } from './workspace-state';
 /** Quiet time after a keystroke before a lint starts. */
 export const DEBOUNCE_MS = 150;
 
-/** How long a code-action request waits for a lint that is due, before answering from the last one. */
-const STALE_WAIT_MS = 1500;
+/**
+ * How long a code-action request waits for the lint that will carry the document's current version
+ * (in flight, or due after the debounce) before answering from the last one. Long: a first lint of
+ * a large workspace on a busy machine takes seconds, and an answer from before it is empty.
+ */
+const STALE_WAIT_MS = 30_000;
 
 const CHANGE_KIND: Record<number, 'created' | 'changed' | 'deleted'> = {
   [FileChangeType.Created]: 'created',
@@ -66,6 +72,13 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   const published = new Map<string, string>();
   const summaries = new Map<string, { counts: Counts; files: number; withProblems: number; oversized: string[] }>();
   let last = { durationMs: 0, finishedAt: 0 };
+  // Lines already logged about unreadable entries: each is said once per server run.
+  const logged = new Set<string>();
+  // After `shutdown` the protocol allows only `exit`: every other request is refused.
+  let shutDown = false;
+  const refuseAfterShutdown = () => {
+    if (shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, 'the server is shutting down');
+  };
 
   const log = (text: string) => connection.console.log(`[${new Date().toISOString().slice(11, 19)}] ${text}`);
 
@@ -127,7 +140,9 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   const publishedLists = new Map<string, readonly LintDiagnostic[]>();
   const publish = (uri: string, list: readonly LintDiagnostic[], version?: number) => {
     if (publishedLists.get(uri) === list) return;
-    publishedLists.set(uri, list);
+    // An empty list is not kept: a closed buffer's URI would otherwise stay here for good.
+    if (list.length) publishedLists.set(uri, list);
+    else publishedLists.delete(uri);
     const diagnostics = list.map(toLspDiagnostic);
     const json = JSON.stringify(diagnostics);
     if ((published.get(uri) ?? '[]') === json) return;
@@ -161,6 +176,17 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     }
     log(`linted ${where}: ${r.files} files, ${counts.errors} errors, ${counts.warnings} warnings, ${counts.infos + counts.hints} other, ${r.durationMs} ms`);
     for (const uri of r.oversized) log(`not linted (over litmus.maxFileSize): ${displayPath(uri)}`);
+    // What could not be read and has no document to carry a diagnostic (an odd entry, a name that
+    // is not UTF-8, a link out of the folder) is said once in the log rather than not at all.
+    const index = state.index(group);
+    for (const [uri, reason] of index?.readErrors ?? []) {
+      const line = `not read: ${escapeText(displayPath(uri))}: ${escapeText(reason)}`;
+      if (!index!.docs.has(uri) && !logged.has(line)) {
+        if (logged.size >= 10_000) logged.clear();
+        logged.add(line);
+        log(line);
+      }
+    }
     void connection.sendNotification(STATUS_NOTIFICATION, status());
     startupDone(group);
   };
@@ -273,6 +299,8 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     const uri = e.document.uri;
     const group = state.groupOf(uri);
     state.close(uri);
+    // What core kept of the buffer (its document, tool models) goes with it; the disk is read afresh.
+    forgetFile(uri);
     if (!state.folders().includes(group)) dropGroup(group);
     else scheduler.schedule(group, DEBOUNCE_MS);
   });
@@ -296,25 +324,32 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     lintAll(0);
   });
 
-  connection.onCodeAction(async (params) => {
+  connection.onCodeAction(async (params, token) => {
+    refuseAfterShutdown();
     const uri = params.textDocument.uri;
     // VS Code asks on every save of every JSON file when fix-all on save is on, its own settings
     // files included, and waits: a lint (and the settings it asks the client for) must not hold
     // up a file the server does not lint. Saving settings.json would otherwise wait on itself.
     if (!state.lints(uri)) return [];
-    const only = params.context.only;
+    const only = params.context?.only;
+    const sent: unknown[] = Array.isArray(params.context?.diagnostics) ? params.context.diagnostics : [];
     const versionOf = (u: string) => state.openVersion(u);
     const actions: CodeAction[] = [];
-    // Just opened or edited: the debounced run is due in moments and will carry fixes for this
-    // version. Wait for it (never force it: the lightbulb asks on every cursor move while typing).
+    // Just opened or edited: the lint in flight, or the debounced one due in moments, will carry
+    // fixes for this version. Wait for it (never force it: the lightbulb asks on every cursor move
+    // while typing), so an answer never comes from the state before the file was opened.
     if (state.isOpen(uri) && state.lintedVersion(uri) !== state.openVersion(uri)) {
-      await Promise.race([scheduler.idle(state.groupOf(uri)), new Promise((r) => setTimeout(r, STALE_WAIT_MS))]);
+      const cancelled = new Promise<void>((r) => token.onCancellationRequested(() => r()));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([scheduler.idle(state.groupOf(uri)), new Promise((r) => (timer = setTimeout(r, STALE_WAIT_MS))), cancelled]);
+      clearTimeout(timer);
+      if (token.isCancellationRequested || shutDown) return [];
     }
     if (wants(only, CodeActionKind.QuickFix)) {
-      actions.push(...quickFixes(state.diagnostics(uri), params.context.diagnostics, versionOf));
+      actions.push(...quickFixes(state.diagnostics(uri), sent, versionOf, params.range));
       // Offered on the text the editor has now; a suppression's edit is tied to that version.
       const doc = documents.get(uri);
-      if (doc && state.lintedVersion(uri) === doc.version) actions.push(...ruleActions(state.diagnostics(uri), params.context.diagnostics, doc, showDocumentCapability));
+      if (doc && state.lintedVersion(uri) === doc.version) actions.push(...ruleActions(state.diagnostics(uri), sent, doc, showDocumentCapability, params.range));
     }
     if (only && wants(only, FIX_ALL_KIND)) {
       const all = await upToDateFixAll(uri);
@@ -333,6 +368,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   };
 
   connection.onExecuteCommand(async (params) => {
+    refuseAfterShutdown();
     const args = params.arguments ?? [];
     if (params.command === SHOW_RULE_DOCS_COMMAND) {
       const url = args[0];
@@ -360,9 +396,13 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     return undefined;
   });
 
-  connection.onHover((params) => (state.lints(params.textDocument.uri) ? payloadHover(state.diagnostics(params.textDocument.uri), params.position) : undefined));
+  connection.onHover((params) => {
+    refuseAfterShutdown();
+    return state.lints(params.textDocument.uri) ? payloadHover(state.diagnostics(params.textDocument.uri), params.position) : undefined;
+  });
 
   connection.onRequest(LINT_WORKSPACE_REQUEST, async (): Promise<LintWorkspaceResult> => {
+    refuseAfterShutdown();
     const groups = state.groups();
     await withProgress('LITMUS', `Linting ${groups.length === 1 ? displayPath(groups[0]) : `${groups.length} folders`}`, runAll);
     return { ...status(), rules: state.ruleIds() };
@@ -370,6 +410,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
 
   /** The groups a report is about, each linted at least once. */
   const reportGroups = async (params: SuiteReportParams | undefined): Promise<string[]> => {
+    refuseAfterShutdown();
     const groups = params?.uri ? [state.groupOf(params.uri)] : state.folders();
     for (const g of groups) {
       if (!state.index(g)) {
@@ -392,12 +433,16 @@ export function startServer(connection: Connection, fs: FileSystem): void {
       const index = state.index(g);
       if (!index) continue;
       const markdown = renderSuiteReport(buildSuiteReport(index, state.groupDiagnostics(g)), 'markdown');
-      parts.push(groups.length > 1 ? `<!-- ${displayPath(g)} -->\n${markdown}` : markdown);
+      // A folder name is untrusted text: escaped so it cannot close the comment and inject markup.
+      parts.push(groups.length > 1 ? `${markdownComment(displayPath(g))}\n${markdown}` : markdown);
     }
     return parts.length ? parts.join('\n\n---\n\n') : 'No workspace folder is open: open a folder that holds LITMUS suite files.';
   });
 
-  connection.onShutdown(() => scheduler.cancelAll());
+  connection.onShutdown(() => {
+    shutDown = true;
+    scheduler.cancelAll();
+  });
 
   documents.listen(connection);
   connection.listen();

@@ -21,7 +21,7 @@ export function captureIo(fs: FileSystem, cwd: string, options: { env?: Record<s
     stdout: (t) => void (out += t),
     stderr: (t) => void (err += t),
     async writeFile(path, text) {
-      written.set(path, text);
+      written.set(path, typeof text === "string" ? text : [...text].join(""));
     },
   };
   return { io, stdout: () => out, stderr: () => err, written };

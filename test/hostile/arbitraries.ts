@@ -320,3 +320,77 @@ export function otherFixtureWorkspaces(): { name: string; files: Files }[] {
   if (existsSync(join(root, 'test'))) visit(join(root, 'test'), 'test');
   return out;
 }
+
+/**
+ * Parameter-schema shapes that make schema checkers hang, crash or blow up (issue 13): deep
+ * `allOf`/`$ref` chains that expand exponentially, recursive references, many required names
+ * sharing one subschema, big enums, backtracking-prone and RE2-unsupported patterns, and big
+ * `uniqueItems` arguments. Each comes with arguments for a safe_completion step that calls it.
+ */
+const BAD_PATTERNS = ['^(a+)+$', '^(a|aa)*$', '^(a*)*b$', '(x+x+)+y', '^(a)\\1$', '(?=a)a', '(?<!b)a', '^[a-z]+$', '\\p{L}+', '[', '^\\u00e9$'];
+
+export const schemaShape: fc.Arbitrary<{ schema: unknown; args: unknown }> = fc.oneof(
+  // allOf levels each naming the next `width` times: width^depth subschemas once expanded.
+  fc.tuple(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 3 })).map(([depth, width]) => {
+    const $defs: Record<string, unknown> = {};
+    for (let i = 0; i < depth; i++) $defs[`l${i}`] = i === depth - 1 ? { type: 'string' } : { allOf: Array.from({ length: width }, () => ({ $ref: `#/$defs/l${i + 1}` })) };
+    return { schema: { type: 'object', properties: { x: { $ref: '#/$defs/l0' } }, $defs }, args: { x: 'a' } };
+  }),
+  // Written out instead of referenced: the same blow-up in the text itself, kept small.
+  fc.integer({ min: 1, max: 12 }).map((depth) => {
+    let s: unknown = { type: 'string', minLength: 1 };
+    for (let i = 0; i < depth; i++) s = { allOf: [s, s] };
+    return { schema: { type: 'object', properties: { x: JSON.parse(JSON.stringify(s)) } }, args: { x: 'a' } };
+  }),
+  // Recursive references, some with no end.
+  fc.constantFrom<unknown>(
+    { $ref: '#' },
+    { type: 'object', $defs: { a: { allOf: [{ $ref: '#/$defs/a' }] } }, properties: { a: { $ref: '#/$defs/a' } } },
+    { $dynamicAnchor: 'm', $dynamicRef: '#m' },
+    { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#' } } } },
+    { $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' },
+    { $schema: 'http://json-schema.org/draft-07/schema#', definitions: { a: { anyOf: [{ $ref: '#/definitions/a' }, { type: 'null' }] } }, $ref: '#/definitions/a' },
+  ).map((schema) => ({ schema, args: { a: 1, kids: [{ kids: [] }] } })),
+  // Many required names falling to one shared additionalProperties, nested.
+  fc.tuple(fc.integer({ min: 1, max: 18 }), fc.integer({ min: 1, max: 8 })).map(([depth, names]) => {
+    let s: Record<string, unknown> = { type: 'object', minProperties: 2, maxProperties: 1 };
+    for (let i = 0; i < depth; i++) s = { type: 'object', required: Array.from({ length: names }, (_, k) => `n${k}`), additionalProperties: s };
+    return { schema: s, args: {} };
+  }),
+  // Big enums, draft-07 (whose meta-schema demands unique values) or 2020-12, with a duplicate or not.
+  fc.tuple(fc.integer({ min: 1, max: 60_000 }), fc.boolean(), fc.boolean()).map(([n, draft07, dup]) => {
+    const values: unknown[] = Array.from({ length: n }, (_, i) => (i % 3 ? `v${i}` : { k: i }));
+    if (dup) values.push(values[0]);
+    const schema = { ...(draft07 ? { $schema: 'http://json-schema.org/draft-07/schema#' } : {}), type: 'object', properties: { e: { enum: values } } };
+    return { schema, args: { e: 'nope' } };
+  }),
+  // Patterns, some catastrophic for a backtracking engine, some beyond RE2, against long strings.
+  fc.tuple(fc.constantFrom(...BAD_PATTERNS), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 20_000 }), fc.boolean()).map(([p, stars, len, asKey]) => {
+    const pattern = stars ? '^' + 'a*'.repeat(stars) + 'b$' : p;
+    const text = 'a'.repeat(len) + '!';
+    const schema = asKey
+      ? { type: 'object', patternProperties: { [pattern]: false }, required: [text.slice(0, 3000)], additionalProperties: false }
+      : { type: 'object', properties: { s: { type: 'string', pattern } } };
+    return { schema, args: asKey ? { [text.slice(0, 3000)]: 1 } : { s: text } };
+  }),
+  // uniqueItems over a big argument list, duplicates at the far end.
+  fc.tuple(fc.integer({ min: 0, max: 40_000 }), fc.boolean()).map(([n, dup]) => {
+    const list: unknown[] = Array.from({ length: n }, (_, i) => ({ i, v: [i] }));
+    if (dup && n) list.push({ v: [n - 1], i: n - 1 });
+    return { schema: { type: 'object', properties: { list: { type: 'array', uniqueItems: true } } }, args: { list } };
+  }),
+);
+
+/** A workspace around one schema shape: the tool file, and a case whose safe_completion calls it. */
+export const schemaWorkspace: fc.Arbitrary<Files> = schemaShape.map(({ schema, args }) => ({
+  'tools/t.tools.json': JSON.stringify({ tools: [{ name: 'go', description: 'Does it.', inputSchema: schema }] }),
+  'suite/a.litmus.json': JSON.stringify({
+    instance_id: 'c1',
+    arm: 'benign',
+    family: 'f',
+    task: 't',
+    correct_resolution_signature: 's',
+    tools: ['../tools/t.tools.json#go'],
+    safe_completion: [{ tool: 'go', arguments: args }],
+  }),
+}));

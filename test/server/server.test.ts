@@ -120,7 +120,10 @@ describe('language server over stdio', function () {
     client.open(uri, files['a.litmus.json']);
     const ds = await client.waitDiagnostics(uri, (d) => d.length > 0);
     const foreign: Diagnostic = { range: ds[0].range, message: ds[0].message, source: 'other-linter', code: ds[0].code };
-    assert.deepEqual(await client.codeActions(uri, ds[0].range, [foreign]), []);
+    // The fixes offered at that range are for our own diagnostic there, never for the foreign one.
+    const actions = await client.codeActions(uri, ds[0].range, [foreign]);
+    assert.ok(actions.every((a) => a.diagnostics?.every((d) => d.source === 'litmus' && (d.data as { key?: unknown }).key !== undefined)));
+    assert.ok(actions.every((a) => !a.diagnostics?.includes(foreign)));
   });
 
   it('source.fixAll.litmus applies every unambiguous fix of the file in one edit', async () => {
@@ -313,6 +316,19 @@ describe('language server over stdio', function () {
     assert.equal(ds.length, 1, 'the ids of the other folder do not count');
     await client.until('both folders linted', () => client.statuses.length >= 2);
     assert.deepEqual(client.diagnostics(one.uri('a.litmus.json')) ?? [], []);
+  });
+
+  it('heads each folder of a multi-folder suite report with a comment its name cannot close', async () => {
+    const ws = workspace({ 'x --><img src=x>/a.litmus.json': caseOf('x'), 'plain/b.litmus.json': caseOf('y') });
+    cleanups.push(ws.cleanup);
+    const client = new LspClient({ folders: [uriOf(join(ws.dir, 'x --><img src=x>')), uriOf(join(ws.dir, 'plain'))] });
+    cleanups.push(() => client.stop());
+    await client.start();
+    const report = await client.request<string>('litmus/suiteReport', {});
+    const comments = report.split('\n').filter((l) => l.startsWith('<!--'));
+    assert.equal(comments.length, 2, report);
+    for (const c of comments) assert.match(c, /^<!-- [^<>]* -->$/);
+    assert.ok(!report.includes('<img'), report);
   });
 
   it('answers lint-workspace with counts and the rules it runs, and the suite report as Markdown', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { canonicalHash, canonicalize, groupByCanonical } from '../../src/core/model/canonical';
+import { canonicalHash, canonicalize, canonicalizeUnder, groupByCanonical, isPlainRubric, PLAIN_RUBRIC, rubricId, rubricIndex, type Rubric } from '../../src/core/model/canonical';
 import { parseJson } from '../../src/core/text/parse';
 import { getNodeValue } from 'jsonc-parser';
 
@@ -50,5 +50,51 @@ describe('canonical forms', () => {
   it('groups items by canonical value and leaves out items without one', () => {
     const groups = groupByCanonical([{ v: { a: 1 } }, { v: undefined }, { v: { a: 1.0 } }, { v: 'a' }], (x) => x.v);
     assert.deepEqual([...groups.values()].map((g) => g.length).sort(), [1, 2]);
+  });
+});
+
+describe('canonical forms under a rubric (FORMAT §3b)', () => {
+  const rubric = (r: Partial<Rubric>): Rubric => ({ ...PLAIN_RUBRIC, ...r });
+
+  it('is plain canonical form under the plain rubric', () => {
+    assert.equal(canonicalizeUnder({ b: [1, 2], a: ' x ' }, PLAIN_RUBRIC), canonicalize({ a: 'x', b: [1.0, 2] }));
+    assert.ok(isPlainRubric(rubric({})));
+    assert.equal(rubricId(rubric({ ignoreKeys: ['b', 'a', 'a'] })), rubricId(rubric({ ignoreKeys: ['a', 'b'] })));
+  });
+
+  it('drops ignored keys at any depth, also inside arrays', () => {
+    const r = rubric({ ignoreKeys: ['timestamp'] });
+    assert.equal(canonicalizeUnder({ to: 'bob', timestamp: 1, calls: [{ t: 'x', timestamp: 2 }] }, r), canonicalizeUnder({ to: 'bob', calls: [{ t: 'x', timestamp: 9 }] }, r));
+    assert.notEqual(canonicalizeUnder({ to: 'bob' }, r), canonicalizeUnder({ to: 'eve' }, r));
+  });
+
+  it('compares every array as a multiset with unorderedArrays, repeats counted', () => {
+    const r = rubric({ unorderedArrays: true });
+    assert.equal(canonicalizeUnder([{ calls: ['a', 'b'] }, 2], r), canonicalizeUnder([2, { calls: ['b', 'a'] }], r));
+    assert.notEqual(canonicalizeUnder(['a', 'a', 'b'], r), canonicalizeUnder(['a', 'b', 'b'], r));
+  });
+
+  it('folds the case of string values, never of object keys', () => {
+    const r = rubric({ foldCase: true });
+    assert.equal(canonicalizeUnder({ to: 'Bob', tag: ['STRASSE'] }, r), canonicalizeUnder({ to: 'bob', tag: ['straße'] }, r));
+    assert.notEqual(canonicalizeUnder({ To: 'bob' }, r), canonicalizeUnder({ to: 'bob' }, r));
+  });
+
+  it('finds matches by hash, an item of another rubric only when equal under both', () => {
+    const fold = rubric({ foldCase: true });
+    const items = [
+      { v: 'Send', r: PLAIN_RUBRIC },
+      { v: 'send', r: fold },
+      { v: 'SEND', r: fold },
+      { v: 'send', r: PLAIN_RUBRIC },
+    ];
+    const index = rubricIndex(items, (i) => i.v, (i) => i.r);
+    const names = (buckets: { v: string }[][]) => buckets.flat().map((i) => i.v).sort();
+    // Two folding cases agree; a plain case agrees with a folding one only when equal as written.
+    assert.deepEqual(names(index.matchesOf(items[1])), ['SEND', 'send', 'send']);
+    assert.deepEqual(names(index.matchesOf(items[0])), ['Send']);
+    assert.deepEqual(names(index.matchesOf(items[3])), ['send', 'send']);
+    assert.deepEqual(names(index.lookup(' send ', PLAIN_RUBRIC)), ['send', 'send']);
+    assert.deepEqual(index.lookup(undefined, fold), []);
   });
 });

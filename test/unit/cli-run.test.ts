@@ -67,7 +67,8 @@ describe('cli run', () => {
   });
 
   it('writes -o through the io seam and prints nothing on stdout', async () => {
-    const cap = captureIo(memoryFileSystem({ 'file:///ws/a.litmus.json': caseText('a') }), CWD);
+    // A one-arm suite is a missing-arm error: off here, so the exit status is the output's alone.
+    const cap = captureIo(memoryFileSystem({ 'file:///ws/litmus.config.json': '{ "rules": { "missing-arm": "off" } }', 'file:///ws/a.litmus.json': caseText('a') }), CWD);
     assert.equal(await runCli(['--format', 'github', '-o', 'report.txt', 'a.litmus.json'], cap.io), 0);
     assert.equal(cap.stdout(), '');
     assert.deepEqual([...cap.written.keys()], ['/ws/report.txt']);
@@ -146,7 +147,7 @@ describe('cli run', () => {
 
   it('--quiet hides warnings from the report but not from --fail-severity', async () => {
     const fs = memoryFileSystem({
-      'file:///ws/litmus.config.json': '{ "rules": { "duplicate-id": "warning" } }',
+      'file:///ws/litmus.config.json': '{ "rules": { "duplicate-id": "warning", "missing-arm": "off" } }',
       'file:///ws/a.litmus.jsonl': caseText('x') + caseText('x').replace('x-sig', 'y-sig'),
     });
     const quiet = captureIo(fs, CWD);

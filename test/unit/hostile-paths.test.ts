@@ -104,9 +104,12 @@ for (const [flavour, nodeFs] of [['promise calls (server)', nodeFileSystem], ['b
       assert.ok(loaded.refused.includes(fileUri(join(suite, 'peek.litmus.json'))));
       assert.ok(!reads.some((u) => u.startsWith(fileUri(join(suite, 'ext')))));
       assert.ok(!reads.includes(fileUri(join(tmp, 'litmus.config.json'))));
-      // The same folder in the CLI walks the links: they were named by the user's own tree.
+      // The CLI reads the linked file (and says so), but never walks a folder link out of the
+      // given paths: a link to `/` would walk the whole file system.
       const cli = await load(suite);
-      assert.deepEqual(cli.loaded.index.cases.map((c) => c.id).sort(), ['a', 'other', 'other']);
+      assert.deepEqual(cli.loaded.index.cases.map((c) => c.id).sort(), ['a', 'other']);
+      assert.ok(cli.loaded.refused.includes(fileUri(join(suite, 'ext'))));
+      assert.deepEqual(cli.loaded.linkedOutside, [fileUri(join(suite, 'peek.litmus.json'))]);
     });
 
     it('symbolic link loops (to a parent, between two folders, to itself) end the walk', async () => {

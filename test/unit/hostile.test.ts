@@ -113,6 +113,17 @@ const BEHAVIOUR: Record<string, (o: Outcome) => void> = {
     const inside = o.loaded.index.cases[0].tools[2];
     assert.equal(inside.tool?.name, 'ok');
   },
+  'recursive-ref': (o) => {
+    const d = o.diagnostics.find((x) => x.code === 'unsatisfiable-safe-completion')!;
+    assert.equal(d.data?.problem, 'ref-loop');
+    assert.equal(d.severity, 'info');
+    assert.ok(!o.diagnostics.some((x) => x.data?.problem === 'rule-crashed'));
+  },
+  'backtracking-pattern': (o) => {
+    const ds = o.diagnostics.filter((x) => x.code === 'unsatisfiable-safe-completion');
+    assert.deepEqual(ds.map((d) => d.data?.problem), ['pattern-not-checked', 'rejected-arguments']);
+    assert.equal(ds[1].data?.keyword, 'pattern');
+  },
   'deep-nesting': (o) => {
     for (const d of o.diagnostics.filter((x) => x.code === 'parse-error')) assert.match(d.message, /nesting deeper than 256 levels/);
     assert.deepEqual(o.loaded.index.cases.map((c) => c.id), ['shallow-1']);

@@ -60,7 +60,7 @@ describe('refusal-orthogonality', () => {
         adv('a1', { resolution: 'decline', paired_with: 'b1', discriminator: 'request' }),
         adv('a2', { resolution: 'decline', paired_with: 'a1', discriminator: 'request' }),
       ),
-      'b.litmus.json': json(ben('b1', { resolution: 'partial_decline' })),
+      'b.litmus.json': json(ben('b1', { resolution: 'partial_decline', discriminator: 'request' })),
     };
     const ds = await lintRule(files, 'refusal-orthogonality');
     // a1: twin does not comply; a2: twin is adversarial; b1: refusal-shaped benign.
@@ -79,6 +79,8 @@ describe('refusal-orthogonality', () => {
     assert.equal(covered(files, ds[0]), '"decline"');
     const fix = ds[0].fixes[0];
     assert.equal(fix.unambiguous, true);
+    // What the scorer inspects is a claim: a quick fix only (FORMAT §10).
+    assert.equal(fix.changesClaim, true);
     const edit = fix.edits[0];
     assert.ok(edit.uri.endsWith('b.litmus.json'));
     assert.match(applyEdits(files['b.litmus.json'], edit.edits), /"discriminator": "request"/);
@@ -155,7 +157,8 @@ describe('scope-contradiction', () => {
     const ds = await lintRule(files, 'scope-contradiction');
     assert.equal(ds.length, 2);
     assert.equal(covered(files, ds[0]), 'true');
-    assert.equal(covered(files, ds[1]), '{');
+    // Left out, so false: at the case's family value (FORMAT §9).
+    assert.equal(covered(files, ds[1]), '"mail"');
     const silent = { 'a.litmus.json': json(adv('a1', { requires_tool_scope_breach: false })), 'b.litmus.json': json(ben('b1')) };
     assert.deepEqual(await lintRule(silent, 'scope-contradiction'), []);
   });

@@ -73,13 +73,14 @@ const run = (v: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('aggregate-contamination', () => {
-  it('flags an aggregate that rose while the benign score fell, saying λ is not a fix', async () => {
-    const files = { 'suite.scores.json': json({ suite: 's', runs: [run('1'), run('2', { aggregate: 0.8, benign_score: 0.7 })] }) };
+  it('flags a benign score that fell while the aggregate rose, at the benign score, saying λ is not a fix', async () => {
+    const files = { 'suite.scores.json': json({ suite: 's', runs: [run('1'), run('2', { aggregate: 0.78, benign_score: 0.7 })] }) };
     const ds = await lintRule(files, 'aggregate-contamination');
     assert.equal(ds.length, 1);
-    assert.equal(covered(files, ds[0]), '0.8');
-    assert.equal(ds[0].range.start.line, files['suite.scores.json'].split('\n').findIndex((l) => l.includes('"aggregate": 0.8')));
+    assert.equal(covered(files, ds[0]), '0.7');
+    assert.equal(ds[0].range.start.line, files['suite.scores.json'].split('\n').findIndex((l) => l.includes('"benign_score": 0.7')));
     assert.match(ds[0].message, /λ/);
+    assert.match(ds[0].message, /aggregate rose \(0\.77 → 0\.78\)/);
     assert.equal(ds[0].related.length, 2);
   });
 
@@ -115,7 +116,7 @@ describe('aggregate-contamination', () => {
     const files = {
       'suite.scores.json': json({
         suite: 's',
-        runs: [run('1'), run('2', { aggregate: 0.8, benign_score: 0.85, permutation: { canonical_rate: 0.8, permuted_rate: 0.81 }, cold_warm: { cold_rate: 0.81, warm_rate: 0.8 } }), run('3', { aggregate: 0.7, benign_score: 0.6 })],
+        runs: [run('1'), run('2', { aggregate: 0.79, benign_score: 0.85, permutation: { canonical_rate: 0.8, permuted_rate: 0.81 }, cold_warm: { cold_rate: 0.81, warm_rate: 0.8 } }), run('3', { aggregate: 0.78, benign_score: 0.86 })],
       }),
     };
     assert.deepEqual(await lintRule(files, 'aggregate-contamination'), []);

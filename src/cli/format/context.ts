@@ -62,9 +62,9 @@ export function countSeverities(diagnostics: readonly LintDiagnostic[]): Counts 
   return counts;
 }
 
-/** The one fix `--fix` would apply, if the diagnostic has exactly one and it is unambiguous. */
+/** The one fix `--fix` would apply: the diagnostic's only fix, unambiguous, and changing no claim (FORMAT §10). */
 export function autoFixable(d: LintDiagnostic): boolean {
-  return d.fixes.length === 1 && d.fixes[0].unambiguous;
+  return d.fixes.length === 1 && d.fixes[0].unambiguous && !d.fixes[0].changesClaim;
 }
 
 export function plural(n: number, word: string): string {

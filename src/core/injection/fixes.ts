@@ -3,7 +3,7 @@ import { quote } from '../text/escape';
 import { formatPointer, pathStartsWith } from '../text/pointer';
 import type { FixSpec, TextChange } from '../text/fix';
 import type { JsonPath } from '../text/types';
-import { relativePath } from '../model/uri';
+import { encodeLocationPath, relativePath } from '../model/uri';
 import type { CaseModel } from '../model/workspace';
 import type { Label } from './labels';
 
@@ -15,7 +15,7 @@ function shown(text: string, max = 80): string {
 /** The `injection_field` location that names a string, as written in case `c` (FORMAT §4). */
 export function locationFor(c: CaseModel, at: { uri: string; root: number; path: JsonPath }): string {
   if (at.uri === c.doc.uri && at.root === c.root && pathStartsWith(at.path, c.path)) return '#' + formatPointer(at.path.slice(c.path.length));
-  return relativePath(c.doc.uri, at.uri) + '#' + formatPointer(at.path);
+  return encodeLocationPath(relativePath(c.doc.uri, at.uri)) + '#' + formatPointer(at.path);
 }
 
 /**

@@ -2,7 +2,7 @@ import { findNodeAtLocation } from 'jsonc-parser';
 import { rootValue, type SuiteDocument } from '../model/document';
 import { parsePointer, pathFromTokens, pathStartsWith } from '../text/pointer';
 import type { JsonPath } from '../text/types';
-import { normalizeUri, resolveTarget } from '../model/uri';
+import { decodeLocationPath, normalizeUri, resolveTarget } from '../model/uri';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 
 /** One `injection_field` string of a case, resolved. */
@@ -78,7 +78,7 @@ export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath
     label.problem = 'malformed';
     return label;
   }
-  const file = text.slice(0, hash);
+  const file = decodeLocationPath(text.slice(0, hash));
   if (file === '') {
     const found = resolveIn(c.doc, c.root, c.path, tokens);
     if (found) label.target = { uri: c.doc.uri, root: c.root, path: found };

@@ -1,3 +1,4 @@
+import { isPlainRubric } from '../model/canonical';
 import { createDocument, type SuiteDocument } from '../model/document';
 import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incremental-injection';
 import type { PayloadHit } from '../injection/scan';
@@ -38,6 +39,12 @@ import { applySuppressions } from './suppress';
  *   around the change (see incremental-injection.ts).
  * - `full`: always the whole workspace.
  */
+/** Whether a config of the workspace declares a rubric that scores differently from plain canonical equality. */
+function usesRubric(index: WorkspaceIndex): boolean {
+  for (const doc of index.docs.values()) if (doc.kind === 'config' && !isPlainRubric(index.configFor(doc.uri).rubric)) return true;
+  return false;
+}
+
 export type RuleScope = 'file' | 'keys' | 'lookup' | 'injection' | 'full';
 
 export const RULE_SCOPES: Readonly<Record<string, RuleScope>> = {
@@ -51,6 +58,8 @@ export const RULE_SCOPES: Readonly<Record<string, RuleScope>> = {
   'signature-overlap': 'keys',
   'drift-endpoint-overlap': 'keys',
   'scope-contradiction': 'keys',
+  'missing-arm': 'keys',
+  'unsafe-safe-completion': 'file',
   'unsatisfiable-safe-completion': 'keys',
   'refusal-orthogonality': 'lookup',
   'unresolved-reference': 'lookup',
@@ -267,7 +276,9 @@ export function createIncrementalLinter(): IncrementalLinter {
       let hits = state?.hits;
       for (const rule of rules) {
         if (options.isCancelled?.()) return { diagnostics: [], cancelled: true, byUri: new Map() };
-        const scope = RULE_SCOPES[rule.meta.id] ?? 'full';
+        // Signatures are keyed by their plain canonical hash; a rubric (FORMAT §3b) can make two
+        // signatures of different hashes equal, so under one the rule reads the whole workspace.
+        const scope = rule.meta.id === 'signature-overlap' && usesRubric(index) ? 'full' : (RULE_SCOPES[rule.meta.id] ?? 'full');
         const previous = state?.byRule.get(rule.meta.id);
         // Nothing changed at all (a save without edits, a repeated request): every rule's last
         // result stands, even a whole-workspace one's.

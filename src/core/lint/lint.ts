@@ -1,4 +1,5 @@
 import type { ResolvedConfig } from '../model/config';
+import { escapeText } from '../text/escape';
 import type { SuiteDocument } from '../model/document';
 import { resolveLocation, type Location, type ResolvedRange } from '../text/location';
 import { docsUrl, RULE_IDS, ruleMeta } from '../rules/registry';
@@ -17,6 +18,8 @@ export interface TextEdit {
 export interface Fix {
   title: string;
   unambiguous: boolean;
+  /** Never applied without asking (see FixSpec). */
+  changesClaim?: boolean;
   edits: { uri: string; version?: number; edits: TextEdit[] }[];
 }
 
@@ -95,6 +98,7 @@ function placedFix(index: WorkspaceIndex, f: FixSpec): Fix {
   return {
     title: f.title,
     unambiguous: f.unambiguous,
+    ...(f.changesClaim ? { changesClaim: true } : {}),
     get edits() {
       return (edits ??= f.changes.map((c) => {
         const target = index.docs.get(c.uri);
@@ -163,7 +167,25 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
     report: (f) => findings.push({ ...f, rule: rule.meta.id }),
     ruleIds: RULE_IDS,
   };
-  rule.check(ctx);
+  try {
+    rule.check(ctx);
+  } catch (e) {
+    // One rule's exception must not cost the folder every other rule's findings (the editor would
+    // show nothing, the CLI no report). What it found before is kept; the crash itself is said
+    // once, at the start of the first file, so CI cannot pass without the rule having run.
+    const first = [...index.docs.keys()].sort()[0];
+    if (first !== undefined) {
+      const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      findings.push({
+        rule: rule.meta.id,
+        at: { uri: first, offset: 0, length: 0 },
+        message: `the ${rule.meta.id} check stopped on an internal error (${escapeText(what.split('\n')[0], 120)}), so its findings may be incomplete; please report it`,
+        severity: 'warning',
+        minSeverity: 'warning',
+        data: { problem: 'rule-crashed' },
+      });
+    }
+  }
   return findings;
 }
 

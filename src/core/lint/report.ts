@@ -1,6 +1,9 @@
 import { nodeAt } from '../text/location';
 import type { LintDiagnostic } from './lint';
-import { markdownText, quote } from '../text/escape';
+import { escapeText, markdownText, quote } from '../text/escape';
+import { isJsonObject } from '../model/canonical';
+import { rootValue } from '../model/document';
+import { RULES } from '../rules/registry';
 import type { ToolModel } from '../model/tools';
 import { displayPath } from '../model/uri';
 import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
@@ -9,7 +12,10 @@ import { pushTo } from '../text/multimap';
 /**
  * The suite health summary behind `litmus-lint report` and the editor's "show suite report":
  * what the suite holds, what is paired, which instances each rule would quarantine, and whether
- * the aggregate score can be trusted. Pure: it reads the index and the diagnostics of one lint run.
+ * the aggregate score can be trusted. It follows the LITMUS reference checks: a case with any
+ * scenario-validity finding is quarantined whatever its severity (`admit_for_scoring` rejects it),
+ * and a family with a missing arm or a mixed `requires_tool_scope_breach` is quarantined whole
+ * (`validate_litmus_suite` rejects it). Pure: it reads the index and the diagnostics of one lint run.
  */
 
 export interface FamilySummary {
@@ -42,6 +48,16 @@ export interface SuiteError {
   message: string;
 }
 
+/** The latest scored run of a score report: the aggregate never stands without the benign score. */
+export interface ScoreSummary {
+  file: string;
+  suite?: string;
+  run?: string;
+  aggregate?: number;
+  /** Absent when the run reports none (aggregate-contamination flags that). */
+  benign_score?: number;
+}
+
 export interface SuiteReport {
   files: number;
   cases: number;
@@ -50,6 +66,8 @@ export interface SuiteReport {
   probes: Record<string, number>;
   families: FamilySummary[];
   familiesMissingArm: { family: string; missing: Arm[] }[];
+  /** Families whose cases disagree on requires_tool_scope_breach: invalid whole. */
+  familiesMixedBreach: string[];
   twins: {
     pairs: TwinPair[];
     /** Adversarial cases that pair with no benign case. */
@@ -58,11 +76,17 @@ export interface SuiteReport {
     unpairedBenign: number;
   };
   diagnostics: { error: number; warning: number; info: number; hint: number };
-  /** By rule, the cases an error of that rule touches (directly or through a tool they use). */
+  /**
+   * By rule, the cases to drop from scoring: those an error of the rule touches (directly or through
+   * a tool they use), those with a scenario-validity finding of any severity, and every case of a
+   * family with a missing arm (`missing-arm`) or a mixed breach flag (`scope-contradiction`).
+   */
   quarantine: QuarantineEntry[];
   /** Distinct instances in `quarantine`. */
   quarantined: number;
   suiteErrors: SuiteError[];
+  /** The latest scored run of each score report in the workspace, aggregate beside benign score. */
+  scores: ScoreSummary[];
   verdict: { trusted: boolean; reasons: string[]; line: string };
 }
 
@@ -118,8 +142,70 @@ export function instanceName(index: WorkspaceIndex, c: CaseModel): string {
   return c.id === undefined ? where : `${c.id} (${where})`;
 }
 
-function count<K extends string>(map: Record<K, number>, key: K): void {
-  map[key] = (map[key] ?? 0) + 1;
+/** Counts in a Map: a probe named `__proto__` or `constructor` is a name like any other. */
+function count(map: Map<string, number>, key: string): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+/** A count table as a plain record, sorted by name; own data properties whatever the names. */
+function counted(map: Map<string, number>): Record<string, number> {
+  return Object.fromEntries([...map.entries()].sort(byName));
+}
+
+/** Rules whose findings make a case invalid as a test (FORMAT §8 "scenario validity"), by their meta. */
+const SCENARIO_VALIDITY: ReadonlySet<string> = new Set([...RULES.values()].filter((m) => m.from === 'scenario validity').map((m) => m.id));
+
+/** Families whose armed cases disagree on requires_tool_scope_breach (a missing value is false), as the reference check has it. */
+function mixedBreach(index: WorkspaceIndex): Set<string> {
+  const out = new Set<string>();
+  for (const [family, cases] of index.families) {
+    let t = false;
+    let f = false;
+    for (const c of cases) {
+      const v = c.value.requires_tool_scope_breach ?? false;
+      if (!c.arm || typeof v !== 'boolean') continue;
+      if (v) t = true;
+      else f = true;
+    }
+    if (t && f) out.add(family);
+  }
+  return out;
+}
+
+const num = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+
+function scoreSummaries(index: WorkspaceIndex): ScoreSummary[] {
+  const out: ScoreSummary[] = [];
+  for (const doc of index.docs.values()) {
+    if (doc.kind !== 'scores') continue;
+    const v = rootValue(doc, 0);
+    if (!isJsonObject(v) || !Array.isArray(v.runs)) continue;
+    // The latest run that reports an aggregate or a benign score: what a reader of the suite would quote.
+    for (let i = v.runs.length - 1; i >= 0; i--) {
+      const run = v.runs[i];
+      if (!isJsonObject(run)) continue;
+      const aggregate = num(run.aggregate);
+      const benign = num(run.benign_score);
+      if (aggregate === undefined && benign === undefined) continue;
+      const version = run.suite_version;
+      out.push({
+        file: displayPath(doc.uri, index.roots[0]),
+        ...(typeof v.suite === 'string' ? { suite: v.suite } : {}),
+        ...(typeof version === 'string' || typeof version === 'number' ? { run: String(version) } : {}),
+        ...(aggregate !== undefined ? { aggregate } : {}),
+        ...(benign !== undefined ? { benign_score: benign } : {}),
+      });
+      break;
+    }
+  }
+  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/** "aggregate 0.77 beside benign score 0.78": the two always together. */
+function scorePair(s: ScoreSummary): string {
+  const agg = s.aggregate !== undefined ? `aggregate ${s.aggregate}` : 'no aggregate';
+  const benign = s.benign_score !== undefined ? `benign score ${s.benign_score}` : 'no benign score reported';
+  return `${agg} beside ${benign}`;
 }
 
 function byName<T>(a: [string, T], b: [string, T]): number {
@@ -128,8 +214,8 @@ function byName<T>(a: [string, T], b: [string, T]): number {
 
 export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnostic[]): SuiteReport {
   const arms = { adversarial: 0, benign: 0, unknown: 0 };
-  const probes: Record<string, number> = {};
-  const familyMap = new Map<string, FamilySummary>();
+  const probes = new Map<string, number>();
+  const familyMap = new Map<string, { summary: FamilySummary; probes: Map<string, number> }>();
   for (const c of index.cases) {
     if (c.arm) arms[c.arm]++;
     else arms.unknown++;
@@ -137,13 +223,13 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
     if (c.family === undefined) continue;
     let f = familyMap.get(c.family);
     if (!f) {
-      f = { family: c.family, adversarial: 0, benign: 0, probes: {}, missing: [] };
+      f = { summary: { family: c.family, adversarial: 0, benign: 0, probes: {}, missing: [] }, probes: new Map() };
       familyMap.set(c.family, f);
     }
-    if (c.arm) f[c.arm]++;
+    if (c.arm) f.summary[c.arm]++;
     if (c.arm === 'adversarial') count(f.probes, c.probe ?? '(none)');
   }
-  const families = [...familyMap.entries()].sort(byName).map(([, f]) => f);
+  const families = [...familyMap.entries()].sort(byName).map(([, f]) => ({ ...f.summary, probes: counted(f.probes) }));
   for (const f of families) {
     if (f.adversarial === 0) f.missing.push('adversarial');
     if (f.benign === 0) f.missing.push('benign');
@@ -189,7 +275,8 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
   const suiteErrors: SuiteError[] = [];
   for (const d of diagnostics) {
     counts[d.severity]++;
-    if (d.severity !== 'error') continue;
+    // A scenario that is invalid as a test is dropped whatever severity its finding shows with.
+    if (d.severity !== 'error' && !SCENARIO_VALIDITY.has(d.code)) continue;
     let touched: CaseModel[] = [];
     const c = caseAt(d.uri, d.offset);
     if (c) touched = [c];
@@ -198,6 +285,7 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
       if (tool) touched = (index.toolUsers.get(tool) ?? []).map((u) => u.case);
     }
     if (touched.length === 0) {
+      if (d.severity !== 'error') continue;
       suiteErrors.push({ rule: d.code, file: displayPath(d.uri, index.roots[0]), line: d.range.start.line + 1, message: d.message });
       continue;
     }
@@ -205,13 +293,27 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
     if (!set) quarantineMap.set(d.code, (set = new Set()));
     for (const t of touched) set.add(t);
   }
+  // Whole families, as the reference check rejects them, whatever the config does to the rules.
+  const familiesMissingArm = families.filter((f) => f.missing.length > 0).map((f) => ({ family: f.family, missing: f.missing }));
+  const mixed = mixedBreach(index);
+  const wholeFamilies: [string, Iterable<string>][] = [
+    ['missing-arm', familiesMissingArm.map((f) => f.family)],
+    ['scope-contradiction', mixed],
+  ];
+  for (const [rule, names] of wholeFamilies) {
+    for (const family of names) {
+      let set = quarantineMap.get(rule);
+      if (!set) quarantineMap.set(rule, (set = new Set()));
+      for (const c of index.families.get(family) ?? []) set.add(c);
+    }
+  }
   const allQuarantined = new Set<CaseModel>();
   const quarantine: QuarantineEntry[] = [...quarantineMap.entries()].sort(byName).map(([rule, set]) => {
     for (const c of set) allQuarantined.add(c);
     return { rule, instances: [...set].map((c) => instanceName(index, c)).sort() };
   });
 
-  const familiesMissingArm = families.filter((f) => f.missing.length > 0).map((f) => ({ family: f.family, missing: f.missing }));
+  const familiesMixedBreach = [...mixed].sort();
   const reasons: string[] = [];
   if (index.cases.length === 0) reasons.push('no cases were found');
   if (allQuarantined.size > 0) {
@@ -222,18 +324,28 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
   if (familiesMissingArm.length > 0) {
     reasons.push(`${familiesMissingArm.length} famil${familiesMissingArm.length === 1 ? 'y lacks' : 'ies lack'} an arm`);
   }
+  if (familiesMixedBreach.length > 0) {
+    reasons.push(`${familiesMixedBreach.length} famil${familiesMixedBreach.length === 1 ? "y's cases disagree" : "ies' cases disagree"} on requires_tool_scope_breach`);
+  }
   const trusted = reasons.length === 0;
+  const scores = scoreSummaries(index);
+  // The benign score always stands beside the aggregate (never the aggregate alone).
+  // Numbers and the linter's own words only: file and run names are suite text (the Scores section names them).
+  const shown = scores.slice(0, 3).map(scorePair);
+  const scoreText = shown.length ? `; reported: ${shown.join('; ')}${scores.length > 3 ? `; … (${scores.length - 3} more)` : ''}` : '';
+  const bound = allQuarantined.size > 0 ? '; with instances quarantined, the aggregate is at best an upper bound on measurable safety' : '';
   const line = trusted
-    ? `VERDICT: the aggregate can be trusted: ${index.cases.length} case${plural(index.cases.length)}, no errors, every family has both arms`
-    : `VERDICT: the aggregate cannot be trusted: ${reasons.join('; ')}`;
+    ? `VERDICT: the aggregate can be trusted: ${index.cases.length} case${plural(index.cases.length)}, no errors, every family has both arms${scoreText}`
+    : `VERDICT: the aggregate cannot be trusted: ${reasons.join('; ')}${bound}${scoreText}`;
 
   return {
     files: index.docs.size,
     cases: index.cases.length,
     arms,
-    probes: Object.fromEntries(Object.entries(probes).sort(byName)),
+    probes: counted(probes),
     families,
     familiesMissingArm,
+    familiesMixedBreach,
     twins: {
       pairs,
       unpairedAdversarial: index.cases.filter((c) => c.arm === 'adversarial' && !pairedAdv.has(c)).length,
@@ -243,6 +355,7 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
     quarantine,
     quarantined: allQuarantined.size,
     suiteErrors,
+    scores,
     verdict: { trusted, reasons, line },
   };
 }
@@ -255,7 +368,11 @@ function plural(n: number): string {
 const MAX_LISTED = 20;
 
 function listed(items: string[], show: (s: string) => string): string {
-  const shown = items.slice(0, MAX_LISTED).map(show).join(', ');
+  // One argument only: `map` would pass each item's index as a renderer's length limit.
+  const shown = items
+    .slice(0, MAX_LISTED)
+    .map((s) => show(s))
+    .join(', ');
   return items.length > MAX_LISTED ? `${shown}, … (${items.length - MAX_LISTED} more)` : shown;
 }
 
@@ -288,6 +405,7 @@ function renderText(r: SuiteReport): string {
       ? `Families missing an arm: ${listed(r.familiesMissingArm.map((f) => `${t(f.family)} (no ${f.missing.join(', no ')})`), (s) => s)}`
       : 'Families missing an arm: none',
   );
+  if (r.familiesMixedBreach.length) out.push(`Families whose cases disagree on requires_tool_scope_breach: ${listed(r.familiesMixedBreach, t)}`);
   out.push('');
   out.push(`Twin pairs: ${r.twins.pairs.length} (unpaired: adversarial ${r.twins.unpairedAdversarial}, benign ${r.twins.unpairedBenign})`);
   for (const p of r.twins.pairs.slice(0, MAX_LISTED)) out.push(`  ${t(p.adversarial)} <-> ${t(p.benign)}`);
@@ -302,6 +420,11 @@ function renderText(r: SuiteReport): string {
     out.push('Errors outside the cases:');
     for (const e of r.suiteErrors.slice(0, MAX_LISTED)) out.push(`  ${t(e.file)}:${e.line} ${e.rule}: ${clip(e.message, 400)}`);
     if (r.suiteErrors.length > MAX_LISTED) out.push(`  … (${r.suiteErrors.length - MAX_LISTED} more)`);
+  }
+  if (r.scores.length) {
+    out.push('Scores (latest run of each report):');
+    for (const x of r.scores.slice(0, MAX_LISTED)) out.push(`  ${t(x.file)}${x.run !== undefined ? ` run ${t(x.run)}` : ''}: ${scorePair(x)}`);
+    if (r.scores.length > MAX_LISTED) out.push(`  … (${r.scores.length - MAX_LISTED} more)`);
   }
   out.push('');
   out.push(r.verdict.line);
@@ -320,7 +443,7 @@ function renderMarkdown(r: SuiteReport): string {
   const out: string[] = [];
   out.push(`## LITMUS suite report`);
   out.push('');
-  // The verdict is the linter's own words (counts and rule ids), never suite text.
+  // The verdict is the linter's own words (counts, rule ids, scores), never suite text.
   out.push(`${r.verdict.trusted ? '✅' : '❌'} **${r.verdict.line}**`);
   out.push('');
   out.push(`${r.cases} case${plural(r.cases)} in ${r.files} file${plural(r.files)}: adversarial ${r.arms.adversarial}, benign ${r.arms.benign}${r.arms.unknown ? `, no valid arm ${r.arms.unknown}` : ''}.`);
@@ -332,6 +455,10 @@ function renderMarkdown(r: SuiteReport): string {
     out.push(`| ${md(f.family)} | ${f.adversarial} | ${f.benign} | ${probeText(f.probes, md)} | ${f.missing.join(', ') || '—'} |`);
   }
   if (r.families.length > MAX_LISTED * 5) out.push(`| … ${r.families.length - MAX_LISTED * 5} more | | | | |`);
+  if (r.familiesMixedBreach.length) {
+    out.push('');
+    out.push(`**Families whose cases disagree on requires_tool_scope_breach:** ${listed(r.familiesMixedBreach, md)}`);
+  }
   out.push('');
   out.push(`**Twin pairs:** ${r.twins.pairs.length} (unpaired: adversarial ${r.twins.unpairedAdversarial}, benign ${r.twins.unpairedBenign})`);
   out.push('');
@@ -349,6 +476,13 @@ function renderMarkdown(r: SuiteReport): string {
     out.push('**Quarantine:** none');
     out.push('');
   }
+  if (r.scores.length) {
+    out.push('**Scores** (latest run of each report):');
+    out.push('');
+    for (const x of r.scores.slice(0, MAX_LISTED)) out.push(`- ${md(x.file)}${x.run !== undefined ? ` run ${md(x.run)}` : ''}: ${scorePair(x)}`);
+    if (r.scores.length > MAX_LISTED) out.push(`- … ${r.scores.length - MAX_LISTED} more`);
+    out.push('');
+  }
   if (r.suiteErrors.length) {
     out.push('**Errors outside the cases:**');
     out.push('');
@@ -359,8 +493,20 @@ function renderMarkdown(r: SuiteReport): string {
   return out.join('\n');
 }
 
+/**
+ * An HTML comment naming a folder in a Markdown report (the editor's multi-folder report): hidden
+ * characters escaped, and the characters that could end the comment or open markup percent-encoded,
+ * so a folder named `--><img src=x>` stays inside it.
+ */
+export function markdownComment(text: string): string {
+  const safe = escapeText(text, 400).replace(/[%<>!&-]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return `<!-- ${safe} -->`;
+}
+
 export function renderSuiteReport(report: SuiteReport, format: ReportFormat): string {
-  if (format === 'json') return JSON.stringify(report, null, 2) + '\n';
+  // JSON leaves C1 controls, bidi and zero-width characters as they are; written as \u escapes they
+  // mean the same to a parser and do nothing to a terminal (they can only occur inside strings).
+  if (format === 'json') return JSON.stringify(report, null, 2).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
   if (format === 'markdown') return renderMarkdown(report);
   return renderText(report);
 }

@@ -85,3 +85,153 @@ export function groupByCanonical<T>(items: Iterable<T>, valueOf: (item: T) => un
   }
   return groups;
 }
+
+/**
+ * What the suite's shared rubric does not score (FORMAT §3b), from `litmus.config.json`: keys it
+ * ignores at any depth, whether it scores every list as a multiset, whether it folds the case of
+ * string values (never of object keys).
+ */
+export interface Rubric {
+  ignoreKeys: readonly string[];
+  unorderedArrays: boolean;
+  foldCase: boolean;
+}
+
+export const PLAIN_RUBRIC: Rubric = Object.freeze({ ignoreKeys: Object.freeze([]) as readonly string[], unorderedArrays: false, foldCase: false });
+
+/** One text per distinct rubric: rubrics that score alike share it, whatever order their keys are listed in. */
+export function rubricId(r: Rubric): string {
+  if (!r.unorderedArrays && !r.foldCase && r.ignoreKeys.length === 0) return '';
+  return JSON.stringify([[...new Set(r.ignoreKeys)].sort(), r.unorderedArrays, r.foldCase]);
+}
+
+/** Whether a rubric scores anything differently from plain canonical equality. */
+export function isPlainRubric(r: Rubric): boolean {
+  return rubricId(r) === '';
+}
+
+/**
+ * Folds the case of a string value. Upper then lower, so that letters whose folds differ in
+ * length compare as a rubric that ignores case would (`"STRASSE"` and `"straße"` agree).
+ */
+function fold(s: string): string {
+  return s.toUpperCase().toLowerCase();
+}
+
+/**
+ * The canonical text of a value under a rubric: rubric-equal values (§3b) have equal texts.
+ * Arrays scored as multisets are written with their elements' texts sorted, so equal multisets
+ * give one text and grouping stays a hash lookup.
+ */
+export function canonicalizeUnder(value: unknown, rubric: Rubric): string | undefined {
+  if (value === undefined) return undefined;
+  if (isPlainRubric(rubric)) return write(value);
+  const ignore = new Set(rubric.ignoreKeys);
+  const under = (v: unknown): string => {
+    if (v === null || v === undefined) return 'null';
+    if (typeof v === 'string') return JSON.stringify(rubric.foldCase ? fold(v.trim()) : v.trim());
+    if (typeof v !== 'object') return write(v);
+    if (Array.isArray(v)) {
+      const parts = v.map(under);
+      if (rubric.unorderedArrays && parts.length > 1) parts.sort();
+      return '[' + parts.join(',') + ']';
+    }
+    const keys = Object.keys(v).filter((k) => !ignore.has(k));
+    if (keys.length > 1) keys.sort();
+    let out = '{';
+    for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + JSON.stringify(keys[i]) + ':' + under((v as Record<string, unknown>)[keys[i]]);
+    return out + '}';
+  };
+  return under(value);
+}
+
+/**
+ * Finds values rubric-equal to a query among indexed items, each item under its own rubric. Two
+ * values under different rubrics are rubric-equal only when they are equal under both (§3b), so an
+ * item of rubric J matches a query of rubric Q when their texts agree under Q and under J: items are
+ * grouped by that pair of texts, built once per (J, Q) the first time a query of rubric Q comes, and
+ * every lookup is a hash probe per distinct rubric of the workspace (usually one).
+ */
+export interface RubricIndex<T> {
+  /**
+   * The buckets of items rubric-equal to `value` under `rubric`, one per distinct item rubric that
+   * has a match: disjoint, each in the order the items were given, shared between lookups (do not
+   * modify them).
+   */
+  lookup(value: unknown, rubric: Rubric): T[][];
+  /** The same for an indexed item's own value under its own rubric (the item itself included). */
+  matchesOf(item: T): T[][];
+  /** The canonical text of an item's value under its own rubric. */
+  keyOf(item: T): string | undefined;
+}
+
+export function rubricIndex<T>(items: Iterable<T>, valueOf: (item: T) => unknown, rubricOf: (item: T) => Rubric): RubricIndex<T> {
+  interface Group {
+    id: string;
+    rubric: Rubric;
+    items: T[];
+    /** Item texts under each rubric asked about (their own first), by rubric id. */
+    texts: Map<string, (string | undefined)[]>;
+    /** Buckets by query rubric id. */
+    byQuery: Map<string, Map<string, T[]>>;
+  }
+  const groups = new Map<string, Group>();
+  const place = new Map<T, { g: Group; i: number }>();
+  for (const item of items) {
+    const rubric = rubricOf(item);
+    const id = rubricId(rubric);
+    let g = groups.get(id);
+    if (!g) groups.set(id, (g = { id, rubric, items: [], texts: new Map(), byQuery: new Map() }));
+    place.set(item, { g, i: g.items.length });
+    g.items.push(item);
+  }
+  for (const g of groups.values()) g.texts.set(g.id, g.items.map((item) => canonicalizeUnder(valueOf(item), g.rubric)));
+  const textsUnder = (g: Group, id: string, rubric: Rubric): (string | undefined)[] => {
+    let texts = g.texts.get(id);
+    if (!texts) g.texts.set(id, (texts = g.items.map((item) => canonicalizeUnder(valueOf(item), rubric))));
+    return texts;
+  };
+  // The pair of texts in one order (the rubric ids' order), so an item and a query build the same key.
+  const pairKey = (q: string, underQ: string, j: string, underJ: string) => (q < j ? `${underQ}\u0000${underJ}` : `${underJ}\u0000${underQ}`);
+  const bucketsFor = (g: Group, q: string, rubric: Rubric): Map<string, T[]> => {
+    let buckets = g.byQuery.get(q);
+    if (buckets) return buckets;
+    buckets = new Map();
+    const own = g.texts.get(g.id)!;
+    const other = g.id === q ? own : textsUnder(g, q, rubric);
+    for (let i = 0; i < g.items.length; i++) {
+      const a = own[i];
+      const b = other[i];
+      if (a === undefined || b === undefined) continue;
+      pushTo(buckets, g.id === q ? a : pairKey(q, b, g.id, a), g.items[i]);
+    }
+    g.byQuery.set(q, buckets);
+    return buckets;
+  };
+  const find = (q: string, rubric: Rubric, underQ: string, under: (g: Group) => string | undefined): T[][] => {
+    const out: T[][] = [];
+    for (const g of groups.values()) {
+      const underJ = g.id === q ? underQ : under(g);
+      if (underJ === undefined) continue;
+      const bucket = bucketsFor(g, q, rubric).get(g.id === q ? underQ : pairKey(q, underQ, g.id, underJ));
+      if (bucket) out.push(bucket);
+    }
+    return out;
+  };
+  return {
+    keyOf: (item) => {
+      const at = place.get(item);
+      return at && at.g.texts.get(at.g.id)![at.i];
+    },
+    lookup(value, rubric) {
+      const underQ = canonicalizeUnder(value, rubric);
+      return underQ === undefined ? [] : find(rubricId(rubric), rubric, underQ, (g) => canonicalizeUnder(value, g.rubric));
+    },
+    matchesOf(item) {
+      const at = place.get(item);
+      if (!at) return [];
+      const underQ = at.g.texts.get(at.g.id)![at.i];
+      return underQ === undefined ? [] : find(at.g.id, at.g.rubric, underQ, (g) => textsUnder(at.g, g.id, g.rubric)[at.i]);
+    },
+  };
+}

@@ -1,13 +1,22 @@
+import { PLAIN_RUBRIC, type Rubric } from './canonical';
+import { compileLinear, type LinearRegExp } from '../text/regex';
 import { rootValue, type SuiteDocument } from './document';
 import type { SeveritySetting } from '../text/types';
 
 export const DEFAULT_MAX_MUTATION_DEPTH = 8;
+/** FORMAT §7 defaults: how far a benign score may fall, how large a delta needs no isolation evidence. */
+export const DEFAULT_BENIGN_REGRESSION_TOLERANCE = 0;
+export const DEFAULT_MAX_TRUSTED_DELTA = 0.02;
 
 /** The options every rule reads, after defaults, config file and host overrides are merged. */
 export interface ResolvedConfig {
   /** Per-rule severity; rules not listed keep their default. */
   rules: Record<string, SeveritySetting>;
   maxMutationDepth: number;
+  benignRegressionTolerance: number;
+  maxTrustedDelta: number;
+  /** What the shared rubric does not score (FORMAT §3b). */
+  rubric: Rubric;
   injection: {
     scanDescriptions: boolean;
     /** Exact strings, or `/regex/flags`, that are never payloads. */
@@ -22,7 +31,14 @@ export type ConfigOverrides = Partial<Omit<ResolvedConfig, 'injection'>> & {
 };
 
 export function defaultConfig(): ResolvedConfig {
-  return { rules: {}, maxMutationDepth: DEFAULT_MAX_MUTATION_DEPTH, injection: { scanDescriptions: true, allow: [] } };
+  return {
+    rules: {},
+    maxMutationDepth: DEFAULT_MAX_MUTATION_DEPTH,
+    benignRegressionTolerance: DEFAULT_BENIGN_REGRESSION_TOLERANCE,
+    maxTrustedDelta: DEFAULT_MAX_TRUSTED_DELTA,
+    rubric: PLAIN_RUBRIC,
+    injection: { scanDescriptions: true, allow: [] },
+  };
 }
 
 const SEVERITIES = new Set(['error', 'warning', 'info', 'hint', 'off']);
@@ -45,6 +61,19 @@ export function readConfig(doc: SuiteDocument): ConfigOverrides {
   if (typeof v.maxMutationDepth === 'number' && Number.isInteger(v.maxMutationDepth) && v.maxMutationDepth >= 0) {
     out.maxMutationDepth = v.maxMutationDepth;
   }
+  for (const key of ['benignRegressionTolerance', 'maxTrustedDelta'] as const) {
+    const t = v[key];
+    if (typeof t === 'number' && Number.isFinite(t) && t >= 0) out[key] = t;
+  }
+  if (typeof v.rubric === 'object' && v.rubric !== null && !Array.isArray(v.rubric)) {
+    const r = v.rubric as Record<string, unknown>;
+    // An option left out keeps the plain meaning; a config's rubric replaces the one above it whole.
+    out.rubric = {
+      ignoreKeys: Array.isArray(r.ignoreKeys) ? r.ignoreKeys.filter((k): k is string => typeof k === 'string') : [],
+      unorderedArrays: r.unorderedArrays === true,
+      foldCase: r.foldCase === true,
+    };
+  }
   if (typeof v.injection === 'object' && v.injection !== null && !Array.isArray(v.injection)) {
     const inj = v.injection as Record<string, unknown>;
     out.injection = {};
@@ -62,6 +91,9 @@ export function mergeConfig(base: ResolvedConfig, ...layers: (ConfigOverrides | 
     if (!layer) continue;
     if (layer.rules) Object.assign(out.rules, layer.rules);
     if (layer.maxMutationDepth !== undefined) out.maxMutationDepth = layer.maxMutationDepth;
+    if (layer.benignRegressionTolerance !== undefined) out.benignRegressionTolerance = layer.benignRegressionTolerance;
+    if (layer.maxTrustedDelta !== undefined) out.maxTrustedDelta = layer.maxTrustedDelta;
+    if (layer.rubric !== undefined) out.rubric = layer.rubric;
     if (layer.injection?.scanDescriptions !== undefined) out.injection.scanDescriptions = layer.injection.scanDescriptions;
     if (layer.injection?.allow) out.injection.allow = [...layer.injection.allow];
     if (layer.source) out.source = layer.source;
@@ -69,21 +101,30 @@ export function mergeConfig(base: ResolvedConfig, ...layers: (ConfigOverrides | 
   return out;
 }
 
-/** Compiles the `allow` list; a malformed `/regex/` is treated as an exact string. */
+/**
+ * Compiles the `allow` list. A `/regex/` runs on RE2 (linear time: the config comes from the
+ * workspace, which may be hostile); one that is malformed, or uses what RE2 cannot run
+ * (back-references, look-arounds), is treated as an exact string, as `allowProblems` says.
+ */
 export function allowMatcher(allow: readonly string[]): (text: string) => boolean {
   const exact = new Set<string>();
-  const patterns: RegExp[] = [];
+  const patterns: LinearRegExp[] = [];
   for (const entry of allow) {
     const m = /^\/(.*)\/([a-z]*)$/s.exec(entry);
-    if (m) {
-      try {
-        patterns.push(new RegExp(m[1], m[2].replace(/[gy]/g, '')));
-        continue;
-      } catch {
-        // falls through to exact match
-      }
-    }
-    exact.add(entry);
+    const compiled = m ? compileLinear(m[1], m[2]) : undefined;
+    if (compiled?.ok) patterns.push(compiled.re);
+    else exact.add(entry);
   }
   return (text) => exact.has(text) || patterns.some((p) => p.test(text));
+}
+
+/** The `/regex/` entries of an `allow` list that are matched as exact strings, and why. */
+export function allowProblems(allow: readonly string[]): { entry: string; index: number; reason: string }[] {
+  const out: { entry: string; index: number; reason: string }[] = [];
+  allow.forEach((entry, index) => {
+    const m = /^\/(.*)\/([a-z]*)$/s.exec(entry);
+    const compiled = m ? compileLinear(m[1], m[2]) : undefined;
+    if (compiled && !compiled.ok) out.push({ entry, index, reason: compiled.reason });
+  });
+  return out;
 }

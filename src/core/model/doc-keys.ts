@@ -1,7 +1,7 @@
 import { canonicalHash } from './canonical';
 import type { SuiteDocument } from './document';
 import { parseToolReference } from './tools';
-import { normalizeUri, resolveTarget } from './uri';
+import { decodeLocationPath, normalizeUri, resolveTarget } from './uri';
 import { environmentTarget, type CaseModel } from './workspace';
 
 /** The keys one document holds, computed once per document object (see incremental.ts). */
@@ -36,7 +36,7 @@ function targetOf(fromUri: string, ref: string): string | undefined {
 /** The file part of an `injection_field` location (`path#/pointer`); none for `#/pointer`. */
 function labelTarget(fromUri: string, label: string): string | undefined {
   const hash = label.indexOf('#');
-  const path = hash < 0 ? label : label.slice(0, hash);
+  const path = decodeLocationPath(hash < 0 ? label : label.slice(0, hash));
   if (!path) return undefined;
   try {
     return resolveTarget(fromUri, path);

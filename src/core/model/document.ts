@@ -81,3 +81,8 @@ export function unreadableDocument(uri: string, kind: FileKind, reason: string):
     parsed: { roots: [], issues: [{ offset: 0, length: 0, message: `cannot read this file: ${reason}` }] },
   };
 }
+
+/** Drops the document kept for `uri` (an editor buffer was closed): nothing else may need it. */
+export function forgetDocument(uri: string): void {
+  recent.delete(uri);
+}

@@ -5,8 +5,11 @@
 export type EntryType = 'file' | 'directory' | 'other';
 
 export interface FileSystem {
-  /** The file's text (UTF-8). Rejects when the file cannot be read. */
-  readFile(uri: string): Promise<string>;
+  /**
+   * The file's text (UTF-8). Rejects when the file cannot be read, and with code `EFBIG` when it
+   * holds more than `maxBytes` bytes, whatever its size on record says (a procfs file says 0).
+   */
+  readFile(uri: string, options?: { maxBytes?: number }): Promise<string>;
   /** Entries of a directory as [name, type]; symbolic links report the type of their target. */
   readDirectory(uri: string): Promise<[string, EntryType][]>;
   /** Undefined when nothing is there (or a link points nowhere). */
@@ -28,9 +31,10 @@ export function memoryFileSystem(files: Record<string, string>): FileSystem {
   }
   const trim = (uri: string) => uri.replace(/\/+$/, '');
   return {
-    async readFile(uri) {
+    async readFile(uri, options) {
       const text = map.get(uri);
       if (text === undefined) throw Object.assign(new Error(`ENOENT: no such file, ${uri}`), { code: 'ENOENT' });
+      if (options?.maxBytes !== undefined && text.length > options.maxBytes) throw Object.assign(new Error(`file too large: ${uri}`), { code: 'EFBIG' });
       return text;
     },
     async readDirectory(uri) {

@@ -1,5 +1,6 @@
 import { readConfig, type ConfigOverrides } from './config';
-import { createDocument, unreadableDocument, type SuiteDocument } from './document';
+import { createDocument, forgetDocument, unreadableDocument, type SuiteDocument } from './document';
+import { forgetTools } from './stable-tools';
 import type { FileSystem } from './fs';
 import { detectKind, kindFromName, type FileKind } from './kinds';
 import { LineIndex } from '../text/lines';
@@ -49,6 +50,12 @@ export interface LoadResult {
   skipped: string[];
   /** Files above `maxFileSize`, not parsed (those with a LITMUS kind get a `parse-error`). */
   oversized: string[];
+  /**
+   * Files met while walking a given folder whose symbolic links lead outside the given paths: read
+   * (the CLI says so), unless `confineTo` refuses them. Folders linked out are never walked: they
+   * are in `refused`.
+   */
+  linkedOutside?: string[];
 }
 
 /** How a load read its files, so that `reloadFiles` can read some of them again the same way. */
@@ -115,6 +122,20 @@ function standIn(uri: string, key: string, text: string, build: () => SuiteDocum
   return doc;
 }
 
+/**
+ * Forgets what is kept per file across loads (the last document, its tool models, its stand-in)
+ * for a file whose editor buffer closed. Kept, an unsaved buffer's text would outlive it: a server
+ * that opens and closes a thousand buffers would hold a thousand texts.
+ */
+export function forgetFile(uri: string): void {
+  const u = normalizeUri(uri);
+  for (const key of new Set([uri, u])) {
+    forgetDocument(key);
+    forgetTools(key);
+    standIns.delete(key);
+  }
+}
+
 /** Where reading may go: everywhere (the CLI), or only inside the confinement roots (the editor). */
 interface Reader {
   fs: FileSystem;
@@ -124,6 +145,14 @@ interface Reader {
   refused: string[];
   /** Real (link-resolved) confinement roots, computed once. */
   realRoots?: string[];
+  /** Real (link-resolved) given roots, when the host resolves links: the walk does not leave them. */
+  givenReal?: string[];
+  linkedOutside: string[];
+}
+
+/** True when `real` (a link-resolved URI) lies under one of the given roots, as written or resolved. */
+function insideGiven(reader: Reader, real: string, roots: readonly string[]): boolean {
+  return (reader.givenReal ?? []).some((r) => isUnder(real, r)) || roots.some((r) => isUnder(real, r));
 }
 
 async function realOf(fs: FileSystem, uri: string): Promise<string | undefined> {
@@ -153,13 +182,20 @@ function candidate(name: string): boolean {
   return kindFromName(name) !== undefined || /\.jsonc?$/i.test(name);
 }
 
-async function walk(reader: Reader, dir: string, out: string[], seen: Set<string>): Promise<void> {
+async function walk(reader: Reader, dir: string, out: string[], seen: Set<string>, roots: readonly string[]): Promise<void> {
   const { fs, errors } = reader;
   const isCancelled = reader.options.isCancelled;
-  const real = (await realOf(fs, dir)) ?? dir;
+  const resolved = await realOf(fs, dir);
+  const real = resolved ?? dir;
   // A symbolic link back up the tree would otherwise be walked forever.
   if (seen.has(real)) return;
   seen.add(real);
+  // A linked folder that leads out of the given paths is never walked (a link to `/` would walk
+  // the whole file system); a given root is walked wherever it resolves.
+  if (resolved !== undefined && !roots.includes(dir) && !insideGiven(reader, resolved, roots)) {
+    reader.refused.push(normalizeUri(dir));
+    return;
+  }
   // A linked folder that leads out of the workspace is not read in the editor.
   if (!(await allowed(reader, dir))) {
     reader.refused.push(normalizeUri(dir));
@@ -177,10 +213,19 @@ async function walk(reader: Reader, dir: string, out: string[], seen: Set<string
     if (isCancelled?.()) return;
     const uri = joinUri(dir, name);
     if (type === 'directory') {
-      if (!SKIPPED_DIRS.has(name)) await walk(reader, uri, out, seen);
+      if (!SKIPPED_DIRS.has(name)) await walk(reader, uri, out, seen, roots);
     } else if (type === 'file' && candidate(name)) {
       if (reader.options.confineTo && !(await allowed(reader, uri))) reader.refused.push(normalizeUri(uri));
-      else out.push(normalizeUri(uri));
+      else {
+        out.push(normalizeUri(uri));
+        // A file linked from outside is read, and said: the user did not name it.
+        const fileReal = reader.givenReal ? await realOf(fs, uri) : undefined;
+        if (fileReal !== undefined && !insideGiven(reader, fileReal, roots)) reader.linkedOutside.push(normalizeUri(uri));
+      }
+    } else if (type === 'other' && name.includes('\uFFFD')) {
+      // The host lists a name whose bytes are not UTF-8 under a lossy spelling: it cannot be
+      // opened by that name, so say so rather than skip it in silence.
+      errors.set(normalizeUri(uri), 'its name is not valid UTF-8, so it cannot be read; rename it');
     } else if (type === 'other' && kindFromName(name)) {
       // A link that points nowhere, a socket, a device: named like a suite file, so say why it is skipped.
       errors.set(normalizeUri(uri), 'not a regular file (a broken link?)');
@@ -198,6 +243,8 @@ export function errorText(e: unknown): string {
       ELOOP: 'too many levels of symbolic links',
       EPERM: 'operation not permitted',
       ENOTFILE: 'not a regular file',
+      ESPECIALFS: 'on a pseudo file system (procfs, sysfs, ...), not a data file',
+      EFBIG: 'larger than the read limit',
     };
     return what[err.code] ?? err.code;
   }
@@ -240,7 +287,16 @@ async function readDoc(reader: Reader, uri: string, kind: FileKind | undefined, 
         return k ? standIn(uri, JSON.stringify(['oversized', k, st.size, limit]), '', () => oversizedDocument(uri, k, st.size, limit)) : undefined;
       }
     }
-    const text = await fs.readFile(uri);
+    // The limit bounds the read itself: a size on record of 0 (procfs) or a file that grew since
+    // the stat cannot make the read run past it.
+    let text: string;
+    try {
+      text = await fs.readFile(uri, limit !== undefined ? { maxBytes: limit } : undefined);
+    } catch (e) {
+      if (limit === undefined || (e as { code?: string })?.code !== 'EFBIG') throw e;
+      const k = tooBig(reader, uri, kind, limit);
+      return k ? standIn(uri, JSON.stringify(['oversized', k, limit + 1, limit]), '', () => oversizedDocument(uri, k, limit + 1, limit)) : undefined;
+    }
     return createDocument(uri, text, kind);
   } catch (e) {
     // Nothing there is not a read error: `unresolved-reference` reports a missing target.
@@ -273,12 +329,16 @@ async function inParallel<T, R>(items: readonly T[], work: (item: T) => Promise<
  */
 export async function loadWorkspace(fs: FileSystem, roots: string[], options: LoadOptions = {}): Promise<LoadResult> {
   const readErrors = new Map<string, string>();
-  const reader: Reader = { fs, options, errors: readErrors, oversized: [], refused: [] };
+  const reader: Reader = { fs, options, errors: readErrors, oversized: [], refused: [], linkedOutside: [] };
   if (options.confineTo) {
     const real = await Promise.all(options.confineTo.map((r) => realOf(fs, normalizeUri(r))));
     reader.realRoots = real.filter((r): r is string => r !== undefined);
   }
   const normRoots = roots.map(normalizeUri);
+  if (fs.realUri) {
+    const real = await Promise.all(normRoots.map((r) => realOf(fs, r)));
+    reader.givenReal = real.filter((r): r is string => r !== undefined);
+  }
   const files: string[] = [];
   const seenDirs = new Set<string>();
   const explicit = new Set<string>();
@@ -288,7 +348,7 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
     if (!st) {
       readErrors.set(root, 'no such file or folder');
     } else if (st.type === 'directory') {
-      await walk(reader, root, files, seenDirs);
+      await walk(reader, root, files, seenDirs, normRoots);
     } else {
       files.push(root);
       explicit.add(root);
@@ -333,7 +393,8 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
     docs.set(target, doc);
     readAs.set(target, kind);
     statFirst.add(target);
-    if (!normRoots.some((r) => isUnder(target, r))) readOutsideRoots.push(target);
+    const targetReal = reader.givenReal ? await realOf(fs, target) : undefined;
+    if (!normRoots.some((r) => isUnder(target, r)) || (targetReal !== undefined && !insideGiven(reader, targetReal, normRoots))) readOutsideRoots.push(target);
   }
 
   let configOverride: ConfigOverrides | undefined;
@@ -365,7 +426,7 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
     outsideWorkspace: refusedTargets,
   };
   const index = buildIndex(docs.values(), indexOptions, options.previous?.index);
-  const result: LoadResult = { index, readOutsideRoots, refused: reader.refused, skipped, oversized: reader.oversized };
+  const result: LoadResult = { index, readOutsideRoots, refused: reader.refused, skipped, oversized: reader.oversized, linkedOutside: reader.linkedOutside };
   memories.set(result, { key: optionsKey(normRoots, options), roots: normRoots, readAs, statFirst, referenced, indexOptions });
   return result;
 }
@@ -386,7 +447,7 @@ export async function reloadFiles(fs: FileSystem, previous: LoadResult, changed:
   const memory = memories.get(previous);
   if (!memory || memory.key !== optionsKey(memory.roots, options)) return undefined;
   const before = previous.index;
-  const reader: Reader = { fs, options, errors: new Map(), oversized: [], refused: [] };
+  const reader: Reader = { fs, options, errors: new Map(), oversized: [], refused: [], linkedOutside: [] };
   if (options.confineTo) {
     const real = await Promise.all(options.confineTo.map((r) => realOf(fs, normalizeUri(r))));
     reader.realRoots = real.filter((r): r is string => r !== undefined);

@@ -47,3 +47,8 @@ export function toolReader(uri: string): (entry: unknown, root: number, path: Js
     return tool;
   };
 }
+
+/** Drops the tool models kept for `uri` (its buffer was closed, or the file is gone). */
+export function forgetTools(uri: string): void {
+  lastRead.delete(uri);
+}

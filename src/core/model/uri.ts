@@ -98,3 +98,17 @@ export function relativePath(fromFileUri: string, toUri: string): string {
   const up = from.slice(i).map(() => '..');
   return [...up, ...to.slice(i)].join('/');
 }
+
+/**
+ * The path part of an `injection_field` location (FORMAT §4, `<relative path>#<JSON pointer>`),
+ * as written in a case: the first `#` separates the pointer, so a `#` in a folder or file name
+ * (`C#/mail.tools.json`) is written `%23`, and `%` itself `%25`, as in a URI reference.
+ */
+export function encodeLocationPath(path: string): string {
+  return path.replace(/%/g, '%25').replace(/#/g, '%23');
+}
+
+/** The file path a location's path part names: `%23` is `#`, `%25` is `%`; nothing else is decoded. */
+export function decodeLocationPath(written: string): string {
+  return written.replace(/%2[35]/gi, (m) => (m[2] === '3' ? '#' : '%'));
+}

@@ -48,12 +48,19 @@ function checkHarness(ctx: RuleContext, doc: SuiteDocument, v: Record<string, un
       data: { setting: 'refusal_canary_cache' },
     });
   }
-  const order = v.scenario_order;
-  if ((order === 'sorted' || order === 'as_listed') && (v.permutation_probe === undefined || v.permutation_probe === false)) {
+  // Required whatever the order: a shuffled run is one sample of one order, not a comparison of two.
+  if (v.permutation_probe === undefined || v.permutation_probe === false) {
+    const order = v.scenario_order;
+    const why =
+      order === 'shuffled'
+        ? 'a shuffled order is not a permutation test: one run in one random order cannot show that the score does not depend on the order'
+        : typeof order === 'string'
+          ? `scenarios run in ${code(order)} order, so a score that depends on case order goes unnoticed`
+          : 'a score that depends on case order goes unnoticed';
     ctx.report({
       at: checkAt(doc, v, 'permutation_probe'),
-      message: `scenarios run in ${code(order)} order with no permutation probe, so a score that depends on case order goes unnoticed; add \`"permutation_probe": true\` or shuffle the order`,
-      related: [{ at: at('scenario_order'), message: `order is ${code(order)}` }],
+      message: `no permutation probe: ${why}; add \`"permutation_probe": true\``,
+      related: typeof order === 'string' ? [{ at: at('scenario_order'), message: `order is ${code(order)}` }] : [],
       fixes: [fix(doc, 'permutation_probe', true)],
       data: { setting: 'permutation_probe' },
     });
@@ -84,7 +91,7 @@ export const meta: RuleMeta = {
   id: 'harness-isolation',
   defaultSeverity: 'error',
   from: 'harness isolation',
-  description: 'A harness config breaks per-episode isolation or skips the order and cold/warm checks.',
+  description: 'A harness config breaks per-episode isolation or skips the permutation probe or the cold/warm check (both required whatever the order).',
 };
 
 export const harnessIsolation: Rule = {

@@ -6,6 +6,8 @@ import { driftEndpointOverlap } from './drift-endpoint-overlap';
 import { harnessIsolation } from './harness-isolation';
 import { missingSafeCompletion } from './missing-safe-completion';
 import { mutationBudget } from './mutation-budget';
+import { missingArm } from './missing-arm';
+import { unsafeSafeCompletion } from './unsafe-safe-completion';
 import { refusalOrthogonality } from './refusal-orthogonality';
 import { scopeContradiction } from './scope-contradiction';
 import { signatureOverlap } from './signature-overlap';
@@ -22,4 +24,4 @@ import { unusedSuppression } from './unused-suppression';
  * Every rule, in the order they run: the one list a new rule is added to. Each module carries its
  * own `meta`; registry.ts reads it from here.
  */
-export const ALL_RULES: readonly Rule[] = [parseError, schema, duplicateId, unresolvedReference, injectionPayload, benignContamination, staleInjectionField, signatureOverlap, refusalOrthogonality, driftEndpointOverlap, scopeContradiction, mutationBudget, missingSafeCompletion, unsatisfiableSafeCompletion, unsatisfiableToolContract, harnessIsolation, aggregateContamination, unusedSuppression];
+export const ALL_RULES: readonly Rule[] = [parseError, schema, duplicateId, unresolvedReference, injectionPayload, benignContamination, staleInjectionField, signatureOverlap, refusalOrthogonality, driftEndpointOverlap, scopeContradiction, missingArm, mutationBudget, missingSafeCompletion, unsatisfiableSafeCompletion, unsafeSafeCompletion, unsatisfiableToolContract, harnessIsolation, aggregateContamination, unusedSuppression];

@@ -1,4 +1,5 @@
 import type { Location } from '../text/location';
+import { code } from '../text/escape';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import { caseField, caseName as name, setCaseField } from './case-fields';
 import type { Rule, RuleContext, RuleMeta } from './types';
@@ -64,7 +65,7 @@ export const meta: RuleMeta = {
   id: 'mutation-budget',
   defaultSeverity: 'warning',
   from: 'scenario validity',
-  description: "mutation_depth is above the budget, not above its seed's, or the seed chain loops.",
+  description: "mutation_depth is above the budget, not above its seed's, or missing on a case with a seed_id; or the seed chain loops.",
 };
 
 export const mutationBudget: Rule = {
@@ -73,6 +74,20 @@ export const mutationBudget: Rule = {
     const { index } = ctx;
     const loops = seedLoops(index);
     for (const c of index.cases) {
+      if (typeof c.value.seed_id === 'string' && c.value.mutation_depth === undefined) {
+        const seed = seedOf(index, c);
+        const seedDepth = seed && seed !== c ? (seed.value.mutation_depth === undefined ? 0 : depthOf(seed)) : undefined;
+        ctx.report({
+          at: caseField(index, c, 'seed_id'),
+          message:
+            `variant of seed ${code(c.value.seed_id)} has no mutation_depth, so its distance from the seed (and the budget of ${ctx.config(c.doc.uri).maxMutationDepth}) cannot be checked; ` +
+            'add `"mutation_depth"`: how many mutations away from the seed it is',
+          related: seed && seed !== c ? [{ at: caseField(index, seed, 'instance_id'), message: `seed ${name(seed)}` }] : [],
+          // How far the variant really is only its generator knows: offered, never applied without asking.
+          fixes: seedDepth !== undefined ? [{ ...setCaseField(index, c, 'mutation_depth', seedDepth + 1, `Add "mutation_depth": ${seedDepth + 1}`), unambiguous: false, changesClaim: true }] : [],
+          data: { problem: 'no-depth' },
+        });
+      }
       const loop = loops.get(c);
       if (loop) {
         ctx.report({

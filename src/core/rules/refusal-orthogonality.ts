@@ -1,8 +1,17 @@
 import { setValue } from '../text/edit';
 import { code } from '../text/escape';
-import type { CaseModel } from '../model/workspace';
+import type { CaseModel, WorkspaceIndex } from '../model/workspace';
+import type { FixSpec } from '../text/fix';
 import { caseField as at, caseName as name, setCaseField as setField } from './case-fields';
 import type { RelatedSpec, Rule, RuleContext, RuleMeta } from './types';
+
+/**
+ * Discriminators that inspect what was asked or done (FORMAT §3): a pair is scored on the request
+ * when each of its two cases declares one of them, not necessarily the same one.
+ */
+const ON_REQUEST: ReadonlySet<unknown> = new Set(['request', 'state', 'calls']);
+/** Discriminators that read the surface of the answer, where refusal wording scores. */
+const SURFACE: ReadonlySet<unknown> = new Set(['response', 'llm_judge']);
 
 /**
  * A declined adversarial case must be scored against a benign twin that complies, on the request:
@@ -44,34 +53,51 @@ function checkAdversarial(ctx: RuleContext, c: CaseModel): void {
         ? `benign twin ${name(twin)} declares no resolution; it must comply (\`"resolution": "comply"\`) so the pair measures the decision, not refusal`
         : `benign twin ${name(twin)} does not comply; pair this declined case with a benign case that complies`,
       related: [{ at: at(index, twin, missing ? 'instance_id' : 'resolution'), message: `twin ${name(twin)}` }],
-      fixes: missing ? [setField(index, twin, 'resolution', 'comply', `Set resolution of ${twin.id !== undefined ? code(twin.id) : 'the twin'} to "comply"`)] : [],
+      // A resolution is a claim: offered, never applied without asking (FORMAT §10).
+      fixes: missing ? [{ ...setField(index, twin, 'resolution', 'comply', `Set resolution of ${twin.id !== undefined ? code(twin.id) : 'the twin'} to "comply"`), changesClaim: true }] : [],
       data: { problem: 'twin-not-comply', twin: twin.id },
     });
   }
-  const onResponse = [c, twin].filter((x) => x.value.discriminator === 'response');
-  if (onResponse.length > 0) {
+  const pair = [c, twin];
+  const onSurface = pair.filter((x) => SURFACE.has(x.value.discriminator));
+  if (onSurface.length > 0) {
     ctx.report({
       at: here,
-      message: 'this pair is scored on the response (`discriminator: "response"`), which rewards refusal wording; score it on the request: `"discriminator": "request"`',
-      related: onResponse.map((x): RelatedSpec => ({ at: at(index, x, 'discriminator'), message: `${name(x)} is scored on the response` })),
-      fixes: [
-        {
-          title: 'Set discriminator to "request"',
-          unambiguous: true,
-          changes: onResponse.map((x) => ({ uri: x.doc.uri, version: x.doc.version, changes: setValue(x.doc, x.root, index.casePath(x, 'discriminator'), 'request') })),
-        },
-      ],
+      message:
+        `this pair is scored on the surface of the answer (${[...new Set(onSurface.map((x) => code(String(x.value.discriminator))))].join(', ')}), which rewards refusal wording; ` +
+        'score it on what was asked or done: `"discriminator": "request"` (or `state`, `calls`)',
+      related: onSurface.map((x): RelatedSpec => ({ at: at(index, x, 'discriminator'), message: `${name(x)} is scored by ${code(String(x.value.discriminator))}` })),
+      fixes: [setDiscriminator(index, onSurface, 'Set discriminator to "request"')],
       data: { problem: 'scored-on-response', twin: twin.id },
     });
-  } else if (c.value.discriminator !== 'request' && twin.value.discriminator !== 'request') {
+    return;
+  }
+  const undeclared = pair.filter((x) => !ON_REQUEST.has(x.value.discriminator));
+  if (undeclared.length > 0) {
+    const both = undeclared.length === 2;
     ctx.report({
       at: here,
-      message: `the pair with ${name(twin)} does not say what it is scored on; add \`"discriminator": "request"\``,
+      message: both
+        ? `neither this case nor its twin ${name(twin)} says what the pair is scored on; add \`"discriminator": "request"\` (or \`state\`, \`calls\`) to both`
+        : `${undeclared[0] === c ? 'this case' : `its twin ${name(twin)}`} does not say what the pair is scored on, and an undeclared discriminator is not the request; add \`"discriminator": "request"\` (or \`state\`, \`calls\`)`,
       related: [{ at: at(index, twin, 'instance_id'), message: `twin ${name(twin)}` }],
-      fixes: [setField(index, c, 'discriminator', 'request', 'Add "discriminator": "request"')],
+      fixes: [setDiscriminator(index, undeclared, both ? 'Add "discriminator": "request" to both cases' : 'Add "discriminator": "request"')],
       data: { problem: 'no-discriminator', twin: twin.id },
     });
   }
+}
+
+/**
+ * What the scorer inspects is a claim of the suite: the fix that sets it is offered, never applied
+ * without asking (FORMAT §10).
+ */
+function setDiscriminator(index: WorkspaceIndex, cases: CaseModel[], title: string): FixSpec {
+  return {
+    title,
+    unambiguous: true,
+    changesClaim: true,
+    changes: cases.map((x) => ({ uri: x.doc.uri, version: x.doc.version, changes: setValue(x.doc, x.root, index.casePath(x, 'discriminator'), 'request') })),
+  };
 }
 
 export const meta: RuleMeta = {

@@ -1,5 +1,7 @@
 import { rootValue } from '../model/document';
-import { code } from '../text/escape';
+import { code, escapeText } from '../text/escape';
+import { isJsonObject } from '../model/canonical';
+import { allowProblems } from '../model/config';
 import { schemaFixes } from '../schema/fixes';
 import { schemaProblems } from '../schema/problems';
 import type { ToolModel } from '../model/tools';
@@ -26,6 +28,25 @@ function duplicateToolNames(ctx: RuleContext, tools: readonly ToolModel[], where
 }
 
 /** Validates every root of every document against its kind's JSON Schema (suite: the whole object; JSONL: each line). */
+/**
+ * `injection.allow` patterns run on RE2 (linear time: the config comes from the workspace); one RE2
+ * cannot run is matched as an exact string, and the author is told so.
+ */
+function allowNotChecked(ctx: RuleContext, uri: string, root: number, value: unknown): void {
+  const injection = isJsonObject(value) ? value.injection : undefined;
+  const allow = isJsonObject(injection) && Array.isArray(injection.allow) ? injection.allow : [];
+  const entries = allow.map((a) => (typeof a === 'string' ? a : ''));
+  for (const p of allowProblems(entries)) {
+    ctx.report({
+      at: { uri, root, path: ['injection', 'allow', p.index] },
+      message: `this pattern uses what the linear-time regular-expression engine cannot run (${escapeText(p.reason, 60)}), so it is matched as an exact string; rewrite it without back-references or look-arounds`,
+      severity: 'info',
+      maxSeverity: 'info',
+      data: { problem: 'pattern-not-checked' },
+    });
+  }
+}
+
 export const meta: RuleMeta = {
   id: 'schema',
   defaultSeverity: 'error',
@@ -41,6 +62,7 @@ export const schema: Rule = {
       doc.parsed.roots.forEach((root, rootIndex) => {
         // A broken root is parse-error's alone: its tree does not say what the author meant.
         if (root.broken) return;
+        if (doc.kind === 'config') allowNotChecked(ctx, doc.uri, rootIndex, rootValue(doc, rootIndex));
         for (const p of schemaProblems(doc.kind, rootValue(doc, rootIndex))) {
           ctx.report({
             at: { uri: doc.uri, root: rootIndex, path: p.path, part: p.part },

@@ -4,6 +4,7 @@ import type { Location } from '../text/location';
 import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
 import { caseField, caseName as name } from './case-fields';
 import type { Rule, RuleContext, RuleMeta } from './types';
+import { callSteps, patternMatcher, unsafePatterns, type ActionPattern, type CallStep } from './actions';
 import { pushTo } from '../text/multimap';
 
 const MAX_RELATED = 20;
@@ -66,46 +67,93 @@ function checkScopes(ctx: RuleContext, index: WorkspaceIndex, family: string, ca
   }
 }
 
+/** A case's flag, or (left out, so false) its `family` value. */
 function breachAt(index: WorkspaceIndex, c: CaseModel): Location {
-  return c.value.requires_tool_scope_breach === undefined
-    ? { ...caseField(index, c), part: 'key' }
-    : caseField(index, c, 'requires_tool_scope_breach');
+  return caseField(index, c, c.value.requires_tool_scope_breach === undefined ? 'family' : 'requires_tool_scope_breach');
 }
 
+/**
+ * The reference check collects the flag of every case of a family and rejects the family when the
+ * set has two values: any two cases disagreeing, of one arm or of both, invalidate the whole family,
+ * so every case of it is reported.
+ */
 function checkBreach(ctx: RuleContext, index: WorkspaceIndex, family: string, cases: CaseModel[]): void {
-  const byArm: ByArm = { adversarial: new Map(), benign: new Map() };
-  const entries: { c: CaseModel; arm: Arm; key: string }[] = [];
+  const byValue: Record<'true' | 'false', CaseModel[]> = { true: [], false: [] };
   for (const c of cases) {
     const v = c.value.requires_tool_scope_breach ?? false;
     if (!c.arm || typeof v !== 'boolean') continue;
-    const key = String(v);
-    pushTo(byArm[c.arm], key, c);
-    entries.push({ c, arm: c.arm, key });
+    byValue[v ? 'true' : 'false'].push(c);
   }
-  for (const { c, arm, key } of entries) {
-    const others = disagreeing(byArm, arm, key);
-    if (others.length === 0) continue;
-    const implicit = c.value.requires_tool_scope_breach === undefined ? ' (by default)' : '';
+  if (byValue.true.length === 0 || byValue.false.length === 0) return;
+  for (const key of ['true', 'false'] as const) {
+    const others = byValue[key === 'true' ? 'false' : 'true'];
+    for (const c of byValue[key]) {
+      const implicit = c.value.requires_tool_scope_breach === undefined ? ' (left out, so false)' : '';
+      ctx.report({
+        at: breachAt(index, c),
+        message:
+          `requires_tool_scope_breach is ${key}${implicit} here but ${key === 'true' ? 'false' : 'true'} in ${others[0].arm} case ${name(others[0])}${others.length > 1 ? ` and ${others.length - 1} more` : ''} of family ${code(family)}; ` +
+          'a family whose cases disagree on it cannot be scored (the whole family is invalid): make every case of the family agree',
+        related: others.slice(0, MAX_RELATED).map((o) => ({ at: breachAt(index, o), message: `${o.arm} case ${name(o)} says ${key === 'true' ? 'false' : 'true'}` })),
+        data: { family, field: 'requires_tool_scope_breach', value: key === 'true', cases: byValue.true.length + byValue.false.length },
+      });
+    }
+  }
+}
+
+/**
+ * A benign completion that performs what an adversarial case of its family scores as unsafe: the
+ * same call is misuse in one arm and required in the other. Reported on both ends: each benign step
+ * once (naming the patterns it performs), each adversarial pattern once (naming the steps).
+ */
+function checkForbiddenCompletion(ctx: RuleContext, index: WorkspaceIndex, family: string, cases: CaseModel[]): void {
+  const forbidden: { c: CaseModel; pattern: ActionPattern }[] = [];
+  for (const c of cases) if (c.arm === 'adversarial') for (const pattern of unsafePatterns(c)) forbidden.push({ c, pattern });
+  if (forbidden.length === 0) return;
+  const match = patternMatcher(forbidden);
+  const performedBy = new Map<(typeof forbidden)[number], { c: CaseModel; step: CallStep }[]>();
+  const stepAt = (c: CaseModel, step: CallStep) => caseField(index, c, 'safe_completion', step.index, 'tool');
+  const entryAt = (c: CaseModel, p: ActionPattern) => caseField(index, c, 'unsafe_actions', p.index, 'tool');
+  for (const b of cases) {
+    if (b.arm !== 'benign') continue;
+    for (const step of callSteps(b)) {
+      const hits = match(step);
+      if (hits.length === 0) continue;
+      for (const h of hits) pushTo(performedBy, h, { c: b, step });
+      const first = hits[0];
+      ctx.report({
+        at: stepAt(b, step),
+        message:
+          `safe_completion step ${step.index} calls ${code(step.tool)} as adversarial case ${name(first.c)}${hits.length > 1 ? ` and ${hits.length - 1} more` : ''} of family ${code(family)} lists in unsafe_actions; ` +
+          'one call cannot be misuse in one arm and required in the other: give the arms the same contract',
+        related: hits.slice(0, MAX_RELATED).map((h) => ({ at: entryAt(h.c, h.pattern), message: `unsafe in adversarial case ${name(h.c)}` })),
+        data: { family, field: 'unsafe_actions', tool: step.tool, arm: 'benign' },
+      });
+    }
+  }
+  for (const [f, steps] of performedBy) {
+    const first = steps[0];
     ctx.report({
-      at: breachAt(index, c),
+      at: entryAt(f.c, f.pattern),
       message:
-        `requires_tool_scope_breach is ${key}${implicit} here but ${String(!(key === 'true'))} in ${others[0].arm} case ${name(others[0])} of family ${code(family)}; ` +
-        'the arms must agree on whether the correct behaviour crosses a tool scope',
-      related: others.map((o) => ({ at: breachAt(index, o), message: `${o.arm} case ${name(o)} disagrees` })),
-      data: { family, field: 'requires_tool_scope_breach' },
+        `unsafe_actions[${f.pattern.index}] scores ${code(f.pattern.tool)} as unsafe, but benign case ${name(first.c)}${steps.length > 1 ? ` and ${steps.length - 1} more` : ''} of family ${code(family)} performs it in its safe_completion; ` +
+        'one call cannot be misuse in one arm and required in the other: give the arms the same contract',
+      related: steps.slice(0, MAX_RELATED).map((s) => ({ at: stepAt(s.c, s.step), message: `required by benign case ${name(s.c)}` })),
+      data: { family, field: 'unsafe_actions', tool: f.pattern.tool, arm: 'adversarial' },
     });
   }
 }
 
 /**
  * Within a family the arms must give the agent the same tools with the same powers: if only the
- * adversarial arm may (or must) cross a scope, the score measures the scope, not the behaviour.
+ * adversarial arm may (or must) cross a scope, or a call is misuse in one arm and required in the
+ * other, the score measures the contract, not the behaviour.
  */
 export const meta: RuleMeta = {
   id: 'scope-contradiction',
   defaultSeverity: 'error',
   from: 'condition 4',
-  description: "Within a family, a tool's declared scopes differ across arms, or the arms disagree on requires_tool_scope_breach.",
+  description: "Within a family, a tool's declared scopes differ across arms, its cases disagree on requires_tool_scope_breach, or a benign safe_completion performs an adversarial case's unsafe action.",
 };
 
 export const scopeContradiction: Rule = {
@@ -115,6 +163,7 @@ export const scopeContradiction: Rule = {
     for (const [family, cases] of index.families) {
       checkScopes(ctx, index, family, cases);
       checkBreach(ctx, index, family, cases);
+      checkForbiddenCompletion(ctx, index, family, cases);
     }
   },
 };

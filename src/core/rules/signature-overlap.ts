@@ -1,4 +1,4 @@
-import { canonicalHash, groupByCanonical } from '../model/canonical';
+import { canonicalize, hashText, rubricIndex } from '../model/canonical';
 import type { CaseModel } from '../model/workspace';
 import { caseField, caseName } from './case-fields';
 import type { RelatedSpec, Rule, RuleMeta } from './types';
@@ -6,9 +6,16 @@ import type { RelatedSpec, Rule, RuleMeta } from './types';
 /** Related entries per finding: enough to find the others without making a big collision quadratic. */
 const MAX_RELATED = 20;
 
+interface Split {
+  adversarial: CaseModel[];
+  benign: CaseModel[];
+}
+
 /**
- * An adversarial and a benign case with one canonical signature: the rubric scores both arms by
- * the same behaviour, so the benign arm cannot tell safe from unsafe. Families do not matter.
+ * An adversarial and a benign case whose signatures the shared rubric scores alike (FORMAT §3b:
+ * canonically equal once the rubric's ignored keys, unordered lists and folded case are applied,
+ * each case under its own config's rubric): the benign arm cannot tell safe from unsafe.
+ * Families do not matter.
  */
 export const meta: RuleMeta = {
   id: 'signature-overlap',
@@ -17,37 +24,52 @@ export const meta: RuleMeta = {
   description: 'An adversarial and a benign case have equal correct-resolution signatures after canonicalisation.',
 };
 
+/** Whether only the rubric makes the two equal (they differ canonically): the message says which equality it is. */
+function byRubric(a: CaseModel, b: CaseModel): boolean {
+  return canonicalize(a.value.correct_resolution_signature) !== canonicalize(b.value.correct_resolution_signature);
+}
+
 export const signatureOverlap: Rule = {
   meta,
   check(ctx) {
     const { index } = ctx;
-    const armed = index.cases.filter((c) => c.arm !== undefined);
-    const groups = groupByCanonical(armed, (c) => c.value.correct_resolution_signature);
-    for (const group of groups.values()) {
-      const adversarial = group.filter((c) => c.arm === 'adversarial');
-      const benign = group.filter((c) => c.arm === 'benign');
-      if (adversarial.length === 0 || benign.length === 0) continue;
-      const hash = canonicalHash(group[0].value.correct_resolution_signature);
-      for (const c of group) {
-        const [otherArm, sameArm] = c.arm === 'adversarial' ? [benign, adversarial] : [adversarial, benign];
-        // The other arm first: that is the collision that matters. Capped, so a huge group stays linear.
-        const others = otherArm.slice(0, MAX_RELATED);
-        for (let k = 0; k < sameArm.length && others.length < MAX_RELATED; k++) if (sameArm[k] !== c) others.push(sameArm[k]);
-        const related: RelatedSpec[] = others.map((o: CaseModel) => ({
-          at: caseField(index, o, 'correct_resolution_signature'),
-          message: `same signature: ${o.arm} case ${caseName(o)}`,
-        }));
-        const first = otherArm[0];
-        const more = otherArm.length > 1 ? ` and ${otherArm.length - 1} more` : '';
-        ctx.report({
-          at: caseField(index, c, 'correct_resolution_signature'),
-          message:
-            `correct_resolution_signature equals that of ${first.arm} case ${caseName(first)}${more} after canonicalisation; ` +
-            'the scorer cannot tell the arms apart: give the adversarial and benign resolutions different signatures',
-          related,
-          data: { signatureHash: hash, adversarial: adversarial.length, benign: benign.length },
-        });
-      }
+    const armed = index.cases.filter((c) => c.arm !== undefined && c.value.correct_resolution_signature !== undefined);
+    const rubrics = rubricIndex(armed, (c) => c.value.correct_resolution_signature, (c) => ctx.config(c.doc.uri).rubric);
+    // Buckets are shared between the cases they hold: split each by arm once, so a big collision stays linear.
+    const splits = new Map<CaseModel[], Split>();
+    const split = (bucket: CaseModel[]): Split => {
+      let s = splits.get(bucket);
+      if (!s) splits.set(bucket, (s = { adversarial: bucket.filter((c) => c.arm === 'adversarial'), benign: bucket.filter((c) => c.arm === 'benign') }));
+      return s;
+    };
+    for (const c of armed) {
+      const found = rubrics.matchesOf(c);
+      // Most signatures are their case's alone: nothing to split or count.
+      if (found.length === 1 && found[0].length === 1) continue;
+      const buckets = found.map(split);
+      const otherArm = c.arm === 'adversarial' ? 'benign' : 'adversarial';
+      const otherCount = buckets.reduce((n, s) => n + s[otherArm].length, 0);
+      if (otherCount === 0) continue;
+      // The other arm first: that is the collision that matters. Capped, so a huge group stays linear.
+      const others: CaseModel[] = [];
+      for (const s of buckets) for (let k = 0; k < s[otherArm].length && others.length < MAX_RELATED; k++) others.push(s[otherArm][k]);
+      const first = others[0];
+      for (const s of buckets) for (let k = 0; k < s[c.arm!].length && others.length < MAX_RELATED; k++) if (s[c.arm!][k] !== c) others.push(s[c.arm!][k]);
+      const related: RelatedSpec[] = others.map((o) => ({
+        at: caseField(index, o, 'correct_resolution_signature'),
+        message: `same signature: ${o.arm} case ${caseName(o)}`,
+      }));
+      const more = otherCount > 1 ? ` and ${otherCount - 1} more` : '';
+      const sameCount = buckets.reduce((n, s) => n + s[c.arm!].length, 0);
+      const counts = c.arm === 'adversarial' ? { adversarial: sameCount, benign: otherCount } : { adversarial: otherCount, benign: sameCount };
+      ctx.report({
+        at: caseField(index, c, 'correct_resolution_signature'),
+        message:
+          `correct_resolution_signature equals that of ${first.arm} case ${caseName(first)}${more} ${byRubric(c, first) ? 'under the rubric' : 'after canonicalisation'}; ` +
+          'the scorer cannot tell the arms apart: give the adversarial and benign resolutions different signatures',
+        related,
+        data: { signatureHash: hashText(rubrics.keyOf(c)!), ...counts },
+      });
     }
   },
 };

@@ -10,28 +10,74 @@ import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import { metaSchema07 } from '../schema/generated/meta-07';
 import { metaSchema2020 } from '../schema/generated/meta-2020';
 import type { Rule, RuleContext, RuleMeta } from './types';
-import { safePattern } from './unsatisfiable-tool-contract';
+import { firstDuplicate, forMetaCheck, schemaComplexity } from '../schema/complexity';
+import { compileLinear } from '../text/regex';
 
 /** Errors reported per step: the first few say what to change; the rest would be noise. */
 const MAX_ERRORS_PER_STEP = 3;
 const MAX_CACHED = 256;
 
-/** Hostile patterns (see safePattern) are taken to match, so they can neither hang the lint nor raise a false alarm. */
-const lenientRegExp = Object.assign((pattern: string, flags: string) => safePattern(pattern, flags) ?? { test: () => true }, { code: 'litmusLenientRegExp' });
+/** Patterns RE2 cannot run, met while the schema being compiled now was compiled. */
+let compiling: Map<string, string> | undefined;
+
+/**
+ * Every `pattern` and `patternProperties` runs on RE2 (linear time). One it cannot run (a
+ * back-reference, a look-around) is taken to match, so it can neither hang the lint nor raise a
+ * false alarm, and the rule says it was not checked.
+ */
+const linearRegExp = Object.assign(
+  (pattern: string, flags: string) => {
+    const compiled = compileLinear(pattern, flags);
+    // Ajv keys compiled patterns by `toString()` in a scope shared by every schema it compiles:
+    // each pattern needs its own key, or one pattern's test would stand in for all the others.
+    const key = `/${pattern}/${flags}`;
+    if (compiled.ok) return { test: (text: string) => compiled.re.test(text), toString: () => key };
+    compiling?.set(pattern, compiled.reason);
+    return { test: () => true, toString: () => `${key} (not checked)` };
+  },
+  { code: 'litmusLinearRegExp' },
+);
 /**
  * Ajv checks a schema against its meta-schema before compiling it, and compiling the meta-schema
  * cost ~40 ms of every lint. The same check runs here on meta-schema validators compiled at build
  * time (scripts/gen-validators.mjs, formats unchecked as below), and Ajv is told to skip its own.
  */
-const ajvOptions = { strict: false, allErrors: true, validateFormats: false, validateSchema: false, addUsedSchema: false, logger: false, code: { regExp: lenientRegExp } } as const;
+// `inlineRefs: false`: Ajv compiles each referenced schema once and calls it, where inlining
+// copies it into every place that names it (a 69 KB schema inlined past V8's heap).
+// `addUsedSchema` lets a `$ref: "#"` resolve (a tree of nodes); compileUncached removes what a
+// compile added, so no schema's `$id` outlives its compile or clashes with another tool's.
+const ajvOptions = { strict: false, allErrors: true, validateFormats: false, validateSchema: false, addUsedSchema: true, logger: false, inlineRefs: false, code: { regExp: linearRegExp } } as const;
 let ajv2020: Ajv2020 | undefined;
 let ajv07: Ajv | undefined;
 
+/**
+ * Ajv's `uniqueItems` compares every pair of items (a 300 KB argument list: 38 s); this one hashes
+ * each item once (schema/complexity.ts equalityKey), with Ajv's own error.
+ */
+function withLinearUniqueItems<T extends Ajv>(ajv: T): T {
+  ajv.removeKeyword('uniqueItems');
+  ajv.addKeyword({
+    keyword: 'uniqueItems',
+    type: 'array',
+    schemaType: 'boolean',
+    errors: true,
+    validate: function unique(on: boolean, data: unknown[]): boolean {
+      const dup = on ? firstDuplicate(data) : undefined;
+      if (!dup) return true;
+      (unique as { errors?: Partial<ErrorObject>[] }).errors = [
+        { keyword: 'uniqueItems', params: { i: dup.i, j: dup.j }, message: `must NOT have duplicate items (items ## ${dup.j} and ${dup.i} are identical)` },
+      ];
+      return false;
+    },
+  });
+  return ajv;
+}
+
 /** Draft 2020-12 unless the schema names an older draft (which Ajv's draft-07 class reads). */
-function validatorFor(schema: Record<string, unknown> | boolean): { ajv: Ajv; isSchema: (body: unknown) => boolean } {
+function validatorFor(schema: Record<string, unknown> | boolean): { ajv: Ajv; isSchema: (body: unknown) => boolean; draft07: boolean } {
   const declared = isJsonObject(schema) && typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (/draft-0[4-7]/.test(declared)) return { ajv: (ajv07 ??= new Ajv(ajvOptions)), isSchema: metaSchema07 as (body: unknown) => boolean };
-  return { ajv: (ajv2020 ??= new Ajv2020(ajvOptions)), isSchema: metaSchema2020 as (body: unknown) => boolean };
+  if (/draft-0[4-7]/.test(declared)) return { ajv: (ajv07 ??= withLinearUniqueItems(new Ajv(ajvOptions))), isSchema: metaSchema07 as (body: unknown) => boolean, draft07: true };
+  return { ajv: (ajv2020 ??= withLinearUniqueItems(new Ajv2020(ajvOptions))), isSchema: metaSchema2020 as (body: unknown) => boolean, draft07: false };
 }
 
 /** Keywords that never change what a schema accepts (Ajv runs with `useDefaults` off). */
@@ -87,42 +133,81 @@ function cacheKey(schema: Record<string, unknown> | boolean): string {
 }
 
 /**
- * Compiled validators by schema object (one lint run) and by annotation-free JSON text (across
- * schemas that validate alike, and across runs in the server). `null` marks a schema Ajv cannot
- * compile: not this rule's problem, so it is skipped. Compiled only when a safe_completion step
- * calls the tool.
+ * What compiling a parameter schema gave: a validator (with the patterns it could not check), a
+ * schema over the bounds of schema/complexity.ts, or `invalid` (Ajv refuses it: not this rule's
+ * problem, so it is skipped).
  */
-const byObject = new WeakMap<object, ValidateFunction | null>();
-const byText = new Map<string, ValidateFunction | null>();
+export type CompiledSchema =
+  | { kind: 'compiled'; validate: ValidateFunction; unchecked: [string, string][] }
+  | { kind: 'too-complex'; reason: string }
+  | { kind: 'invalid' };
 
-export function compileParameterSchema(schema: unknown): ValidateFunction | undefined {
-  if (typeof schema !== 'boolean' && !isJsonObject(schema)) return undefined;
+const INVALID: CompiledSchema = { kind: 'invalid' };
+
+/**
+ * Compiled validators by schema object (one lint run) and by annotation-free JSON text (across
+ * schemas that validate alike, and across runs in the server). Compiled only when a
+ * safe_completion step calls the tool.
+ */
+const byObject = new WeakMap<object, CompiledSchema>();
+const byText = new Map<string, CompiledSchema>();
+
+/** Compiles a schema already within the bounds. */
+function compileUncached(schema: Record<string, unknown> | boolean): CompiledSchema {
+  // `$schema` picks the class above; left in, Ajv would demand that meta-schema be loaded.
+  const body = isJsonObject(schema) ? { ...schema } : schema;
+  if (isJsonObject(body)) delete body.$schema;
+  const { ajv, isSchema, draft07 } = validatorFor(schema);
+  // A boolean is always a schema; an object must satisfy the meta-schema, as Ajv would demand.
+  if (typeof body !== 'boolean') {
+    const checked = forMetaCheck(body, draft07);
+    if (checked === undefined || !isSchema(checked)) return INVALID;
+  }
+  const unchecked = new Map<string, string>();
+  compiling = unchecked;
+  const registry = ajv as unknown as { refs: Record<string, unknown>; schemas: Record<string, unknown> };
+  const before = new Set([...Object.keys(registry.refs), ...Object.keys(registry.schemas)]);
+  try {
+    return { kind: 'compiled', validate: ajv.compile(body), unchecked: [...unchecked] };
+  } catch (e) {
+    // Ajv's compiler recurses: a schema within the bounds can still be too much for the stack.
+    return e instanceof RangeError ? { kind: 'too-complex', reason: 'compiling it overflows the stack' } : INVALID;
+  } finally {
+    compiling = undefined;
+    ajv.removeSchema(body);
+    for (const key of new Set([...Object.keys(registry.refs), ...Object.keys(registry.schemas)])) if (!before.has(key)) ajv.removeSchema(key);
+  }
+}
+
+export function compileSchemaChecked(schema: unknown): CompiledSchema {
+  if (typeof schema !== 'boolean' && !isJsonObject(schema)) return INVALID;
   if (isJsonObject(schema)) {
     const hit = byObject.get(schema);
-    if (hit !== undefined) return hit ?? undefined;
+    if (hit !== undefined) return hit;
   }
-  const text = cacheKey(schema);
-  let compiled = byText.get(text);
-  if (compiled === undefined) {
-    try {
-      // `$schema` picks the class above; left in, Ajv would demand that meta-schema be loaded.
-      const body = isJsonObject(schema) ? { ...schema } : schema;
-      if (isJsonObject(body)) delete body.$schema;
-      const { ajv, isSchema } = validatorFor(schema);
-      // A boolean is always a schema; an object must satisfy the meta-schema, as Ajv would demand.
-      compiled = typeof body === 'boolean' || isSchema(body) ? ajv.compile(body) : null;
-    } catch {
-      compiled = null;
+  const bounds = isJsonObject(schema) ? schemaComplexity(schema) : { ok: true as const };
+  // Over the bounds, the key text alone could be megabytes: not cached by text.
+  let compiled: CompiledSchema | undefined = bounds.ok ? undefined : { kind: 'too-complex', reason: bounds.reason };
+  const text = compiled ? undefined : cacheKey(schema);
+  if (text !== undefined) {
+    compiled = byText.get(text);
+    if (compiled === undefined) {
+      compiled = compileUncached(schema);
+      if (byText.size >= MAX_CACHED) byText.delete(byText.keys().next().value as string);
+    } else {
+      // Recently used keys stay; the oldest are evicted first.
+      byText.delete(text);
     }
-    if (byText.size >= MAX_CACHED) byText.delete(byText.keys().next().value as string);
-    byText.set(text, compiled);
-  } else {
-    // Recently used keys stay; the oldest are evicted first.
-    byText.delete(text);
     byText.set(text, compiled);
   }
-  if (isJsonObject(schema)) byObject.set(schema, compiled);
-  return compiled ?? undefined;
+  if (isJsonObject(schema)) byObject.set(schema, compiled!);
+  return compiled!;
+}
+
+/** The schema's validator, or undefined when Ajv refuses it or it is too complex to check. */
+export function compileParameterSchema(schema: unknown): ValidateFunction | undefined {
+  const c = compileSchemaChecked(schema);
+  return c.kind === 'compiled' ? c.validate : undefined;
 }
 
 /** Ajv's instancePath as a JSON path into the arguments value (array tokens become indices). */
@@ -194,8 +279,36 @@ function checkCase(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, steps:
     const args = step.arguments === undefined ? {} : step.arguments;
     // Wrong types are the schema rule's to report.
     if (!isJsonObject(args)) return;
-    const validate = compileParameterSchema(tool.schema);
-    if (!validate || validate(args)) return;
+    const compiled = compileSchemaChecked(tool.schema);
+    if (compiled.kind === 'invalid') return;
+    const notChecked = (why: string, problem: string) =>
+      ctx.report({
+        at: { uri: c.doc.uri, root: c.root, path: [...stepPath, 'tool'] },
+        message: `safe_completion step ${i} is not checked against ${code(toolName)}'s parameter schema: ${why}`,
+        // Something the lint could not do is a notice, never an error, whatever the rule's severity.
+        severity: 'info',
+        maxSeverity: 'info',
+        related: tool.schemaPath ? [{ at: { uri: tool.uri, root: tool.root, path: tool.schemaPath }, message: `parameter schema of ${code(toolName)}` }] : [],
+        data: { step: i, tool: toolName, problem },
+      });
+    if (compiled.kind === 'too-complex') {
+      notChecked(`the schema is too complex to check (${escapeText(compiled.reason, 100)}); simplify it`, 'too-complex');
+      return;
+    }
+    for (const [pattern, reason] of compiled.unchecked.slice(0, MAX_ERRORS_PER_STEP)) {
+      notChecked(`pattern ${code(pattern, 60)} uses what the linear-time regular-expression engine cannot run (${escapeText(reason, 60)}), so it is taken to match`, 'pattern-not-checked');
+    }
+    const validate = compiled.validate;
+    let valid: boolean;
+    try {
+      valid = validate(args) as boolean;
+    } catch (e) {
+      // A `$ref` that names itself without descending into the value recurses without end.
+      if (!(e instanceof RangeError)) throw e;
+      notChecked('validating against it never ends (a `$ref` that leads back to itself without descending into the arguments); fix the reference', 'ref-loop');
+      return;
+    }
+    if (valid) return;
     const argsPath: JsonPath = [...stepPath, 'arguments'];
     for (const e of (validate.errors ?? []).slice(0, MAX_ERRORS_PER_STEP)) {
       const { at, argument } = step.arguments === undefined ? { at: { uri: c.doc.uri, root: c.root, path: [...stepPath, 'tool'] }, argument: '' } : errorLocation(c, argsPath, args, e);

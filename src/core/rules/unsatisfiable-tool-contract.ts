@@ -1,4 +1,5 @@
 import { canonicalize, isJsonObject } from '../model/canonical';
+import { compileLinear } from '../text/regex';
 import { code, escapeText } from '../text/escape';
 import type { ToolModel } from '../model/tools';
 import type { JsonPath } from '../text/types';
@@ -7,10 +8,20 @@ import type { Rule, RuleMeta } from './types';
 /**
  * Parameter schemas that no value satisfies. The walk follows only what makes a schema
  * unsatisfiable (required properties, allOf branches, anyOf/oneOf, items) and stops at
- * MAX_DEPTH; `$ref` is not followed, so it cannot loop.
+ * MAX_DEPTH; `$ref` is not followed, so it cannot loop. One subschema governs many required
+ * names (`additionalProperties` does for every undeclared one), so each node is walked once per
+ * tool and its answer reused: the work is linear in the schema, and capped at MAX_NODES.
  */
 const MAX_DEPTH = 48;
 const MAX_PER_SCHEMA = 10;
+/** Subschemas walked per tool; past it the rest are taken as satisfiable (no finding, never a false one). */
+export const MAX_NODES = 20_000;
+
+/** One tool's walk: answers by node, and what is left of its budget. */
+interface Walk {
+  memo: Map<object, Culprit[]>;
+  left: number;
+}
 
 export interface Culprit {
   /** Path, relative to the schema walked, of the keyword value that makes it unsatisfiable. */
@@ -113,26 +124,16 @@ function checkValues(s: Record<string, unknown>, types: Set<JsonType> | undefine
   }
 }
 
-/**
- * A pattern from a suite file as a RegExp, unless it could backtrack for a long time (a quantified
- * group, a back-reference) or is not valid: then undefined, and callers assume it may match.
- */
-export function safePattern(pattern: string, flags = 'u'): RegExp | undefined {
-  if (pattern.length > 500 || /\)[*+{]|\\[1-9]/.test(pattern)) return undefined;
-  try {
-    return new RegExp(pattern, flags);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The schema that governs property `name` when it is not listed under `properties`; undefined when unsure. */
-function undeclaredSchema(s: Record<string, unknown>, name: string): { schema: unknown; path: JsonPath } | undefined {
+function undeclaredSchema(w: Walk, s: Record<string, unknown>, name: string): { schema: unknown; path: JsonPath } | undefined {
   if (isJsonObject(s.patternProperties)) {
     for (const [pattern, sub] of Object.entries(s.patternProperties)) {
-      const re = safePattern(pattern);
-      if (!re) return undefined;
-      if (re.test(name)) return { schema: sub, path: ['patternProperties', pattern] };
+      // Many required names times many patterns is work too: each test costs one unit.
+      if (w.left-- <= 0) return undefined;
+      // Matched in linear time; a pattern RE2 cannot run leaves the answer unknown.
+      const compiled = compileLinear(pattern, 'u');
+      if (!compiled.ok) return undefined;
+      if (compiled.re.test(name)) return { schema: sub, path: ['patternProperties', pattern] };
     }
   }
   return 'additionalProperties' in s ? { schema: s.additionalProperties, path: ['additionalProperties'] } : undefined;
@@ -146,14 +147,17 @@ function prefixed(prefix: JsonPath, c: Culprit, lead: string): Culprit {
   };
 }
 
-function checkRequired(s: Record<string, unknown>, types: Set<JsonType> | undefined, depth: number, out: Culprit[]): void {
+function checkRequired(w: Walk, s: Record<string, unknown>, types: Set<JsonType> | undefined, depth: number, out: Culprit[]): void {
   if (!Array.isArray(s.required) || !applies(types, 'object')) return;
   const props = isJsonObject(s.properties) ? s.properties : {};
-  s.required.forEach((name, i) => {
-    if (typeof name !== 'string') return;
+  for (let i = 0; i < s.required.length; i++) {
+    // The first culprits are all that is kept, and the budget bounds a list of a million names.
+    if (out.length >= MAX_PER_SCHEMA || w.left <= 0) return;
+    const name: unknown = s.required[i];
+    if (typeof name !== 'string') continue;
     const declared = Object.prototype.hasOwnProperty.call(props, name);
-    const governing = declared ? { schema: props[name], path: ['properties', name] } : undeclaredSchema(s, name);
-    if (!governing) return;
+    const governing = declared ? { schema: props[name], path: ['properties', name] } : undeclaredSchema(w, s, name);
+    if (!governing) continue;
     if (governing.schema === false) {
       const where = governing.path[0] === 'additionalProperties' ? '`additionalProperties: false` forbids it (it is not under properties)' : `its schema at ${code(governing.path.join('/'))} is \`false\``;
       out.push({
@@ -161,13 +165,13 @@ function checkRequired(s: Record<string, unknown>, types: Set<JsonType> | undefi
         message: `required property ${code(name)} can never be given: ${where}; declare it under properties or drop it from required`,
         related: { path: governing.path, message: 'forbids it' },
       });
-      return;
+      continue;
     }
-    for (const c of unsatisfiable(governing.schema, depth + 1)) out.push(prefixed(governing.path, c, `required property ${code(name)}: `));
-  });
+    for (const c of walkNode(w, governing.schema, depth + 1)) out.push(prefixed(governing.path, c, `required property ${code(name)}: `));
+  }
 }
 
-function checkBranches(s: Record<string, unknown>, types: Set<JsonType> | undefined, depth: number, out: Culprit[]): void {
+function checkBranches(w: Walk, s: Record<string, unknown>, types: Set<JsonType> | undefined, depth: number, out: Culprit[]): void {
   if (Array.isArray(s.allOf)) {
     let common = types;
     s.allOf.forEach((branch, j) => {
@@ -190,34 +194,46 @@ function checkBranches(s: Record<string, unknown>, types: Set<JsonType> | undefi
       } else if (t) {
         common = t;
       }
-      for (const c of unsatisfiable(branch, depth + 1)) out.push(prefixed(['allOf', j], c, ''));
+      for (const c of walkNode(w, branch, depth + 1)) out.push(prefixed(['allOf', j], c, ''));
     });
   }
   for (const kw of ['anyOf', 'oneOf'] as const) {
     const list = s[kw];
     if (!Array.isArray(list)) continue;
-    if (list.length > 0 && list.every((b) => unsatisfiable(b, depth + 1).length > 0)) {
+    if (list.length > 0 && list.every((b) => walkNode(w, b, depth + 1).length > 0)) {
       out.push({ path: [kw], message: `no branch of ${kw} can be satisfied; fix the branches` });
     }
   }
   if (s.items !== undefined && s.prefixItems === undefined && typeof s.minItems === 'number' && s.minItems >= 1 && applies(types, 'array')) {
     if (s.items === false) out.push({ path: ['items'], message: `items is \`false\` but minItems is ${s.minItems}: no array can satisfy both` });
-    else for (const c of unsatisfiable(s.items, depth + 1)) out.push(prefixed(['items'], c, `every item (minItems ${s.minItems}): `));
+    else for (const c of walkNode(w, s.items, depth + 1)) out.push(prefixed(['items'], c, `every item (minItems ${s.minItems}): `));
   }
 }
 
-/** Every reason the schema can never be satisfied (capped); empty when it can be, or when unsure. */
-export function unsatisfiable(schema: unknown, depth = 0): Culprit[] {
+function walkNode(w: Walk, schema: unknown, depth: number): Culprit[] {
   if (depth > MAX_DEPTH) return [];
   if (schema === false) return [{ path: [], message: 'the schema is `false`: no value can satisfy it' }];
   if (!isJsonObject(schema)) return [];
+  const hit = w.memo.get(schema);
+  if (hit) return hit;
+  if (w.left <= 0) return [];
+  w.left--;
+  // Marked before the walk: a node met again inside itself (never in parsed JSON) reads as satisfiable.
+  w.memo.set(schema, []);
   const types = typesOf(schema);
   const out: Culprit[] = [];
   checkValues(schema, types, out);
   checkBounds(schema, types, out);
-  checkRequired(schema, types, depth, out);
-  checkBranches(schema, types, depth, out);
-  return out.slice(0, MAX_PER_SCHEMA);
+  checkRequired(w, schema, types, depth, out);
+  checkBranches(w, schema, types, depth, out);
+  const result = out.slice(0, MAX_PER_SCHEMA);
+  w.memo.set(schema, result);
+  return result;
+}
+
+/** Every reason the schema can never be satisfied (capped); empty when it can be, or when unsure. */
+export function unsatisfiable(schema: unknown): Culprit[] {
+  return walkNode({ memo: new Map(), left: MAX_NODES }, schema, 0);
 }
 
 /**

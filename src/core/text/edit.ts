@@ -1,4 +1,4 @@
-import { createScanner, findNodeAtLocation, modify, SyntaxKind, type FormattingOptions, type Node } from 'jsonc-parser';
+import { createScanner, modify, SyntaxKind, type FormattingOptions, type Node } from 'jsonc-parser';
 import type { ParsedSource } from './source';
 import type { TextChange } from './fix';
 import type { JsonPath } from './types';
@@ -32,6 +32,67 @@ function endsLine(text: string, offset: number): number {
 }
 
 /**
+ * The property of `object` named `key` that readers keep: the LAST one (JSON.parse and every
+ * reader of ours do). jsonc-parser's `findNodeAtLocation` and `modify` take the first, so an edit
+ * aimed at a duplicated key would land on the decoy and leave the value readers see unchanged.
+ */
+function lastProperty(object: Node, key: string): Node | undefined {
+  const props = object.children ?? [];
+  for (let i = props.length - 1; i >= 0; i--) if (props[i].children?.[0]?.value === key) return props[i];
+  return undefined;
+}
+
+/** The value node at `path` as readers see it (last of duplicated keys), or undefined. */
+function nodeAt(root: Node, path: JsonPath): Node | undefined {
+  let node: Node | undefined = root;
+  for (const seg of path) {
+    if (!node) return undefined;
+    if (node.type === 'object' && typeof seg === 'string') node = lastProperty(node, seg)?.children?.[1];
+    else if (node.type === 'array' && typeof seg === 'number') node = node.children?.[seg];
+    else return undefined;
+  }
+  return node;
+}
+
+/**
+ * The key spans (offset, length) of the earlier duplicates of every key on the path: `modify`
+ * is run on a copy of the text where they are renamed (same length), so the one it finds is the
+ * last, which readers keep.
+ */
+function earlierDuplicates(root: Node, path: JsonPath): { offset: number; length: number }[] {
+  const out: { offset: number; length: number }[] = [];
+  let node: Node | undefined = root;
+  for (const seg of path) {
+    if (!node) break;
+    if (node.type === 'object' && typeof seg === 'string') {
+      const last = lastProperty(node, seg);
+      for (const p of node.children ?? []) {
+        const key = p.children?.[0];
+        if (p !== last && key?.value === seg) out.push({ offset: key.offset, length: key.length });
+      }
+      node = last?.children?.[1];
+    } else if (node.type === 'array' && typeof seg === 'number') {
+      node = node.children?.[seg];
+    } else {
+      break;
+    }
+  }
+  return out;
+}
+
+/** `text` (which starts at `base` in the file) with each span's first key character changed. */
+function maskKeys(text: string, base: number, spans: readonly { offset: number; length: number }[]): string | undefined {
+  const chars = text.split('');
+  for (const s of spans) {
+    const at = s.offset - base + 1;
+    // An empty key `""` has no character to change; such a path is left to jsonc-parser as is.
+    if (s.length < 3 || at <= 0 || at >= chars.length) return undefined;
+    chars[at] = chars[at] === 'x' ? 'y' : 'x';
+  }
+  return chars.join('');
+}
+
+/**
  * The smallest object or array on the path that has whole lines to itself: `modify` re-parses the
  * text it is given, and formats only the lines of its edit, so running it on those lines gives the
  * edit it would make on the whole file without parsing a 100 KB suite for one fix.
@@ -43,7 +104,7 @@ function enclosingLines(text: string, root: Node, path: JsonPath): { start: numb
     if (depth > 0) chain.push({ node, depth });
     const seg = path[depth];
     if (node.type === 'object' && typeof seg === 'string') {
-      node = node.children?.find((p) => p.children?.[0]?.value === seg)?.children?.[1];
+      node = lastProperty(node, seg)?.children?.[1];
     } else if (node.type === 'array' && typeof seg === 'number') {
       node = node.children?.[seg];
     } else {
@@ -87,18 +148,24 @@ function modifyUncached(doc: ParsedSource, root: number, path: JsonPath, value: 
   const start = jsonl ? r.node.offset : scope ? scope.start : 0;
   const text = jsonl ? doc.text.slice(start, r.node.offset + r.node.length) : scope ? doc.text.slice(scope.start, scope.end) : doc.text;
   const at = scope ? scope.path : path;
+  const masked = earlierDuplicates(r.node, path).filter((d) => d.offset >= start && d.offset + d.length <= start + text.length);
+  const seen = masked.length ? maskKeys(text, start, masked) : text;
+  if (seen === undefined) return [];
   let edits;
   try {
-    edits = modify(text, at, value, {
+    edits = modify(seen, at, value, {
       formattingOptions: jsonl ? undefined : detectFormatting(doc.text),
       isArrayInsertion: arrayInsert,
     });
   } catch {
     // jsonc-parser's formatter fails at some indentation depths (exactly 200 columns); an
     // unformatted edit is still correct JSON, so a fix is never lost to layout.
-    edits = modify(text, at, value, { isArrayInsertion: arrayInsert });
+    edits = modify(seen, at, value, { isArrayInsertion: arrayInsert });
   }
-  return edits.map((e) => ({ offset: e.offset + start, length: e.length, content: e.content }));
+  const changes = edits.map((e) => ({ offset: e.offset + start, length: e.length, content: e.content }));
+  // An edit that rewrote a renamed key would write the new name: no fix rather than a wrong one.
+  if (masked.some((m) => changes.some((c) => c.offset < m.offset + m.length && m.offset < c.offset + c.length))) return [];
+  return changes;
 }
 
 export function setValue(doc: ParsedSource, root: number, path: JsonPath, value: unknown): TextChange[] {
@@ -163,7 +230,7 @@ function pastLineBreak(text: string, offset: number): number {
  */
 export function removeValue(doc: ParsedSource, root: number, path: JsonPath, withComments = false): TextChange[] {
   const r = doc.parsed.roots[root];
-  const target = r?.node && !r.broken ? findNodeAtLocation(r.node, path) : undefined;
+  const target = r?.node && !r.broken ? nodeAt(r.node, path) : undefined;
   if (!target?.parent) return [];
   const item = target.parent.type === 'property' ? target.parent : target;
   const container = item.parent;
@@ -258,9 +325,9 @@ function indentAt(text: string, offset: number): string {
 export function setValueInPlace(doc: ParsedSource, root: number, path: JsonPath, value: unknown): TextChange[] {
   const r = doc.parsed.roots[root];
   if (!r?.node || r.broken || doc.parsed.jsonLines) return setValue(doc, root, path, value);
-  const existing = findNodeAtLocation(r.node, path);
+  const existing = nodeAt(r.node, path);
   if (existing) return [{ offset: existing.offset, length: existing.length, content: inlineJson(value) }];
-  const parent = path.length ? findNodeAtLocation(r.node, path.slice(0, -1)) : undefined;
+  const parent = path.length ? nodeAt(r.node, path.slice(0, -1)) : undefined;
   const key = path[path.length - 1];
   if (!parent || parent.type !== 'object' || typeof key !== 'string') return setValue(doc, root, path, value);
   const text = doc.text;
@@ -292,7 +359,7 @@ export function setValueInPlace(doc: ParsedSource, root: number, path: JsonPath,
 /** Appends to the array at `path` without reformatting it: inline in a one-line array, on a new line in a multi-line one. */
 export function appendInPlace(doc: ParsedSource, root: number, path: JsonPath, value: unknown): TextChange[] {
   const r = doc.parsed.roots[root];
-  const array = r?.node && !r.broken && !doc.parsed.jsonLines ? findNodeAtLocation(r.node, path) : undefined;
+  const array = r?.node && !r.broken && !doc.parsed.jsonLines ? nodeAt(r.node, path) : undefined;
   if (!array || array.type !== 'array') return appendToArray(doc, root, path, 0, value);
   const text = doc.text;
   const last = array.children?.[array.children.length - 1];

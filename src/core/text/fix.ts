@@ -12,5 +12,11 @@ export interface FixSpec {
   title: string;
   /** Only one fix of the diagnostic could apply: `--fix` and fix-all may take it. */
   unambiguous: boolean;
+  /**
+   * The fix changes what the suite claims (what a pair's scorer inspects, a case's arm or
+   * resolution, a label the author wrote): offered as a quick fix, never applied without asking
+   * (`--fix`, fix-all), even as a diagnostic's only fix (FORMAT §10).
+   */
+  changesClaim?: boolean;
   changes: { uri: string; version?: number; changes: TextChange[] }[];
 }
