@@ -37,6 +37,7 @@ import { keptResults, truncationNotice } from './format/sarif';
 import { helpText } from './help';
 import { runInit } from './init';
 import type { CliIo } from './io';
+import { runImport } from './import';
 import { runReport } from './report';
 import { applyRuleOptions, parseRuleOptions } from './rule-options';
 import { INFORMATION_URI, TOOL_NAME, TOOL_VERSION } from './version';
@@ -56,6 +57,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     if (argv[0] === 'report') return await runReport(argv.slice(1), io);
     if (argv[0] === 'init') return await runInit(argv.slice(1), io);
+    if (argv[0] === 'import') return await runImport(argv.slice(1), io);
     return await lintCommand(argv, io);
   } catch (e) {
     if (e instanceof WriteError) {
