@@ -82,8 +82,12 @@ export function scanEnvironmentFile(file: EnvironmentFile, options: SurfaceScanO
   return out;
 }
 
+/** Any character hidden text is made of (tags as surrogate pairs): most tasks have none. */
+const HIDDEN_CANDIDATE = /[\u202a-\u202e\u2066-\u2069\u200b-\u200d\u2060\ufeff]|\udb40[\udc00-\udc7f]/;
+
 /** Hidden text as FORMAT §3a defines it, and only that: what a task is scanned for. */
 export function hiddenText(text: string): StringVerdict | undefined {
+  if (!HIDDEN_CANDIDATE.test(text)) return undefined;
   let tags = 0;
   let bidi = 0;
   let zeroWidth = 0;
