@@ -1,4 +1,4 @@
-import { buildSuiteReport, escapeText, instanceName, nodeAt, type CaseModel, type LintDiagnostic, type Severity, type SuiteReport, type WorkspaceIndex } from '../core';
+import { buildSuiteReport, caseFinder, escapeText, instanceName, type LintDiagnostic, type Severity, type SuiteReport, type WorkspaceIndex } from '../core';
 
 /** Findings by severity. */
 export type SeverityCounts = Record<Severity, number>;
@@ -37,41 +37,6 @@ export interface SuiteReportData {
 }
 
 const zero = (): SeverityCounts => ({ error: 0, warning: 0, info: 0, hint: 0 });
-
-interface Span {
-  start: number;
-  end: number;
-  c: CaseModel;
-}
-
-/** The case whose object holds each offset, per file: spans sorted once, found by binary search. */
-function caseFinder(index: WorkspaceIndex): (uri: string, offset: number) => CaseModel | undefined {
-  const byUri = new Map<string, Span[]>();
-  for (const c of index.cases) {
-    const node = nodeAt(c.doc, c.root, c.path);
-    if (!node) continue;
-    let list = byUri.get(c.doc.uri);
-    if (!list) byUri.set(c.doc.uri, (list = []));
-    list.push({ start: node.offset, end: node.offset + node.length, c });
-  }
-  for (const list of byUri.values()) list.sort((a, b) => a.start - b.start);
-  return (uri, offset) => {
-    const list = byUri.get(uri);
-    if (!list) return undefined;
-    let lo = 0;
-    let hi = list.length - 1;
-    let best = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (list[mid].start <= offset) {
-        best = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    // Cases never nest, so the last one starting at or before the offset is the only candidate.
-    return best >= 0 && offset < list[best].end ? list[best].c : undefined;
-  };
-}
 
 export function buildReportView(folder: string, index: WorkspaceIndex, diagnostics: LintDiagnostic[]): SuiteReportView {
   const report = buildSuiteReport(index, diagnostics);

@@ -5,9 +5,8 @@ import { detectText, isPayload, type Slot, type StringVerdict } from './detect';
 import { topicStems } from './prose';
 import type { VerdictCache } from './verdicts';
 
-/** A string of a tool that the detector judged to be a payload. */
-export interface PayloadHit {
-  tool: ToolModel;
+/** A string the detector judged to be a payload, where it stands. */
+export interface StringHit {
   uri: string;
   root: number;
   /** Path of the string from its document root. */
@@ -17,6 +16,11 @@ export interface PayloadHit {
   slot: Slot;
   text: string;
   verdict: StringVerdict;
+}
+
+/** A string of a tool that the detector judged to be a payload. */
+export interface PayloadHit extends StringHit {
+  tool: ToolModel;
 }
 
 export interface ScanOptions {

@@ -3,7 +3,8 @@ import type { EnvironmentFile } from '../model/environment';
 import { overridesOf } from '../model/environment';
 import type { CaseModel } from '../model/workspace';
 import type { JsonPath } from '../text/types';
-import { detectText, isPayload, type Slot, type StringVerdict } from './detect';
+import { detectText, isPayload, type StringVerdict } from './detect';
+import type { StringHit } from './scan';
 import type { VerdictCache } from './verdicts';
 
 /**
@@ -13,17 +14,9 @@ import type { VerdictCache } from './verdicts';
  */
 export type Surface = 'tool_output' | 'environment' | 'environment_override' | 'inline_environment' | 'task';
 
-export interface SurfaceHit {
+/** `slotPath` is the surface value that holds the string: the output, the override value, the environment, the task. */
+export interface SurfaceHit extends StringHit {
   surface: Surface;
-  uri: string;
-  root: number;
-  /** Path of the string from its document root. */
-  path: JsonPath;
-  /** Path of the surface value that holds it (the output, the override value, the environment, the task). */
-  slotPath: JsonPath;
-  slot: Slot;
-  text: string;
-  verdict: StringVerdict;
   /** The case whose own field holds the string; undefined in an environment file, which is shared. */
   case?: CaseModel;
 }

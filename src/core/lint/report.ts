@@ -126,6 +126,16 @@ function spanFinder<T>(entries: { uri: string; span: Span; item: T }[]): (uri: s
   };
 }
 
+/** The case whose object holds an offset of a file, for hosts that place diagnostics in cases. */
+export function caseFinder(index: WorkspaceIndex): (uri: string, offset: number) => CaseModel | undefined {
+  return spanFinder(
+    index.cases.flatMap((c) => {
+      const span = spanOf(index, c.doc.uri, c.root, c.path);
+      return span ? [{ uri: c.doc.uri, span, item: c }] : [];
+    }),
+  );
+}
+
 function spanOf(index: WorkspaceIndex, uri: string, root: number, path: (string | number)[]): Span | undefined {
   const doc = index.docs.get(uri);
   const node = doc ? nodeAt(doc, root, path) : undefined;
@@ -255,12 +265,7 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
   }
   pairs.sort((a, b) => (a.adversarial < b.adversarial ? -1 : a.adversarial > b.adversarial ? 1 : a.benign < b.benign ? -1 : 1));
 
-  const caseAt = spanFinder(
-    index.cases.flatMap((c) => {
-      const span = spanOf(index, c.doc.uri, c.root, c.path);
-      return span ? [{ uri: c.doc.uri, span, item: c }] : [];
-    }),
-  );
+  const caseAt = caseFinder(index);
   const toolEntries: { uri: string; span: Span; item: ToolModel }[] = [];
   for (const file of index.toolFiles.values()) {
     for (const t of file.tools) {
