@@ -8,19 +8,29 @@ import { formatPointer } from '../text/pointer';
 import type { FixSpec } from '../text/fix';
 import type { Rule, RuleContext, RuleMeta } from './types';
 
+/** What a tool and an environment reference say alike when the file they name cannot be used. */
+function fileProblem(kind: 'tool' | 'environment', problem: string | undefined, ref: string, file: string, readError: string | undefined): string | undefined {
+  switch (problem) {
+    case 'missing-file':
+      return `${kind} file ${file} does not exist; fix the path (it is relative to this case file's folder)`;
+    case 'unreadable':
+      return `${kind} file ${file} cannot be read (${readError ?? 'unknown error'})`;
+    case 'outside-workspace':
+      return `${kind} reference ${ref} leads outside the workspace, to ${file}, which is not read; move the ${kind} file into the workspace, or add its folder to the workspace`;
+    default:
+      return undefined;
+  }
+}
+
 function toolMessage(use: ToolUse, index: WorkspaceIndex, caseUri: string): string {
   const ref = code(use.ref ?? '');
   // Paths as the author wrote them, relative to the case file: the same on every machine.
   const file = use.targetUri ? code(use.problem === 'outside-workspace' ? displayPath(use.targetUri) : relativePath(caseUri, use.targetUri)) : '';
+  const shared = fileProblem('tool', use.problem, ref, file, index.readErrors.get(use.targetUri ?? ''));
+  if (shared) return shared;
   switch (use.problem) {
     case 'malformed':
       return `tool reference ${ref} is not "<path>#<tool name>"; write the tool file's path, then # and the tool's name`;
-    case 'missing-file':
-      return `tool file ${file} does not exist; fix the path (it is relative to this case file's folder)`;
-    case 'unreadable':
-      return `tool file ${file} cannot be read (${index.readErrors.get(use.targetUri ?? '') ?? 'unknown error'})`;
-    case 'outside-workspace':
-      return `tool reference ${ref} leads outside the workspace, to ${file}, which is not read; move the tool file into the workspace, or add its folder to the workspace`;
     case 'not-a-tool-file':
       return `${file} is not a tool-schema file ({"tools": [...]}); point the reference at one`;
     default:
@@ -62,15 +72,11 @@ function caseLinks(ctx: RuleContext, field: 'paired_with' | 'seed_id'): void {
 function environmentMessage(env: EnvironmentUse, index: WorkspaceIndex, caseUri: string): string | undefined {
   const ref = code(env.ref ?? '', 80);
   const file = env.targetUri ? code(env.problem === 'outside-workspace' ? displayPath(env.targetUri) : relativePath(caseUri, env.targetUri)) : '';
+  const shared = fileProblem('environment', env.problem, ref, file, index.readErrors.get(env.targetUri ?? ''));
+  if (shared) return shared;
   switch (env.problem) {
     case 'malformed':
       return `environment reference ${ref} is not a relative file path; write the environment file's path (relative to this case file), or put the environment inline as an object`;
-    case 'missing-file':
-      return `environment file ${file} does not exist; fix the path (it is relative to this case file's folder)`;
-    case 'unreadable':
-      return `environment file ${file} cannot be read (${index.readErrors.get(env.targetUri ?? '') ?? 'unknown error'})`;
-    case 'outside-workspace':
-      return `environment reference ${ref} leads outside the workspace, to ${file}, which is not read; move the environment file into the workspace, or add its folder to the workspace`;
     case 'not-an-environment-file':
       return `${file} is not an environment file; name it *.env.json (or give it a "$schema" naming environment.schema.json)`;
     default:
