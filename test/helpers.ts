@@ -1,3 +1,4 @@
+import type { FormatContext } from '../src/cli/format/context';
 import { applyChanges, lintIndex, loadWorkspace, memoryFileSystem, type FileSystem, type LintDiagnostic, type LintOptions, type LoadOptions } from '../src/core';
 
 export const WS = 'file:///ws';
@@ -75,3 +76,25 @@ export function rng(seed: number) {
   };
 }
 export type Rng = ReturnType<typeof rng>;
+
+/** A formatter's context over a working directory and the files of a run. */
+export function formatContext(cwdUri: string, files: string[], over: Partial<FormatContext> = {}): FormatContext {
+  return { cwdUri, files, toolName: 'litmus-lint', toolVersion: '9.9.9', informationUri: 'https://example.org/litmus-lint', color: false, hidden: 0, ...over };
+}
+
+/** One placed diagnostic, as formatters receive it: a duplicate id on line 3 unless told otherwise. */
+export function testDiagnostic(uri: string, over: Partial<LintDiagnostic> = {}): LintDiagnostic {
+  return {
+    uri,
+    range: { start: { line: 2, character: 4 }, end: { line: 2, character: 9 } },
+    offset: 30,
+    length: 5,
+    severity: 'error',
+    code: 'duplicate-id',
+    message: 'instance_id `x` is also used by 1 other case',
+    docsUrl: 'https://example.org/docs/duplicate-id.md',
+    related: [],
+    fixes: [],
+    ...over,
+  };
+}

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { formatContext, testDiagnostic } from '../helpers';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,34 +59,9 @@ function liveIo(files: Map<string, string>, options: { stdin?: string } = {}) {
   };
 }
 
-function ctx(over: Partial<FormatContext> = {}): FormatContext {
-  return {
-    cwdUri: 'file:///ws',
-    files: ['file:///ws/suite/a.litmus.json', 'file:///ws/suite/clean.litmus.json'],
-    toolName: 'litmus-lint',
-    toolVersion: '9.9.9',
-    informationUri: 'https://example.org',
-    color: false,
-    hidden: 0,
-    ...over,
-  };
-}
+const ctx = (over: Partial<FormatContext> = {}) => formatContext('file:///ws', ['file:///ws/suite/a.litmus.json', 'file:///ws/suite/clean.litmus.json'], { informationUri: 'https://example.org', ...over });
 
-function diag(over: Partial<LintDiagnostic> = {}): LintDiagnostic {
-  return {
-    uri: 'file:///ws/suite/a.litmus.json',
-    range: { start: { line: 2, character: 4 }, end: { line: 2, character: 9 } },
-    offset: 30,
-    length: 5,
-    severity: 'error',
-    code: 'duplicate-id',
-    message: 'instance_id `x` is also used by 1 other case',
-    docsUrl: '',
-    related: [],
-    fixes: [],
-    ...over,
-  };
-}
+const diag = (over: Partial<LintDiagnostic> = {}) => testDiagnostic('file:///ws/suite/a.litmus.json', { docsUrl: '', ...over });
 
 describe('cli conventions', () => {
   describe('arguments', () => {

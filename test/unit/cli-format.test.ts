@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { formatContext, testDiagnostic } from '../helpers';
 import type { LintDiagnostic } from '../../src/core';
 import { RULE_IDS } from '../../src/core';
 import type { FormatContext } from '../../src/cli/format/context';
@@ -10,34 +11,9 @@ import { useColor } from '../../src/cli/color';
 
 const CWD = 'file:///work/repo';
 
-function ctx(over: Partial<FormatContext> = {}): FormatContext {
-  return {
-    cwdUri: CWD,
-    files: [`${CWD}/suite/a.litmus.json`, `${CWD}/suite/b.tools.json`],
-    toolName: 'litmus-lint',
-    toolVersion: '9.9.9',
-    informationUri: 'https://example.org/litmus-lint',
-    color: false,
-    hidden: 0,
-    ...over,
-  };
-}
+const ctx = (over: Partial<FormatContext> = {}) => formatContext(CWD, [`${CWD}/suite/a.litmus.json`, `${CWD}/suite/b.tools.json`], over);
 
-function diag(over: Partial<LintDiagnostic> = {}): LintDiagnostic {
-  return {
-    uri: `${CWD}/suite/a.litmus.json`,
-    range: { start: { line: 2, character: 4 }, end: { line: 2, character: 9 } },
-    offset: 30,
-    length: 5,
-    severity: 'error',
-    code: 'duplicate-id',
-    message: 'instance_id `x` is also used by 1 other case',
-    docsUrl: 'https://example.org/docs/duplicate-id.md',
-    related: [],
-    fixes: [],
-    ...over,
-  };
-}
+const diag = (over: Partial<LintDiagnostic> = {}) => testDiagnostic(`${CWD}/suite/a.litmus.json`, over);
 
 describe('cli formatters', () => {
   describe('stylish', () => {
