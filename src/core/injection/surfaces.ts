@@ -4,6 +4,7 @@ import { overridesOf } from '../model/environment';
 import type { CaseModel } from '../model/workspace';
 import type { JsonPath } from '../text/types';
 import { detectText, isPayload, type StringVerdict } from './detect';
+import { isBidiControl, isTagChar } from './chars';
 import type { StringHit } from './scan';
 import type { VerdictCache } from './verdicts';
 
@@ -90,12 +91,12 @@ export function hiddenText(text: string): StringVerdict | undefined {
   const chars = Array.from(text);
   for (let i = 0; i < chars.length; i++) {
     const cp = chars[i].codePointAt(0)!;
-    if (cp >= 0xe0000 && cp <= 0xe007f) {
+    if (isTagChar(cp)) {
       tags++;
       if (cp >= 0xe0020 && cp <= 0xe007e) tagText += String.fromCharCode(cp - 0xe0000);
       continue;
     }
-    if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) {
+    if (isBidiControl(cp)) {
       bidi++;
       continue;
     }
