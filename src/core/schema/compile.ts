@@ -130,16 +130,23 @@ function cacheKey(schema: Record<string, unknown> | boolean): string {
 }
 
 /**
- * What compiling a parameter schema gave: a validator (with the patterns it could not check), a
- * schema over the bounds of schema/complexity.ts, or `invalid` (Ajv refuses it: not this rule's
- * problem, so it is skipped).
+ * What compiling a schema gave: a validator (with the patterns it could not check), a schema over
+ * the bounds of schema/complexity.ts, or `invalid` (Ajv refuses it; with the meta-schema's reason
+ * when there is one).
  */
 export type CompiledSchema =
   | { kind: 'compiled'; validate: ValidateFunction; unchecked: [string, string][] }
   | { kind: 'too-complex'; reason: string }
-  | { kind: 'invalid' };
+  | { kind: 'invalid'; reason?: string };
 
 const INVALID: CompiledSchema = { kind: 'invalid' };
+
+/** The meta-schema's first complaint, as a short phrase ("/properties/a/type must be equal to one of the allowed values"). */
+function metaError(isSchema: (body: unknown) => boolean): string | undefined {
+  const e = (isSchema as { errors?: ErrorObject[] | null }).errors?.[0];
+  if (!e) return undefined;
+  return `${e.instancePath ? `${e.instancePath} ` : ''}${e.message ?? e.keyword}`;
+}
 
 /**
  * Compiled validators by schema object (one lint run) and by annotation-free JSON text (across
@@ -158,7 +165,8 @@ function compileUncached(schema: Record<string, unknown> | boolean): CompiledSch
   // A boolean is always a schema; an object must satisfy the meta-schema, as Ajv would demand.
   if (typeof body !== 'boolean') {
     const checked = forMetaCheck(body, draft07);
-    if (checked === undefined || !isSchema(checked)) return INVALID;
+    if (checked === undefined) return INVALID;
+    if (!isSchema(checked)) return { kind: 'invalid', reason: metaError(isSchema) };
   }
   const unchecked = new Map<string, string>();
   compiling = unchecked;

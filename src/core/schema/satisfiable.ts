@@ -30,10 +30,10 @@ export interface Culprit {
   related?: { path: JsonPath; message: string };
 }
 
-type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
+export type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
 const ALL_TYPES: readonly JsonType[] = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'];
 
-function typesOf(schema: Record<string, unknown>): Set<JsonType> | undefined {
+export function typesOf(schema: Record<string, unknown>): Set<JsonType> | undefined {
   const t = schema.type;
   const list = typeof t === 'string' ? [t] : Array.isArray(t) ? t : undefined;
   if (!list) return undefined;
