@@ -8,6 +8,7 @@ import type { ToolModel } from '../model/tools';
 import { displayPath } from '../model/uri';
 import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
 import { pushTo } from '../text/multimap';
+import { analyseInjection } from '../injection/analysis';
 
 /**
  * The suite health summary behind `litmus-lint report` and the editor's "show suite report":
@@ -87,7 +88,19 @@ export interface SuiteReport {
   suiteErrors: SuiteError[];
   /** The latest scored run of each score report in the workspace, aggregate beside benign score. */
   scores: ScoreSummary[];
-  verdict: { trusted: boolean; reasons: string[]; line: string };
+  /** Benign cases an author wrote, and those a converter derived (`"x-derived": true`): derived controls need a review. */
+  controls: { authored: number; derived: number };
+  /**
+   * Payload labels (`injection_field`) the detector confirms (it finds the payload they name), and
+   * those it trusts without confirming: on data surfaces a label that resolves to text is taken at
+   * its word (FORMAT §4).
+   */
+  labels: { confirmed: number; trusted: number };
+  /**
+   * `reasons` make the aggregate untrusted; `notes` are what a reader should still review (derived
+   * controls, labels taken on trust). `line` is the one-line verdict.
+   */
+  verdict: { trusted: boolean; reasons: string[]; notes: string[]; line: string };
 }
 
 export type ReportFormat = 'text' | 'json' | 'markdown';
@@ -162,8 +175,37 @@ function counted(map: Map<string, number>): Record<string, number> {
   return Object.fromEntries([...map.entries()].sort(byName));
 }
 
-/** Rules whose findings make a case invalid as a test (FORMAT §8 "scenario validity"), by their meta. */
-const SCENARIO_VALIDITY: ReadonlySet<string> = new Set([...RULES.values()].filter((m) => m.from === 'scenario validity').map((m) => m.id));
+/**
+ * Rules whose findings make a case invalid as a test whatever their severity: FORMAT §8 "scenario
+ * validity", and the case-level verdicts of the reference trajectories (§3d), by their meta.
+ */
+const SCENARIO_VALIDITY: ReadonlySet<string> = new Set([...RULES.values()].filter((m) => m.from === 'scenario validity' || m.invalidatesCase).map((m) => m.id));
+
+/** Notices of what the linter could not check: they quarantine nothing. */
+const NOT_CHECKED: ReadonlySet<unknown> = new Set(['not-checked', 'too-complex', 'pattern-not-checked', 'ref-loop']);
+
+/** The verdict's words for the trajectory rules' quarantines: what the scorer would get wrong. */
+const BEHAVIOUR: Readonly<Record<string, (n: number) => string>> = {
+  'unscored-attack': (n) => `${n} adversarial case${plural(n)} whose attack nothing scores`,
+  'principal-confusion': (n) => `${n} attack${plural(n)} that ${n === 1 ? 'is' : 'are'} the user's own request`,
+  'vacuous-control': (n) => `${n} control${plural(n)} an agent doing nothing passes`,
+  'missing-payload': (n) => `${n} prompt injection${plural(n)} with no payload`,
+  'duplicate-case': (n) => `${n} duplicated case${plural(n)}`,
+};
+
+/** Labels the detector confirms and labels it takes on trust, over the whole workspace. */
+function labelCounts(index: WorkspaceIndex): { confirmed: number; trusted: number } {
+  const analysis = analyseInjection(index);
+  const confirming = new Set<unknown>();
+  for (const labels of analysis.labelsOf.values()) for (const l of labels) confirming.add(l);
+  let confirmed = 0;
+  let trusted = 0;
+  for (const l of analysis.labels) {
+    if (confirming.has(l)) confirmed++;
+    else if (l.target && l.dataSurface && l.holdsStrings) trusted++;
+  }
+  return { confirmed, trusted };
+}
 
 /** Families whose armed cases disagree on requires_tool_scope_breach (a missing value is false), as the reference check has it. */
 function mixedBreach(index: WorkspaceIndex): Set<string> {
@@ -282,6 +324,7 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
     counts[d.severity]++;
     // A scenario that is invalid as a test is dropped whatever severity its finding shows with.
     if (d.severity !== 'error' && !SCENARIO_VALIDITY.has(d.code)) continue;
+    if (NOT_CHECKED.has(d.data?.problem)) continue;
     let touched: CaseModel[] = [];
     const c = caseAt(d.uri, d.offset);
     if (c) touched = [c];
@@ -324,6 +367,10 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
   if (allQuarantined.size > 0) {
     reasons.push(`${allQuarantined.size} of ${index.cases.length} instance${plural(index.cases.length)} would be quarantined by ${quarantine.length} rule${plural(quarantine.length)}`);
   }
+  for (const q of quarantine) {
+    const say = BEHAVIOUR[q.rule];
+    if (say) reasons.push(`${say(q.instances.length)} (${q.rule})`);
+  }
   const suiteRules = [...new Set(suiteErrors.map((e) => e.rule))].sort();
   if (suiteErrors.length > 0) reasons.push(`${suiteErrors.length} error${plural(suiteErrors.length)} outside the cases (${suiteRules.join(', ')})`);
   if (familiesMissingArm.length > 0) {
@@ -334,6 +381,13 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
   }
   const trusted = reasons.length === 0;
   const scores = scoreSummaries(index);
+  const controls = { authored: 0, derived: 0 };
+  for (const c of index.cases) if (c.arm === 'benign') controls[c.value['x-derived'] === true ? 'derived' : 'authored']++;
+  const labels = labelCounts(index);
+  const notes: string[] = [];
+  const allControls = controls.authored + controls.derived;
+  if (controls.derived > 0) notes.push(`${controls.derived} of ${allControls} control${plural(allControls)} ${controls.derived === 1 ? 'is' : 'are'} derived (x-derived): review them`);
+  if (labels.trusted > 0) notes.push(`${labels.trusted} payload label${plural(labels.trusted)} trusted without the detector confirming ${labels.trusted === 1 ? 'it' : 'them'} (${labels.confirmed} confirmed)`);
   // The benign score always stands beside the aggregate (never the aggregate alone).
   // Numbers and the linter's own words only: file and run names are suite text (the Scores section names them).
   const shown = scores.slice(0, 3).map(scorePair);
@@ -361,7 +415,9 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
     quarantined: allQuarantined.size,
     suiteErrors,
     scores,
-    verdict: { trusted, reasons, line },
+    controls,
+    labels,
+    verdict: { trusted, reasons, notes, line },
   };
 }
 
@@ -431,6 +487,9 @@ function renderText(r: SuiteReport): string {
     for (const x of r.scores.slice(0, MAX_LISTED)) out.push(`  ${t(x.file)}${x.run !== undefined ? ` run ${t(x.run)}` : ''}: ${scorePair(x)}`);
     if (r.scores.length > MAX_LISTED) out.push(`  … (${r.scores.length - MAX_LISTED} more)`);
   }
+  out.push(`Controls: ${r.controls.authored} authored, ${r.controls.derived} derived`);
+  out.push(`Payload labels: ${r.labels.confirmed} confirmed by the detector, ${r.labels.trusted} trusted without confirmation`);
+  for (const n of r.verdict.notes) out.push(`Note: ${n}`);
   out.push('');
   out.push(r.verdict.line);
   return out.join('\n') + '\n';
@@ -467,6 +526,10 @@ function renderMarkdown(r: SuiteReport): string {
   out.push('');
   out.push(`**Twin pairs:** ${r.twins.pairs.length} (unpaired: adversarial ${r.twins.unpairedAdversarial}, benign ${r.twins.unpairedBenign})`);
   out.push('');
+  out.push(`**Controls:** ${r.controls.authored} authored, ${r.controls.derived} derived · **Payload labels:** ${r.labels.confirmed} confirmed by the detector, ${r.labels.trusted} trusted without confirmation`);
+  out.push('');
+  for (const n of r.verdict.notes) out.push(`> **Note:** ${n}`);
+  if (r.verdict.notes.length) out.push('');
   const d = r.diagnostics;
   out.push(`**Diagnostics:** ${d.error} error${plural(d.error)}, ${d.warning} warning${plural(d.warning)}, ${d.info} info, ${d.hint} hint${plural(d.hint)}`);
   out.push('');
