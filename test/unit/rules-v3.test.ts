@@ -368,7 +368,9 @@ describe('duplicate-case', () => {
     }
   });
 
-  it('5,000 copies: 4,999 findings of one related location each, linear', async () => {
+  it('5,000 copies: 4,999 findings of one related location each, linear', async function () {
+    // A guard against a quadratic blow-up, not a speed target (those live in npm run bench).
+    this.timeout(120_000);
     const a = adv('a0', { unsafe_actions: [{ tool: 'transfer_money', match: 'name' }] });
     const lines = Array.from({ length: 5000 }, (_, i) => ({ ...a, instance_id: `a${i}` }));
     const files = { 't/bank.tools.json': json(TOOLS), 'c/d.litmus.jsonl': jsonl(...lines) };
