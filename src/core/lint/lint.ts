@@ -42,6 +42,11 @@ export interface LintDiagnostic {
   related: RelatedInformation[];
   fixes: Fix[];
   data?: Record<string, unknown>;
+  /**
+   * Set only on a finding that in-source suppressions (FORMAT §11) accept, and only when the lint was
+   * asked to keep such findings (`LintOptions.keepSuppressed`): the reason of each suppression that covers it.
+   */
+  suppressions?: { reason: string }[];
 }
 
 export interface LintOptions {
@@ -50,6 +55,10 @@ export interface LintOptions {
   /** Only report diagnostics in these documents (cross-file rules still read everything). */
   onlyUris?: ReadonlySet<string>;
   isCancelled?: () => boolean;
+  /** Suppressed findings come back marked with `suppressions` instead of being dropped (reports that show them). */
+  keepSuppressed?: boolean;
+  /** False: in-source suppressions are not applied at all, as ESLint's `--no-inline-config` (default true). */
+  inlineConfig?: boolean;
 }
 
 export interface LintResult {
