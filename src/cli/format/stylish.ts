@@ -32,6 +32,8 @@ function pad(text: string, width: number): string {
 }
 
 const locOf = (d: LintDiagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1}`;
+/** A message as shown: suite text in it must not read as a workflow command (wrapped lines are checked again). */
+const shownMessage = (d: LintDiagnostic) => neutraliseWorkflowCommands(d.message);
 
 /**
  * One file's lines. When every row fits the width, rule ids stand in one column, as in ESLint;
@@ -46,19 +48,19 @@ function* fileLines(list: readonly LintDiagnostic[], ctx: FormatContext, width: 
   for (const d of list) {
     locW = Math.max(locW, locOf(d).length);
     sevW = Math.max(sevW, d.severity.length);
-    msgW = Math.max(msgW, displayWidth(d.message));
+    msgW = Math.max(msgW, displayWidth(shownMessage(d)));
     ruleW = Math.max(ruleW, d.code.length);
   }
   const indent = 2 + locW + 2 + sevW + 2;
   const head = (d: LintDiagnostic) => `  ${paint(ctx, pad(locOf(d), locW), 'dim')}  ${paint(ctx, pad(d.severity, sevW), SEVERITY_STYLE[d.severity])}  `;
   if (indent + msgW + 2 + ruleW <= width) {
-    for (const d of list) yield `${head(d)}${pad(neutraliseWorkflowCommands(d.message), msgW)}  ${paint(ctx, d.code, 'dim')}`;
+    for (const d of list) yield `${head(d)}${pad(shownMessage(d), msgW)}  ${paint(ctx, d.code, 'dim')}`;
     return;
   }
   const column = Math.max(MIN_MESSAGE, width - indent);
   const blank = ' '.repeat(indent);
   for (const d of list) {
-    const lines = wrap(d.message, column);
+    const lines = wrap(shownMessage(d), column);
     const last = lines.length - 1;
     for (let i = 0; i <= last; i++) {
       // A wrapped line starts after white space: suite text there must not read as a workflow command.
@@ -74,9 +76,13 @@ function* fileLines(list: readonly LintDiagnostic[], ctx: FormatContext, width: 
   }
 }
 
-/** Our own summary text, wrapped to the width (it never holds suite text). */
+/** Our own summary text, wrapped to the width (it never holds suite text); later lines are indented by two more. */
 function summaryLines(text: string, width: number, indent = ''): string[] {
-  return wrap(text, Math.max(MIN_MESSAGE, width - indent.length)).map((l) => indent + l);
+  const first = wrap(text, Math.max(MIN_MESSAGE, width - indent.length));
+  if (first.length === 1) return [indent + text];
+  const [head] = first;
+  const rest = wrap(text.slice(head.length + (text[head.length] === ' ' ? 1 : 0)), Math.max(MIN_MESSAGE, width - indent.length - 2));
+  return [indent + head, ...rest.map((l) => `${indent}  ${l}`)];
 }
 
 /**
