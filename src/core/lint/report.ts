@@ -1,6 +1,9 @@
 import { nodeAt } from '../text/location';
 import type { LintDiagnostic } from './lint';
-import { escapeText, markdownText, quote } from '../text/escape';
+import { escapeText, quote } from '../text/escape';
+import { markdownInline } from '../text/markdown';
+import { neutraliseWorkflowCommands, neutraliseWorkflowCommandsInJson } from '../text/workflow';
+import { countHints, formatCount, hintSummaryLine, type HintCount } from './hints';
 import { isJsonObject } from '../model/canonical';
 import { rootValue } from '../model/document';
 import { RULES } from '../rules/registry';
@@ -77,6 +80,10 @@ export interface SuiteReport {
     unpairedBenign: number;
   };
   diagnostics: { error: number; warning: number; info: number; hint: number };
+  /** The hints by what they are (the text and Markdown reports count them instead of listing them). */
+  hints: HintCount[];
+  /** Findings in-source suppressions accept (FORMAT §11), when the lint kept them; they count nowhere else. */
+  suppressed: number;
   /**
    * By rule, the cases to drop from scoring: those an error of the rule touches (directly or through
    * a tool they use), those with a scenario-validity finding of any severity, and every case of a
@@ -264,7 +271,9 @@ function byName<T>(a: [string, T], b: [string, T]): number {
   return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 }
 
-export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnostic[]): SuiteReport {
+export function buildSuiteReport(index: WorkspaceIndex, all: LintDiagnostic[]): SuiteReport {
+  // A suppressed finding (kept only to be counted) quarantines nothing, as if it were not there.
+  const diagnostics = all.some((d) => d.suppressions) ? all.filter((d) => !d.suppressions) : all;
   const arms = { adversarial: 0, benign: 0, unknown: 0 };
   const probes = new Map<string, number>();
   const familyMap = new Map<string, { summary: FamilySummary; probes: Map<string, number> }>();
@@ -411,6 +420,8 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
       unpairedBenign: index.cases.filter((c) => c.arm === 'benign' && !pairedBenign.has(c)).length,
     },
     diagnostics: counts,
+    hints: countHints(diagnostics),
+    suppressed: all.length - diagnostics.length,
     quarantine,
     quarantined: allQuarantined.size,
     suiteErrors,
@@ -447,6 +458,15 @@ function clip(s: string, max = 120): string {
   return quote(s, max).slice(1, -1);
 }
 
+/** "3 errors, 0 warnings, 0 info": hints are summarised on their own line, at the end. */
+function diagnosticsLine(r: SuiteReport): string {
+  const d = r.diagnostics;
+  const suppressed = r.suppressed ? `; ${formatCount(r.suppressed)} suppressed in source (--no-inline-config shows ${r.suppressed === 1 ? 'it' : 'them'})` : '';
+  return `${formatCount(d.error)} error${plural(d.error)}, ${formatCount(d.warning)} warning${plural(d.warning)}, ${formatCount(d.info)} info${suppressed}`;
+}
+
+const HINTS_HOW = '`litmus-lint --hints`';
+
 function renderText(r: SuiteReport): string {
   const t = (s: string) => clip(s);
   const out: string[] = [];
@@ -472,8 +492,7 @@ function renderText(r: SuiteReport): string {
   for (const p of r.twins.pairs.slice(0, MAX_LISTED)) out.push(`  ${t(p.adversarial)} <-> ${t(p.benign)}`);
   if (r.twins.pairs.length > MAX_LISTED) out.push(`  … (${r.twins.pairs.length - MAX_LISTED} more)`);
   out.push('');
-  const d = r.diagnostics;
-  out.push(`Diagnostics: ${d.error} error${plural(d.error)}, ${d.warning} warning${plural(d.warning)}, ${d.info} info, ${d.hint} hint${plural(d.hint)}`);
+  out.push(`Diagnostics: ${diagnosticsLine(r)}`);
   out.push(`Quarantine (${r.quarantined} instance${plural(r.quarantined)}):`);
   if (r.quarantine.length === 0) out.push('  none');
   for (const q of r.quarantine) out.push(`  ${q.rule} (${q.instances.length}): ${listed(q.instances, t)}`);
@@ -492,15 +511,17 @@ function renderText(r: SuiteReport): string {
   for (const n of r.verdict.notes) out.push(`Note: ${n}`);
   out.push('');
   out.push(r.verdict.line);
+  const hints = hintSummaryLine(r.hints, HINTS_HOW);
+  if (hints) out.push(hints);
   return out.join('\n') + '\n';
 }
 
 /**
- * Suite text in Markdown: hidden characters escaped, then every ASCII punctuation mark, so no
- * link, autolink, image or HTML can come out of a case's text.
+ * Suite text in Markdown: hidden characters escaped, then what would start markup mid-line, so no
+ * link, autolink, image or HTML can come out of a case's text, and ids stay searchable.
  */
 function md(s: string, max = 120): string {
-  return markdownText(s, max);
+  return markdownInline(s, max);
 }
 
 function renderMarkdown(r: SuiteReport): string {
@@ -530,8 +551,7 @@ function renderMarkdown(r: SuiteReport): string {
   out.push('');
   for (const n of r.verdict.notes) out.push(`> **Note:** ${n}`);
   if (r.verdict.notes.length) out.push('');
-  const d = r.diagnostics;
-  out.push(`**Diagnostics:** ${d.error} error${plural(d.error)}, ${d.warning} warning${plural(d.warning)}, ${d.info} info, ${d.hint} hint${plural(d.hint)}`);
+  out.push(`**Diagnostics:** ${diagnosticsLine(r)}`);
   out.push('');
   if (r.quarantine.length) {
     out.push(`**Quarantine** (${r.quarantined} instance${plural(r.quarantined)}):`);
@@ -558,6 +578,8 @@ function renderMarkdown(r: SuiteReport): string {
     if (r.suiteErrors.length > MAX_LISTED) out.push(`- … ${r.suiteErrors.length - MAX_LISTED} more`);
     out.push('');
   }
+  const hints = hintSummaryLine(r.hints, HINTS_HOW);
+  if (hints) out.push(hints, '');
   return out.join('\n');
 }
 
@@ -574,7 +596,10 @@ export function markdownComment(text: string): string {
 export function renderSuiteReport(report: SuiteReport, format: ReportFormat): string {
   // JSON leaves C1 controls, bidi and zero-width characters as they are; written as \u escapes they
   // mean the same to a parser and do nothing to a terminal (they can only occur inside strings).
-  if (format === 'json') return JSON.stringify(report, null, 2).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
-  if (format === 'markdown') return renderMarkdown(report);
-  return renderText(report);
+  if (format === 'json') {
+    const json = JSON.stringify(report, null, 2).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return neutraliseWorkflowCommandsInJson(json) + '\n';
+  }
+  // Printed in a CI log (or a job summary), suite text must not read as a workflow command.
+  return neutraliseWorkflowCommands(format === 'markdown' ? renderMarkdown(report) : renderText(report));
 }
