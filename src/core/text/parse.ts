@@ -305,10 +305,12 @@ function treeRoot(node: Node | undefined, line: number, broken: boolean): Parsed
  * anything else (comments, trailing commas, duplicate keys, errors) gets jsonc-parser's tree and
  * its exact findings.
  */
+export const NUL_MESSAGE = 'NUL character: this is a binary file, not JSON text';
+
 function parseValue(source: string, text: string, base: number, line: number, wholeFile: boolean): { root?: ParsedRoot; issues: ParseIssue[] } {
   if (text.includes('\u0000')) {
     const at = text.indexOf('\u0000');
-    return { root: unusable(line), issues: [{ offset: base + at, length: 1, message: 'NUL character: this is a binary file, not JSON text' }] };
+    return { root: unusable(line), issues: [{ offset: base + at, length: 1, message: NUL_MESSAGE }] };
   }
   if (wholeFile && text.trim() === '') {
     return { root: unusable(line), issues: [{ offset: base, length: 0, message: 'empty file: expected a JSON value' }] };
