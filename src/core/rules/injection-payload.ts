@@ -20,7 +20,8 @@ function labelFixes(users: { case: CaseModel; arm?: string }[], hit: PayloadHit)
   const adversarial = [...new Set(users.filter((u) => u.arm === 'adversarial').map((u) => u.case))];
   if (adversarial.length !== 1) return [];
   const c = adversarial[0];
-  return [addLabelFix(c, locationFor(c, hit), true)];
+  const fix = addLabelFix(c, locationFor(c, hit), true);
+  return fix ? [fix] : [];
 }
 
 export const meta: RuleMeta = {
@@ -59,7 +60,8 @@ function surfaceFindings(analysis: InjectionAnalysis, report: Parameters<Rule['c
       continue;
     }
     const adversarial = [...new Set(holders.filter((c) => c.arm === 'adversarial'))];
-    const fixes = adversarial.length === 1 ? [addLabelFix(adversarial[0], locationFor(adversarial[0], hit), true)] : [];
+    const fix = adversarial.length === 1 ? addLabelFix(adversarial[0], locationFor(adversarial[0], hit), true) : undefined;
+    const fixes = fix ? [fix] : [];
     report({
       at: { uri: hit.uri, root: hit.root, path: hit.path },
       message: `injection payload in ${surfaceName(hit)}: ${describe(hit)}: ${shown}; remove it, or label it in ${hit.case ? `the injection_field of ${code(hit.case.id ?? '?')}` : "an adversarial case's injection_field"}`,
