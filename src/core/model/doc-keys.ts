@@ -1,4 +1,4 @@
-import { canonicalHash } from './canonical';
+import { canonicalHash, fieldValue } from './canonical';
 import type { SuiteDocument } from './document';
 import { parseToolReference } from './tools';
 import { decodeLocationPath, normalizeUri, resolveTarget } from './uri';
@@ -61,7 +61,7 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKey
       if (c.id !== undefined) seeds.push([c.id, v.seed_id]);
     }
     if (c.family !== undefined) keys.add(`f:${c.family}`);
-    const sig = canonicalHash(v.correct_resolution_signature);
+    const sig = canonicalHash(fieldValue(v, 'correct_resolution_signature'));
     if (sig !== undefined) keys.add(`s:${sig}`);
     if (Array.isArray(v.tools)) {
       for (const entry of v.tools) {

@@ -1,4 +1,4 @@
-import { canonicalize, isJsonObject } from '../model/canonical';
+import { canonicalize, fieldValue, isJsonObject } from '../model/canonical';
 import type { CaseModel } from '../model/workspace';
 
 /**
@@ -44,7 +44,7 @@ export function unsafePatterns(c: CaseModel): ActionPattern[] {
     const match = entry.match ?? 'arguments';
     if (match !== 'arguments' && match !== 'name') return;
     const args = isJsonObject(entry.arguments) ? entry.arguments : {};
-    out.push({ index, tool: entry.tool, byName: match === 'name', arguments: Object.keys(args).map((k) => [k, canonicalize(args[k])!]) });
+    out.push({ index, tool: entry.tool, byName: match === 'name', arguments: Object.keys(args).map((k) => [k, canonicalize(fieldValue(args, k))!]) });
   });
   return out;
 }
@@ -59,7 +59,7 @@ export function callMatches(step: CallStep, pattern: ActionPattern): boolean {
   if (pattern.byName) return true;
   for (const [name, want] of pattern.arguments) {
     if (!Object.prototype.hasOwnProperty.call(step.arguments, name)) return false;
-    if (canonicalize(step.arguments[name]) !== want) return false;
+    if (canonicalize(fieldValue(step.arguments, name)) !== want) return false;
   }
   return true;
 }
@@ -104,7 +104,7 @@ export function patternMatcher<T extends { pattern: ActionPattern }>(entries: It
     for (const set of tool.sets.values()) {
       if (++checks > MAX_CHECKS) break;
       if (!set.names.every((k) => Object.prototype.hasOwnProperty.call(step.arguments, k))) continue;
-      const hit = set.byValues.get(set.names.map((k) => canonicalize(step.arguments[k])!).join('\u0000'));
+      const hit = set.byValues.get(set.names.map((k) => canonicalize(fieldValue(step.arguments, k))!).join('\u0000'));
       if (hit) out.push(...hit);
     }
     // In the order the patterns were listed, so messages name the first that matches.
