@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { canonicalize, fieldValue } from '../../src/core/model/canonical';
 import { parseJson, parseJsonLines } from '../../src/core/text/parse';
+import fc from 'fast-check';
+import { bigIntegerWorkspace } from '../hostile/arbitraries';
+import { oracleProblems } from '../hostile/check';
 import { codes, json, jsonl, lintFiles, type Case } from '../helpers';
 
 /**
@@ -74,5 +77,15 @@ describe('integers above 2^53 (issue 22)', () => {
     assert.deepEqual(codes((await lintFiles({ 's.litmus.jsonl': differ })).diagnostics, 'unsafe-safe-completion'), []);
     const same = raw(jsonl(adversarial('x', step('@B@')), benign('y')));
     assert.equal(codes((await lintFiles({ 's.litmus.jsonl': same })).diagnostics, 'unsafe-safe-completion').length, 1);
+  });
+
+  it('signature-overlap and unsafe-safe-completion fire exactly when two generated integers are equal (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(bigIntegerWorkspace, async ({ files, oracle }) => {
+        const { diagnostics } = await lintFiles(files);
+        assert.deepEqual(oracleProblems(diagnostics, oracle), []);
+      }),
+      { seed: 22, numRuns: 120 },
+    );
   });
 });

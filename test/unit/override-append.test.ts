@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { effectiveEnvironment, overrideProblem, overridesOf } from '../../src/core/model/environment';
+import fc from 'fast-check';
+import { overrideWorkspace } from '../hostile/arbitraries';
+import { oracleProblems } from '../hostile/check';
 import { codes, json, lintFiles } from '../helpers';
 
 /**
@@ -57,5 +60,15 @@ describe('appending environment overrides (issue 22)', () => {
     };
     const { diagnostics } = await lintFiles({ 'e.env.json': json(ENV), 'a.litmus.json': json(adv) });
     assert.deepEqual(codes(diagnostics, 'unresolved-reference'), []);
+  });
+
+  it('any sequence of overrides lands where building the environment by hand puts it (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(overrideWorkspace, async ({ files, oracle }) => {
+        const { diagnostics } = await lintFiles(files);
+        assert.deepEqual(oracleProblems(diagnostics, oracle), []);
+      }),
+      { seed: 22, numRuns: 150 },
+    );
   });
 });
