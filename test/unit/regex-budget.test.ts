@@ -68,6 +68,13 @@ describe('regular-expression programs (issue 22)', function () {
     assert.equal(first.re.test('two'), false);
   });
 
+  it('bounds the cache of many small patterns too: each compiled pattern has a fixed cost beside its program', () => {
+    for (let i = 0; i < 6500; i++) compileLinear(`^id-${i}$`);
+    const stats = patternCacheStats();
+    assert.ok(stats.cost <= PATTERN_CACHE_BUDGET);
+    assert.ok(stats.entries < 6000, `${stats.entries} compiled patterns kept`);
+  });
+
   it('a 53 KB config of such patterns lints, each pattern reported as too large', async () => {
     const allow = Array.from({ length: 21 }, (_, i) => `/${HUGE}${i}/`);
     const config = json({ injection: { allow } });

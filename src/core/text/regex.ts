@@ -44,7 +44,7 @@ interface Entry {
 const cache = new Map<string, Entry>();
 let cost = 0;
 
-/** How full the cache is: entries and their cost (instructions, plus 1 per 16 characters of key). */
+/** How full the cache is: entries and their cost (instructions; see keyCost). */
 export function patternCacheStats(): { entries: number; cost: number; budget: number } {
   return { entries: cache.size, cost, budget: PATTERN_CACHE_BUDGET };
 }
@@ -79,8 +79,13 @@ function admit(key: string, entry: Entry): void {
   }
 }
 
-function keyCost(key: string, size: number): number {
-  return size + Math.ceil(key.length / 16) + 1;
+/**
+ * What an entry counts against the budget, in instructions (about 200 bytes each in re2js): its
+ * program, a compiled pattern's fixed part (its matcher, prefix and one-pass tables: about 7 KB
+ * even for `a`, so a cache of small patterns is bounded too), and its key's text.
+ */
+function keyCost(key: string, size: number | undefined): number {
+  return (size === undefined ? 1 : size + 40) + Math.ceil(key.length / 16);
 }
 
 /** The program of a pattern known to compile: the cache's, or compiled again after an eviction. */
@@ -97,7 +102,7 @@ function tooLarge(size: number): CompiledPattern {
 }
 
 function compileUncached(key: string, pattern: string, flags: string): Entry {
-  const fail = (verdict: CompiledPattern): Entry => ({ verdict, cost: keyCost(key, 0) });
+  const fail = (verdict: CompiledPattern): Entry => ({ verdict, cost: keyCost(key, undefined) });
   if (pattern.length > MAX_PATTERN_LENGTH) return fail({ ok: false, tooLarge: true, reason: `longer than ${MAX_PATTERN_LENGTH} characters` });
   const bits = flagBits(flags);
   if (bits === undefined) return fail({ ok: false, reason: `unknown flags ${JSON.stringify(flags)}` });
