@@ -7,7 +7,8 @@ import { createScanner, getNodeValue, SyntaxKind, type Node } from 'jsonc-parser
 import { RE2JS } from 're2js';
 import { effectiveEnvironment, overrideProblem, overridesOf } from '../../src/core/model/environment';
 import { compileLinear, MAX_PROGRAM_SIZE, programSize } from '../../src/core/text/regex';
-import type { Oracle } from './arbitraries';
+import { lintIndex, loadWorkspace, memoryFileSystem } from '../../src/core';
+import type { Oracle, OracleCase } from './arbitraries';
 import {
   applyChanges,
   nodeAtPath,
@@ -377,4 +378,11 @@ export function oracleProblems(diagnostics: readonly LintDiagnostic[], oracle: O
     }
   }
   return out;
+}
+
+/** Lints a generated input rooted at file:///ws and checks it against its reference model. */
+export async function oracleCaseProblems(c: OracleCase): Promise<string[]> {
+  const fs = memoryFileSystem(Object.fromEntries(Object.entries(c.files).map(([k, v]) => [`file:///ws/${k}`, v])));
+  const loaded = await loadWorkspace(fs, ['file:///ws']);
+  return oracleProblems(lintIndex(loaded.index).diagnostics, c.oracle);
 }
