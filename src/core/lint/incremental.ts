@@ -351,7 +351,7 @@ export function createIncrementalLinter(): IncrementalLinter {
           for (const p of parts) if (p) for (const d of p) list.push(d);
           list.sort(compareDiagnostics);
           if (doc) list = applySuppressions(index, doc, list, ran) as LintDiagnostic[];
-          list = groupFacts(list);
+          list = groupFacts(list, index.roots[0]);
         }
         byUri.set(uri, list);
         if (options.onlyUris && !options.onlyUris.has(uri)) continue;

@@ -18,7 +18,7 @@ export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): Lin
   const only = options.onlyUris;
   const placed = placeFindings(findings, index, only ? (uri) => only.has(uri) : undefined);
   placed.sort(compareDiagnostics);
-  return { diagnostics: groupFacts(suppressed(index, placed, options)), cancelled: false };
+  return { diagnostics: groupFacts(suppressed(index, placed, options), index.roots[0]), cancelled: false };
 }
 
 /** The sorted diagnostics with every document's suppressions applied. */
