@@ -4,16 +4,19 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { escapeText } from '../core';
 import { BENCHMARKS, IMPORTERS, LAYOUTS, locateSource, type EntryKind, type OutputFile, type SourceReader } from '../importers/index';
 import { readDataFileSync } from '../node/fs';
+import { IMPORT_MCP_USAGE_LINE, runImportMcp } from './import-mcp';
 import type { CliIo } from './io';
 
 /** No benchmark file is read past this (the largest published one is under 4 MB). */
 export const IMPORT_MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 export const IMPORT_USAGE = `Usage: litmus-lint import <${BENCHMARKS.join('|')}> <source> --out <dir> [options]
+       ${IMPORT_MCP_USAGE_LINE}
 
 Converts a published benchmark into LITMUS files a suite author keeps and edits: case files grouped
 as the benchmark groups its tasks, tool-schema files in the dialect it sends, shared environment
 files, a litmus.config.json and a README.md saying where every field came from (docs/import.md).
+\`import mcp\` lists the tools of a live MCP server into a tools file (litmus-lint import mcp --help).
 
   <source>              the benchmark's folder, the folder that holds its main file, or that file:
                         agentdojo export.json; injecagent data/ or data/tools.json;
@@ -94,6 +97,7 @@ export function parseImportArgs(args: readonly string[]): ImportArgs | string {
 
 /** `litmus-lint import <benchmark> <source> --out <dir>`. */
 export async function runImport(args: readonly string[], io: CliIo): Promise<number> {
+  if (args[0] === 'mcp') return runImportMcp(args.slice(1), io);
   const say = (line: string) => io.stderr(`litmus-lint import: ${escapeText(line)}\n`);
   const opts = parseImportArgs(args);
   if (typeof opts === 'string') {
