@@ -5,6 +5,7 @@ import type { Finding } from '../rules/types';
 import { pushTo } from '../text/multimap';
 import { compareDiagnostics, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { applySuppressions } from './suppress';
+import { groupFacts } from './facts';
 
 /** Runs the rules over the index and places every finding in its document. */
 export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): LintResult {
@@ -17,7 +18,7 @@ export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): Lin
   const only = options.onlyUris;
   const placed = placeFindings(findings, index, only ? (uri) => only.has(uri) : undefined);
   placed.sort(compareDiagnostics);
-  return { diagnostics: suppressed(index, placed, options), cancelled: false };
+  return { diagnostics: groupFacts(suppressed(index, placed, options)), cancelled: false };
 }
 
 /** The sorted diagnostics with every document's suppressions applied. */

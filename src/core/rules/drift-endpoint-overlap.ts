@@ -12,6 +12,7 @@ const MAX_RELATED = 20;
  */
 export const meta: RuleMeta = {
   id: 'drift-endpoint-overlap',
+  contamination: true,
   defaultSeverity: 'error',
   from: 'condition 3',
   description: "A goal-drift case's drifted terminal state equals a benign terminal state of its family.",

@@ -19,6 +19,7 @@ interface Split {
  */
 export const meta: RuleMeta = {
   id: 'signature-overlap',
+  contamination: true,
   defaultSeverity: 'error',
   from: 'condition 1',
   description: 'An adversarial and a benign case have equal correct-resolution signatures after canonicalisation.',
