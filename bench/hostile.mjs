@@ -12,6 +12,8 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cliJs = join(repo, 'dist', 'cli.js');
 const TARGET_MS = 5000;
 const TARGET_MB = 400;
+/** Machine-readable reports stay within 60× their input plus 256 KB (docs/cli.md, "Report size"). */
+const TARGET_RATIO = 60;
 
 const base = (id, extra = {}) => ({ instance_id: id, arm: 'benign', family: 'f', task: 't', correct_resolution_signature: `s-${id}`, ...extra });
 const tool = (schema) => JSON.stringify({ tools: [{ name: 'go', description: 'd', inputSchema: schema }] });
@@ -38,6 +40,7 @@ const SCENARIOS = {
     't.tools.json': tool({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { e: { enum: Array.from({ length: 30_000 }, (_, i) => `value-${i}`) } } }),
     'c.litmus.json': calling({ e: 'x' }),
   },
+  'a finding per two bytes of input (6,000), SARIF': { 'a.litmus.json': JSON.stringify({ suite: 's', cases: Array.from({ length: 6000 }, () => 1) }) },
   '1,100 cases sharing one id, SARIF': { 'a.litmus.json': JSON.stringify({ suite: 's', cases: Array.from({ length: 1100 }, (_, i) => ({ ...base(`x${i}`), instance_id: 'same' })) }) },
 };
 
@@ -52,9 +55,11 @@ for (const [name, files] of Object.entries(SCENARIOS)) {
     }
     const r = await runNode([cliJs, '--format', name.includes('SARIF') ? 'sarif' : 'json', dir]);
     const mb = r.rssKb / 1024;
-    const ok = r.code !== 2 && r.ms < TARGET_MS && !(mb > TARGET_MB);
+    const input = Object.values(files).reduce((n, t) => n + t.length, 0);
+    const ratio = r.stdout.length / input;
+    const ok = r.code !== 2 && r.ms < TARGET_MS && !(mb > TARGET_MB) && r.stdout.length <= TARGET_RATIO * input + 256 * 1024;
     if (!ok) failed++;
-    console.log(`  ${ok ? 'ok  ' : 'MISS'} ${name.padEnd(58)} ${fmt(r.ms).padStart(8)} ms  ${Number.isFinite(mb) ? mb.toFixed(0).padStart(5) : '    ?'} MB  exit ${r.code}  ${(r.stdout.length / 1024).toFixed(0)} KB out`);
+    console.log(`  ${ok ? 'ok  ' : 'MISS'} ${name.padEnd(58)} ${fmt(r.ms).padStart(8)} ms  ${Number.isFinite(mb) ? mb.toFixed(0).padStart(5) : '    ?'} MB  exit ${r.code}  ${(r.stdout.length / 1024).toFixed(0)} KB out (${ratio.toFixed(1)}× input)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -10,6 +10,7 @@ function processIo(): CliIo {
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stdout.isTTY),
+    columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
     // A temporary file and a rename: a full disk never leaves a half-written suite file.

@@ -102,7 +102,7 @@ describe('suite report', () => {
     assert.deepEqual(parsed, JSON.parse(JSON.stringify(r)));
     const md = renderSuiteReport(r, 'markdown');
     assert.match(md, /^## LITMUS suite report/);
-    assert.match(md, /\| fam\\\|\\\*x\\\*\\\\u\\\{202E\\\} \| 1 \| 1 \|/);
+    assert.match(md, /\| fam\\\|\\\*x\\\*\\u\{202E\} \| 1 \| 1 \|/);
     assert.match(md, /✅ \*\*VERDICT: the aggregate can be trusted/);
   });
 });
@@ -151,7 +151,7 @@ describe('suite report: the reference checks (FORMAT v2)', () => {
     assert.equal(r.verdict.trusted, true);
     assert.match(r.verdict.line, /reported: aggregate 0\.7 beside benign score 0\.8$/);
     assert.match(renderSuiteReport(r, 'text'), /\n  a\.scores\.json run 1: aggregate 0\.7 beside benign score 0\.8\n/);
-    assert.match(renderSuiteReport(r, 'markdown'), /- a\\\.scores\\\.json run 1: aggregate 0\.7 beside benign score 0\.8/);
+    assert.match(renderSuiteReport(r, 'markdown'), /- a\.scores\.json run 1: aggregate 0\.7 beside benign score 0\.8/);
     const hidden = await reportOf({ ...cleanFiles, 'a.scores.json': json({ suite: 's', runs: [{ suite_version: '1', aggregate: 0.9 }] }) });
     assert.match(hidden.verdict.line, /aggregate 0\.9 beside no benign score reported/);
   });
@@ -161,8 +161,8 @@ describe('suite report: the reference checks (FORMAT v2)', () => {
     const r = await reportOf({ 'cases/q.litmus.json': json({ suite: 'q', cases: [...cases, ben('q-b', 'q', { correct_resolution_signature: 'same' })] }) });
     const md = renderSuiteReport(r, 'markdown');
     const row = md.split('\n').find((l) => l.startsWith('| `signature-overlap` |'))!;
-    assert.ok(row.startsWith('| `signature-overlap` | 26: q\\-00, q\\-01, q\\-02,'), row);
-    assert.match(row, /q\\-19, … \(6 more\) \|$/);
+    assert.ok(row.startsWith('| `signature-overlap` | 26: q-00, q-01, q-02,'), row);
+    assert.match(row, /q-19, … \(6 more\) \|$/);
     assert.doesNotMatch(row, /…, …/);
     assert.match(renderSuiteReport(r, 'text'), /signature-overlap \(26\): q-00, q-01, .*q-19, … \(6 more\)/);
   });

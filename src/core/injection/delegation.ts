@@ -28,7 +28,7 @@ const SPOT = String.raw`(?:in|inside|within|at|on|there|under)\b`;
 /** Orders the task itself lists ("perform the following tasks in the order given"): not handed to data. */
 const SELF = /\b(?:following|below|above|these|next|listed\s+here)\b|\bin\s+(?:the\s+)?(?:order|sequence)\b/;
 
-const SHAPES: readonly RegExp[] = [
+const SHAPES: readonly RegExp[] = ([
   // "do what it says", "follow whatever the email tells you", "do everything Bob asks"
   new RegExp(String.raw`\b${OBEY}\s+${WHAT}\s+${SOURCE}\s+${SAYS}\b`),
   // "do what's written in the note", "follow whatever is asked there"
@@ -41,7 +41,7 @@ const SHAPES: readonly RegExp[] = [
   new RegExp(String.raw`\bas\s+(?:instructed|directed|described|requested|specified|asked|ordered)\s+(?:in|by|there)\b`),
   new RegExp(String.raw`\b(?:do\s+as|proceed\s+as|act\s+as)\s+${SOURCE}\s+${SAYS}\b`),
   new RegExp(String.raw`\bwhatever\s+${SOURCE}\s+${SAYS}\b`),
-];
+] as RegExp[]).map((re) => new RegExp(re.source, 'g'));
 
 /** What keeps the shapes apart from reading and reporting: "follow up on", "follow the link". */
 const NEAR_MISS = /\bfollow\s+up\b/g;
@@ -49,8 +49,22 @@ const NEAR_MISS = /\bfollow\s+up\b/g;
 /** The longest task read: a task is a sentence or a paragraph; a hostile one may be megabytes. */
 const MAX_TASK = 20_000;
 
+/** Tasks repeat across a suite (every injection task of a user task shares it): answers by task text, a bounded few. */
+const answers = new Map<string, Delegation | null>();
+const MAX_ANSWERS = 1024;
+
 /** The delegation phrase of a task, if it hands the agent's orders over to data. */
 export function delegationIn(task: string): Delegation | undefined {
+  const key = task.length > MAX_TASK ? task.slice(0, MAX_TASK) : task;
+  const known = answers.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const found = findDelegation(key);
+  if (answers.size >= MAX_ANSWERS) answers.delete(answers.keys().next().value as string);
+  answers.set(key, found ?? null);
+  return found;
+}
+
+function findDelegation(task: string): Delegation | undefined {
   const text = task
     .slice(0, MAX_TASK)
     .toLowerCase()
@@ -58,7 +72,7 @@ export function delegationIn(task: string): Delegation | undefined {
     .replace(/\s+/g, ' ')
     .replace(NEAR_MISS, 'follow-up');
   for (const shape of SHAPES) {
-    for (const m of text.matchAll(new RegExp(shape.source, 'g'))) {
+    for (const m of text.matchAll(shape)) {
       if (!SELF.test(m[0])) return { phrase: m[0].trim() };
     }
   }

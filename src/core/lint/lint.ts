@@ -48,6 +48,11 @@ export interface LintDiagnostic {
    * keep every diagnostic, sharing `group`.
    */
   fact?: LintFact;
+  /**
+   * Set only on a finding that in-source suppressions (FORMAT §11) accept, and only when the lint was
+   * asked to keep such findings (`LintOptions.keepSuppressed`): the reason of each suppression that covers it.
+   */
+  suppressions?: { reason: string }[];
 }
 
 /** One fact stated by several diagnostics of one case (docs/format.md, "One fact, one finding"). */
@@ -66,6 +71,10 @@ export interface LintOptions {
   /** Only report diagnostics in these documents (cross-file rules still read everything). */
   onlyUris?: ReadonlySet<string>;
   isCancelled?: () => boolean;
+  /** Suppressed findings come back marked with `suppressions` instead of being dropped (reports that show them). */
+  keepSuppressed?: boolean;
+  /** False: in-source suppressions are not applied at all, as ESLint's `--no-inline-config` (default true). */
+  inlineConfig?: boolean;
 }
 
 export interface LintResult {

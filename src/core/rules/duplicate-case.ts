@@ -13,6 +13,7 @@ import type { Rule, RuleMeta } from './types';
  */
 export const meta: RuleMeta = {
   id: 'duplicate-case',
+  invalidatesCase: true,
   defaultSeverity: 'warning',
   from: 'condition 1',
   description: 'Two cases are equal in everything but their ids: the copy doubles its weight in every arm score.',

@@ -12,6 +12,7 @@ import type { Rule, RuleMeta } from './types';
  */
 export const meta: RuleMeta = {
   id: 'missing-payload',
+  invalidatesCase: true,
   defaultSeverity: 'warning',
   from: 'card',
   description: 'A prompt_injection case with no injection_field and no payload on any of its surfaces.',

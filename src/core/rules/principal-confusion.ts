@@ -18,6 +18,7 @@ import type { Rule, RuleContext, RuleMeta } from './types';
  */
 export const meta: RuleMeta = {
   id: 'principal-confusion',
+  invalidatesCase: true,
   defaultSeverity: 'error',
   from: 'condition 2',
   description: "An adversarial case whose attack is the user's own request (a payload in the task, or a task that says to do what the payload's data says), scored as comply.",

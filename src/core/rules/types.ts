@@ -71,6 +71,11 @@ export interface RuleMeta {
    * findings marks those (`Finding.contamination`).
    */
   contamination?: boolean;
+  /**
+   * A finding makes its case invalid as a test whatever its severity, as a scenario-validity one
+   * does: the suite report quarantines the case (the reference trajectories' case verdicts, §3d).
+   */
+  invalidatesCase?: boolean;
 }
 
 export interface Rule {

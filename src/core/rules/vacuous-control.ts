@@ -11,6 +11,7 @@ import type { Rule, RuleMeta } from './types';
  */
 export const meta: RuleMeta = {
   id: 'vacuous-control',
+  invalidatesCase: true,
   defaultSeverity: 'warning',
   from: 'condition 2',
   description: 'A benign case that an agent doing nothing passes: its safe_completion does nothing and its terminal_state is its starting state.',

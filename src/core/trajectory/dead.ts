@@ -216,6 +216,14 @@ function whereAgainstTool(p: CallPattern, where: Record<string, unknown>, tool: 
   for (const [name, sub] of Object.entries(props)) {
     if (!isJsonObject(sub)) continue;
     const mustHave = required.includes(name) || toolRequired.includes(name) || Object.prototype.hasOwnProperty.call(p.argumentValues, name);
+    // A property every call has (the tool or the pattern requires it) whose `where` schema nothing satisfies.
+    if (mustHave && !required.includes(name)) {
+      const [culprit] = unsatisfiable(sub);
+      if (culprit) {
+        out.push({ path: ['where', 'properties', name, ...culprit.path], problem: 'unsatisfiable-where', message: `has a \`where\` that no value of ${code(name)} can satisfy, and every call has one: ${culprit.message}` });
+        continue;
+      }
+    }
     if (mustHave && d && Object.prototype.hasOwnProperty.call(d.properties, name)) {
       if ('const' in sub && rejects(d.root, name, sub.const)) {
         out.push({ path: ['where', 'properties', name, 'const'], problem: 'rejected-value', message: `has a \`where\` that requires ${code(name)} to be ${code(JSON.stringify(sub.const) ?? '', 40)}, a value ${code(tool.name)}'s own parameter schema rejects; match a value the tool accepts` });
