@@ -97,7 +97,8 @@ describe('suite report', () => {
     assert.match(text, /^LITMUS suite report: 7 cases/);
     assert.match(text, /fam\|\*x\*\\u\{202E\}: adversarial 1, benign 1/);
     assert.ok(!text.includes('\u202e'));
-    assert.match(text.trimEnd().split('\n').pop()!, /^VERDICT: /);
+    // The verdict closes the report, before the one line that counts what hints it leaves out.
+    assert.ok(text.trimEnd().split('\n').slice(-2).some((l) => /^VERDICT: /.test(l)), text);
     const parsed = JSON.parse(renderSuiteReport(r, 'json')) as SuiteReport;
     assert.deepEqual(parsed, JSON.parse(JSON.stringify(r)));
     const md = renderSuiteReport(r, 'markdown');

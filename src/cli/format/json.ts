@@ -19,6 +19,8 @@ export interface JsonDiagnostic extends JsonSpan {
   /** Titles of the fixes the editor offers; `autoFixable` when `--fix` would apply the only one. */
   fixes: string[];
   autoFixable: boolean;
+  /** Set when several rules state one fact about one case (docs/format.md, "One fact, one finding"). */
+  fact?: { group: string; primary: boolean; rules: string[] };
   /** Only on a suppressed finding (in `files[].suppressed`): each suppression's reason, as SARIF has it. */
   suppressions?: { kind: 'inSource'; justification: string }[];
   /** Related locations the size limit left out (docs/robustness.md), when it did. */
@@ -64,6 +66,7 @@ function toJson(d: LintDiagnostic, ctx: FormatContext): JsonDiagnostic {
     related: d.related.map((r) => ({ path: relPath(r.uri, ctx.cwdUri), ...span(r.range), message: r.message })),
     fixes: d.fixes.map((f) => f.title),
     autoFixable: autoFixable(d),
+    ...(d.fact ? { fact: d.fact } : {}),
     ...(suppressions ? { suppressions } : {}),
   };
 }

@@ -9,6 +9,8 @@ export { sarifLevel } from './sarif-rules';
 const SRCROOT = '%SRCROOT%';
 /** GitHub code scanning refuses a run with more results than this. */
 export const SARIF_MAX_RESULTS = 25_000;
+/** The partialFingerprints key of a fact group (lint/facts.ts): results of several rules that state one fact share it. */
+const FACT_KEY = 'litmusFact/v1';
 /** The partialFingerprints key; the suffix changes if what is hashed ever does. */
 export const FINGERPRINT_KEY = 'litmusFinding/v1';
 
@@ -57,7 +59,8 @@ function result(d: LintDiagnostic, fingerprint: string, root: string, ruleIndex:
     level: sarifLevel(d.severity),
     message: { text: d.message },
     locations: [physical(d.uri, d.range, root)],
-    partialFingerprints: { [FINGERPRINT_KEY]: fingerprint },
+    // One fact stated by several rules (docs/format.md): each rule keeps its result, the group ties them.
+    partialFingerprints: { [FINGERPRINT_KEY]: fingerprint, ...(d.fact ? { [FACT_KEY]: d.fact.group } : {}) },
     // Accepted in the file (FORMAT §11): code scanning shows such a result as dismissed, with the reason.
     ...(d.suppressions ? { suppressions: d.suppressions.map((s) => ({ kind: 'inSource' as const, justification: s.reason })) } : {}),
     ...(d.related.length

@@ -33,7 +33,8 @@ function pad(text: string, width: number): string {
 
 const locOf = (d: LintDiagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1}`;
 /** A message as shown: suite text in it must not read as a workflow command (wrapped lines are checked again). */
-const shownMessage = (d: LintDiagnostic) => neutraliseWorkflowCommands(d.message);
+/** A finding's message; one that stands for a fact other rules state too names them (docs/format.md, "One fact, one finding"). */
+const shownMessage = (d: LintDiagnostic) => neutraliseWorkflowCommands(d.fact && d.fact.rules.length > 1 ? `${d.message} (also ${d.fact.rules.slice(1).join(', ')})` : d.message);
 
 /**
  * One file's lines. When every row fits the width, rule ids stand in one column, as in ESLint;
@@ -92,7 +93,8 @@ function summaryLines(text: string, width: number, indent = ''): string[] {
  */
 export function* stylishChunks(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): Generator<string> {
   const width = ctx.width ?? DEFAULT_WIDTH;
-  const listed = ctx.showHints ? diagnostics : diagnostics.filter((d) => d.severity !== 'hint');
+  // One fact, one finding: the group's primary stands for the others (machine formats keep them all).
+  const listed = diagnostics.filter((d) => (ctx.showHints || d.severity !== 'hint') && (!d.fact || d.fact.primary));
   const hints = ctx.showHints ? [] : countHints(diagnostics);
   const byFile = new Map<string, LintDiagnostic[]>();
   for (const d of listed) {

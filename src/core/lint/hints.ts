@@ -25,6 +25,11 @@ const KINDS: readonly { rule: string; when: (data: Record<string, unknown>) => b
     when: (data) => Array.isArray(data.labelledBy) && data.labelledBy.length > 0,
     kind: { kind: 'labelled-payload', one: 'labelled payload confirmed', many: 'labelled payloads confirmed' },
   },
+  {
+    rule: 'injection-payload',
+    when: (data) => data.label === 'trusted',
+    kind: { kind: 'trusted-label', one: 'label trusted without confirmation', many: 'labels trusted without confirmation' },
+  },
 ];
 
 function kindOf(d: LintDiagnostic): HintKind {

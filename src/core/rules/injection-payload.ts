@@ -100,5 +100,27 @@ export const injectionPayload: Rule = {
       });
     }
     surfaceFindings(analysis, (f) => ctx.report(f));
+    trustedLabels(analysis, (f) => ctx.report(f));
   },
 };
+
+/**
+ * Labels taken on trust (FORMAT §4): on tool outputs, environments and the task, a label that
+ * resolves to text is believed even when the detector finds nothing there — the benchmark defines
+ * where its attack sits. Said as a hint on the label, so a reader can count what was confirmed and
+ * what was only declared.
+ */
+function trustedLabels(analysis: InjectionAnalysis, report: Parameters<Rule['check']>[0]['report']): void {
+  const confirming = new Set<unknown>();
+  for (const labels of analysis.labelsOf.values()) for (const l of labels) confirming.add(l);
+  for (const label of analysis.labels) {
+    if (confirming.has(label) || !label.target || !label.dataSurface || !label.holdsStrings) continue;
+    report({
+      at: { uri: label.case.doc.uri, root: label.case.root, path: label.path },
+      message: `injection_field ${code(label.text, 80)} of ${code(label.case.id ?? '?')} is taken on trust: the detector finds no payload there (on data surfaces the label is believed, FORMAT §4)`,
+      severity: 'hint',
+      maxSeverity: 'hint',
+      data: { label: 'trusted', case: label.case.id, pointer: formatPointer(label.target.path) },
+    });
+  }
+}

@@ -36,8 +36,6 @@ export interface Trajectory {
   steps: readonly Step[];
 }
 
-export const NULL_TRAJECTORY: Trajectory = Object.freeze({ name: 'null', steps: Object.freeze([]) as readonly Step[] });
-
 /**
  * The oracle trajectory of a case: its `safe_completion` steps as written. A step of the wrong
  * shape is the `schema` rule's to report and is left out; `arguments` left out is no arguments.
@@ -53,11 +51,6 @@ export function oracleTrajectory(caseValue: Record<string, unknown>): Trajectory
     });
   }
   return { name: 'oracle', steps };
-}
-
-/** The call steps of a trajectory. */
-export function callsOf(t: Trajectory): CallStep[] {
-  return t.steps.filter((s): s is CallStep => s.kind === 'call');
 }
 
 /** Whether a trajectory does anything a scorer could see: a tool call, or an answer with text. */
