@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { fileUri, kindFromName, SKIPPED_DIRS, type FileSystem, type Fix, type LintDiagnostic, type SeveritySetting, type WorkspaceIndex } from '../core';
+import { fileUri, isNotUtf8, kindFromName, SKIPPED_DIRS, type FileSystem, type Fix, type LintDiagnostic, type SeveritySetting, type WorkspaceIndex } from '../core';
 import type { CliIo } from './io';
 import { TOOL_VERSION } from './version';
 
@@ -60,7 +60,8 @@ export function recordingFileSystem(fs: FileSystem): { fs: FileSystem; log: Read
           note('read', uri, sha256(text));
           return text;
         } catch (e) {
-          note('read', uri, `error ${(e as { code?: string })?.code ?? ''}`);
+          // A file that is not UTF-8 is still shown (its lossy text, where the bad byte is): key on both.
+          note('read', uri, isNotUtf8(e) ? `error EILSEQ ${sha256(e.reason + '\u0000' + e.text)}` : `error ${(e as { code?: string })?.code ?? ''}`);
           throw e;
         }
       },

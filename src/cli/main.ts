@@ -1,4 +1,5 @@
 import { blockingFileSystem } from '../node/fs';
+import { decodeUtf8, notUtf8Error } from '../node/utf8';
 import type { CliIo } from './io';
 import { runCli } from './run';
 import { writeFileAtomic } from './write';
@@ -18,7 +19,9 @@ function processIo(): CliIo {
     async readStdin() {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
+      const decoded = decodeUtf8(Buffer.concat(chunks));
+      if (!decoded.ok) throw notUtf8Error('standard input', decoded);
+      return decoded.text;
     },
   };
 }

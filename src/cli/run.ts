@@ -5,6 +5,7 @@ import {
   dirnameUri,
   escapeText,
   fileUri,
+  isNotUtf8,
   isUnder,
   isUnsafeCodePoint,
   joinUri,
@@ -77,7 +78,7 @@ export async function runCli(argv: string[], raw: CliIo): Promise<number> {
     if (argv[0] === 'import') return await runImport(argv.slice(1), io);
     return await lintCommand(argv, io);
   } catch (e) {
-    if (e instanceof WriteError) {
+    if (e instanceof WriteError || e instanceof InputError) {
       io.stderr(`${TOOL_NAME}: ${escapeText(e.message)}\n`);
     } else if (e instanceof UsageError) {
       // Option names and paths come from the command line: escape them like any untrusted text.
@@ -92,14 +93,40 @@ export async function runCli(argv: string[], raw: CliIo): Promise<number> {
 
 /** A file the run was asked to write could not be: one line, exit status 2. */
 class WriteError extends Error {}
+/** Input the run cannot take as it is (standard input that is not UTF-8): one line, exit status 2. */
+class InputError extends Error {}
 
 async function writeOut(io: CliIo, path: string, text: string | Iterable<string>, what: string): Promise<void> {
   try {
     await io.writeFile(path, text);
   } catch (e) {
-    const code = (e as { code?: string })?.code;
-    throw new WriteError(`cannot write ${what} ${path}: ${code ?? (e instanceof Error ? e.message.split('\n')[0] : String(e))}`);
+    throw writeError(e, what, path);
   }
+}
+
+function writeError(e: unknown, what: string, path: string): WriteError {
+  const code = (e as { code?: string })?.code;
+  return new WriteError(`cannot write ${what} ${path}: ${code ?? (e instanceof Error ? e.message.split('\n')[0] : String(e))}`);
+}
+
+/**
+ * Writes the fixed files, each only if it still holds the text the fixes were made from. A file an
+ * editor saved while the lint ran keeps that save: it is named, and returned, so the report shows
+ * it as it is on disk. Anything else that stops a write ends the run (exit status 2).
+ */
+async function writeFixed(io: CliIo, outcome: FixOutcome): Promise<Map<string, string>> {
+  const kept = new Map<string, string>();
+  for (const [uri, text] of outcome.texts) {
+    const path = uriToPath(uri);
+    try {
+      await io.writeFile(path, text, { expect: outcome.originals.get(uri) });
+    } catch (e) {
+      if ((e as { code?: string })?.code !== 'ECHANGED') throw writeError(e, 'the fixed file', path);
+      const why = (e as { why?: string }).why ?? 'changed on disk while the lint ran';
+      kept.set(uri, why);
+    }
+  }
+  return kept;
 }
 
 /** What one lint reads and may change, whether the files come from disk or from standard input. */
@@ -149,7 +176,7 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
   if (opts.stdin) {
     if (opts.stdinFilename === undefined) throw new UsageError('--stdin needs --stdin-filename PATH: the name decides the file\'s kind and which config applies');
     const stdinUri = normalizeUri(fileUri(resolve(io.cwd, opts.stdinFilename)));
-    const text = ((await io.readStdin?.()) ?? '').replace(/^\ufeff/, '');
+    const text = (await readStdin(io)).replace(/^\ufeff/, '');
     const folder = dirname(uriToPath(stdinUri));
     const folderThere = (await io.fs.stat(normalizeUri(fileUri(folder))).catch(() => undefined))?.type === 'directory';
     const targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: folderThere ? [folder] : [], ignorePatterns: opts.ignorePatterns, ignore: opts.ignore, warn });
@@ -184,6 +211,19 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     };
   }
   return lintSession(io, opts, session, cwdUri, ruleOptions, configUri, setup);
+}
+
+/**
+ * Standard input as text. Bytes that are not UTF-8 stop the run: read lossily, an editor piping a
+ * buffer through --fix would get every bad byte back as U+FFFD.
+ */
+async function readStdin(io: CliIo): Promise<string> {
+  try {
+    return (await io.readStdin?.()) ?? '';
+  } catch (e) {
+    if (isNotUtf8(e)) throw new InputError(`standard input is ${e.reason}; nothing was linted or fixed (LITMUS files are UTF-8)`);
+    throw e;
+  }
 }
 
 /**
@@ -274,7 +314,14 @@ async function lintSession(
   if (opts.fix || opts.fixDryRun) {
     const outcome = await fixLoop(loaded, diagnostics, load, lint, overlays, session.writable, io, session.roots);
     ({ loaded, diagnostics } = outcome);
-    fixed = await settleFixes(io, opts, session, cwdUri, outcome);
+    const settled = await settleFixes(io, opts, session, cwdUri, outcome);
+    fixed = settled.shown;
+    if (settled.kept.size) {
+      // What the report says of a file left as it is must be what is on disk now, not the fixed text.
+      for (const uri of settled.kept.keys()) overlays.delete(uri);
+      loaded = await load();
+      diagnostics = lint(loaded);
+    }
   }
   const notices = printNotices(io, loaded, cwdUri, session.stdinUri !== undefined, opts.quiet);
   // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
@@ -316,25 +363,36 @@ async function lintSession(
  * Does what the fix mode asks with the fixed texts (writes the files, prints the buffer, or
  * keeps them for the report), then says what was fixed. Returns the texts `--fix-dry-run` shows.
  */
-async function settleFixes(io: CliIo, opts: CliOptions, session: Session, cwdUri: string, outcome: FixOutcome): Promise<Map<string, string> | undefined> {
+async function settleFixes(
+  io: CliIo,
+  opts: CliOptions,
+  session: Session,
+  cwdUri: string,
+  outcome: FixOutcome,
+): Promise<{ shown?: Map<string, string>; kept: Map<string, string> }> {
   const dryRun = opts.fixDryRun;
-  if (!dryRun && !session.stdinUri) for (const [uri, text] of outcome.texts) await writeOut(io, uriToPath(uri), text, 'the fixed file');
+  const kept = !dryRun && !session.stdinUri ? await writeFixed(io, outcome) : new Map<string, string>();
   // Machine-readable formats (and, with --stdin --fix, the fixed text) keep standard output to themselves.
   const toStdout = opts.formats.find((t) => t.output === undefined)?.format === 'stylish' && !(opts.stdin && opts.fix);
   // These lines quote suite text (file names, fix titles, diff lines): none may read as a workflow command.
   const say = toStdout ? (text: string) => io.stdout(neutraliseWorkflowCommands(text)) : io.stderr;
   const where = (f: AppliedFix) => `${escapeText(relPath(f.uri, cwdUri))}:${f.line}:${f.column}`;
-  if (!dryRun || toStdout) for (const f of outcome.applied) say(`${dryRun ? 'would fix' : 'fixed'} ${where(f)}  ${f.title}  (${f.rule})\n`);
+  const applied = outcome.applied.filter((f) => !kept.has(f.uri));
+  if (!dryRun || toStdout) for (const f of applied) say(`${dryRun ? 'would fix' : 'fixed'} ${where(f)}  ${f.title}  (${f.rule})\n`);
   for (const f of outcome.outside) io.stderr(`${TOOL_NAME}: not fixed ${where(f)}: the fix edits a file outside the given paths\n`);
+  for (const [uri, why] of kept) {
+    const n = outcome.applied.filter((f) => f.uri === uri).length;
+    io.stderr(`${TOOL_NAME}: warning: not fixed ${escapeText(relPath(uri, cwdUri))}: it ${escapeText(why)}, so it was left as it is now (${plural(n, 'fix')} not applied); run --fix again\n`);
+  }
   if (dryRun && toStdout) {
     for (const [uri, text] of outcome.texts) say(unifiedDiff(relPath(uri, cwdUri), outcome.originals.get(uri) ?? '', text));
   }
-  const files = plural(outcome.texts.size, 'file');
-  const fixes = plural(outcome.applied.length, 'fix');
-  say(!outcome.applied.length ? 'no fixes to apply\n' : dryRun ? `would apply ${fixes} in ${files} (nothing written: --fix-dry-run)\n` : `applied ${fixes} in ${files}\n`);
-  if (dryRun) return outcome.texts;
+  const files = plural(outcome.texts.size - kept.size, 'file');
+  const fixes = plural(applied.length, 'fix');
+  if (applied.length || !kept.size) say(!applied.length ? 'no fixes to apply\n' : dryRun ? `would apply ${fixes} in ${files} (nothing written: --fix-dry-run)\n` : `applied ${fixes} in ${files}\n`);
+  if (dryRun) return { shown: outcome.texts, kept };
   if (session.stdinUri) io.stdout(outcome.texts.get(session.stdinUri) ?? session.stdinText ?? '');
-  return undefined;
+  return { kept };
 }
 
 /** The `--baseline` file, read before anything is linted: a bad one is a usage error. */

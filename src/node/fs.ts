@@ -1,5 +1,6 @@
 import * as nodeFs from 'node:fs';
 import { type EntryType, type FileSystem, fileUri, uriToPath } from '../core';
+import { decodeUtf8, notUtf8Error } from './utf8';
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -79,7 +80,11 @@ function fileSystemOver(calls: Calls): FileSystem {
       // Read with a budget whatever stat said: a size on record can be 0 for a file that never ends.
       const bytes = await calls.readBounded(path, budget, st.size);
       if (bytes.length > budget) throw fail(`file too large: ${path}`, 'EFBIG');
-      return new TextDecoder('utf-8').decode(bytes);
+      // Read as UTF-8 or not at all: a lossy decoding would put U+FFFD where the bytes were, and a fix
+      // written back from it would destroy them.
+      const decoded = decodeUtf8(bytes);
+      if (!decoded.ok) throw notUtf8Error(path, decoded);
+      return decoded.text;
     },
     async readDirectory(uri) {
       const dir = uriToPath(uri);

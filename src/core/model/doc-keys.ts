@@ -1,4 +1,4 @@
-import { canonicalHash, hashText } from './canonical';
+import { canonicalHash, fieldValue, hashText } from './canonical';
 import { duplicateForm } from './duplicate';
 import type { SuiteDocument } from './document';
 import { parseToolReference } from './tools';
@@ -62,7 +62,7 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKey
       if (c.id !== undefined) seeds.push([c.id, v.seed_id]);
     }
     if (c.family !== undefined) keys.add(`f:${c.family}`);
-    const sig = canonicalHash(v.correct_resolution_signature);
+    const sig = canonicalHash(fieldValue(v, 'correct_resolution_signature'));
     if (sig !== undefined) keys.add(`s:${sig}`);
     const form = duplicateForm(doc.uri, v);
     if (form !== undefined) keys.add(`d:${hashText(form)}`);

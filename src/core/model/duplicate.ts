@@ -1,4 +1,4 @@
-import { canonicalize, isJsonObject } from './canonical';
+import { canonicalize, fieldValue, isJsonObject } from './canonical';
 import { parseToolReference } from './tools';
 import { decodeLocationPath, resolveTarget } from './uri';
 
@@ -50,7 +50,8 @@ export function duplicateForm(fromUri: string, value: Record<string, unknown>): 
     if (k === 'tools' && Array.isArray(v)) out[k] = v.map((e) => toolEntry(fromUri, e));
     else if (k === 'environment' && typeof v === 'string') out[k] = resolved(fromUri, v) ?? v;
     else if (k === 'injection_field') out[k] = Array.isArray(v) ? v.map((l) => label(fromUri, l)) : label(fromUri, v);
-    else out[k] = v;
+    // Integers past 2^53 by their digits: the copy would lose what the parser kept on `value`.
+    else out[k] = fieldValue(value, k);
   }
   const form = isJsonObject(value) ? canonicalize(out) : undefined;
   forms.set(value, form);

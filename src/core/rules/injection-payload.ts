@@ -1,6 +1,6 @@
 import { quote, code } from '../text/escape';
 import { formatPointer } from '../text/pointer';
-import { hitData } from '../injection/data';
+import { hitData, MAX_LISTED_CASES, usedByData } from '../injection/data';
 import { injectionAnalysis } from '../injection/analysis';
 import { addLabelFix, locationFor } from '../injection/fixes';
 import type { PayloadHit } from '../injection/scan';
@@ -20,7 +20,8 @@ function labelFixes(users: { case: CaseModel; arm?: string }[], hit: PayloadHit)
   const adversarial = [...new Set(users.filter((u) => u.arm === 'adversarial').map((u) => u.case))];
   if (adversarial.length !== 1) return [];
   const c = adversarial[0];
-  return [addLabelFix(c, locationFor(c, hit), true)];
+  const fix = addLabelFix(c, locationFor(c, hit), true);
+  return fix ? [fix] : [];
 }
 
 export const meta: RuleMeta = {
@@ -43,15 +44,16 @@ function surfaceFindings(analysis: InjectionAnalysis, report: Parameters<Rule['c
       surface: hit.surface,
       score: hit.verdict.score,
       signals: hit.verdict.signals.map((s) => ({ id: s.id, explanation: s.explanation })),
-      usedBy: holders.map((c) => ({ id: c.id ?? '', arm: c.arm ?? '' })),
+      ...usedByData(holders),
     };
     if (decoded !== undefined) data.decoded = decoded;
     if (labels.length) {
       const ids = [...new Set(labels.map((l) => l.case.id ?? '?'))];
-      data.labelledBy = ids;
+      data.labelledBy = ids.slice(0, MAX_LISTED_CASES);
+      if (ids.length > MAX_LISTED_CASES) data.labelledByCount = ids.length;
       report({
         at: { uri: hit.uri, root: hit.root, path: hit.path },
-        message: `labelled injection payload in ${surfaceName(hit)} (injection_field of ${ids.map((i) => code(i)).join(', ')}): ${shown}`,
+        message: `labelled injection payload in ${surfaceName(hit)} (injection_field of ${ids.slice(0, 10).map((i) => code(i)).join(', ')}${ids.length > 10 ? ` and ${ids.length - 10} more` : ''}): ${shown}`,
         severity: 'hint',
         maxSeverity: 'hint',
         data,
@@ -59,7 +61,8 @@ function surfaceFindings(analysis: InjectionAnalysis, report: Parameters<Rule['c
       continue;
     }
     const adversarial = [...new Set(holders.filter((c) => c.arm === 'adversarial'))];
-    const fixes = adversarial.length === 1 ? [addLabelFix(adversarial[0], locationFor(adversarial[0], hit), true)] : [];
+    const fix = adversarial.length === 1 ? addLabelFix(adversarial[0], locationFor(adversarial[0], hit), true) : undefined;
+    const fixes = fix ? [fix] : [];
     report({
       at: { uri: hit.uri, root: hit.root, path: hit.path },
       message: `injection payload in ${surfaceName(hit)}: ${describe(hit)}: ${shown}; remove it, or label it in ${hit.case ? `the injection_field of ${code(hit.case.id ?? '?')}` : "an adversarial case's injection_field"}`,

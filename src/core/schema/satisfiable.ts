@@ -1,4 +1,4 @@
-import { canonicalize, isJsonObject } from '../model/canonical';
+import { canonicalize, fieldValue, isJsonObject } from '../model/canonical';
 import { compileLinear } from '../text/regex';
 import { code } from '../text/escape';
 import type { JsonPath } from '../text/types';
@@ -112,8 +112,8 @@ function checkValues(s: Record<string, unknown>, types: Set<JsonType> | undefine
     if (!admits(types, s.const)) {
       out.push({ path: ['const'], message: `const ${show(s.const)} is not of type ${typeNames(types!)}; no value can be both`, related: { path: ['type'], message: 'the type' } });
     } else if (Array.isArray(e) && e.length > 0) {
-      const key = canonicalize(s.const);
-      if (!e.some((v) => canonicalize(v) === key)) {
+      const key = canonicalize(fieldValue(s, 'const'));
+      if (!e.some((_, i) => canonicalize(fieldValue(e, i)) === key)) {
         out.push({ path: ['const'], message: `const ${show(s.const)} is not one of the enum values; no value can satisfy both`, related: { path: ['enum'], message: 'the enum' } });
       }
     }

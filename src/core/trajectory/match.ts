@@ -1,4 +1,4 @@
-import { canonicalize } from '../model/canonical';
+import { canonicalize, fieldValue } from '../model/canonical';
 import type { ActionPattern, CallPattern, RespondPattern } from './patterns';
 import type { CallStep, RespondStep, Step } from './steps';
 
@@ -17,7 +17,7 @@ import type { CallStep, RespondStep, Step } from './steps';
 function argumentsMatch(step: CallStep, p: CallPattern): boolean {
   for (const [name, want] of p.arguments) {
     if (!Object.prototype.hasOwnProperty.call(step.arguments, name)) return false;
-    if (canonicalize(step.arguments[name]) !== want) return false;
+    if (canonicalize(fieldValue(step.arguments, name)) !== want) return false;
   }
   return true;
 }
@@ -90,7 +90,7 @@ export function patternMatcher<T extends { pattern: ActionPattern }>(entries: It
     for (const set of tool.sets.values()) {
       if (++checks > MAX_CHECKS) break;
       if (!set.names.every((k) => Object.prototype.hasOwnProperty.call(step.arguments, k))) continue;
-      const hit = set.byValues.get(set.names.map((k) => canonicalize(step.arguments[k])!).join('\u0000'));
+      const hit = set.byValues.get(set.names.map((k) => canonicalize(fieldValue(step.arguments, k))!).join('\u0000'));
       if (hit) for (const e of hit) if (whereHolds(step, e.pattern as CallPattern)) out.push(e);
     }
     return out.length > 1 ? out.sort((a, b) => seq.get(a)! - seq.get(b)!) : out;

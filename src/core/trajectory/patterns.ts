@@ -1,4 +1,4 @@
-import { canonicalize, isJsonObject } from '../model/canonical';
+import { canonicalize, fieldValue, isJsonObject } from '../model/canonical';
 import { compileSchemaChecked } from '../schema/compile';
 import { code } from '../text/escape';
 import type { JsonPath } from '../text/types';
@@ -113,13 +113,15 @@ export function readPatterns(caseValue: Record<string, unknown>): ActionPattern[
     const byName = match === 'name';
     // Null-prototype: an argument named `__proto__` is an argument like any other.
     const values: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    if (!byName && isJsonObject(entry.arguments)) for (const k of Object.keys(entry.arguments)) values[k] = entry.arguments[k];
+    const written = !byName && isJsonObject(entry.arguments) ? entry.arguments : undefined;
+    if (written) for (const k of Object.keys(written)) values[k] = written[k];
     const p: CallPattern = {
       kind: 'call',
       index,
       tool: entry.tool,
       byName,
-      arguments: Object.keys(values).map((k) => [k, canonicalize(values[k])!]),
+      // Integers past 2^53 by their digits, as the parser kept them on the object written.
+      arguments: Object.keys(values).map((k) => [k, canonicalize(fieldValue(written!, k))!]),
       argumentValues: values,
       minCalls: minCallsOf(entry.min_calls),
     };

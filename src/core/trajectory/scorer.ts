@@ -1,4 +1,4 @@
-import { canonicalize } from '../model/canonical';
+import { canonicalize, fieldValue } from '../model/canonical';
 import type { CaseModel } from '../model/case';
 import { effectiveEnvironment, overridesOf } from '../model/environment';
 import { caseTools, livePatterns, type CaseTools } from './dead';
@@ -82,7 +82,7 @@ export function nullVerdict(c: CaseModel): NullVerdict {
   if (completion !== undefined && (doesSomething(s.oracle) || s.oracle.steps.length !== completion.length)) return { passes: false };
   if (terminal !== undefined) {
     const start = startingState(c);
-    if (!start.known || canonicalize(start.value) !== canonicalize(terminal)) return { passes: false };
+    if (!start.known || canonicalize(start.value) !== canonicalize(fieldValue(c.value, 'terminal_state'))) return { passes: false };
   }
   return {
     passes: true,
