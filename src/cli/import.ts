@@ -181,6 +181,7 @@ function folderReader(root: string): SourceReader {
           err.code === 'ESPECIALFS' ? err.message.replace(/:\s.*$/, '').replace(/^on /, 'it is on ') :
           err.code === 'EFBIG' ? `larger than ${IMPORT_MAX_FILE_BYTES / 1024 / 1024} MB` :
           err.code === 'ENOTFILE' ? 'not a regular file (a FIFO, a socket or a device)' :
+          err.code === 'EILSEQ' ? String((err as { reason?: string }).reason ?? 'not valid UTF-8') :
           `${err.code ?? 'error'}: ${(err.message ?? String(e)).split('\n')[0]}`;
         throw new ImportFailure(`cannot read ${p} in ${root}: ${why}`);
       }

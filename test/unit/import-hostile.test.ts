@@ -88,6 +88,18 @@ describe('import: hostile and unlucky names (issue 22)', () => {
     assert.ok(!existsSync(join(tmp, 'out')));
   });
 
+  it('a benchmark file that is not UTF-8 is named with its first bad byte, not read with U+FFFD', async () => {
+    const src = join(tmp, 'src');
+    cpSync(join(FIXTURES, 'agentharm/source'), src, { recursive: true });
+    const file = join(src, 'benchmark/benign_behaviors_test_public.json');
+    const bytes = readFileSync(file);
+    writeFileSync(file, Buffer.concat([bytes.subarray(0, 40), Buffer.from([0xff]), bytes.subarray(40)]));
+    const r = await cli(['import', 'agentharm', src, '--out', join(tmp, 'out')]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /cannot read benchmark\/benign_behaviors_test_public\.json in .*: not valid UTF-8 at byte 40 \(0xFF\)/);
+    assert.ok(!existsSync(join(tmp, 'out')));
+  });
+
   it('18: an AgentDojo suite named with # writes environment and tool references the linter accepts', async () => {
     const r = ok(IMPORTERS.agentdojo(memoryReader(edited('agentdojo', { 'export.json': (t) => t.replace('"library": {', '"lib#1%2": {') }))));
     assert.ok(r.files.every((f) => !f.path.includes('#') && !f.path.includes('%')), r.files.map((f) => f.path).join(', '));
