@@ -5,6 +5,8 @@ import {
   dirnameUri,
   escapeText,
   fileUri,
+  findSuiteRoot,
+  holdGuessedRenames,
   isUnder,
   isUnsafeCodePoint,
   joinUri,
@@ -19,6 +21,7 @@ import {
   type LintDiagnostic,
   type LoadResult,
   type SeveritySetting,
+  type SuiteRoot,
 } from '../core';
 import { findingAnchor } from './anchor';
 import { parseCliArgs, UsageError, type CliOptions, type FormatTarget } from './args';
@@ -91,6 +94,12 @@ interface Session {
   roots: string[];
   /** Files a fix may write (or, with --stdin, the one buffer). */
   writable: (uri: string) => boolean;
+  /** Files whose findings are reported: what was named, not the rest of its suite. */
+  reports: (uri: string) => boolean;
+  /** Files read in a suite that was guessed (see Targets.guessedContext). */
+  guessed: (uri: string) => boolean;
+  /** Suites read beyond the folders named, said in a note. */
+  widened: SuiteRoot[];
   /** --stdin: the buffer's URI, the one file reported. */
   stdinUri?: string;
   stdinText?: string;
@@ -133,9 +142,10 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     if (opts.stdinFilename === undefined) throw new UsageError('--stdin needs --stdin-filename PATH: the name decides the file\'s kind and which config applies');
     const stdinUri = normalizeUri(fileUri(resolve(io.cwd, opts.stdinFilename)));
     const text = ((await io.readStdin?.()) ?? '').replace(/^\ufeff/, '');
-    const folder = dirname(uriToPath(stdinUri));
-    const folderThere = (await io.fs.stat(normalizeUri(fileUri(folder))).catch(() => undefined))?.type === 'directory';
-    const targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: folderThere ? [folder] : [], ignorePatterns: opts.ignorePatterns, ignore: opts.ignore, warn });
+    // The buffer is linted in its suite, as the file on disk would be.
+    const suite = await findSuiteRoot(io.fs, stdinUri, false);
+    const suiteThere = (await io.fs.stat(suite.uri).catch(() => undefined))?.type === 'directory';
+    const targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: suiteThere ? [uriToPath(suite.uri)] : [], ignorePatterns: opts.ignorePatterns, ignore: opts.ignore, warn });
     if (targets.ignored(stdinUri)) {
       warn(`${show(stdinUri)}: File ignored because of a matching ignore pattern; use --no-ignore to lint it`);
       // An editor that pipes a buffer through --fix gets it back unchanged, never nothing.
@@ -144,8 +154,11 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     }
     session = {
       fs: withBuffer(targets.fs, stdinUri, text),
-      roots: folderThere ? targets.roots : [stdinUri],
+      roots: suiteThere ? targets.roots : [stdinUri],
       writable: (uri) => normalizeUri(uri) === stdinUri,
+      reports: (uri) => uri === stdinUri,
+      guessed: () => !suite.marker,
+      widened: [],
       stdinUri,
       stdinText: text,
     };
@@ -153,7 +166,15 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     if (opts.paths.length === 0) throw new UsageError('no files or folders given');
     const targets: Targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: opts.paths, ignorePatterns: opts.ignorePatterns, ignore: opts.ignore, warn });
     for (const uri of targets.ignoredExplicit) warn(`${show(uri)}: File ignored because of a matching ignore pattern; use --no-ignore to lint it`);
-    session = { fs: targets.fs, roots: targets.roots, writable: (uri) => targets.selected(normalizeUri(uri)) };
+    session = {
+      fs: targets.fs,
+      roots: targets.roots,
+      writable: (uri) => targets.selected(normalizeUri(uri)),
+      // A --config file was named too: a broken one must not pass in silence.
+      reports: (uri) => targets.selected(uri) || uri === configUri,
+      guessed: (uri) => targets.guessedContext(uri),
+      widened: targets.widened,
+    };
     if (session.roots.length === 0) {
       // Every path named was ignored: nothing to read, and nothing to fail on.
       const ctx = emptyContext(cwdUri, []);
@@ -239,7 +260,8 @@ async function lintSession(
   };
   const lint = (loaded: LoadResult) => {
     const run = () => lintIndex(loaded.index).diagnostics;
-    return cache ? cache.lint(loaded.index, run, reads) : run();
+    const diagnostics = cache ? cache.lint(loaded.index, run, reads) : run();
+    return diagnostics.map((d) => (session.guessed(d.uri) ? holdGuessedRenames(d) : d));
   };
 
   let loaded = await load();
@@ -255,10 +277,13 @@ async function lintSession(
     fixed = await settleFixes(io, opts, session, cwdUri, outcome);
   }
   const notices = printNotices(io, loaded, cwdUri, session.stdinUri !== undefined);
+  for (const suite of session.widened) notices.push(notice(io, 'note', suiteNote(suite, cwdUri)));
+  // Reported: the files named (or reached by walking what was named), never the rest of the suite.
+  const files = [...loaded.index.docs.keys()].filter((u) => session.reports(u)).sort();
   // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
-  if (loaded.index.docs.size === 0) notices.push(nothingFound(io));
+  if ((session.stdinUri ? loaded.index.docs.size : files.length) === 0) notices.push(nothingFound(io));
 
-  const reported = session.stdinUri ? diagnostics.filter((d) => d.uri === session.stdinUri) : diagnostics;
+  const reported = diagnostics.filter((d) => session.reports(d.uri));
   let kept = reported;
   if (opts.writeBaseline !== undefined) {
     const path = resolve(io.cwd, opts.writeBaseline);
@@ -275,7 +300,6 @@ async function lintSession(
   }
   await cache?.save();
 
-  const files = session.stdinUri ? [session.stdinUri].filter((u) => loaded.index.docs.has(u)) : [...loaded.index.docs.keys()].sort();
   const ctx = emptyContext(cwdUri, files);
   ctx.fixed = fixed;
   ctx.notices = notices;
@@ -325,6 +349,16 @@ async function readBaseline(io: CliIo, file: string): Promise<{ uri: string; val
 
 function emptyContext(cwdUri: string, files: string[]): FormatContext {
   return { cwdUri, files, toolName: TOOL_NAME, toolVersion: TOOL_VERSION, informationUri: INFORMATION_URI, color: false, hidden: 0 };
+}
+
+/** Says that a suite was read beyond what was named, and why there: the rule users can predict. */
+function suiteNote(suite: SuiteRoot, cwdUri: string): string {
+  const where = escapeText(relPath(suite.uri, cwdUri) || '.');
+  const why =
+    suite.marker === 'litmus.config.json' ? 'the nearest folder with a litmus.config.json'
+    : suite.marker === '.git' ? 'the repository root: no litmus.config.json on the way up'
+    : 'no litmus.config.json or .git above it';
+  return `linted with its suite in ${where}/ (${why}); findings are reported for the given paths only`;
 }
 
 function nothingFound(io: CliIo): Notice {
@@ -495,7 +529,7 @@ async function realUriOf(io: CliIo, uri: string): Promise<string | undefined> {
 /** Says on standard error what was read or skipped beyond the plain lint, so nothing is silent. */
 function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string, fromStdin: boolean): Notice[] {
   const notices: Notice[] = [];
-  const show = (uri: string) => escapeText(relPath(uri, cwdUri));
+  const show = (uri: string) => escapeText(relPath(uri, cwdUri) || '.');
   const why: Record<string, string> = { config: 'the nearest litmus.config.json', harness: 'the nearest litmus.harness.json' };
   // With --stdin the user named no paths: what the buffer's workspace reads is no news.
   for (const uri of fromStdin ? [] : loaded.readOutsideRoots) {
