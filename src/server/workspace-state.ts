@@ -1,4 +1,4 @@
-import { ALL_RULES, createIncrementalLinter, detectKind, dirnameUri, type FileSystem, type IncrementalLinter, isUnder, type LintDiagnostic, type LoadResult, loadWorkspace, normalizeUri, reloadFiles, type WorkspaceIndex } from '../core';
+import { ALL_RULES, createIncrementalLinter, detectKind, dirnameUri, type FileSystem, findSuiteRoot, holdGuessedRenames, type IncrementalLinter, isUnder, type LintDiagnostic, type LoadResult, loadWorkspace, normalizeUri, reloadFiles, type SuiteRoot, type WorkspaceIndex } from '../core';
 import { createChangeLog } from './changes';
 import { editorFileSystem, type EditorFileSystem, type OpenText } from './editor-fs';
 import { defaultSettings, toBaseConfig, type ServerSettings } from './settings';
@@ -8,7 +8,9 @@ import { defaultSettings, toBaseConfig, type ServerSettings } from './settings';
  * linter. The LSP wiring (server.ts) feeds it events and publishes what it returns.
  *
  * The workspace is split into groups: one per workspace folder (its files, references confined to
- * it, its own settings), plus one per open suite file that lies outside every folder.
+ * it, its own settings), plus one per open suite file that lies outside every folder. Such a file
+ * is linted with its suite (the nearest folder with a `litmus.config.json` or `.git`, else its own
+ * folder: see findSuiteRoot), as the CLI lints a file named alone, and only its findings are shown.
  */
 export interface GroupResult {
   group: string;
@@ -82,6 +84,8 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
   const linters = new Map<string, IncrementalLinter>();
   const results = new Map<string, { byUri: Map<string, readonly LintDiagnostic[]>; index: WorkspaceIndex; versions: Map<string, number> }>();
   const looseGroups = new Set<string>();
+  // The suite each loose file is linted in, found at its first lint.
+  const looseRoots = new Map<string, SuiteRoot>();
   // What each group's last finished lint loaded, and what changed since: a lint reads just the
   // changed files again when it can, and walks the folder only when files came or went.
   const loads = new Map<string, LoadResult>();
@@ -97,6 +101,14 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
     return folderOf(uri) ?? uri;
   };
   const settingsOf = (group: string) => settings.get(group) ?? defaultSettings();
+  // The held copy of a list is kept while the list is the same array, so an unchanged file's list
+  // still comes back unchanged (the server publishes nothing for it).
+  const heldLists = new WeakMap<readonly LintDiagnostic[], readonly LintDiagnostic[]>();
+  const held = (list: readonly LintDiagnostic[]) => {
+    let out = heldLists.get(list);
+    if (!out) heldLists.set(list, (out = list.map(holdGuessedRenames)));
+    return out;
+  };
 
   const fs = editorFileSystem(
     base,
@@ -154,10 +166,12 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       // A file that came or went changes what a walk finds (it may be a whole folder).
       if (kind === 'changed') changes.file(uri);
       else changes.reloadAll();
+      // A suite marker that came or went moves the suite a loose file is linted in.
+      if (kind !== 'changed' && /\/(litmus\.config\.json|\.git)$/.test(uri)) looseRoots.clear();
       const folder = folderOf(uri);
       if (folder) return [folder];
-      // A file outside every folder matters to the loose groups that sit beside it.
-      return [...looseGroups].filter((g) => isUnder(uri, dirnameUri(g)));
+      // A file outside every folder matters to the loose groups whose suite holds it.
+      return [...looseGroups].filter((g) => isUnder(uri, looseRoots.get(g)?.uri ?? dirnameUri(g)));
     },
     async lint(group, isCancelled) {
       const started = Date.now();
@@ -173,14 +187,20 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
         const cleared = previous ? [...previous.byUri].filter(([, ds]) => ds.length > 0).map(([u]) => u) : [];
         return { group, byUri: new Map(), cleared, files: 0, durationMs: 0, finishedAt: Date.now(), versions: new Map(), oversized: [], disabled: true };
       }
+      let suite: SuiteRoot | undefined;
+      if (loose) {
+        suite = looseRoots.get(group) ?? (await findSuiteRoot(fs, group, false));
+        looseRoots.set(group, suite);
+      }
       const overlays = new Map<string, { text: string; version: number }>();
       const versions = new Map<string, number>();
       for (const [uri, doc] of openDocs) {
-        if (groupOf(uri) !== group && !(loose && uri === group)) continue;
+        // A loose file's suite sees every buffer open in it (other loose files of the suite too).
+        if (suite ? !isUnder(uri, suite.uri) : groupOf(uri) !== group) continue;
         overlays.set(uri, doc);
         versions.set(uri, doc.version);
       }
-      const confine = loose ? [dirnameUri(group)] : [group];
+      const confine = suite ? [suite.uri] : [group];
       const loadOptions = { overlays, confineTo: confine, baseConfig: toBaseConfig(s), maxFileSize: s.maxFileSize, isCancelled };
       const seen = changes.mark();
       const last = loads.get(group);
@@ -188,7 +208,7 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       // Without file watching the disk may have changed unannounced: every lint reads it afresh.
       let loaded = last && pending && options.caching() ? await reloadFiles(fs, last, pending, loadOptions) : undefined;
       const walked = !loaded;
-      loaded ??= await loadWorkspace(fs, [group], { ...loadOptions, previous: last });
+      loaded ??= await loadWorkspace(fs, confine, { ...loadOptions, previous: last });
       if (isCancelled()) return undefined;
       // Per group, so each folder's rules re-run only where its latest changes reach.
       let linter = linters.get(group);
@@ -200,7 +220,10 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
 
       const owns = (uri: string) => (loose ? uri === group : groupOf(uri) === group);
       const byUri = new Map<string, readonly LintDiagnostic[]>();
-      for (const [uri, list] of linted.byUri) if (owns(uri)) byUri.set(uri, list);
+      // Without a marker, the loose file's folder only stands in for its suite: renames of ids it
+      // cannot resolve are offered, never applied on save (the id may be a case not read).
+      const guessed = suite !== undefined && !suite.marker;
+      for (const [uri, list] of linted.byUri) if (owns(uri)) byUri.set(uri, guessed ? held(list) : list);
       const previous = results.get(group);
       const cleared = previous ? [...previous.byUri.keys()].filter((u) => !byUri.has(u) && previous.byUri.get(u)!.length > 0) : [];
       results.set(group, { byUri, index: loaded.index, versions });
@@ -220,6 +243,7 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
     ruleIds: () => ALL_RULES.map((r) => r.meta.id),
     dropGroup(group) {
       looseGroups.delete(group);
+      looseRoots.delete(group);
       const previous = results.get(group);
       results.delete(group);
       linters.delete(group);
