@@ -207,6 +207,7 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
   const suitePaths = suites.map((s) => uriToPath(s.uri));
   // Folders of files named alone that stand in for a suite no marker shows.
   const guessed = live.filter((f) => f.from === 'file' && !f.suite.marker).map((f) => uriToPath(f.suite.uri));
+  const shallow = (dir: string) => guessed.includes(dir) && !folders.some((f) => under(f, dir)) && !globs.some((g) => under(g.base, dir));
   const globMatch = (abs: string, count?: 'matched' | 'ignored'): boolean => {
     let hit = false;
     for (const g of globs) {
@@ -230,7 +231,9 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
       const entries = await fs.readDirectory(uri);
       return entries.filter(([name, type]) => {
         const abs = resolve(dir, name);
-        if (type === 'directory') return !ignoredPath(abs, true);
+        // A folder that stands in for a lone file's suite is read one level deep: with nothing to
+        // mark the suite, walking all below it could mean a home folder or /tmp.
+        if (type === 'directory') return !ignoredPath(abs, true) && !shallow(dir);
         if (ignoredPath(abs, false)) {
           if (candidateName(name)) globMatch(abs, 'ignored');
           return false;
@@ -247,7 +250,7 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
     suites,
     widened: suites.filter((s) => !folders.includes(uriToPath(s.uri))),
     // With nothing to leave out, listings go straight through: a large suite pays nothing per entry.
-    fs: sources.length === 0 && globs.length === 0 ? fs : filtered,
+    fs: sources.length === 0 && globs.length === 0 && guessed.length === 0 ? fs : filtered,
     ignoredExplicit: ignoredExplicit.map((p) => normalizeUri(fileUri(p))),
     selected: (uri) => selectedPath(uriToPath(uri)),
     guessedContext: (uri) => {

@@ -201,14 +201,17 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
         versions.set(uri, doc.version);
       }
       const confine = suite ? [suite.uri] : [group];
+      // With nothing to mark its suite, a loose file's folder is read one level deep: walking all
+      // below it could mean a home folder or /tmp.
+      const reader = suite && !suite.marker ? shallowFolder(fs, suite.uri) : fs;
       const loadOptions = { overlays, confineTo: confine, baseConfig: toBaseConfig(s), maxFileSize: s.maxFileSize, isCancelled };
       const seen = changes.mark();
       const last = loads.get(group);
       const pending = changes.since(group);
       // Without file watching the disk may have changed unannounced: every lint reads it afresh.
-      let loaded = last && pending && options.caching() ? await reloadFiles(fs, last, pending, loadOptions) : undefined;
+      let loaded = last && pending && options.caching() ? await reloadFiles(reader, last, pending, loadOptions) : undefined;
       const walked = !loaded;
-      loaded ??= await loadWorkspace(fs, confine, { ...loadOptions, previous: last });
+      loaded ??= await loadWorkspace(reader, confine, { ...loadOptions, previous: last });
       if (isCancelled()) return undefined;
       // Per group, so each folder's rules re-run only where its latest changes reach.
       let linter = linters.get(group);
@@ -254,4 +257,17 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
     },
   };
   return state;
+}
+
+/** The file system with the subfolders of one folder hidden: that folder is read one level deep. */
+function shallowFolder(fs: FileSystem, folder: string): FileSystem {
+  return {
+    readFile: (uri, options) => fs.readFile(uri, options),
+    stat: (uri) => fs.stat(uri),
+    ...(fs.realUri ? { realUri: fs.realUri.bind(fs) } : {}),
+    async readDirectory(uri) {
+      const entries = await fs.readDirectory(uri);
+      return normalizeUri(uri) === folder ? entries.filter(([, type]) => type !== 'directory') : entries;
+    },
+  };
 }
