@@ -6,7 +6,7 @@
 # Exit 0: all there. Exit 77: they cannot be installed here (no apt-get, or neither root nor sudo);
 # the message says what is missing, and the layer is skipped.
 set -uo pipefail
-declare -A PKG=([pre-commit]="pre-commit git" [neovim]="neovim" [emacs]="emacs-nox")
+declare -A PKG=([pre-commit]="pre-commit git" [neovim]="neovim" [emacs]="emacs-nox elpa-eglot")
 declare -A CMD=([pre-commit]="pre-commit" [neovim]="nvim" [emacs]="emacs")
 need=()
 for layer in "$@"; do
