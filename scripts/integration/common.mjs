@@ -1,7 +1,7 @@
 // Shared by the integration layers (pre-commit, Neovim, Emacs): counted checks, the Debian
 // packages a layer needs, and one "N passed, N failed" line that scripts/test.mjs adds up.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,4 +64,20 @@ export function writeFiles(dir, files) {
 /** A copy of examples/ under `dir`: a suite with known findings, for the editor layers. */
 export function copyExamples(dir) {
   cpSync(join(ROOT, 'examples'), dir, { recursive: true });
+}
+
+/**
+ * This checkout as it is now (every file git would see, uncommitted changes included; no
+ * node_modules, no build output), copied to `dir`: what a fresh clone of a tag holds.
+ */
+export function snapshotCheckout(dir) {
+  const listed = run('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: ROOT });
+  for (const rel of listed.out.split('\0').filter(Boolean)) {
+    try {
+      mkdirSync(dirname(join(dir, rel)), { recursive: true });
+      copyFileSync(join(ROOT, rel), join(dir, rel));
+    } catch {
+      // Listed but deleted in the working tree: not part of the snapshot.
+    }
+  }
 }

@@ -2,9 +2,9 @@
 // (Debian's pre-commit, 3.0.4 on bookworm, is enough), then commits that the lint lets through or
 // stops. The repository is this checkout as it is now (uncommitted changes included), committed
 // into a scratch repository, since pre-commit installs a hook repository at a revision.
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createLayer, ROOT, run, writeFiles } from './common.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLayer, run, snapshotCheckout, writeFiles } from './common.mjs';
 
 const layer = createLayer('pre-commit');
 layer.setup('pre-commit');
@@ -25,15 +25,7 @@ const git = (cwd, ...args) => run('git', args, { cwd, env });
 
 // 1. The hook repository: every file git would see in the checkout, committed.
 const hookRepo = join(tmp, 'hook-repo');
-const listed = run('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: ROOT });
-for (const rel of listed.out.split('\0').filter(Boolean)) {
-  try {
-    mkdirSync(dirname(join(hookRepo, rel)), { recursive: true });
-    copyFileSync(join(ROOT, rel), join(hookRepo, rel));
-  } catch {
-    // A file listed but deleted in the working tree is not part of the snapshot.
-  }
-}
+snapshotCheckout(hookRepo);
 git(hookRepo, 'init', '-q');
 git(hookRepo, 'add', '-A');
 const committed = git(hookRepo, 'commit', '-q', '-m', 'snapshot of the checkout');
