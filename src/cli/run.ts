@@ -13,6 +13,8 @@ import {
   lintIndex,
   loadWorkspace,
   normalizeUri,
+  ALL_RULES,
+  pluginEntries,
   RULE_IDS,
   RULES,
   SEVERITY_ORDER,
@@ -44,6 +46,7 @@ import { runImport } from './import';
 import { runReport } from './report';
 import { applyRuleOptions, parseRuleOptions } from './rule-options';
 import { INFORMATION_URI, TOOL_NAME, TOOL_VERSION } from './version';
+import { loadPlugins, pluginScope, type LoadedPlugins } from '../node/plugins';
 
 /** The formats whose report is a JSON value, which can be written out in pieces when it is huge. */
 const STREAMED: Record<string, ((diagnostics: readonly LintDiagnostic[], ctx: FormatContext) => unknown) | undefined> = { json: jsonReport, sarif: sarifLog };
@@ -65,6 +68,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   } catch (e) {
     if (e instanceof WriteError) {
       io.stderr(`${TOOL_NAME}: ${escapeText(e.message)}\n`);
+    } else if (e instanceof PluginError) {
+      // Each line was escaped as it was built; the module's own message may carry suite text.
+      io.stderr(`${TOOL_NAME}: ${e.message}\n`);
     } else if (e instanceof UsageError) {
       // Option names and paths come from the command line: escape them like any untrusted text.
       io.stderr(`${TOOL_NAME}: ${escapeText(e.message)} (see ${TOOL_NAME} --help)\n`);
@@ -258,14 +264,22 @@ async function lintSession(
     applyRuleOptions(loaded.index, ruleOptions);
     return loaded;
   };
+  // Custom rules from the configs' `plugins` (docs/plugins.md), loaded once the configs are read.
+  let plugins: LoadedPlugins | undefined;
   const lint = (loaded: LoadResult) => {
-    const run = () => lintIndex(loaded.index).diagnostics;
-    const diagnostics = cache ? cache.lint(loaded.index, run, reads) : run();
+    const extra = plugins?.rules.length ? plugins : undefined;
+    const run = () => {
+      const diagnostics = lintIndex(loaded.index, extra ? { rules: [...ALL_RULES, ...extra.rules] } : {}).diagnostics;
+      return extra ? diagnostics.filter(pluginScope(extra, loaded.index)) : diagnostics;
+    };
+    // A plugin's result depends on code the cache cannot see: such runs are never stored.
+    const diagnostics = cache && !extra ? cache.lint(loaded.index, run, reads) : run();
     return diagnostics.map((d) => (session.guessed(d.uri) ? holdGuessedRenames(d) : d));
   };
 
   let loaded = await load();
   session.afterLoad?.();
+  plugins = await settlePlugins(io, opts, loaded, cwdUri);
   if (session.stdinUri && !loaded.index.docs.has(session.stdinUri)) {
     io.stderr(`${TOOL_NAME}: note: skipped ${escapeText(relPath(session.stdinUri, cwdUri))}: not a LITMUS file (by name or $schema)\n`);
   }
@@ -306,7 +320,31 @@ async function lintSession(
   // Where each finding sits by case and JSON path: SARIF's and GitLab's fingerprints.
   const index = loaded.index;
   ctx.anchor = (d) => findingAnchor(index.docs.get(d.uri), d);
+  ctx.extraRules = plugins?.rules.map((r) => r.meta);
   return finishReports(io, opts, kept, ctx, setup);
+}
+
+/** A plugin that cannot be loaded: the run stops (status 2), as ESLint stops on a missing plugin. */
+class PluginError extends Error {}
+
+/**
+ * Loads the plugins the configs name, unless `--no-plugins` (then says which were not loaded). A
+ * plugin that cannot be loaded, or exports something that is not a rule, stops the run: findings
+ * without the rules a suite asked for would pass CI for the wrong reason.
+ */
+async function settlePlugins(io: CliIo, opts: CliOptions, loaded: LoadResult, cwdUri: string): Promise<LoadedPlugins | undefined> {
+  const named = [...loaded.index.docs.values()].filter((d) => d.kind === 'config' && pluginEntries(d).length);
+  if (!named.length) return undefined;
+  const show = (uri: string) => escapeText(relPath(uri, cwdUri));
+  if (!opts.plugins) {
+    for (const d of named) io.stderr(`${TOOL_NAME}: note: plugins named in ${show(d.uri)} not loaded (--no-plugins): ${pluginEntries(d).map((e) => escapeText(e.specifier)).join(', ')}\n`);
+    return undefined;
+  }
+  const plugins = await loadPlugins(loaded.index);
+  if (plugins.problems.length) {
+    throw new PluginError(plugins.problems.map((p) => `${show(p.configUri)}: plugins[${p.index}]: ${escapeText(p.message, 300)}`).join(`\n${TOOL_NAME}: `));
+  }
+  return plugins;
 }
 
 /**

@@ -57,7 +57,8 @@ function createClient(context: vscode.ExtensionContext, output: vscode.OutputCha
     // The server pulls settings per folder (workspace/configuration); these serve clients without that.
     // schemasByName: VS Code's JSON support gives files named by their kind the bundled schemas
     // (contributes.jsonValidation); the server answers only those whose `$schema` names one.
-    initializationOptions: { settings: vscode.workspace.getConfiguration('litmus'), schemasByName: false },
+    // trustedWorkspace: plugins named in litmus.config.json (code from the workspace) run only then.
+    initializationOptions: { settings: vscode.workspace.getConfiguration('litmus'), schemasByName: false, trustedWorkspace: vscode.workspace.isTrusted },
     synchronize: { configurationSection: 'litmus' },
   };
   // The id `litmus` makes `litmus.trace.server` the trace setting.
@@ -170,6 +171,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Litmus
       output.appendLine('LITMUS language server restarted');
     }),
     vscode.commands.registerCommand('litmus.showOutput', () => output.show(true)),
+    // Trust granted: a new server runs the configs' plugins.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void vscode.commands.executeCommand('litmus.restartServer')),
     { dispose: () => void client?.dispose() },
   );
 

@@ -62,7 +62,10 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   const documents = new TextDocuments(TextDocument);
   // Without file-watch events a cached file could go stale, so caching waits for the watcher.
   let watching = false;
-  const state = createWorkspaceState(fs, { caching: () => watching });
+  // Plugins (docs/plugins.md) are code from the workspace: they run only when the editor says it is
+  // trusted (VS Code: a trusted workspace).
+  let trusted = false;
+  const state = createWorkspaceState(fs, { caching: () => watching, trusted: () => trusted });
   let schemaFeatures: SchemaFeatures = createSchemaFeatures({ byName: true });
   let configurationCapability = false;
   let dynamicWatchCapability = false;
@@ -236,8 +239,9 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     showDocumentCapability = !!caps.window?.showDocument?.support;
     const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     state.setFolders(folders);
-    const init = params.initializationOptions as { settings?: unknown; schemasByName?: unknown } | undefined;
+    const init = params.initializationOptions as { settings?: unknown; schemasByName?: unknown; trustedWorkspace?: unknown } | undefined;
     pushedSettings = init?.settings;
+    trusted = init?.trustedWorkspace === true;
     // VS Code gives files named by their kind the bundled schemas itself (jsonValidation) and says so.
     schemaFeatures = createSchemaFeatures({ byName: init?.schemasByName !== false });
     return {

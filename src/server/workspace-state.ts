@@ -1,6 +1,7 @@
 import { ALL_RULES, createIncrementalLinter, detectKind, dirnameUri, type FileSystem, findSuiteRoot, holdGuessedRenames, type IncrementalLinter, isUnder, type LintDiagnostic, type LoadResult, loadWorkspace, normalizeUri, reloadFiles, type SuiteRoot, type WorkspaceIndex } from '../core';
 import { createChangeLog } from './changes';
 import { editorFileSystem, type EditorFileSystem, type OpenText } from './editor-fs';
+import { pluginsOf, withPlugins } from './plugins';
 import { defaultSettings, toBaseConfig, type ServerSettings } from './settings';
 
 /**
@@ -77,13 +78,15 @@ export interface WorkspaceState {
   dropGroup(group: string): string[];
 }
 
-export function createWorkspaceState(base: FileSystem, options: { caching: () => boolean }): WorkspaceState {
+export function createWorkspaceState(base: FileSystem, options: { caching: () => boolean; trusted?: () => boolean }): WorkspaceState {
   let folderList: string[] = [];
   const openDocs = new Map<string, OpenText>();
   const settings = new Map<string, ServerSettings>();
   const linters = new Map<string, IncrementalLinter>();
   const results = new Map<string, { byUri: Map<string, readonly LintDiagnostic[]>; index: WorkspaceIndex; versions: Map<string, number> }>();
   const looseGroups = new Set<string>();
+  // Plugin rule ids seen so far, for clients that list what runs.
+  const lastPluginIds: string[] = [];
   // The suite each loose file is linted in, found at its first lint.
   const looseRoots = new Map<string, SuiteRoot>();
   // What each group's last finished lint loaded, and what changed since: a lint reads just the
@@ -213,11 +216,16 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       const walked = !loaded;
       loaded ??= await loadWorkspace(reader, confine, { ...loadOptions, previous: last });
       if (isCancelled()) return undefined;
+      // The configs' plugins (docs/plugins.md), only in a trusted workspace.
+      const plugins = await pluginsOf(loaded.index, options.trusted?.() ?? false);
+      for (const r of plugins.rules) if (!lastPluginIds.includes(r.meta.id)) lastPluginIds.push(r.meta.id);
+      if (isCancelled()) return undefined;
       // Per group, so each folder's rules re-run only where its latest changes reach.
       let linter = linters.get(group);
       if (!linter) linters.set(group, (linter = createIncrementalLinter()));
-      const linted = linter.lint(loaded.index, { isCancelled });
+      const linted = linter.lint(loaded.index, { isCancelled, ...(plugins.rules.length ? { rules: [...ALL_RULES, ...plugins.rules] } : {}) });
       if (linted.cancelled || isCancelled()) return undefined;
+      const all = withPlugins(linted.byUri, plugins, loaded.index);
       loads.set(group, loaded);
       changes.done(group, seen);
 
@@ -226,7 +234,7 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       // Without a marker, the loose file's folder only stands in for its suite: renames of ids it
       // cannot resolve are offered, never applied on save (the id may be a case not read).
       const guessed = suite !== undefined && !suite.marker;
-      for (const [uri, list] of linted.byUri) if (owns(uri)) byUri.set(uri, guessed ? held(list) : list);
+      for (const [uri, list] of all) if (owns(uri)) byUri.set(uri, guessed ? held(list) : list);
       const previous = results.get(group);
       const cleared = previous ? [...previous.byUri.keys()].filter((u) => !byUri.has(u) && previous.byUri.get(u)!.length > 0) : [];
       results.set(group, { byUri, index: loaded.index, versions });
@@ -243,7 +251,7 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       const uri = normalizeUri(raw);
       return results.get(groupOf(uri))?.versions.get(uri);
     },
-    ruleIds: () => ALL_RULES.map((r) => r.meta.id),
+    ruleIds: () => [...ALL_RULES.map((r) => r.meta.id), ...lastPluginIds],
     dropGroup(group) {
       looseGroups.delete(group);
       looseRoots.delete(group);

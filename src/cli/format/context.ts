@@ -1,4 +1,4 @@
-import { displayPath, isUnder, type LintDiagnostic, normalizeUri, type Severity } from '../../core';
+import { displayPath, isUnder, type LintDiagnostic, normalizeUri, type RuleMeta, type Severity } from '../../core';
 import type { FindingAnchor } from '../anchor';
 
 /** What every formatter may know besides the diagnostics. Plain data, so formatters stay pure. */
@@ -28,6 +28,8 @@ export interface FormatContext {
   anchor?: (d: LintDiagnostic) => FindingAnchor;
   /** SARIF's results-per-run limit (default: GitHub's 25,000). */
   maxResults?: number;
+  /** The plugins' rules that ran (docs/plugins.md): SARIF lists them after the built-in rules. */
+  extraRules?: readonly RuleMeta[];
 }
 
 export type Formatter = (diagnostics: readonly LintDiagnostic[], context: FormatContext) => string;

@@ -95,7 +95,7 @@ export function truncationNotice(dropped: number, limit = SARIF_MAX_RESULTS): st
 
 /** SARIF 2.1.0, one run; the rule table comes from the rule registry, so it lists every rule. */
 export function sarifLog(diagnostics: readonly LintDiagnostic[], ctx: FormatContext) {
-  const rules = sarifRules();
+  const rules = sarifRules(ctx.extraRules);
   const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
   const root = srcRoot(ctx);
   const prints = fingerprints(diagnostics, ctx, root);

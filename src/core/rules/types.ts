@@ -24,6 +24,8 @@ export interface Finding {
   fixes?: FixSpec[];
   /** Plain data for hosts (hover, code actions). Never parsed out of the message. */
   data?: Record<string, unknown>;
+  /** A plugin rule's documentation page (built-in rules: docs/rules/<id>.md). */
+  docsUrl?: string;
 }
 
 export interface RuleContext {
@@ -53,6 +55,11 @@ export interface RuleMeta {
    * that reaches an agent): GitHub's `security-severity`, 0.0–10.0 (7.0 and above is high).
    */
   securitySeverity?: number;
+  /**
+   * The documentation page of a plugin's rule (built-in rules have theirs under docs/rules/). A
+   * plugin rule's id is `namespace/rule`, so it can never take a built-in rule's name.
+   */
+  docsUrl?: string;
 }
 
 export interface Rule {

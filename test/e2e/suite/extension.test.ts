@@ -287,6 +287,16 @@ describe('LITMUS Lint in a real VS Code', () => {
     assert.equal(codeOf(ours(vscode.languages.getDiagnostics(uri), 'duplicate-id')[0]), 'duplicate-id');
   });
 
+  it('runs a plugin rule that the suite\'s litmus.config.json names (a trusted workspace)', async () => {
+    const uri = file('plug/todo.litmus.json');
+    await open('plug/todo.litmus.json');
+    const ds = await waitForDiagnostics(uri, has('house/no-todo'), 'house/no-todo');
+    const d = ours(ds, 'house/no-todo')[0];
+    assert.equal(d.severity, vscode.DiagnosticSeverity.Warning);
+    assert.equal((d.code as { target: vscode.Uri }).target.toString(), 'https://example.com/house/no-todo');
+    assert.equal(d.message, 'the task of plug-1 still says TODO');
+  });
+
   it('can fail: a marker file makes this test fail, so the runner proves it sees failures', () => {
     const marker = process.env.LITMUS_E2E_FORCE_FAIL;
     assert.ok(!marker || !existsSync(marker), `forced failure: ${marker} exists`);
