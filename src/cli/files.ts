@@ -199,15 +199,25 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
   // The suites to walk: those of what is linted (an ignored file named alone brings none), outer
   // ones only, since a suite inside another is walked as part of it.
   const live = found.filter((f) => f.from !== 'file' || explicit.has(f.path));
+  // Folders of files named alone that stand in for a suite no marker shows. Such a folder is read
+  // one level deep: with nothing to mark the suite, walking all below it could mean a home folder
+  // or /tmp. It walks no deeper suite either: that one is walked from its own root.
+  const guessed = live.filter((f) => f.from === 'file' && !f.suite.marker).map((f) => uriToPath(f.suite.uri));
+  const shallow = (dir: string) => guessed.includes(dir) && !folders.some((f) => under(f, dir)) && !globs.some((g) => under(g.base, dir));
   const suites: SuiteRoot[] = [];
   for (const { suite } of [...live].sort((a, b) => a.suite.uri.length - b.suite.uri.length)) {
-    if (!suites.some((o) => under(uriToPath(o.uri), uriToPath(suite.uri)))) suites.push(suite);
+    const path = uriToPath(suite.uri);
+    const covered = suites.some((o) => {
+      const outer = uriToPath(o.uri);
+      return outer === path || (under(outer, path) && !shallow(outer));
+    });
+    if (!covered) suites.push(suite);
   }
   suites.sort((a, b) => live.findIndex((f) => f.suite.uri === a.uri) - live.findIndex((f) => f.suite.uri === b.uri));
   const suitePaths = suites.map((s) => uriToPath(s.uri));
-  // Folders of files named alone that stand in for a suite no marker shows.
-  const guessed = live.filter((f) => f.from === 'file' && !f.suite.marker).map((f) => uriToPath(f.suite.uri));
-  const shallow = (dir: string) => guessed.includes(dir) && !folders.some((f) => under(f, dir)) && !globs.some((g) => under(g.base, dir));
+  // A subfolder of a shallow folder is still walked when it holds something named (a folder, a
+  // glob's base, another suite).
+  const leadsTo = (abs: string) => [...folders, ...globs.map((g) => g.base), ...suitePaths].some((f) => under(abs, f));
   const globMatch = (abs: string, count?: 'matched' | 'ignored'): boolean => {
     let hit = false;
     for (const g of globs) {
@@ -233,7 +243,7 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
         const abs = resolve(dir, name);
         // A folder that stands in for a lone file's suite is read one level deep: with nothing to
         // mark the suite, walking all below it could mean a home folder or /tmp.
-        if (type === 'directory') return !ignoredPath(abs, true) && !shallow(dir);
+        if (type === 'directory') return !ignoredPath(abs, true) && (!shallow(dir) || leadsTo(abs));
         if (ignoredPath(abs, false)) {
           if (candidateName(name)) globMatch(abs, 'ignored');
           return false;
@@ -257,7 +267,13 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
       const abs = uriToPath(uri);
       // Folders and globs named are the suite as far as the user said; a lone file's folder is not.
       if (folders.some((f) => under(f, abs)) || globMatch(abs)) return false;
-      return guessed.some((g) => under(g, abs));
+      // The innermost suite that holds the file decides: a marked suite below a guessed folder is not a guess.
+      let inner: (typeof live)[number] | undefined;
+      for (const f of live) {
+        const root = uriToPath(f.suite.uri);
+        if (under(root, abs) && (!inner || root.length > uriToPath(inner.suite.uri).length)) inner = f;
+      }
+      return inner !== undefined && !inner.suite.marker && guessed.includes(uriToPath(inner.suite.uri));
     },
     ignored: (uri, dir = false) => ignoredPath(uriToPath(uri), dir),
     unmatchedGlobs: () => globs.filter((g) => g.matched === 0).map((g) => ({ pattern: g.pattern, ignored: g.ignored > 0 })),

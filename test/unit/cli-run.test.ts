@@ -27,6 +27,7 @@ describe('cli run', () => {
         stdinFilename: undefined,
         ignorePatterns: [],
         ignore: true,
+        plugins: true,
         maxWarnings: undefined,
         printConfig: undefined,
         rules: [],

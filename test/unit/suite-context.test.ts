@@ -118,6 +118,23 @@ describe('a file linted alone is linted with its suite', function () {
       assert.match(readFileSync(file, 'utf8'), /"paired_with": "mail-b-001"/);
     });
 
+    it('a lone file with no marker reads its folder one level deep, and a marked suite below it whole', async () => {
+      write('loose.litmus.json', benign('loose-1', 'nobody-here'));
+      write('deep/unrelated/x.litmus.json', '{ this is not read }');
+      mkdirSync(join(tmp, 'proj'));
+      write('proj/litmus.config.json', '{}\n');
+      write('proj/tools/mail.tools.json', tool);
+      write('proj/cases/adversarial/a.litmus.json', adversarial('adv-one', 'mail-b-001'));
+      write('proj/cases/benign/b.litmus.json', benign('mail-b-001', 'adv-one'));
+      const r = await lint(tmp, ['loose.litmus.json', 'proj/cases/adversarial/a.litmus.json']);
+      const of = (p: string) => r.report.files.find((f) => f.path === p)?.diagnostics.map((d) => d.ruleId) ?? [];
+      // The marked suite below the guessed folder is read whole: the twin resolves.
+      assert.ok(!of('proj/cases/adversarial/a.litmus.json').includes('unresolved-reference'), JSON.stringify(r.report.files));
+      // The guessed folder's subfolders are not walked: the broken file there is never read.
+      assert.ok(!r.report.files.some((f) => f.path.startsWith('deep/')));
+      assert.ok(!of('loose.litmus.json').includes('parse-error'));
+    });
+
     it('--stdin lints the buffer with its suite too', async () => {
       crossFolderSuite('config');
       const cap = captureIo(nodeFileSystem, tmp, { stdin: readFileSync(join(tmp, 'cases/adversarial/a.litmus.json'), 'utf8') });
