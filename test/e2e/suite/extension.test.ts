@@ -243,7 +243,8 @@ describe('LITMUS Lint in a real VS Code', () => {
     try {
       const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, new vscode.Position(2, 4));
       const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label).replace(/"/g, ''));
-      for (const id of rules) assert.ok(labels.includes(id), `${id} among: ${labels.join(', ')}`);
+      // Built-in rules: a plugin's (namespace/rule) are known only where its config loads it.
+      for (const id of rules.filter((r) => !r.includes('/'))) assert.ok(labels.includes(id), `${id} among: ${labels.join(', ')}`);
     } finally {
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
@@ -253,7 +254,8 @@ describe('LITMUS Lint in a real VS Code', () => {
     const editor = await open('cfg/litmus.config.json');
     const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, new vscode.Position(3, 4));
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label).replace(/"/g, ''));
-    for (const id of rules) assert.ok(labels.includes(id), `${id} among: ${labels.join(', ')}`);
+    // Built-in rules: a plugin's (namespace/rule) are known only where its config loads it.
+      for (const id of rules.filter((r) => !r.includes('/'))) assert.ok(labels.includes(id), `${id} among: ${labels.join(', ')}`);
   });
 
   it('applies litmus.rules from the settings as soon as they change', async () => {
