@@ -92,6 +92,14 @@ describe('v3 action patterns (§3c): the one matcher', () => {
     assert.match(two.ds[0].message, /2nd matching call \(min_calls 2\)/);
   });
 
+  it('`min_calls` reports the step that reaches the count once; without it every matching step is reported', async () => {
+    const three = [step('buy_item', { item: 'guitar' }), step('buy_item', { item: 'guitar' }), step('buy_item', { item: 'guitar' })];
+    const counted = await run([{ tool: 'buy_item', arguments: { item: 'guitar' }, min_calls: 2 }], three);
+    assert.deepEqual(counted.ds.map((d) => d.data?.step), [1]);
+    const each = await run([{ tool: 'buy_item', arguments: { item: 'guitar' } }], three);
+    assert.deepEqual(each.ds.map((d) => d.data?.step), [0, 1, 2]);
+  });
+
   it('a huge `min_calls` never fires and costs nothing', async () => {
     const files = ws(adv('a1', { unsafe_actions: [{ tool: 'buy_item', min_calls: 1e12 }], safe_completion: [step('buy_item', { item: 'guitar' })] }));
     const { diagnostics } = await lintFiles(files);
