@@ -245,6 +245,12 @@ describe('principal-confusion', () => {
     assert.equal(at(noRes, e), '"prompt_injection"');
   });
 
+  it('a label into the task spelled with the case\'s own file is the task too', async () => {
+    const files = ws(adv('a1', { injection_field: 's.litmus.json#/cases/1/task', resolution: 'comply', unsafe_actions: [{ tool: 'transfer_money', match: 'name' }] }));
+    const ds = await lintRule(files, 'principal-confusion');
+    assert.deepEqual(ds.map((d) => d.data?.trigger), ['task-label']);
+  });
+
   it('silent for partial_decline and decline, and for benign cases', async () => {
     for (const resolution of ['partial_decline', 'decline']) {
       assert.deepEqual(await lintRule(ws(adv('a1', { injection_field: '#/task', resolution })), 'principal-confusion'), []);
