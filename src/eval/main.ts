@@ -11,6 +11,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { lintIndex, loadWorkspace, pathAtOffset, uriToPath, fileUri, escapeText, formatPointer, allowMatcher } from '../core';
 import { detectText, isPayload, judgeTool } from '../core/injection';
 import { loadBenchmarks } from './benchmarks';
+import { importedBenchmarks } from './cases';
 import { kinds, signalKind, type Judged } from './kinds';
 import { injectionPayload } from '../core/rules/injection-payload';
 import { blockingFileSystem } from '../node/fs';
@@ -245,10 +246,47 @@ async function benchmarks(dirArg: string, args: string[]): Promise<number> {
   }
   for (const m of missing) out.push(`${m}: not found under ${dir} (skipped)`);
   if (!sets.length) failed++;
+  failed += await importedSection(dir, out);
   out.push(failed ? `${failed} target(s) missed` : 'all targets met');
   console.log(out.join('\n'));
   return failed ? 1 : 0;
 }
+
+/** Rows of the imported-suite figures (cases.ts), each beside its target. */
+async function importedSection(dir: string, out: string[]): Promise<number> {
+  const figures = await importedBenchmarks(dir);
+  let failed = 0;
+  out.push('benchmarks imported as suites and linted (benign-contamination, injection-payload; cases.ts)');
+  for (const f of figures) {
+    out.push(`${f.benchmark} (${f.ms} ms)`);
+    const sharedOk = f.sharedFindings === 0;
+    if (!sharedOk) failed++;
+    out.push(line('shared clean files: findings', `${f.sharedFindings} in ${f.sharedFiles} files`, '0', sharedOk));
+    for (const [k, r] of [...f.clean].sort()) {
+      const ok = r.hit === 0;
+      if (!ok) failed++;
+      out.push(line(`clean: ${k}`.slice(0, 28), `${r.hit}/${r.total}`, '0', ok));
+    }
+    for (const [k, r] of [...f.attacked].sort()) {
+      const target = ATTACK_COPY_TARGET[`${f.benchmark} ${k}`];
+      if (target === undefined) out.push(`  ${`copied attack: ${k}`.slice(0, 40).padEnd(40)} ${rateText(r).padStart(14)}`);
+      else {
+        const ok = pct(r) >= target;
+        if (!ok) failed++;
+        out.push(line(`copied: ${k}`.slice(0, 28), rateText(r), `≥ ${target}%`, ok));
+      }
+    }
+  }
+  return failed;
+}
+
+/** Attacks copied into a benign case that benign-contamination must report (issue 21). */
+const ATTACK_COPY_TARGET: Record<string, number> = {
+  'injecagent dh base': 80,
+  'injecagent ds base': 80,
+  'injecagent dh enhanced': 95,
+  'injecagent ds enhanced': 95,
+};
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);

@@ -1,10 +1,11 @@
 import { scanChars } from './chars';
 import { decodeLayer } from './decode';
 import { IMPERATIVES, QUESTION_WORDS } from './lexicon';
-import { finalMark, words } from './prose';
+import { finalMark, fold, words } from './prose';
 import { dataSignals, reweighForData } from './people';
 import { shapeSignals } from './shape';
 import { lexicalSignals, type ContextReads, type Signal, type TextContext } from './signals';
+import { affinitySignal } from './affinity';
 
 export type { ContextReads, Signal, Slot, TextContext } from './signals';
 
@@ -23,14 +24,22 @@ export const THRESHOLD = 1;
 export const WEAK = 0.6;
 const MAX_DEPTH = 3;
 
-const NON_ASCII = /[^\x00-\x7f]/;
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
-/** Case, width and quote variants folded, so `ＩＧＮＯＲＥ` and `ignore` read the same. */
-function fold(text: string): string {
-  // ASCII is its own NFKC form and has no curly quotes: only its case folds.
-  if (!NON_ASCII.test(text)) return text.toLowerCase();
-  return text.normalize('NFKC').toLowerCase().replace(/[\u2018\u2019\u201b\u2032]/g, "'").replace(/[\u201c\u201d\u201f\u2033]/g, '"');
+/**
+ * Signals add up. Weak ones only corroborate: without one signal of at least WEAK weight, they never
+ * add up to a finding (a long, agent-facing description collects many of them honestly).
+ */
+function scoreOf(signals: readonly Signal[]): number {
+  const strong = signals.filter((s) => s.weight >= WEAK).reduce((a, s) => a + s.weight, 0);
+  const weak = signals.filter((s) => s.weight < WEAK).reduce((a, s) => a + s.weight, 0);
+  return strong + (strong > 0 ? weak : Math.min(weak, THRESHOLD - 0.1));
+}
+
+/** A verdict with one more signal (tool affinity, judged apart from the text's own verdict). */
+export function withSignal(v: StringVerdict, signal: Signal): StringVerdict {
+  const signals = [...v.signals.filter((s) => s.id !== signal.id), signal].sort((a, b) => b.weight - a.weight);
+  return { ...v, signals, score: Math.round(scoreOf(signals) * 100) / 100 };
 }
 
 function mergeSignals(into: Signal[], more: Signal[]): void {
@@ -99,11 +108,15 @@ export function detectText(text: string, ctx: TextContext, reads?: ContextReads)
     decoded.unshift(chars.tagText);
     mergeSignals(signals, textSignals(chars.tagText, ctx, 1, decoded, reads));
   }
-  // Weak signals only corroborate: without one signal of at least WEAK weight, they never add up
-  // to a finding (a long, agent-facing description collects many of them honestly).
-  const strong = signals.filter((s) => s.weight >= WEAK).reduce((a, s) => a + s.weight, 0);
-  const weak = signals.filter((s) => s.weight < WEAK).reduce((a, s) => a + s.weight, 0);
-  const score = strong + (strong > 0 ? weak : Math.min(weak, THRESHOLD - 0.1));
+  if (ctx.slot === 'data' && ctx.tools?.length) {
+    // The verdict now depends on the case's tools, not on the text alone.
+    if (reads) reads.toolSpecific = true;
+    if (scoreOf(signals) < THRESHOLD) {
+      const affinity = affinitySignal(fold(chars.visible), ctx.tools);
+      if (affinity) signals.push(affinity);
+    }
+  }
+  const score = scoreOf(signals);
   const hidden = chars.tagCount > 0 || chars.bidiCount > 0 || chars.zeroWidthInWord > 0;
   let shown: string | undefined = decoded.length ? decoded.join('\n') : undefined;
   if (!shown && chars.visible !== text && (hidden || chars.homoglyphWords > 0)) shown = chars.visible;

@@ -29,6 +29,12 @@ export interface Signal {
   explanation: string;
 }
 
+/** What the tool-affinity signal needs of a tool: plain data, so any caller can pass the tools of a case. */
+export interface AffinityTool {
+  name: string;
+  description?: string;
+}
+
 /**
  * Where the string sits, which changes what is out of place. `data` is text written for people
  * that an agent reads as tool output or environment (mail, reviews, documents, web pages): there a
@@ -52,6 +58,11 @@ export interface TextContext {
    * A function is called only when a verdict needs the topic, which few do.
    */
   topic?: ReadonlyMap<string, number> | (() => ReadonlyMap<string, number>);
+  /**
+   * In the `data` slot: the case's tools that could act on the text, less the one that returned it.
+   * A plain request there for what one of them does is a payload (`tool-affinity`, affinity.ts).
+   */
+  tools?: readonly AffinityTool[];
 }
 
 /**
