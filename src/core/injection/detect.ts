@@ -6,6 +6,7 @@ import { dataSignals, reweighForData } from './people';
 import { shapeSignals } from './shape';
 import { lexicalSignals, type ContextReads, type Signal, type TextContext } from './signals';
 import { affinitySignal } from './affinity';
+import { stripFiller } from './filler';
 
 export type { ContextReads, Signal, Slot, TextContext } from './signals';
 
@@ -69,6 +70,15 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
     }
     const inner = fold(layer.text);
     const innerWords = words(inner);
+    if (layer.short) {
+      // A few encoded words: an order ("Ignore all", "say hi") hides; a phrase may be an encoded ID.
+      const lead = innerWords.list[0] === 'please' ? innerWords.list[1] : innerWords.list[0];
+      if (IMPERATIVES.has(lead ?? '')) {
+        decodedOut.push(layer.text);
+        mergeSignals(out, [{ id: 'encoded-base64', weight: 1, explanation: 'hides an order in base64 encoding' }]);
+      }
+      continue;
+    }
     // Prose hidden behind an encoding is concealment in itself; what it says is scored as well.
     if (innerWords.list.length >= 4 || (innerWords.list.length >= 1 && layer.text.length >= 12 && UNSPACED.test(layer.text))) {
       decodedOut.push(layer.text);
@@ -103,7 +113,10 @@ export function detectText(text: string, ctx: TextContext, reads?: ContextReads)
   if (chars.homoglyphWords > 0) {
     signals.push({ id: 'homoglyph', weight: 1, explanation: 'mixes Latin letters with Cyrillic or Greek look-alikes in a word' });
   }
-  mergeSignals(signals, textSignals(chars.visible, ctx, 0, decoded, reads));
+  // A long run of filler is cut out, so an instruction after it reads as text of its own.
+  const unfilled = stripFiller(chars.visible);
+  if (unfilled.removed >= 32) signals.push({ id: 'filler', weight: 0.3, explanation: 'pads the text with a long run of repeated characters' });
+  mergeSignals(signals, textSignals(unfilled.text, ctx, 0, decoded, reads));
   if (chars.tagText.trim()) {
     decoded.unshift(chars.tagText);
     mergeSignals(signals, textSignals(chars.tagText, ctx, 1, decoded, reads));

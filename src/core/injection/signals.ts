@@ -7,6 +7,7 @@ import {
   IMPERATIVES,
   INSTRUCTION_NOUNS,
   LIFTED,
+  literal,
   NEGATIONS,
   OUTPUT_NOUNS,
   OVERRIDE_VERBS,
@@ -21,6 +22,8 @@ import { WordSets } from './presence';
 import { finalMark, sentences, topicStems, words, type Sentence, type Words } from './prose';
 import { isExampleHost, nearAddress, sinks } from './sinks';
 import { notEnglish, scriptOf } from './language';
+import { crossToolSignals, dictationSignals, pretextSignals } from './orders';
+import { foreignSignals, mayBeForeign } from './multilingual';
 
 /** One piece of evidence. Weights add up; a string is a payload at a total of 1. */
 export interface Signal {
@@ -76,10 +79,6 @@ export interface ContextReads {
 /** What a command to override must name to be about the agent's safety rather than a setting. */
 const SAFETY_NOUNS = new Set(['safety', 'safeguards', 'safeguard', 'guardrails', 'restrictions', 'security', 'instructions', 'guidelines']);
 
-/** A regex source that matches `s` as it is, for alternations of fixed strings. */
-function literal(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
 
 /** `<INFORMATION> ... </INFORMATION>`: an upper-case tag that opens and closes around text. */
 function pseudoTag(raw: string): boolean {
@@ -113,7 +112,7 @@ function near(ws: string[], a: ReadonlySet<string>, b: ReadonlySet<string>, gap:
 }
 
 const HUSH = new Set(['silently', 'quietly', 'secretly', 'covertly', 'discreetly']);
-const HUSHED_ACTS = new Set(['append', 'add', 'include', 'send', 'copy', 'forward', 'attach', 'insert', 'upload', 'share', 'exfiltrate', 'email', 'post', 'transfer', 'delete', 'execute', 'invoke', 'call', 'bcc', 'cc']);
+const HUSHED_ACTS = new Set(['append', 'add', 'include', 'send', 'copy', 'forward', 'attach', 'insert', 'upload', 'share', 'exfiltrate', 'email', 'post', 'transfer', 'delete', 'execute', 'invoke', 'call', 'bcc', 'cc', 'set', 'change', 'replace', 'modify', 'alter', 'redirect', 'route', 'swap', 'substitute', 'rewrite']);
 const CONCEAL_PHRASES = ['keep this secret', 'keep it secret', 'keep this hidden', 'keep it hidden', 'keep it confidential', 'hidden from the user', 'hide it from', 'hide this from', 'without the user knowing', 'without the user noticing', 'user should not know', 'user must not know', 'behind the user'];
 const ALWAYS = new Set(['always']);
 const SECRET_PHRASES = ['api key', 'api keys', 'session token', 'access token', 'auth token', 'secret key', 'private key', 'bearer token', 'ssh key', 'credit card', 'card number', 'social security number'];
@@ -244,6 +243,7 @@ const PHRASES = new PhraseGroups({
   consent: CONSENT_FORGERY,
   toolTalk: TOOL_TALK,
   forbidOthers: FORBID_OTHERS,
+  selfDisable: ['must no longer be used', 'should no longer be used', 'do not use this tool', "don't use this tool", 'stop using this tool', 'never use this tool', 'must not be used anymore'],
   delimiter: DELIMITERS,
   announce: ANNOUNCE,
   rolePlay: ROLE_PLAY,
@@ -286,6 +286,31 @@ function mentionsDotEnv(text: string): boolean {
     const before = text[i - 1];
     const after = text[i + 4];
     if ((after === undefined || !/[a-z0-9_]/.test(after)) && (before === undefined || /[\s~/"'`(]/.test(before))) return true;
+  }
+  return false;
+}
+
+/** Words that can open an order about another tool or tamper with its results (orders.ts). */
+const ORDERING = new Set(['before', 'after', 'prior', 'following', 'whenever', 'once', 'when', 'time', 'replace', 'overwrite', 'override', 'substitute', 'correct', 'modify', 'alter', 'rewrite', 'swap', 'change', 'adjust', 'patch']);
+/** Verbs that make the agent say something (orders.ts reads what follows them). */
+const SAYING = new Set(['say', 'print', 'repeat', 'reply', 'respond', 'answer', 'echo', 'output', 'state', 'write', 'prefix', 'preface', 'begin', 'start', 'end']);
+/** A quoted literal of up to three characters, or a code-like one: "Append '-' for descending order". */
+const SYNTAX_LITERAL = /(^|[\s(])(['"])[^'"\s]{1,3}\2([\s,.;:)]|$)/;
+/** Advice to protect a secret, not a request for it: "keep your API key confidential", "never share it". */
+const PROTECT = new Set(['keep', 'store', 'protect', 'treat', 'guard', 'secure', 'rotate', 'revoke', 'regenerate', 'never', 'avoid']);
+function protective(s: Sentence): boolean {
+  if (PROTECT.has(s.lead) || PROTECT.has(s.verb ?? '')) return true;
+  // "do not share", "don't send", "never expose": the transfer is forbidden.
+  return s.words.some((x, i) => TRANSFER_VERBS.has(x) && s.words.slice(Math.max(0, i - 2), i).some((n) => NEGATIONS.has(n)));
+}
+/** "The agent must be installed / be running / have access": a software agent's state, not an order to the reader. */
+const STATE_VERBS = new Set(['be', 'have', 'run', 'support', 'exist', 'reside', 'belong', 'match', 'contain', 'remain', 'stay', 'report', 'connect', 'authenticate', 'register', 'own', 'hold', 'use']);
+function softwareAgent(w: readonly string[]): boolean {
+  for (let i = 0; i + 3 < w.length; i++) {
+    if (w[i] !== 'the' || w[i + 1] !== 'agent') continue;
+    const modal = w[i + 2];
+    const verb = modal === 'needs' ? w[i + 4] : w[i + 3];
+    if ((modal === 'must' || modal === 'should' || modal === 'needs') && STATE_VERBS.has(verb ?? '')) return true;
   }
   return false;
 }
@@ -356,9 +381,12 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     if (!ctx.topic) return false;
     if (reads) reads.toolSpecific = true;
     const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
-    return AGENT_STEMS.some((t) => (topic.get(t) ?? 0) >= NAME_COUNT);
+    if (AGENT_STEMS.some((t) => (topic.get(t) ?? 0) >= NAME_COUNT)) return true;
+    // Or another text of the tool speaks of the agent as a piece of software too ("the agent runs on the host").
+    const self = topicStems([text]);
+    return AGENT_STEMS.some((t) => (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0);
   };
-  if (obliged && aboutAgents()) {
+  if (obliged && (aboutAgents() || softwareAgent(w))) {
     add('addresses-agent', 0.3, 'tells an agent what it must do, in the documentation of a tool about agents');
   } else if (obliged) {
     add('addresses-agent', 0.7, 'tells the AI agent what it must do');
@@ -376,6 +404,8 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     const object = w.slice(i + 1, i + 4).some((x) => CONCEAL_OBJECTS.has(x));
     for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(w[j]) && object) concealed = true;
   }
+  // "Keep your API key confidential and never share it": advice to protect a secret, not to hide an act.
+  if (concealed && (occurs(SECRET_WORDS) || phrases.has('secret')) && sents().some(protective)) concealed = false;
   const hushed = close(HUSH, HUSHED_ACTS, 1) >= 0;
   if (concealed || hushed || phrases.has('conceal') || (phrases.has('let') && w.includes('user'))) {
     add('concealment', 0.8, 'asks the agent to hide what it does from the user');
@@ -444,7 +474,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // a question (by its mark) or a sentence in another language is read as a request too.
   if (ctx.topic && ctx.slot === 'description' && (SECOND_SENTENCE.test(text) || MAY_ASK.test(text))) {
     // Technical prose (code spans, links, braces) documents the tool; a hijacked task is plain prose.
-    const plain = (s: Sentence) => !/[`{[]|\]\(|::/.test(s.text);
+    // A markdown heading ("## Why is this bad?") titles the documentation that follows; a quoted
+    // literal ("Append '-' for descending order") documents a value's syntax.
+    const plain = (s: Sentence) => !/[`{[]|\]\(|::/.test(s.text) && !(s.text.startsWith('#') && s.words.length <= 8) && !(SYNTAX_LITERAL.test(s.text) && s.words.length <= 15);
     // Examples inside fenced code blocks are not requests to the reader.
     const prose = text.includes('```') ? sentences(text.split('```').filter((_, i) => i % 2 === 0).join('\n\n')) : sents();
     const ends = (s: Sentence) => '.?!。？！؟'.includes(finalMark(s.text) || 'x');
@@ -514,8 +546,11 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   } else if (riding) {
     add('cross-tool', 0.7, `tells the agent to also call another tool (${code(named[0])})`);
   } else if (named.length && (w.includes('instead') || phrases.has('redirect'))) {
-    add('cross-tool', 0.4, `directs the agent to another tool (${code(named[0])})`);
+    // "Use X instead" is honest deprecation; "instead, for every request" sends all the work there.
+    const all = w.some((x, i) => EVERY.has(x) && ['request', 'requests', 'operation', 'operations', 'call', 'calls', 'task', 'tasks', 'query', 'queries'].includes(w[i + 1] ?? '') ) || w.includes('always') || phrases.has('role');
+    add('cross-tool', all ? 0.7 : 0.4, `directs the agent to another tool (${code(named[0])})${all ? ' for all its work' : ''}`);
   }
+  if (phrases.has('selfDisable')) add('tool-redirect', 0.4, 'tells the agent to stop using this tool');
   if (!out.some((s) => s.id === 'tool-redirect' || s.id === 'cross-tool')) {
     // A call to a snake_case function by name, or talk about the tool descriptions themselves.
     const callIdx = directive && occurs(DIRECTIVE_VERBS) ? near(w, DIRECTIVE_VERBS, new Set(w.filter((x) => /^[a-z][a-z0-9]*_[a-z0-9_]+$/.test(x))), 2) : -1;
@@ -539,12 +574,34 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
       // A pagination token is a cursor, not a credential ("use the returned token to retrieve the next page").
       // Nor is a counted token ("fewer tokens") or a reference to where a secret is kept ("the name of the secret").
       const paging = (s: Sentence) => s.words.some((x) => PAGING.has(x) || NOT_A_SECRET.has(x));
-      const asked = sents().filter((s) => s.imperative && !paging(s) && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
+      const asked = sents().filter((s) => s.imperative && !paging(s) && !protective(s) && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
       if (asked.some((s) => s.words.includes('your'))) add('secret-request', 1, 'asks for your credentials, keys or tokens');
       else if (asked.length) add('secret-request', 0.7, 'asks for credentials, keys or tokens');
       else if (asks) add('sensitive-target', 0.3, 'asks for credentials or tokens');
     }
   }
+
+  // Hooks on another tool and tampering with its results; pretexts that make an action mandatory;
+  // the agent's answer dictated; other languages' overrides.
+  // One pass over the words says which of these can fire (the word-set mask above is full).
+  let ordering = false;
+  let saying = false;
+  for (const x of w) {
+    if (ORDERING.has(x)) ordering = true;
+    else if (SAYING.has(x)) saying = true;
+  }
+  if (toolShaped && ordering) for (const sig of crossToolSignals(sents(), ws, ctx.ownTool)) add(sig.id, sig.weight, sig.explanation);
+  for (const sig of pretextSignals(text, ws, sensitivePath)) add(sig.id, sig.weight, sig.explanation);
+  if (saying || text.includes('granted') || text.includes('password') || text.includes('authori')) {
+    const onTopic = (verb: string) => {
+      if (!ctx.topic) return false;
+      if (reads) reads.toolSpecific = true;
+      const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+      return (topic.get(verb) ?? 0) >= NAME_COUNT;
+    };
+    for (const sig of dictationSignals(text, saying ? sents() : [], onTopic)) add(sig.id, sig.weight, sig.explanation);
+  }
+  if (mayBeForeign(w, text)) for (const sig of foreignSignals(text, w)) add(sig.id, sig.weight, sig.explanation);
 
   const sink = sinks(text);
   if (sink.markdownImage || sink.queryData) add('exfiltration-sink', sink.markdownImage ? 1 : 0.6, 'builds a link that carries data out in its query string');
