@@ -1,12 +1,12 @@
 /**
- * Filler: a long run of one character or of a short unit ("ööööö…", ") ] } ) ] } …") that pushes an
+ * Filler: a long run of one character or of a short unit of up to eight characters ("ööööö…", ") ] } ) ] } …") that pushes an
  * instruction at its end out of view, and out of the opening that shape signals read. The run is
  * replaced by a paragraph break, so the text after it is read as text of its own, and its presence
- * is a weak signal. One pass per unit length (1 to 4 characters): linear.
+ * is a weak signal. One pass per unit length (1 to 8 characters): linear.
  */
 
 const MIN_REPEATS = 16;
-const MAX_UNIT = 4;
+const MAX_UNIT = 8;
 
 export interface Unfilled {
   text: string;

@@ -134,7 +134,12 @@ const REPLY_VERBS = new Set(['respond', 'reply', 'answer']);
 /** Words without which no sentence shapes the answer: "your …", "every …", a reply verb. */
 const REPLY_TALK = new Set(['your', "your's", ...EVERY, ...REPLY_VERBS]);
 const REPLY_RULE_WORDS = new Set(['only', 'always', 'never', 'user', 'uppercase', 'lowercase', 'capitals', 'language']);
-const REVEAL_VERBS = new Set(['output', 'print', 'reveal', 'show', 'repeat', 'disclose', 'share', 'leak', 'dump', 'display', 'write', 'tell']);
+const REVEAL_VERBS = new Set(['output', 'print', 'reveal', 'show', 'repeat', 'disclose', 'share', 'leak', 'dump', 'display', 'write', 'tell', 'paste', 'give', 'copy', 'provide', 'send']);
+/** Words that name the model as the reader, and their stems (not the topic of what it is told). */
+const MODEL_WORDS = new Set(['llm', 'llms', 'assistant', 'agent', 'ai', 'model']);
+const MODEL_STEMS = new Set(['note', 'llm', 'assistant', 'agent', 'model', 'should', 'must']);
+/** "Repeat the words above", "output initialization above": the text the agent was given before this one. */
+const ABOVE = /\b(repeat|output|print|copy|reveal|show|write|paste|return)\b[^.\n]{0,40}\b(words|text|initialization|instructions|everything|content|prompt|lines|messages)\s+above\b/;
 const PROMPT_NOUNS = new Set(['prompt', 'instructions', 'instruction', 'directives', 'guidelines']);
 /** Phrases that name the user's conversation as a whole. */
 const CONVERSATION = ['previous messages', 'prior messages', 'earlier messages', 'conversation history', 'chat history', 'the conversation', 'this conversation', "user's messages", 'user messages', 'previous conversation', 'message history'];
@@ -386,8 +391,23 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     const self = topicStems([text]);
     return AGENT_STEMS.some((t) => (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0);
   };
+  // Every sentence that speaks to the model is mostly about the tool (its names and texts).
+  const coachesOnTool = () => {
+    if (ctx.slot !== 'description' || !ctx.topic) return false;
+    if (reads) reads.toolSpecific = true;
+    const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+    const spoken = sents().filter((s) => s.words.some((x) => MODEL_WORDS.has(x)));
+    return spoken.length > 0 && spoken.every((s) => {
+      const stems = [...topicStems([s.text])].filter((t) => !MODEL_STEMS.has(t));
+      return stems.length > 0 && stems.filter((t) => (topic.get(t) ?? 0) > 1).length * 2 >= stems.length;
+    });
+  };
   if (obliged && (aboutAgents() || softwareAgent(w))) {
     add('addresses-agent', 0.3, 'tells an agent what it must do, in the documentation of a tool about agents');
+  } else if ((obliged || phrases.has('addressed')) && coachesOnTool()) {
+    // "Note to LLM: use the collection-indexes tool to verify the field": a server coaching the
+    // model on its own tool, in the tool's own words.
+    add('addresses-agent', 0.4, "tells the AI agent how to use this tool's own features");
   } else if (obliged) {
     add('addresses-agent', 0.7, 'tells the AI agent what it must do');
   } else if (phrases.has('addressed')) {
@@ -455,7 +475,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   else if (replyRule) add('answer-shaping', 0.6, 'sets a rule for how the agent answers');
 
   // Asking the agent to reveal what it was told: its prompt, hidden or system instructions.
-  if (close(REVEAL_VERBS, PROMPT_NOUNS, 4) >= 0 && (phrases.has('systemPrompt') || w.includes('hidden') || w.includes('your') || w.includes('initial'))) {
+  if ((close(REVEAL_VERBS, PROMPT_NOUNS, 6) >= 0 && (phrases.has('systemPrompt') || w.includes('hidden') || w.includes('your') || w.includes('initial'))) || (text.includes('above') && ABOVE.test(text))) {
     add('prompt-leak', 1, 'asks the agent to reveal its instructions or system prompt');
   }
   // The conversation itself as cargo: "include the previous messages", "send the chat history".
