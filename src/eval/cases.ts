@@ -28,6 +28,8 @@ export interface CaseFigures {
   attacked: Map<string, Rate>;
   /** Clean benign cases with a finding, by group. */
   clean: Map<string, Rate>;
+  /** The surface of each reported attack copy's first finding (tool_output, environment_override, a tool schema, …), counted. */
+  surfaces: Map<string, number>;
   /** `injection-payload` findings on the clean shared files (environments, tools). */
   sharedFindings: number;
   sharedFiles: number;
@@ -91,13 +93,20 @@ async function lintImport(files: OutputFile[], extra: Record<string, string>, sh
   for (const [p, t] of Object.entries(extra)) all[`${BASE}/${p}`] = t;
   const { index } = await loadWorkspace(memoryFileSystem(all), [BASE]);
   const { diagnostics } = lintIndex(index, { rules: [benignContamination, injectionPayload] });
-  const reported = new Set<string>();
+  const reported = new Map<string, string>();
   let sharedFindings = 0;
   for (const d of diagnostics) {
-    if (d.code === 'benign-contamination' && typeof d.data?.case === 'string') reported.add(d.data.case);
+    if (d.code === 'benign-contamination' && typeof d.data?.case === 'string' && !reported.has(d.data.case)) reported.set(d.data.case, typeof d.data.surface === 'string' ? d.data.surface : 'tool schema');
     if (d.code === 'injection-payload' && shared(d.uri.slice(BASE.length + 1))) sharedFindings++;
   }
   return { reported, sharedFindings };
+}
+
+function countSurfaces(fig: CaseFigures, groupOf: Map<string, string>, reported: Map<string, string>): void {
+  for (const [id, g] of groupOf) {
+    const surface = g.startsWith('attacked') ? reported.get(id) : undefined;
+    if (surface) fig.surfaces.set(surface, (fig.surfaces.get(surface) ?? 0) + 1);
+  }
 }
 
 const suite = (cases: Case[]) => JSON.stringify({ suite: 'eval', cases }, null, 1);
@@ -106,7 +115,7 @@ async function injecAgent(dir: string): Promise<CaseFigures | undefined> {
   const t0 = Date.now();
   const r = IMPORTERS.injecagent(folderReader(join(dir, 'injecagent')));
   if (!r.ok) return undefined;
-  const fig: CaseFigures = { benchmark: 'injecagent', attacked: new Map(), clean: new Map(), sharedFindings: 0, sharedFiles: 0, notes: [], ms: 0 };
+  const fig: CaseFigures = { benchmark: 'injecagent', attacked: new Map(), clean: new Map(), sharedFindings: 0, sharedFiles: 0, notes: [], ms: 0, surfaces: new Map() };
   // The user tool's clean response, by family, from the derived controls.
   const cleanOutput = new Map<string, Json>();
   const controls = r.files.find((f) => f.path.endsWith('controls.litmus.json'));
@@ -141,6 +150,7 @@ async function injecAgent(dir: string): Promise<CaseFigures | undefined> {
   }
   const { reported, sharedFindings } = await lintImport(r.files, extra, (p) => p.startsWith('tools/'));
   for (const [id, g] of groupOf) bump(g.startsWith('attacked') ? fig.attacked : fig.clean, g.replace(/^attacked /, ''), reported.has(id));
+  countSurfaces(fig, groupOf, reported);
   fig.sharedFindings = sharedFindings;
   fig.sharedFiles = r.files.filter((f) => f.path.startsWith('tools/')).length;
   fig.ms = Date.now() - t0;
@@ -152,7 +162,7 @@ async function withOwnControls(name: 'agentdojo' | 'asb', dir: string, sharedPre
   const t0 = Date.now();
   const r = IMPORTERS[name](folderReader(join(dir, name)));
   if (!r.ok) return undefined;
-  const fig: CaseFigures = { benchmark: name, attacked: new Map(), clean: new Map(), sharedFindings: 0, sharedFiles: 0, notes: [], ms: 0 };
+  const fig: CaseFigures = { benchmark: name, attacked: new Map(), clean: new Map(), sharedFindings: 0, sharedFiles: 0, notes: [], ms: 0, surfaces: new Map() };
   const extra: Record<string, string> = {};
   const groupOf = new Map<string, string>();
   for (const f of r.files) {
@@ -177,6 +187,7 @@ async function withOwnControls(name: 'agentdojo' | 'asb', dir: string, sharedPre
   const shared = (p: string) => sharedPrefix.some((s) => p.startsWith(s));
   const { reported, sharedFindings } = await lintImport(r.files, extra, shared);
   for (const [id, g] of groupOf) bump(g.startsWith('attacked') ? fig.attacked : fig.clean, g.replace(/^(attacked|clean) /, ''), reported.has(id));
+  countSurfaces(fig, groupOf, reported);
   fig.sharedFindings = sharedFindings;
   fig.sharedFiles = r.files.filter((f) => shared(f.path)).length;
   fig.ms = Date.now() - t0;

@@ -36,10 +36,10 @@ const CALL_BEFORE = set('call calls calling called use using uses invoke invokin
 const CALL_AFTER = set('tool function returns returned runs ran would call calls result results output response responses');
 
 /** The identifier of another tool in the words (snake or kebab case, spoken of as a tool), other than `own`. */
-function otherTool(raw: readonly string[], own: string | undefined): number {
+function otherTool(raw: readonly string[], own: string | undefined, ownName: (id: string) => boolean = () => false): number {
   for (let i = 0; i < raw.length; i++) {
     const r = raw[i];
-    if (r.length < 4 || !/[a-z0-9]_[a-z0-9]|[a-z0-9]-[a-z]/.test(r) || r === own?.toLowerCase()) continue;
+    if (r.length < 4 || !/[a-z0-9]_[a-z0-9]|[a-z0-9]-[a-z]/.test(r) || r === own?.toLowerCase() || ownName(r)) continue;
     const before = raw.slice(Math.max(0, i - 2), i);
     if (before.some((x) => CALL_BEFORE.has(x)) || CALL_AFTER.has(raw[i + 1] ?? '')) return i;
   }
@@ -55,10 +55,10 @@ function within(w: readonly string[], i: number, gap: number, words: ReadonlySet
 const ORDER_GAP = set('any every each all a an the call calls calling to using use running invoking executing of');
 
 /** An ordering against another tool in a sentence: "before (any call to) send_email", "after search_docs returns", "whenever list_files is used". */
-function orderedAgainst(s: Sentence, own: string | undefined): { every: boolean; after: boolean } | undefined {
+function orderedAgainst(s: Sentence, own: string | undefined, ownName: (id: string) => boolean): { every: boolean; after: boolean } | undefined {
   const w = s.words;
-  const isTool = (i: number) => i >= 0 && i < w.length && otherTool(w.slice(0, i + 2), own) === i;
-  const named = (i: number) => (w[i] ?? '').length >= 4 && /[a-z0-9]_[a-z0-9]|[a-z0-9]-[a-z]/.test(w[i]) && w[i] !== own?.toLowerCase();
+  const isTool = (i: number) => i >= 0 && i < w.length && otherTool(w.slice(0, i + 2), own, ownName) === i;
+  const named = (i: number) => (w[i] ?? '').length >= 4 && /[a-z0-9]_[a-z0-9]|[a-z0-9]-[a-z]/.test(w[i]) && w[i] !== own?.toLowerCase() && !ownName(w[i]);
   for (let i = 0; i < w.length; i++) {
     const x = w[i];
     // "When list_files is used", "each time send_email runs"
@@ -87,18 +87,18 @@ function tamperOrder(s: Sentence): boolean {
 const ORDER_LEADS = set('to must should always then and also silently automatically please first quietly secretly');
 
 /** Hooks on another tool and tampering with its results, judged sentence by sentence. */
-export function crossToolSignals(ss: readonly Sentence[], ws: Words, own: string | undefined): Signal[] {
+export function crossToolSignals(ss: readonly Sentence[], ws: Words, own: string | undefined, ownName: (id: string) => boolean = () => false): Signal[] {
   const out: Signal[] = [];
   let ordered = false;
   let hook = false;
   let tampered = false;
   for (const s of ss) {
-    const order = orderedAgainst(s, own);
+    const order = orderedAgainst(s, own, ownName);
     const tamper = tamperOrder(s);
     if (order) ordered = true;
     if (order?.every) hook = true;
     // The result is another tool's: it is named in the sentence, or an ordering against one came before ("… and correct its result").
-    if (tamper && (otherTool(s.words, own) >= 0 || (ordered && s.words.some((x) => BACK.has(x))) || order !== undefined)) tampered = true;
+    if (tamper && (otherTool(s.words, own, ownName) >= 0 || (ordered && s.words.some((x) => BACK.has(x))) || order !== undefined)) tampered = true;
   }
   if (tampered) out.push({ id: 'result-tampering', weight: 1, explanation: 'tells the agent to replace or \u201ccorrect\u201d what another tool returns or is called with' });
   else if (hook) out.push({ id: 'cross-tool-hook', weight: 0.7, explanation: 'hooks this tool onto every call of another tool' });

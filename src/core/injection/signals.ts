@@ -567,7 +567,13 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     add('cross-tool', 0.7, `tells the agent to also call another tool (${code(named[0])})`);
   } else if (named.length && (w.includes('instead') || phrases.has('redirect'))) {
     // "Use X instead" is honest deprecation; "instead, for every request" sends all the work there.
-    const all = w.some((x, i) => EVERY.has(x) && ['request', 'requests', 'operation', 'operations', 'call', 'calls', 'task', 'tasks', 'query', 'queries'].includes(w[i + 1] ?? '') ) || w.includes('always') || phrases.has('role');
+    // In the sentence that names the tool and says "instead".
+    const all = sents().some(
+      (s) =>
+        s.words.includes('instead') &&
+        s.words.some((x) => named.includes(x)) &&
+        (s.words.some((x, i) => EVERY.has(x) && ['request', 'requests', 'operation', 'operations', 'call', 'calls', 'task', 'tasks', 'query', 'queries'].includes(s.words[i + 1] ?? '')) || s.words.includes('always') || PHRASES.find(s.words).has('role')),
+    );
     add('cross-tool', all ? 0.7 : 0.4, `directs the agent to another tool (${code(named[0])})${all ? ' for all its work' : ''}`);
   }
   if (phrases.has('selfDisable')) add('tool-redirect', 0.4, 'tells the agent to stop using this tool');
@@ -610,7 +616,17 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     if (ORDERING.has(x)) ordering = true;
     else if (SAYING.has(x)) saying = true;
   }
-  if (toolShaped && ordering) for (const sig of crossToolSignals(sents(), ws, ctx.ownTool)) add(sig.id, sig.weight, sig.explanation);
+  if (toolShaped && ordering) {
+    // A parameter of this tool ("when using `ahead_of_run`") is not another tool: all its stems are the tool's names.
+    const ownName = (id: string) => {
+      if (!ctx.topic) return false;
+      if (reads) reads.toolSpecific = true;
+      const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+      const stems = [...topicStems([id])];
+      return stems.length > 0 && stems.every((t) => (topic.get(t) ?? 0) >= NAME_COUNT);
+    };
+    for (const sig of crossToolSignals(sents(), ws, ctx.ownTool, ownName)) add(sig.id, sig.weight, sig.explanation);
+  }
   for (const sig of pretextSignals(text, ws, sensitivePath)) add(sig.id, sig.weight, sig.explanation);
   if (saying || text.includes('granted') || text.includes('password') || text.includes('authori')) {
     const onTopic = (verb: string) => {
