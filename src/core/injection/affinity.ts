@@ -197,6 +197,7 @@ interface Request {
 const LINKS = set('and then also to');
 const MAX_SENTENCES = 5;
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+/;
+const MONEY = /[$€£¥]\s?\d|\b\d[\d,.]*\s?(usd|eur|gbp|chf|jpy|dollars?|euros?|pounds?)\b/;
 /** A file path: "~/Documents", "/tmp", "C:\Users". */
 const PATH = /(^|[\s'"(])(~\/|\/[a-z0-9._-]+(\/|['"\s)]|$)|[a-z]:\\)/;
 /** Words that open an object: after an unknown first word they make it a verb ("Retrive the history …"). */
@@ -282,6 +283,8 @@ function leadRequest(folded: string): Request | undefined {
       stems.add('email');
       stems.add('mail');
     }
+    // An amount of money names what money tools move, whatever the words around it.
+    if (MONEY.test(s.text)) for (const m of ['money', 'payment', 'fund', 'transaction', 'transfer']) stems.add(m);
     if (PATH.test(s.text)) path = true;
     if (!concrete) concrete = path || s.words.some((x) => FIRST_PERSON.has(x)) || CONCRETE.test(s.text);
   }
