@@ -272,14 +272,14 @@ async function benchmarks(dirArg: string, args: string[]): Promise<number> {
   const dir = await folderArg(dirArg);
   if (!dir) return noFolder('benchmarks', dirArg);
   const { sets, missing } = await loadBenchmarks(dir);
-  const out: string[] = [`data slot (detectText(text, { slot: 'data' })) on ${dir}`];
+  const out: string[] = [`data slot (detectText(text, { slot: 'data', tools })) on ${dir}; AgentDojo strings with their suite's tools, the others alone (their tools are measured through the imported suites below)`];
   let failed = 0;
   const findings: Judged[] = [];
   for (const set of sets) {
     const t0 = Date.now();
     let clean = 0;
     for (const c of set.clean) {
-      const v = detectText(c.text, { slot: 'data' });
+      const v = detectText(c.text, { slot: 'data', tools: c.tools });
       if (isPayload(v)) {
         clean++;
         findings.push({ field: `${set.benchmark} ${c.group}`, score: v.score, signals: v.signals });
@@ -289,7 +289,7 @@ async function benchmarks(dirArg: string, args: string[]): Promise<number> {
     const byGroup = new Map<string, Rate>();
     const missedKinds: Judged[] = [];
     for (const a of set.attacked) {
-      const v = detectText(a.text, { slot: 'data' });
+      const v = detectText(a.text, { slot: 'data', tools: a.tools });
       const r = byGroup.get(a.group) ?? { hit: 0, total: 0 };
       r.total++;
       if (isPayload(v)) r.hit++;

@@ -1,6 +1,7 @@
 import { IMPERATIVES, OPENERS, STOPWORDS } from './lexicon';
 import { sentences, stem, words, type Sentence } from './prose';
-import type { AffinityTool, Signal } from './signals';
+import type { AffinityTool } from './signals';
+import type { Signal } from './signal';
 
 export type { AffinityTool } from './signals';
 import { code } from '../text/escape';

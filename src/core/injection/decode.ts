@@ -190,7 +190,7 @@ function shortBase64(text: string): string | undefined {
 /** Every readable text hidden in `text` by one layer of encoding. */
 export function decodeLayer(text: string): Decoded[] {
   const out: Decoded[] = [];
-  const short = text.length < 32 ? shortBase64(text) : undefined;
+  const short = text.length >= 8 && text.length < 32 ? shortBase64(text) : undefined;
   if (short) out.push({ encoding: 'base64', text: short, short: true });
   for (const token of base64Tokens(text)) {
     const bytes = base64Bytes(token);

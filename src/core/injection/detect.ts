@@ -24,6 +24,8 @@ export const THRESHOLD = 1;
 /** Below this a signal is weak: it can add to a finding but not make one with other weak ones. */
 export const WEAK = 0.6;
 const MAX_DEPTH = 3;
+/** Below this length no text is padded out of view (filler.ts reads only longer ones). */
+const FILLED = 160;
 
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
@@ -114,9 +116,9 @@ export function detectText(text: string, ctx: TextContext, reads?: ContextReads)
     signals.push({ id: 'homoglyph', weight: 1, explanation: 'mixes Latin letters with Cyrillic or Greek look-alikes in a word' });
   }
   // A long run of filler is cut out, so an instruction after it reads as text of its own.
-  const unfilled = stripFiller(chars.visible);
-  if (unfilled.removed >= 32) signals.push({ id: 'filler', weight: 0.3, explanation: 'pads the text with a long run of repeated characters' });
-  mergeSignals(signals, textSignals(unfilled.text, ctx, 0, decoded, reads));
+  const unfilled = chars.visible.length >= FILLED ? stripFiller(chars.visible) : undefined;
+  if (unfilled && unfilled.removed >= 32) signals.push({ id: 'filler', weight: 0.3, explanation: 'pads the text with a long run of repeated characters' });
+  mergeSignals(signals, textSignals(unfilled ? unfilled.text : chars.visible, ctx, 0, decoded, reads));
   if (chars.tagText.trim()) {
     decoded.unshift(chars.tagText);
     mergeSignals(signals, textSignals(chars.tagText, ctx, 1, decoded, reads));

@@ -7,6 +7,7 @@
 
 const MIN_REPEATS = 16;
 const MAX_UNIT = 8;
+const MIN_TEXT = 160;
 
 export interface Unfilled {
   text: string;
@@ -14,9 +15,26 @@ export interface Unfilled {
   removed: number;
 }
 
+/**
+ * A cheap test that a run can be there. A run of 32 or more characters covers at least one whole
+ * 16-character block at a multiple of 16, and that block repeats itself at the run's unit (1 to 8):
+ * test each block for each unit, most fail at their first character.
+ */
+function mayRepeat(text: string): boolean {
+  for (let b = 0; b + 16 <= text.length; b += 16) {
+    for (let u = 1; u <= MAX_UNIT; u++) {
+      let j = b;
+      while (j + u < b + 16 && text.charCodeAt(j) === text.charCodeAt(j + u)) j++;
+      if (j + u >= b + 16) return true;
+    }
+  }
+  return false;
+}
+
 /** The text with each run of a repeated unit (at least MIN_REPEATS times, 32+ characters) cut out. */
 export function stripFiller(text: string): Unfilled {
-  if (text.length < 32) return { text, removed: 0 };
+  // Filler that pushes text out of view is long; most strings are short and pay nothing here.
+  if (text.length < MIN_TEXT || !mayRepeat(text)) return { text, removed: 0 };
   const cut: [number, number][] = [];
   for (let unit = 1; unit <= MAX_UNIT; unit++) {
     let start = 0;

@@ -1,5 +1,5 @@
 import { PhraseGroups } from './phrases';
-import type { Signal } from './signals';
+import type { Signal } from './signal';
 
 /**
  * The override, role and prompt-leak vocabulary of other languages: German, Dutch, French,
@@ -47,12 +47,17 @@ const ORDERS = set(`
 `);
 
 /** "You are now", "from now on", "pretend to be", in other languages. */
-const ROLE = new PhraseGroups({ role: [
+const ROLE_PHRASES = [
   'du bist jetzt', 'ab jetzt bist du', 'von nun an', 'tu es maintenant', 'désormais tu', 'a partir de maintenant', 'à partir de maintenant', 'ahora eres',
   'a partir de ahora', 'desde ahora eres', 'ora sei', "d'ora in poi", 'da ora in poi', 'agora você é', 'agora voce e', 'a partir de agora', 'jij bent nu', 'vanaf nu',
   'teraz jesteś', 'teraz jestes', 'od teraz', 'nyní jsi', 'nyni jsi', 'od teď', 'od ted', 'sada si', 'od sada', 'ti si sada', 'sad si', 'теперь ты', 'отныне',
   'ты теперь', 'сада си', 'од сада', 'тепер ти', 'artık sen', 'artik sen', 'sekarang kamu',
-] });
+];
+const ROLE = new PhraseGroups({ role: ROLE_PHRASES });
+/** A word of each role phrase that English text does not use ("bist", "eres", "sada"): the phrases are searched only when one occurs. */
+const ROLE_WORDS = set(`bist jetzt nun maintenant désormais desormais eres ahora sei poi você voce agora bent vanaf jesteś jestes teraz nyní nyni teď ted sada sad теперь отныне сада
+  тепер artık artik sekarang`);
+
 
 /** The system prompt, the password, and verbs that reveal them. */
 const SECRETS = set(`
@@ -69,6 +74,9 @@ const REVEAL = set(`
 const UNSPACED_OVERRIDE = /(忽略|无视|無視|忘记|忘掉|忘れ|무시|잊어)[^。.!?！？\n]{0,12}(指令|指示|说明|規則|规则|命令|提示|지시|명령|규칙|지침)|(以前|之前|先前|上面|前面|上記|以上|이전|앞의)[^。.!?！？\n]{0,8}(指令|指示|说明|規則|规则|命令|지시|명령)[^。.!?！？\n]{0,6}(忽略|无视|無視|忘记|무시)/;
 const UNSPACED_ROLE = /(你现在是|你現在是|从现在开始|從現在開始|今からあなたは|あなたは今|지금부터 너는|이제 너는)/;
 const UNSPACED_LEAK = /(系统提示|系統提示|システムプロンプト|시스템 프롬프트|密码|密碼|パスワード|비밀번호)/;
+
+/** Every word that can start one of these signals: the caller looks them up with its own word sets. */
+export const FOREIGN_WORDS: ReadonlySet<string> = new Set([...DISCARD, ...SECRETS, ...ROLE_WORDS]);
 
 /** The signals of the override, role and leak vocabulary of other languages in a folded text. */
 export function foreignSignals(text: string, w: readonly string[]): Signal[] {
@@ -92,8 +100,13 @@ export function foreignSignals(text: string, w: readonly string[]): Signal[] {
 }
 
 /** Whether any word of the text can start one of these signals (a cheap test before the scan). */
-export function mayBeForeign(w: readonly string[], text: string): boolean {
-  for (const x of w) if (DISCARD.has(x) || SECRETS.has(x)) return true;
-  if (ROLE.find(w).size) return true;
-  return /[^\x00-\x7f]/.test(text) && (UNSPACED_OVERRIDE.test(text) || UNSPACED_ROLE.test(text) || UNSPACED_LEAK.test(text));
+export function mayBeForeign(w: readonly string[], text: string, lexiconWord: boolean): boolean {
+  if (lexiconWord) {
+    for (const x of w) if (DISCARD.has(x) || SECRETS.has(x)) return true;
+    if (ROLE.find(w).size) return true;
+  }
+  return NON_ASCII.test(text) && UNSPACED_ANY.test(text);
 }
+/** Any of the characters the unspaced patterns open with: one native scan before the three patterns. */
+const UNSPACED_ANY = /[忽无無忘무잊以之先上前이你从從今あ지系シ시密パ비]/;
+const NON_ASCII = /[^\x00-\x7f]/;

@@ -1,7 +1,7 @@
 import { literal } from './lexicon';
 import { PhraseGroups } from './phrases';
 import type { Sentence, Words } from './prose';
-import type { Signal } from './signals';
+import type { Signal } from './signal';
 import { isExampleHost, sinks } from './sinks';
 
 /**
@@ -155,7 +155,7 @@ export function pretextSignals(text: string, ws: Words, secretFile: boolean): Si
 }
 
 /** Verbs that make the agent say something: with a quoted literal after them, the answer is dictated. */
-const SAY_VERBS = set('say print repeat reply respond answer echo output state write');
+const SAY_VERBS = set('say print repeat reply respond answer echo output');
 /** Where the answer starts or ends: "prefix your reply with …", "begin your response with …". */
 const FRAME = /\b(prefix|preface|begin|start|end|open|close|finish)\s+(your|each|every|all)\s+(\w+\s+)?(reply|replies|response|responses|answer|answers|message|messages|output)\s+with\b/;
 /** A quoted literal (straight or curly quotes), of one to eight words. */

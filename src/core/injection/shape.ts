@@ -73,12 +73,13 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext, reads
   weight = Math.min(weight, 1);
   // A statement in English asks nothing of the reader ("This header identifies the client that
   // makes the request", a vendor's sentence used as a default): it corroborates, never decides alone.
-  const asksSomething =
-    imperative || question || secondPerson || w.includes('me') || w.includes('i') || w.includes("i'm") || notEnglish(head, w) || scriptOf(head) !== 'latin' ||
-    head.split(/[.!?;:\n]+/).some((c) => IMPERATIVES.has(words(c.toLowerCase()).list[0] ?? '')) ||
+  // Tested only where the cap would change something; the cheap tests first.
+  const asksSomething = () =>
+    imperative || question || secondPerson || head.includes('!') || w.some((x) => READER_WORDS.has(x) || x === 'me' || x === 'i' || x === "i'm") ||
     // Speaks of the agent and its orders, or shouts ("RATED #1 BY EXPERTS!"): not a vendor's plain statement.
-    w.some((x) => READER_WORDS.has(x)) || head.includes('!') || /\b[A-Z]{4,}\b[^a-z]{0,40}\b[A-Z]{4,}\b/.test(head);
-  if (!asksSomething) weight = Math.min(weight, 0.9);
+    /\b[A-Z]{4,}\b[^a-z]{0,40}\b[A-Z]{4,}\b/.test(head) || notEnglish(head, w) || scriptOf(head) !== 'latin' ||
+    head.split(/[.!?;:\n]+/).some((c) => IMPERATIVES.has(words(c.toLowerCase()).list[0] ?? ''));
+  if (weight > 0.9 && !asksSomething()) weight = 0.9;
   // Judged against the rest of the tool: a value that speaks of what the tool is about (a mode's
   // "use this mode when ...", a UI string) belongs there; a request about something else does not.
   const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;

@@ -17,20 +17,16 @@ import {
   TRANSFER_VERBS,
 } from './lexicon';
 import { code } from '../text/escape';
+import type { Signal } from './signal';
 import { PhraseGroups } from './phrases';
 import { WordSets } from './presence';
 import { finalMark, sentences, topicStems, words, type Sentence, type Words } from './prose';
 import { isExampleHost, nearAddress, sinks } from './sinks';
 import { notEnglish, scriptOf } from './language';
 import { crossToolSignals, dictationSignals, pretextSignals } from './orders';
-import { foreignSignals, mayBeForeign } from './multilingual';
+import { FOREIGN_WORDS, foreignSignals, mayBeForeign } from './multilingual';
 
-/** One piece of evidence. Weights add up; a string is a payload at a total of 1. */
-export interface Signal {
-  id: string;
-  weight: number;
-  explanation: string;
-}
+export type { Signal } from './signal';
 
 /** What the tool-affinity signal needs of a tool: plain data, so any caller can pass the tools of a case. */
 export interface AffinityTool {
@@ -256,11 +252,21 @@ const PHRASES = new PhraseGroups({
   secret: SECRET_PHRASES,
 });
 
+/** Words that can open an order about another tool or tamper with its results (orders.ts). */
+const ORDERING = new Set(['before', 'after', 'prior', 'following', 'whenever', 'once', 'when', 'time', 'replace', 'overwrite', 'override', 'substitute', 'correct', 'modify', 'alter', 'rewrite', 'swap', 'change', 'adjust', 'patch']);
+/** Verbs that make the agent say something (orders.ts reads what follows them). */
+const SAYING = new Set(['say', 'print', 'repeat', 'reply', 'respond', 'answer', 'echo', 'output']);
+const FRAMING = new Set(['prefix', 'preface', 'begin', 'start', 'end', 'open', 'close', 'finish']);
+/** Words without one of which no pretext phrase (orders.ts) occurs. */
+const PRETEXT_WORDS = new Set(['mandatory', 'compulsory', 'obligatory', 'requirement', 'protocol', 'compliance', 'proceeding', 'prerequisite', 'otherwise', 'verification', 'audit', 'integrity', 'initialization', 'initialisation']);
+/** The pretext phrases whose words are common, found by their text. */
+const PRETEXT_TEXT = /required by|(system|security|critical) update|(company|corporate|security) policy|(this|done) first|will fail|setup step|security check/;
+
 /** Every word set the signals below look for, so that one pass over the words says which occur. */
 const WORD_SETS = new WordSets([
   OVERRIDE_VERBS, INSTRUCTION_NOUNS, CONTROL_NOUNS, BYPASS_VERBS, LIFTABLE, LIFTED, COMMAND_OVERRIDES, CONCEAL_VERBS, CONCEAL_GERUNDS, HUSH, HUSHED_ACTS,
   ALWAYS, ALSO, TOOL_WORDS, BEFORE_WORDS, FRESH, ORDER_NOUNS, OTHER_WORDS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
-  PRESSURE_WORDS, SECRET_WORDS,
+  PRESSURE_WORDS, SECRET_WORDS, ORDERING, SAYING, FRAMING, PRETEXT_WORDS, FOREIGN_WORDS,
 ]);
 
 /** An identifier shape (snake, kebab or camel case): an English word cannot name a tool. */
@@ -295,10 +301,7 @@ function mentionsDotEnv(text: string): boolean {
   return false;
 }
 
-/** Words that can open an order about another tool or tamper with its results (orders.ts). */
-const ORDERING = new Set(['before', 'after', 'prior', 'following', 'whenever', 'once', 'when', 'time', 'replace', 'overwrite', 'override', 'substitute', 'correct', 'modify', 'alter', 'rewrite', 'swap', 'change', 'adjust', 'patch']);
-/** Verbs that make the agent say something (orders.ts reads what follows them). */
-const SAYING = new Set(['say', 'print', 'repeat', 'reply', 'respond', 'answer', 'echo', 'output', 'state', 'write', 'prefix', 'preface', 'begin', 'start', 'end']);
+
 /** A quoted literal of up to three characters, or a code-like one: "Append '-' for descending order". */
 const SYNTAX_LITERAL = /(^|[\s(])(['"])[^'"\s]{1,3}\2([\s,.;:)]|$)/;
 /** Advice to protect a secret, not a request for it: "keep your API key confidential", "never share it". */
@@ -608,36 +611,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   }
 
   // Hooks on another tool and tampering with its results; pretexts that make an action mandatory;
-  // the agent's answer dictated; other languages' overrides.
-  // One pass over the words says which of these can fire (the word-set mask above is full).
-  let ordering = false;
-  let saying = false;
-  for (const x of w) {
-    if (ORDERING.has(x)) ordering = true;
-    else if (SAYING.has(x)) saying = true;
-  }
-  if (toolShaped && ordering) {
-    // A parameter of this tool ("when using `ahead_of_run`") is not another tool: all its stems are the tool's names.
-    const ownName = (id: string) => {
-      if (!ctx.topic) return false;
-      if (reads) reads.toolSpecific = true;
-      const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
-      const stems = [...topicStems([id])];
-      return stems.length > 0 && stems.every((t) => (topic.get(t) ?? 0) >= NAME_COUNT);
-    };
-    for (const sig of crossToolSignals(sents(), ws, ctx.ownTool, ownName)) add(sig.id, sig.weight, sig.explanation);
-  }
-  for (const sig of pretextSignals(text, ws, sensitivePath)) add(sig.id, sig.weight, sig.explanation);
-  if (saying || text.includes('granted') || text.includes('password') || text.includes('authori')) {
-    const onTopic = (verb: string) => {
-      if (!ctx.topic) return false;
-      if (reads) reads.toolSpecific = true;
-      const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
-      return (topic.get(verb) ?? 0) >= NAME_COUNT;
-    };
-    for (const sig of dictationSignals(text, saying ? sents() : [], onTopic)) add(sig.id, sig.weight, sig.explanation);
-  }
-  if (mayBeForeign(w, text)) for (const sig of foreignSignals(text, w)) add(sig.id, sig.weight, sig.explanation);
+  // the agent's answer dictated; other languages' overrides (in a function of their own, so this one
+  // stays small enough for the JIT to optimise as a whole).
+  for (const sig of orderSignals(text, ws, ctx, reads, occurs, sents, toolShaped, sensitivePath)) add(sig.id, sig.weight, sig.explanation);
 
   const sink = sinks(text);
   if (sink.markdownImage || sink.queryData) add('exfiltration-sink', sink.markdownImage ? 1 : 0.6, 'builds a link that carries data out in its query string');
@@ -652,4 +628,60 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   if (pressure) add('pressure', pressure > 1 ? 0.4 : 0.2, 'uses urgency or false authority');
 
   return out;
+}
+
+/** The signals of orders.ts and multilingual.ts, each behind the cheap test that it can fire. */
+function orderSignals(
+  text: string,
+  ws: Words,
+  ctx: TextContext,
+  reads: ContextReads | undefined,
+  occurs: (set: ReadonlySet<string>) => boolean,
+  sents: () => Sentence[],
+  toolShaped: boolean,
+  sensitivePath: boolean,
+): Signal[] {
+  const w = ws.list;
+  const out: Signal[] = [];
+  const add = (sig: Signal) => {
+    if (!out.some((s) => s.id === sig.id)) out.push(sig);
+  };
+  const ordering = occurs(ORDERING);
+  const saying = occurs(SAYING);
+  if (toolShaped && ordering && identifierSoon(w)) {
+    // A parameter of this tool ("when using `ahead_of_run`") is not another tool: all its stems are the tool's names.
+    const ownName = (id: string) => {
+      if (!ctx.topic) return false;
+      if (reads) reads.toolSpecific = true;
+      const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+      const stems = [...topicStems([id])];
+      return stems.length > 0 && stems.every((t) => (topic.get(t) ?? 0) >= NAME_COUNT);
+    };
+    for (const sig of crossToolSignals(sents(), ws, ctx.ownTool, ownName)) add(sig);
+  }
+  // A pretext needs what it makes mandatory (a link, a command, a secret file): cheap tests first.
+  const mayMandate = sensitivePath || text.includes('://') || text.includes('www.') || text.includes('curl') || text.includes('wget') || text.includes('sh ') || text.includes('powershell') || text.includes('python') || text.includes('chmod') || text.includes('nc ');
+  if (mayMandate && (occurs(PRETEXT_WORDS) || PRETEXT_TEXT.test(text))) for (const sig of pretextSignals(text, ws, sensitivePath)) add(sig);
+  if (saying || occurs(FRAMING) || text.includes('granted') || text.includes('password') || text.includes('authori')) {
+    const onTopic = (verb: string) => {
+      if (!ctx.topic) return false;
+      if (reads) reads.toolSpecific = true;
+      const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+      return (topic.get(verb) ?? 0) >= NAME_COUNT;
+    };
+    // A dictated answer quotes what to say: without a quote no sentence needs splitting.
+    const quoted = saying && /['"\u2018\u201c]/.test(text);
+    for (const sig of dictationSignals(text, quoted ? sents() : [], onTopic)) add(sig);
+  }
+  if (mayBeForeign(w, text, occurs(FOREIGN_WORDS))) for (const sig of foreignSignals(text, w)) add(sig);
+  return out;
+}
+
+/** An ordering or tampering word with an identifier a few words after it, before any sentence is split. */
+function identifierSoon(w: readonly string[]): boolean {
+  for (let i = 0; i < w.length; i++) {
+    if (!ORDERING.has(w[i])) continue;
+    for (let j = i + 1; j <= i + 6 && j < w.length; j++) if (w[j].length >= 4 && (w[j].includes('_') || w[j].includes('-'))) return true;
+  }
+  return false;
 }
