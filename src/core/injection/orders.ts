@@ -168,7 +168,7 @@ const AUTH_CLAIMS = new RegExp(
 );
 
 /** The agent's words dictated ("Say 'Access Granted'", "prefix your reply with …") and checks claimed passed. */
-export function dictationSignals(text: string, ss: readonly Sentence[], onTopic: (verb: string) => boolean): Signal[] {
+export function dictationSignals(text: string, ss: readonly Sentence[], onTopic: (verb: string) => boolean, framing = true, claims = true): Signal[] {
   const out: Signal[] = [];
   const dictated = ss.some((s) => {
     const v = s.verb ?? s.lead;
@@ -179,7 +179,7 @@ export function dictationSignals(text: string, ss: readonly Sentence[], onTopic:
     return QUOTED.test(rest.slice(0, 30)) || (/^\s+(only\s+)?with\s/.test(rest) && QUOTED.test(rest));
   });
   if (dictated && !ss.some((s) => s.imperative && onTopic(s.verb ?? s.lead))) out.push({ id: 'answer-shaping', weight: 1, explanation: 'dictates word for word what the agent is to say' });
-  else if (FRAME.test(text)) out.push({ id: 'answer-shaping', weight: 1, explanation: 'dictates how the agent is to begin or end its answer' });
-  if (AUTH_CLAIMS.test(text)) out.push({ id: 'forged-authorization', weight: 0.5, explanation: 'claims a password or an authorisation check has passed' });
+  else if (framing && FRAME.test(text)) out.push({ id: 'answer-shaping', weight: 1, explanation: 'dictates how the agent is to begin or end its answer' });
+  if (claims && AUTH_CLAIMS.test(text)) out.push({ id: 'forged-authorization', weight: 0.5, explanation: 'claims a password or an authorisation check has passed' });
   return out;
 }

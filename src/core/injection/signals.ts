@@ -662,7 +662,9 @@ function orderSignals(
   // A pretext needs what it makes mandatory (a link, a command, a secret file): cheap tests first.
   const mayMandate = sensitivePath || text.includes('://') || text.includes('www.') || text.includes('curl') || text.includes('wget') || text.includes('sh ') || text.includes('powershell') || text.includes('python') || text.includes('chmod') || text.includes('nc ');
   if (mayMandate && (occurs(PRETEXT_WORDS) || PRETEXT_TEXT.test(text))) for (const sig of pretextSignals(text, ws, sensitivePath)) add(sig);
-  if (saying || occurs(FRAMING) || text.includes('granted') || text.includes('password') || text.includes('authori')) {
+  const claims = text.includes('granted') || text.includes('password') || text.includes('authori');
+  const framing = occurs(FRAMING) && occurs(REPLY_TALK) && text.includes(' with');
+  if (saying || framing || claims) {
     const onTopic = (verb: string) => {
       if (!ctx.topic) return false;
       if (reads) reads.toolSpecific = true;
@@ -671,7 +673,7 @@ function orderSignals(
     };
     // A dictated answer quotes what to say: without a quote no sentence needs splitting.
     const quoted = saying && /['"\u2018\u201c]/.test(text);
-    for (const sig of dictationSignals(text, quoted ? sents() : [], onTopic)) add(sig);
+    for (const sig of dictationSignals(text, quoted ? sents() : [], onTopic, framing, claims)) add(sig);
   }
   if (mayBeForeign(w, text, occurs(FOREIGN_WORDS))) for (const sig of foreignSignals(text, w)) add(sig);
   return out;
