@@ -259,6 +259,12 @@ const SAYING = new Set(['say', 'print', 'repeat', 'reply', 'respond', 'answer', 
 const FRAMING = new Set(['prefix', 'preface', 'begin', 'start', 'end', 'open', 'close', 'finish']);
 /** Words without one of which no pretext phrase (orders.ts) occurs. */
 const PRETEXT_WORDS = new Set(['mandatory', 'compulsory', 'obligatory', 'requirement', 'protocol', 'compliance', 'proceeding', 'prerequisite', 'otherwise', 'verification', 'audit', 'integrity', 'initialization', 'initialisation']);
+/** Words of the pretext phrases that are common: only a text with one is searched for those phrases. */
+const PRETEXT_COMMON = new Set(['required', 'update', 'policy', 'first', 'fail', 'setup', 'check']);
+/** What a pretext makes mandatory: a link, a shell command, a script. */
+const MANDATED = /:\/\/|www\.|curl|wget|sh |powershell|python|chmod|nc /;
+/** Words of a claimed authorisation (orders.ts). */
+const AUTH_WORDS = new Set(['granted', 'password', 'authorized', 'authorised', 'authentication']);
 /** The pretext phrases whose words are common, found by their text. */
 const PRETEXT_TEXT = /required by|(system|security|critical) update|(company|corporate|security) policy|(this|done) first|will fail|setup step|security check/;
 
@@ -266,7 +272,7 @@ const PRETEXT_TEXT = /required by|(system|security|critical) update|(company|cor
 const WORD_SETS = new WordSets([
   OVERRIDE_VERBS, INSTRUCTION_NOUNS, CONTROL_NOUNS, BYPASS_VERBS, LIFTABLE, LIFTED, COMMAND_OVERRIDES, CONCEAL_VERBS, CONCEAL_GERUNDS, HUSH, HUSHED_ACTS,
   ALWAYS, ALSO, TOOL_WORDS, BEFORE_WORDS, FRESH, ORDER_NOUNS, OTHER_WORDS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
-  PRESSURE_WORDS, SECRET_WORDS, ORDERING, SAYING, FRAMING, PRETEXT_WORDS, FOREIGN_WORDS,
+  PRESSURE_WORDS, SECRET_WORDS, ORDERING, SAYING, FRAMING, PRETEXT_WORDS, FOREIGN_WORDS, PRETEXT_COMMON, AUTH_WORDS,
 ]);
 
 /** An identifier shape (snake, kebab or camel case): an English word cannot name a tool. */
@@ -287,6 +293,7 @@ const ANSWER_STEMS = new Set(['respons', 'answer', 'reply', 'replie', 'messag', 
 const NOT_A_SECRET = new Set(['fewer', 'maximum', 'max', 'limit', 'count', 'number', 'usage', 'budget', 'name', 'arn', 'id', 'identifier', 'stored', 'location', 'where']);
 const PAGING = new Set(['page', 'pages', 'pagination', 'paginated', 'paginate', 'cursor', 'next', 'nexttoken', 'continuation']);
 const NON_ASCII_WORD = /[^\x00-\x7f]/;
+const NON_ASCII_TEXT = /[^\x00-\x7f]/;
 const UNSPACED_TEXT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 /** A question mark of any script, or letters outside ASCII: a one-sentence text that may still ask. */
 const MAY_ASK = /[?？؟]|[^\x00-\x7f]/;
@@ -613,7 +620,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // Hooks on another tool and tampering with its results; pretexts that make an action mandatory;
   // the agent's answer dictated; other languages' overrides (in a function of their own, so this one
   // stays small enough for the JIT to optimise as a whole).
-  for (const sig of orderSignals(text, ws, ctx, reads, occurs, sents, toolShaped, sensitivePath)) add(sig.id, sig.weight, sig.explanation);
+  const mayOrder =
+    occurs(ORDERING) || occurs(SAYING) || occurs(FRAMING) || occurs(AUTH_WORDS) || occurs(PRETEXT_WORDS) || occurs(PRETEXT_COMMON) || occurs(FOREIGN_WORDS) || NON_ASCII_TEXT.test(text);
+  if (mayOrder) for (const sig of orderSignals(text, ws, ctx, reads, occurs, sents, toolShaped, sensitivePath)) add(sig.id, sig.weight, sig.explanation);
 
   const sink = sinks(text);
   if (sink.markdownImage || sink.queryData) add('exfiltration-sink', sink.markdownImage ? 1 : 0.6, 'builds a link that carries data out in its query string');
@@ -659,10 +668,10 @@ function orderSignals(
     };
     for (const sig of crossToolSignals(sents(), ws, ctx.ownTool, ownName)) add(sig);
   }
-  // A pretext needs what it makes mandatory (a link, a command, a secret file): cheap tests first.
-  const mayMandate = sensitivePath || text.includes('://') || text.includes('www.') || text.includes('curl') || text.includes('wget') || text.includes('sh ') || text.includes('powershell') || text.includes('python') || text.includes('chmod') || text.includes('nc ');
-  if (mayMandate && (occurs(PRETEXT_WORDS) || PRETEXT_TEXT.test(text))) for (const sig of pretextSignals(text, ws, sensitivePath)) add(sig);
-  const claims = text.includes('granted') || text.includes('password') || text.includes('authori');
+  // A pretext needs its words, then what it makes mandatory (a link, a command, a secret file).
+  const pretext = occurs(PRETEXT_WORDS) || (occurs(PRETEXT_COMMON) && PRETEXT_TEXT.test(text));
+  if (pretext && (sensitivePath || MANDATED.test(text))) for (const sig of pretextSignals(text, ws, sensitivePath)) add(sig);
+  const claims = occurs(AUTH_WORDS);
   const framing = occurs(FRAMING) && occurs(REPLY_TALK) && text.includes(' with');
   if (saying || framing || claims) {
     const onTopic = (verb: string) => {
