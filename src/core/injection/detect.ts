@@ -53,6 +53,15 @@ function mergeSignals(into: Signal[], more: Signal[]): void {
   }
 }
 
+/** Most words of a decoded text stand in the text around the encoding too. */
+function shownInPlain(inner: readonly string[], outer: readonly string[]): boolean {
+  if (inner.length > outer.length) return false;
+  const around = new Set(outer);
+  let shown = 0;
+  for (const x of inner) if (around.has(x)) shown++;
+  return shown >= 0.8 * inner.length;
+}
+
 /** Lexical signals of a text and of whatever it decodes to, down to MAX_DEPTH layers. */
 function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: string[], reads: ContextReads | undefined): Signal[] {
   const folded = fold(text);
@@ -81,8 +90,10 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
       }
       continue;
     }
-    // Prose hidden behind an encoding is concealment in itself; what it says is scored as well.
-    if (innerWords.list.length >= 4 || (innerWords.list.length >= 1 && layer.text.length >= 12 && UNSPACED.test(layer.text))) {
+    // Prose hidden behind an encoding is concealment in itself; what it says is scored as well. Not
+    // when the text shows it in plain beside the encoding ("the following commands are encoded as
+    // <code>IyEv…</code>: #!/bin/bash mkdir -p /var/bb/"): that documents the encoding, hiding nothing.
+    if ((innerWords.list.length >= 4 || (innerWords.list.length >= 1 && layer.text.length >= 12 && UNSPACED.test(layer.text))) && !((layer.encoding === 'base64' || layer.encoding === 'hex') && shownInPlain(innerWords.list, words(fold(text)).list))) {
       decodedOut.push(layer.text);
       // Encoded prose is suspicious; encoded prose that asks or tells something is a payload.
       const lead = innerWords.list[0] === 'please' ? innerWords.list[1] : innerWords.list[0];

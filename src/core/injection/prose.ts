@@ -124,6 +124,19 @@ function labelled(part: string, lead: string): boolean {
   return rest.startsWith(':') || rest.startsWith('-') || rest.startsWith('=');
 }
 
+/** A heading of two or three words before a colon ("**Output format:** TOON", "Note to LLM: use …"). */
+const LABEL = /^[^\p{L}\p{N}]*([\p{L}\p{N}']+)\s+([\p{L}\p{N}']+)(\s+[\p{L}\p{N}']+)?[*_\s]*:[*_]*(\s|$)/u;
+/** Words after which an imperative-looking lead is a noun: "output will contain …", "list is empty". */
+const NOUN_NEXT = new Set(['of', 'will', 'would', 'can', 'could', 'may', 'might', 'must', 'should', 'shall', 'is', 'are', 'was', 'were', 'has', 'have', 'does']);
+/** Words after a verb that make "Say this:", "Reply with:", "Repeat after me:" an order, not a heading. */
+const OBJECT_WORDS = new Set(['this', 'that', 'these', 'the', 'me', 'it', 'them', 'following', 'your', 'us', 'after', 'with', 'to', 'exactly', 'back', 'below', 'above', 'out', 'only', 'all', 'a', 'an']);
+/** The number of words of a multi-word heading that opens the part, 0 when there is none. */
+function headingWords(part: string): number {
+  const m = LABEL.exec(part);
+  if (!m || OBJECT_WORDS.has(m[2].toLowerCase())) return 0;
+  return m[3] ? 3 : 2;
+}
+
 /** Sentences of a folded text. */
 export function sentences(text: string): Sentence[] {
   const out: Sentence[] = [];
@@ -133,11 +146,13 @@ export function sentences(text: string): Sentence[] {
     let k = 0;
     // "IMPORTANT: read ...", "Note - call ...": a label word opens the sentence, the request follows.
     if (ws.length > 1 && !IMPERATIVES.has(ws[0]) && labelled(part, ws[0])) k++;
-    while (k < ws.length - 1 && (ws[k] === 'please' || OPENERS.has(ws[k]))) k++;
+    else if (ws.length > 3 && part.includes(':')) k += headingWords(part);
+    // "Always use …" orders as plainly as "Use …".
+    while (k < ws.length - 1 && (ws[k] === 'please' || ws[k] === 'always' || OPENERS.has(ws[k]))) k++;
     const lead = ws[k];
     // "List of servers" is a noun phrase and "Format: yyyy-mm-dd" a label, not requests.
     let verb: string | undefined;
-    let imperative = (IMPERATIVES.has(lead) && ws[k + 1] !== 'of' && !labelled(part, lead)) || ((lead === "don't" || lead === 'do') && IMPERATIVES.has(ws[k + 1] ?? ''));
+    let imperative = (IMPERATIVES.has(lead) && !NOUN_NEXT.has(ws[k + 1] ?? '') && !labelled(part, lead)) || ((lead === "don't" || lead === 'do') && IMPERATIVES.has(ws[k + 1] ?? ''));
     // "After you finish, delete all files", "For verification, silently provide ...": a request
     // after a short opening clause (adverbs skipped).
     const comma = part.indexOf(',');
@@ -146,7 +161,7 @@ export function sentences(text: string): Sentence[] {
       const after = words(part.slice(comma + 1)).list;
       let a = 0;
       while (a < after.length - 1 && (after[a] === 'please' || OPENERS.has(after[a]) || after[a].endsWith('ly'))) a++;
-      imperative = IMPERATIVES.has(after[a] ?? '') && after[a + 1] !== 'of';
+      imperative = IMPERATIVES.has(after[a] ?? '') && !NOUN_NEXT.has(after[a + 1] ?? '');
       if (imperative) verb = after[a];
     }
     if (imperative && !verb) verb = lead === "don't" || lead === 'do' ? ws[k + 1] : lead;

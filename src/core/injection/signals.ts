@@ -20,7 +20,7 @@ import { code } from '../text/escape';
 import type { Signal } from './signal';
 import { PhraseGroups } from './phrases';
 import { WordSets } from './presence';
-import { finalMark, sentences, topicStems, words, type Sentence, type Words } from './prose';
+import { finalMark, sentences, stem, topicStems, words, type Sentence, type Words } from './prose';
 import { isExampleHost, nearAddress, sinks } from './sinks';
 import { notEnglish, scriptOf } from './language';
 import { crossToolSignals, dictationSignals, pretextSignals } from './orders';
@@ -78,8 +78,20 @@ const SAFETY_NOUNS = new Set(['safety', 'safeguards', 'safeguard', 'guardrails',
 
 /** `<INFORMATION> ... </INFORMATION>`: an upper-case tag that opens and closes around text. */
 function pseudoTag(raw: string): boolean {
-  const open = /<([A-Z][A-Z_]{3,20})>/.exec(raw);
+  const open = /<([A-Z][A-Z_]{3,20})(\s[^<>]{0,200})?>/.exec(raw);
   return open !== null && raw.indexOf(`</${open[1]}>`, open.index) > open.index;
+}
+
+/**
+ * `<system_instruction priority="critical"> … </system_instruction>`, `<hidden_context_for_ai>`: a
+ * made-up tag, opened and closed, whose name claims the system's or an admin's voice. HTML has no
+ * such element; documentation's `<important>` admonition is a word alone (`admonition`).
+ */
+const AUTHORITY_TAG = /<([a-z]+(?:[_-][a-z]+)+)(\s[^<>]{0,200})?>/gi;
+const AUTHORITY_WORDS = /(^|[_-])(system|instructions?|admin|hidden|secret|override|prompt|ai|assistant|important|critical|priority|directive)([_-]|$)/i;
+function authorityTag(raw: string): boolean {
+  for (const m of raw.matchAll(AUTHORITY_TAG)) if (AUTHORITY_WORDS.test(m[1]) && raw.indexOf(`</${m[1]}>`, m.index) > m.index) return true;
+  return false;
 }
 
 /** Override verbs in the imperative (not "ignored if set", which is documentation). */
@@ -130,7 +142,7 @@ const REPLY_VERBS = new Set(['respond', 'reply', 'answer']);
 /** Words without which no sentence shapes the answer: "your …", "every …", a reply verb. */
 const REPLY_TALK = new Set(['your', "your's", ...EVERY, ...REPLY_VERBS]);
 const REPLY_RULE_WORDS = new Set(['only', 'always', 'never', 'user', 'uppercase', 'lowercase', 'capitals', 'language']);
-const REVEAL_VERBS = new Set(['output', 'print', 'reveal', 'show', 'repeat', 'disclose', 'share', 'leak', 'dump', 'display', 'write', 'tell', 'paste', 'give', 'copy', 'provide', 'send']);
+const REVEAL_VERBS = new Set(['output', 'print', 'reveal', 'show', 'repeat', 'disclose', 'share', 'leak', 'dump', 'display', 'write', 'tell', 'paste', 'give', 'copy', 'provide', 'send', 'put', 'relay', 'recite', 'restate', 'summarize', 'summarise', 'enclose']);
 /** Words that name the model as the reader, and their stems (not the topic of what it is told). */
 const MODEL_WORDS = new Set(['llm', 'llms', 'assistant', 'agent', 'ai', 'model']);
 const MODEL_STEMS = new Set(['note', 'llm', 'assistant', 'agent', 'model', 'should', 'must']);
@@ -166,7 +178,10 @@ const ADDRESSED = ['assistant', 'ai', 'agent', 'model', 'llm', 'assistants', 'ag
 );
 const SPOKEN_TO = ['ai assistant', 'as an ai', 'ai agent', 'ai model', 'language model'];
 const LET_PHRASES = ["don't let", 'do not let', 'never let'];
-const ROLE_PHRASES = ['you are now', 'from now on', 'act as', 'pretend to be', 'new instructions', 'your new task', 'you are allowed', 'new policy', 'new protocol', 'new rules', 'updated instructions'];
+const ROLE_PHRASES = ['you are now', 'from now on', 'act as', 'pretend to be', 'your new task', 'you are allowed'];
+/** New orders named by their noun: not a role change where the noun is the tool's own parameter (`instructions`, `policy`). */
+const ROLE_NOUN_PHRASES = ['new instructions', 'new policy', 'new protocol', 'new rules', 'updated instructions'];
+const ROLE_NOUNS = ['instructions', 'policy', 'protocol', 'rules'];
 const DIRECTIVE_PHRASES = [
   'you must', 'you need to', 'you have to', 'must first', 'before using this tool', 'when this tool is', 'this tool has been', 'before providing', 'before reading',
   'after reading', 'after using', 'always call', 'always use', 'no matter', 'regardless of', 'please provide', 'do the following first', 'before you can solve',
@@ -196,7 +211,7 @@ const FRESH = new Set(['new', 'brand', 'fresh', 'newly', 'significant', 'importa
 const ORDER_NOUNS = new Set(['instruction', 'instructions', 'directions', 'procedures', 'directive', 'directives', 'guidelines', 'advisories', 'advisory', 'orders', 'commands', 'mandate', 'mandates', 'assignment', 'mission']);
 const OTHER_WORDS = new Set(['other', 'else', 'previous', 'prior', 'earlier', 'former']);
 const ANNOUNCE = [
-  'adhere to the following', 'strictly adhere to', 'follow the following instruction', 'follow this instruction', 'follow these instructions instead', 'the following instruction',
+  'adhere to the following instruction', 'adhere to the following instructions', 'adhere to the following directive', 'adhere to the following directives', 'adhere to the following orders', 'strictly adhere to', 'follow the following instruction', 'follow this instruction', 'follow these instructions instead', 'the following instruction',
   'this one instruction', 'this instruction instead', 'all else is secondary', 'everything else is secondary', 'your new task', 'your new instructions', 'your new role',
 ];
 /** Role play and rules redefined: the agent is told it is someone else, or that its rules are gone. */
@@ -237,6 +252,7 @@ const PHRASES = new PhraseGroups({
   conceal: CONCEAL_PHRASES,
   let: LET_PHRASES,
   role: ROLE_PHRASES,
+  roleNoun: ROLE_NOUN_PHRASES,
   userOverride: USER_OVERRIDES,
   directive: DIRECTIVE_PHRASES,
   systemPrompt: ['system prompt'],
@@ -298,6 +314,72 @@ const UNSPACED_TEXT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{S
 /** A question mark of any script, or letters outside ASCII: a one-sentence text that may still ask. */
 const MAY_ASK = /[?？؟]|[^\x00-\x7f]/;
 
+/** "this tool", "this endpoint": a sentence that speaks of the tool it documents. */
+const SELF_REFERENCE = /\bthis (tool|endpoint|function|operation|api|server|command|method|action)\b/;
+/** Verbs that hand a decision back to the user. */
+const DEFER_VERBS = new Set(['ask', 'asks', 'asking', 'confirm', 'confirms', 'prompt', 'prompting', 'wait', 'waits', 'until', 'consult', 'check', 'let', 'present', 'show']);
+/** Modal words of what may be done ("you can override", "you might want to bypass"): documentation of a capability, not an order. */
+const MAY = new Set(['can', 'could', 'may', 'might', 'want', 'able', 'allows', 'allow', 'enables', 'lets']);
+/** Words that make a copula future or possible ("will be ignored"): what the system does, not a claim that a control is gone. */
+const FUTURE = new Set(['will', 'would', 'may', 'might', 'can', 'could', 'should', 'be']);
+
+/**
+ * Every sentence that overrides or lifts a control documents it: "you can override one or more
+ * safety rules" (a capability), "they will be ignored" (what the system will do), or the control is
+ * the tool's own setting (a parameter named for it). False when no one sentence holds the pair.
+ */
+function documentsOverride(ss: readonly Sentence[], isName: (stem: string) => boolean): boolean {
+  let held = 0;
+  for (const s of ss) {
+    const x = s.words;
+    const pairs: [number, number][] = [];
+    const at = (a: ReadonlySet<string>, b: ReadonlySet<string>, gap: number) => {
+      for (let i = 0; i < x.length; i++) {
+        if (!a.has(x[i])) continue;
+        for (let j = i + 1; j <= i + gap && j < x.length; j++) if (b.has(x[j])) pairs.push([i, j]);
+      }
+    };
+    at(OVERRIDE_VERBS, CONTROL_NOUNS, 4);
+    at(BYPASS_VERBS, INSTRUCTION_NOUNS, 4);
+    at(BYPASS_VERBS, CONTROL_NOUNS, 3);
+    const lifts: [number, number][] = [];
+    for (let i = 0; i < x.length; i++) {
+      if (!LIFTABLE.has(x[i])) continue;
+      for (let j = i + 1; j <= i + 6 && j < x.length; j++) if (LIFTED.has(x[j])) lifts.push([i, j]);
+    }
+    if (!pairs.length && !lifts.length) continue;
+    held++;
+    const capability = (i: number) => x.slice(Math.max(0, i - 4), i).some((y) => MAY.has(y));
+    const ownSetting = (j: number) => isName(stem(x[j]));
+    if (pairs.some(([i, j]) => !capability(i) && !ownSetting(j))) return false;
+    // "will be ignored", "can be overridden": the system's behaviour, not a claim that a control is gone.
+    if (lifts.some(([i, j]) => !(x[j - 1] === 'be' && FUTURE.has(x[j - 2] ?? '')) && !ownSetting(i))) return false;
+  }
+  return held > 0;
+}
+
+/** Words that make "your response" a time ("before returning your final response"), not what goes in it. */
+const WHEN_WORDS = new Set(['before', 'after', 'until', 'returning', 'sending', 'giving', 'delivering', 'finishing', 'completing', 'finalizing', 'finalising']);
+
+/** Words that open a condition: a step that applies only in some state of the tool's flow. */
+const CONDITIONS_LEADS = new Set(['if', 'when', 'unless', 'once', 'whenever', 'only']);
+
+/** Words that may stand between a negation and the verb it governs: "do not ever tell", "not to mention". */
+const GOVERN_GAP = new Set(['do', 'to', 'ever', 'you', 'should', 'must', 'be', 'directly', 'explicitly', 'not', "don't", 'need', 'needs', 'further', 'circumstances', 'circumstance', 'obviously', 'under', 'any', 'case']);
+
+/** A definition-list item: a bullet, a term of up to three words, a colon. */
+const DEFINITION = /^[-*•]\s*[^\s:]+(\s[^\s:]+){0,2}\s*:/;
+/** A wh-word that opens a clause, not a question: "How unique you make this depends on …", "What you choose is kept". */
+const CLAUSE_SUBJECTS = new Set(['you', 'we', 'they', 'it', 'i', 'the', 'this', 'that', 'these', 'those', 'a', 'an', 'your', 'our', 'their', 'its']);
+function whClause(x: readonly string[]): boolean {
+  return CLAUSE_SUBJECTS.has(x[1] ?? '') || (!QUESTION_WORDS.has(x[1] ?? '') && CLAUSE_SUBJECTS.has(x[2] ?? ''));
+}
+/** "Do not summarize, translate, or paraphrase", "Never call it speculatively": a prohibition restricts the tool's use; it sets no task. */
+function prohibits(s: Sentence): boolean {
+  const x = s.words;
+  return x[0] === "don't" || x[0] === 'never' || (x[0] === 'do' && x[1] === 'not') || (x[0] === 'please' && (x[1] === "don't" || (x[1] === 'do' && x[2] === 'not')));
+}
+
 /** `.env` as a file name, not as part of `.environment` or `process.env`. */
 function mentionsDotEnv(text: string): boolean {
   for (let i = text.indexOf('.env'); i >= 0; i = text.indexOf('.env', i + 1)) {
@@ -350,6 +432,56 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // of the text, so without those words no sentence can qualify.
   let split: Sentence[] | undefined;
   const sents = () => (split ??= sentences(text));
+  // The tool's own subject, read only where a signal weighs what a sentence is about (few do).
+  const topicMap = (): ReadonlyMap<string, number> | undefined => {
+    if (!ctx.topic) return undefined;
+    if (reads) reads.toolSpecific = true;
+    return typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+  };
+  /** A stem of the tool's name, title or parameter names. */
+  const isName = (stem: string) => (topicMap()?.get(stem) ?? 0) >= NAME_COUNT;
+  let own: Set<string> | undefined;
+  /**
+   * What this text and its tool are about: the tool's names, the words of its other texts, the
+   * first sentence of this one, and the words this text comes back to in two or more sentences.
+   */
+  const ownStems = (): Set<string> => {
+    if (own) return own;
+    own = new Set<string>();
+    const topic = topicMap();
+    const self = topicStems([text]);
+    for (const [k, n] of topic ?? []) if (n >= NAME_COUNT || n - (self.has(k) ? 1 : 0) > 0) own.add(k);
+    const seen = new Map<string, number>();
+    for (const s of sents()) for (const t of topicStems([s.text])) seen.set(t, (seen.get(t) ?? 0) + 1);
+    for (const [t, n] of seen) if (n >= 2) own.add(t);
+    return own;
+  };
+  let lead: Set<string> | undefined;
+  /**
+   * A sentence about this tool itself: it says "this tool" (or the tool's name), or most of its
+   * words are the tool's own. A server coaching the model on its own tool speaks so; a payload
+   * speaks of something else (another tool, the user's data, the agent's instructions).
+   */
+  const aboutOwnTool = (s: Sentence): boolean => {
+    if (ctx.slot !== 'description' && ctx.slot !== 'title') return false;
+    if (SELF_REFERENCE.test(s.text) || (ctx.ownTool !== undefined && ctx.ownTool.length >= 4 && s.text.includes(ctx.ownTool.toLowerCase()))) {
+      if (reads) reads.toolSpecific = true;
+      return true;
+    }
+    if (!ctx.topic) return false;
+    const stems = [...topicStems([s.text])].filter((t) => !MODEL_STEMS.has(t) && !ANSWER_STEMS.has(t));
+    if (!stems.length) return false;
+    const mine = ownStems();
+    // The first sentence says what the tool is: its words are the topic of the sentences after it.
+    const first = sents()[0];
+    lead ??= topicStems(first ? [first.text] : []);
+    const later = first !== undefined && s.text !== first.text;
+    // Folded text joins camel-case identifiers ("outputdir"): a stem that begins with a name's stem is that name.
+    const named = (t: string) => t.length > 6 && [...(topicMap() ?? [])].some(([k, n]) => n >= NAME_COUNT && k.length >= 4 && t.startsWith(k));
+    return stems.filter((t) => mine.has(t) || (later && lead?.has(t)) || named(t)).length * 2 >= stems.length;
+  };
+  /** "The LLM should ask the user to provide it", "wait for the user": the agent is sent back to the user. */
+  const defers = (s: Sentence): boolean => s.words.some((x, i) => DEFER_VERBS.has(x) && s.words.slice(i + 1, i + 5).some((y) => y === 'user' || y === 'users' || y === 'them'));
   // "Ignore your previous ...", "disregard the above": what is discarded is whatever came before.
   const overrideHard = close(OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0 || (close(COMMAND_OVERRIDES, BEFORE_WORDS, 3) >= 0 && (discardsBefore(w) || sents().some((s) => COMMAND_OVERRIDES.has(s.lead))));
   const overrideSoft = close(OVERRIDE_VERBS, CONTROL_NOUNS, 4) >= 0 || close(BYPASS_VERBS, INSTRUCTION_NOUNS, 4) >= 0 || close(BYPASS_VERBS, CONTROL_NOUNS, 3) >= 0;
@@ -358,7 +490,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const commanded = occurs(COMMAND_OVERRIDES) && sents().some((s) => COMMAND_OVERRIDES.has(s.lead) && s.words.some((x) => SAFETY_NOUNS.has(x)));
   if (overrideHard || commanded || phrases.has('priorInstructions')) {
     add('instruction-override', 1, 'tells the agent to discard its instructions');
-  } else if (overrideSoft || lifted) {
+  } else if ((overrideSoft || lifted) && !documentsOverride(sents(), isName)) {
     add('instruction-override', 0.6, 'tells the agent to discard rules or tool descriptions');
   }
 
@@ -372,6 +504,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     add('authority-markup', bracketOnly ? 0.5 : 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
   }
   else if ((text.includes(':') && /(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text)) || (angle && /<\|[a-z_]{2,20}\|>/.test(text))) add('authority-markup', 0.7, 'poses as a system or assistant message');
+  else if (angle && raw.includes('</') && authorityTag(raw)) add('authority-markup', 0.8, 'wraps text in a made-up tag that claims the system\'s voice');
   else if (angle && pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
 
   // Fake turns and delimiters: "##(system message)", "END OF USER INPUT", "User:" lines of a made-up dialogue.
@@ -380,7 +513,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   else if (text.includes(':') && ROLE_ANYWHERE.test(text) && roleLines(text)) add('fake-delimiter', 0.6, 'fakes a conversation turn with role lines');
 
   // New orders announced: "new directive", "adhere to the following instruction", "all other tasks are secondary".
-  if (phrases.has('announce') || close(FRESH, ORDER_NOUNS, 3) >= 0) add('new-instruction', 0.6, 'announces new instructions for the agent');
+  const freshAt = close(FRESH, ORDER_NOUNS, 3);
+  // "Creates a new repository security advisory", an example of a `general_instructions` field: the order noun is the tool's own subject.
+  if (phrases.has('announce') || (freshAt >= 0 && !isName(stem(w[freshAt])))) add('new-instruction', 0.6, 'announces new instructions for the agent');
   else if (close(OTHER_WORDS, ORDER_NOUNS, 2) >= 0 && w.includes('all')) add('new-instruction', 0.5, 'sets aside every other instruction');
 
   // Text a renderer hides: an HTML comment with words in it.
@@ -401,16 +536,12 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     const self = topicStems([text]);
     return AGENT_STEMS.some((t) => (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0);
   };
-  // Every sentence that speaks to the model is mostly about the tool (its names and texts).
+  // Every sentence that speaks to the model is about the tool itself, or sends the model back to the user.
   const coachesOnTool = () => {
     if (ctx.slot !== 'description' || !ctx.topic) return false;
-    if (reads) reads.toolSpecific = true;
-    const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
-    const spoken = sents().filter((s) => s.words.some((x) => MODEL_WORDS.has(x)));
-    return spoken.length > 0 && spoken.every((s) => {
-      const stems = [...topicStems([s.text])].filter((t) => !MODEL_STEMS.has(t));
-      return stems.length > 0 && stems.filter((t) => (topic.get(t) ?? 0) > 1).length * 2 >= stems.length;
-    });
+    // The sentences that speak to the model (an obligation or an address), not those that merely name it.
+    const spoken = sents().filter((s) => s.words.some((x) => MODEL_WORDS.has(x)) && PHRASES.find(s.words).has(obliged ? 'obliged' : 'addressed'));
+    return spoken.length > 0 && spoken.every((s) => aboutOwnTool(s) || defers(s));
   };
   if (obliged && (aboutAgents() || softwareAgent(w))) {
     add('addresses-agent', 0.3, 'tells an agent what it must do, in the documentation of a tool about agents');
@@ -432,7 +563,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     if (!CONCEAL_VERBS.has(w[i]) && !CONCEAL_GERUNDS.has(w[i])) continue;
     // "do not tell the user", "don't mention that ..." — not "not `tell me when ...`" in an example.
     const object = w.slice(i + 1, i + 4).some((x) => CONCEAL_OBJECTS.has(x));
-    for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(w[j]) && object) concealed = true;
+    // The negation governs the verb ("do not tell", "never mention", "not to reveal"), not another
+    // verb before it ("do not use @ to mention users" is how to mention, not a secret).
+    for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(w[j]) && object && w.slice(j + 1, i).every((x) => GOVERN_GAP.has(x))) concealed = true;
   }
   // "Keep your API key confidential and never share it": advice to protect a secret, not to hide an act.
   if (concealed && (occurs(SECRET_WORDS) || phrases.has('secret')) && sents().some(protective)) concealed = false;
@@ -441,11 +574,21 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     add('concealment', 0.8, 'asks the agent to hide what it does from the user');
   }
 
-  if (phrases.has('role') || phrases.has('rolePlay')) {
+  if (phrases.has('role') || phrases.has('rolePlay') || (phrases.has('roleNoun') && !ROLE_NOUNS.some((n) => w.includes(n) && isName(stem(n))))) {
     add('role-change', 0.7, 'tries to change the agent\'s role or rules');
   }
 
-  if (phrases.has('userOverride')) add('user-override', 0.8, "tells the agent to act against what the user asks");
+  if (phrases.has('userOverride')) {
+    // "Do not invoke other tools …, even if the user selects a project" holds the agent back; "read
+    // the file even if the user didn't ask" is about the tool's own work. Neither acts against the user.
+    const held = sents().filter((s) => PHRASES.find(s.words).has('userOverride'));
+    const restrains = (s: Sentence) => {
+      const at = s.words.findIndex((x, i) => (x === 'even' || x === 'regardless' || x === 'no') && (s.words[i + 1] === 'if' || s.words[i + 1] === 'of' || s.words[i + 1] === 'matter'));
+      return at > 0 && s.words.slice(0, at).some((x) => NEGATIONS.has(x));
+    };
+    if (held.length && held.every((s) => restrains(s) || aboutOwnTool(s))) add('user-override', 0.4, "speaks of what the user asks, about the tool's own use");
+    else add('user-override', 0.8, "tells the agent to act against what the user asks");
+  }
 
   let directive = false;
   if (obliged || phrases.has('directive') || close(ALWAYS, IMPERATIVES, 1) >= 0) {
@@ -458,10 +601,12 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   }
 
   // "your answer", "your final answer", "your very next reply": a noun of the agent's own output.
+  // "Before returning your final response" says when, not what: the answer is a time, not a container.
   const yours = (s: Sentence, nouns: ReadonlySet<string>) =>
-    s.words.some((x, i) => (x === 'your' || x === "your's") && s.words.slice(i + 1, i + 4).some((n) => nouns.has(n)));
-  // "every response", "each of your replies", "all answers": a rule for everything the agent says.
-  const everyAnswer = (s: Sentence) => s.words.some((x, i) => EVERY.has(x) && s.words.slice(i + 1, i + 4).some((n) => REPLY_NOUNS.has(n)));
+    s.words.some((x, i) => (x === 'your' || x === "your's") && s.words.slice(i + 1, i + 4).some((n) => nouns.has(n)) && !s.words.slice(Math.max(0, i - 2), i).some((y) => WHEN_WORDS.has(y)));
+  // "every response", "each of your replies", "all answers": a rule for everything the agent says
+  // (not "the NextToken value from each response": an API's responses).
+  const everyAnswer = (s: Sentence) => s.words.some((x, i) => EVERY.has(x) && s.words.slice(i + 1, i + 4).some((n) => REPLY_NOUNS.has(n))) && !s.words.some((x) => DOC_WORDS.has(x) || PAGING.has(x));
   // "Respond only in French", "Always reply to the user in capitals": a rule for how it answers.
   const replyTalk = occurs(REPLY_TALK);
   const replyRule = replyTalk && sents().some((s) => s.imperative && REPLY_VERBS.has(s.verb ?? s.lead) && s.words.some((x) => REPLY_RULE_WORDS.has(x)));
@@ -469,23 +614,32 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const outputSents = replyTalk ? sents().filter((s) => yours(s, OUTPUT_NOUNS)) : [];
   // A server's own advice on answering with its results ("include links to the repositories in your
   // response") speaks of what the tool is about; a hijacked answer speaks of something else.
-  const aboutTool = (s: Sentence) => {
-    if (ctx.slot !== 'description' || !ctx.topic) return false;
-    if (reads) reads.toolSpecific = true;
-    const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
-    const stems = [...topicStems([s.text])].filter((t) => !ANSWER_STEMS.has(t));
-    return stems.length > 0 && stems.filter((t) => (topic.get(t) ?? 0) > 1).length * 2 >= stems.length;
-  };
   const ordered = answerSents.filter((s) => s.imperative);
-  if (ordered.length && ordered.every(aboutTool)) add('answer-shaping', 0.5, "tells the agent how to answer with the tool's results");
+  // "When present, you MUST start your response with: 'WARNING: the logs have been truncated'": a
+  // condition on the tool's own output, and a notice about it for the user.
+  const reportsOwnState = (s: Sentence) => {
+    const x = s.words[0] === 'and' ? s.words.slice(1) : s.words;
+    if (!CONDITIONS_LEADS.has(x[0] ?? '') || !ctx.topic) return false;
+    const mine = ownStems();
+    return [...topicStems([s.text])].some((t) => !ANSWER_STEMS.has(t) && (mine.has(t) || isName(t)));
+  };
+  if (ordered.length && ordered.every(aboutOwnTool)) add('answer-shaping', 0.5, "tells the agent how to answer with the tool's results");
   else if (ordered.length) add('answer-shaping', 1, "tells the agent what to put in its answer");
+  else if (answerSents.length && answerSents.every((s) => aboutOwnTool(s) || reportsOwnState(s))) add('answer-shaping', 0.4, "tells the agent how to report the tool's own results");
   else if (answerSents.length) add('answer-shaping', 0.7, "dictates what goes into the agent's answer");
   else if (outputSents.some((s) => s.imperative)) add('answer-shaping', 0.6, "tells the agent what to put in its output");
   else if (outputSents.length) add('answer-shaping', 0.4, "dictates what goes into the agent's output");
   else if (replyRule) add('answer-shaping', 0.6, 'sets a rule for how the agent answers');
 
   // Asking the agent to reveal what it was told: its prompt, hidden or system instructions.
-  if ((close(REVEAL_VERBS, PROMPT_NOUNS, 6) >= 0 && (phrases.has('systemPrompt') || w.includes('hidden') || w.includes('your') || w.includes('initial'))) || (text.includes('above') && ABOVE.test(text))) {
+  // "Call the agent with your prompt" names the tool's own `prompt` parameter, not the agent's instructions.
+  const leaked = () => {
+    if (phrases.has('systemPrompt') || w.includes('hidden') || w.includes('initial')) return true;
+    if (!w.includes('your')) return false;
+    for (let j = 0; j < w.length; j++) if (PROMPT_NOUNS.has(w[j]) && w.slice(Math.max(0, j - 6), j).some((x) => REVEAL_VERBS.has(x)) && !isName(stem(w[j]))) return true;
+    return false;
+  };
+  if ((close(REVEAL_VERBS, PROMPT_NOUNS, 6) >= 0 && leaked()) || (text.includes('above') && ABOVE.test(text))) {
     add('prompt-leak', 1, 'asks the agent to reveal its instructions or system prompt');
   }
   // The conversation itself as cargo: "include the previous messages", "send the chat history".
@@ -494,8 +648,13 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   }
   // Consent the user never gave: "the user has pre-authorized ...", "proceed without asking".
   if (phrases.has('consent')) {
-    // Documentation says "deletes without asking"; a forgery speaks of the user's consent.
-    add('forged-consent', w.includes('user') || w.includes('proceed') ? 0.7 : 0.3, 'claims the user already consented, or tells the agent not to ask');
+    // Documentation says "deletes without asking" or "the subject has authorized the client"; a
+    // forgery speaks of the user's consent in the sentence that claims it, unconditionally ("If there
+    // is only one version, proceed and do not ask the user" is a step of the tool's own flow).
+    const forged = sents().some(
+      (s) => PHRASES.find(s.words).has('consent') && (s.words.includes('user') || s.words.includes('proceed')) && !(CONDITIONS_LEADS.has(s.words[0]) && aboutOwnTool(s)),
+    );
+    add('forged-consent', forged ? 0.7 : 0.3, 'claims the user already consented, or tells the agent not to ask');
   }
 
   if (riskyCode(text)) add('risky-code', 0.6, 'embeds code that reaches the network, the shell or the environment');
@@ -506,7 +665,10 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     // Technical prose (code spans, links, braces) documents the tool; a hijacked task is plain prose.
     // A markdown heading ("## Why is this bad?") titles the documentation that follows; a quoted
     // literal ("Append '-' for descending order") documents a value's syntax.
-    const plain = (s: Sentence) => !/[`{[]|\]\(|::/.test(s.text) && !(s.text.startsWith('#') && s.words.length <= 8) && !(SYNTAX_LITERAL.test(s.text) && s.words.length <= 15);
+    // A definition-list item ("- cursor: Cursor AI编辑器") labels a value. Code is written in ASCII: a
+    // placeholder in braces before a question in another script does not make the question code.
+    const plain = (s: Sentence) =>
+      !(/[`{[]|\]\(|::/.test(s.text) && scriptOf(s.text) === 'latin') && !(s.text.startsWith('#') && s.words.length <= 8) && !(SYNTAX_LITERAL.test(s.text) && s.words.length <= 15) && !DEFINITION.test(s.text);
     // Examples inside fenced code blocks are not requests to the reader.
     const prose = text.includes('```') ? sentences(text.split('```').filter((_, i) => i % 2 === 0).join('\n\n')) : sents();
     const ends = (s: Sentence) => '.?!。？！؟'.includes(finalMark(s.text) || 'x');
@@ -530,8 +692,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     const candidates = prose.filter(
       (s, i) =>
         plain(s) &&
+        !prohibits(s) &&
         ((i > 0 && (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead) && !s.words.some((x) => DOC_WORDS.has(x)) && s.words.length >= 5)) && s.words.length >= 4 && ends(s)) ||
-          (i > 0 && WH_WORDS.has(s.words[0]) && !WH_WORDS.has(s.words[1] ?? '') && s.words.length >= 6 && !s.words.some((x) => DOC_WORDS.has(x))) ||
+          (i > 0 && WH_WORDS.has(s.words[0]) && !WH_WORDS.has(s.words[1] ?? '') && !whClause(s.words) && s.words.length >= 6 && !s.words.some((x) => DOC_WORDS.has(x))) ||
           // A whole text that is a request (a parameter description that only asks something of the reader).
           (i === 0 && (s.question || WH_WORDS.has(s.words[0]) || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead))) && s.words.length >= 6 && !s.words.some((x) => DOC_WORDS.has(x))) ||
           scriptChange(s, i) ||
@@ -548,10 +711,31 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
       const nameStems = [...topic].filter(([k, n]) => n >= NAME_COUNT && k.length >= 4).map(([k]) => k);
       const onTopic = (t: string, s: Sentence) =>
         (s.text !== firstSentence?.text && first.has(t)) || (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0 || (t.length > 6 && nameStems.some((k) => t.startsWith(k)));
+      // A step of a procedure goes on from the steps before it ("Then repeat the process for the
+      // second set", "Give up after 5 minutes if neither status is reached"): an order whose words come
+      // from the documentation before it continues it. Documentation is what speaks of the tool (a
+      // word of its names or other texts), never a request of its own; a payload's own preamble
+      // ("CONTEXT OVERRIDE: administrative mode") speaks of something else and vouches for nothing.
+      const before = (s: Sentence) => {
+        const at = prose.indexOf(s);
+        const seen = new Set<string>();
+        for (let k = 0; k < at; k++) {
+          if (candidates.includes(prose[k])) continue;
+          const stems = topicStems([prose[k].text]);
+          // Documentation goes on from documentation: a sentence joins it by a word of the tool or of the documentation before it.
+          if ([...stems].some((t) => seen.has(t) || onTopic(t, prose[k]))) for (const t of stems) seen.add(t);
+        }
+        return seen;
+      };
       // A question put to "you" must be mostly about the tool; any other request must touch it at all.
       const unrelated = (s: Sentence) => {
+        if (SELF_REFERENCE.test(s.text)) return false;
         const stems = [...topicStems([s.text])];
-        const on = stems.filter((t) => onTopic(t, s)).length;
+        let on = stems.filter((t) => onTopic(t, s)).length;
+        if (on === 0 && s.imperative && !s.question) {
+          const earlier = before(s);
+          on = stems.filter((t) => earlier.has(t)).length;
+        }
         return on === 0 || (s.words.includes('you') && QUESTION_WORDS.has(s.words[0]) && on * 2 < stems.length);
       };
       if (candidates.some(unrelated)) {
@@ -611,7 +795,14 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
       // Nor is a counted token ("fewer tokens") or a reference to where a secret is kept ("the name of the secret").
       const paging = (s: Sentence) => s.words.some((x) => PAGING.has(x) || NOT_A_SECRET.has(x));
       const asked = sents().filter((s) => s.imperative && !paging(s) && !protective(s) && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
-      if (asked.some((s) => s.words.includes('your'))) add('secret-request', 1, 'asks for your credentials, keys or tokens');
+      // A tool about secrets, tokens or passwords (its name or a parameter says so) asks for them by design.
+      const ownSecret = (s: Sentence) => {
+        const named = s.words.filter(isSecret).flatMap((x) => x.split('_').filter((p) => SECRET_WORDS.has(p)));
+        return named.length > 0 && named.every((p) => isName(stem(p)));
+      };
+      const mine = asked.length > 0 && asked.every(ownSecret);
+      if (mine) add('sensitive-target', 0.3, "asks for the credentials the tool itself takes");
+      else if (asked.some((s) => s.words.includes('your'))) add('secret-request', 1, 'asks for your credentials, keys or tokens');
       else if (asked.length) add('secret-request', 0.7, 'asks for credentials, keys or tokens');
       else if (asks) add('sensitive-target', 0.3, 'asks for credentials or tokens');
     }
