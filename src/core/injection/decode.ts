@@ -122,7 +122,7 @@ function hexTokens(text: string): string[] {
 }
 
 export interface Decoded {
-  encoding: 'base64' | 'hex' | 'percent' | 'html-entities';
+  encoding: 'base64' | 'hex' | 'percent' | 'html-entities' | 'binary' | 'morse';
   text: string;
   /** Not prose but another encoded layer (base64 of base64): decode again, do not score yet. */
   layer?: boolean;
@@ -187,6 +187,46 @@ function shortBase64(text: string): string | undefined {
   return s && FEW_WORDS.test(s) ? s : undefined;
 }
 
+/**
+ * Spelled-out bytes and Morse code, as token-smuggling prompts write them ("decode this: '57 68 61
+ * 74 …'", "01010111 01101000 …", ".-- .... .- -"): runs of at least eight units separated by
+ * spaces. A unit that is not a whole byte (a typo in the run) is skipped, not a reason to give up.
+ */
+const HEX_BYTES = /(?:\b[0-9a-fA-F]{2}[ ,]+){7,}[0-9a-fA-F]{2}\b/g;
+const BINARY = /(?:\b[01]{7,9}\s+){7,}[01]{7,9}\b/g;
+const MORSE_RUN = /(?:[.\-]{1,7}(?: \/ | {1,3}|\/))+[.\-]{1,7}/g;
+const MORSE: Record<string, string> = {
+  '.-': 'a', '-...': 'b', '-.-.': 'c', '-..': 'd', '.': 'e', '..-.': 'f', '--.': 'g', '....': 'h', '..': 'i', '.---': 'j', '-.-': 'k', '.-..': 'l', '--': 'm',
+  '-.': 'n', '---': 'o', '.--.': 'p', '--.-': 'q', '.-.': 'r', '...': 's', '-': 't', '..-': 'u', '...-': 'v', '.--': 'w', '-..-': 'x', '-.--': 'y', '--..': 'z',
+  '-----': '0', '.----': '1', '..---': '2', '...--': '3', '....-': '4', '.....': '5', '-....': '6', '--...': '7', '---..': '8', '----.': '9',
+  '..--..': '?', '.-.-.-': '.', '--..--': ',', '-.-.--': '!', '.----.': "'", '-..-.': '/',
+};
+
+function spelledBytes(text: string): Decoded[] {
+  const out: Decoded[] = [];
+  if (/[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}/.test(text)) {
+    for (const m of text.matchAll(HEX_BYTES)) {
+      const s = utf8(m[0].split(/[ ,]+/).filter(Boolean).map((h) => parseInt(h, 16)));
+      if (s && readable(s)) out.push({ encoding: 'hex', text: s });
+    }
+  }
+  if (/[01]{8}\s+[01]{8}/.test(text)) {
+    for (const m of text.matchAll(BINARY)) {
+      const s = utf8(m[0].split(/\s+/).filter((b) => b.length === 8).map((b) => parseInt(b, 2)));
+      if (s && readable(s)) out.push({ encoding: 'binary', text: s });
+    }
+  }
+  if (/[.-]{2,4} [.-]{1,4} [.-]{1,4} [.-]/.test(text)) {
+    for (const m of text.matchAll(MORSE_RUN)) {
+      const words = m[0].split(/ ?\/ ?| {3}/);
+      if (words.length < 3) continue;
+      const s = words.map((wd) => wd.split(' ').map((c) => MORSE[c] ?? '').join('')).join(' ');
+      if (readable(s)) out.push({ encoding: 'morse', text: s });
+    }
+  }
+  return out;
+}
+
 /** Every readable text hidden in `text` by one layer of encoding. */
 export function decodeLayer(text: string): Decoded[] {
   const out: Decoded[] = [];
@@ -204,6 +244,7 @@ export function decodeLayer(text: string): Decoded[] {
     const s = utf8(bytes);
     if (s && readable(s)) out.push({ encoding: 'hex', text: s });
   }
+  if (text.length >= 40 && (text.includes(' ') || text.includes(','))) out.push(...spelledBytes(text));
   const pct = decodePercent(text);
   if (pct && pct !== text && readable(pct)) out.push({ encoding: 'percent', text: pct });
   const ent = decodeEntities(text);

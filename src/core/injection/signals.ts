@@ -24,6 +24,7 @@ import { finalMark, sentences, stem, topicStems, words, type Sentence, type Word
 import { isExampleHost, nearAddress, sinks } from './sinks';
 import { notEnglish, scriptOf } from './language';
 import { crossToolSignals, dictationSignals, pretextSignals } from './orders';
+import { announcedTask, forTheWriter, TASK_NOUNS } from './tasks';
 import { FOREIGN_WORDS, foreignSignals, mayBeForeign } from './multilingual';
 
 export type { Signal } from './signal';
@@ -284,11 +285,16 @@ const AUTH_WORDS = new Set(['granted', 'password', 'authorized', 'authorised', '
 /** The pretext phrases whose words are common, found by their text. */
 const PRETEXT_TEXT = /required by|(system|security|critical) update|(company|corporate|security) policy|(this|done) first|will fail|setup step|security check/;
 
+/** Words that set the rest aside ("dismiss the rest", "all others are …", "everything else"). */
+const REST_WORDS = new Set(['dismiss', 'ignore', 'disregard', 'forget', 'drop', 'abandon', 'discard', 'skip', 'all', 'everything']);
+/** The writer as the one a request is for: "tell me", "what I write". */
+const WRITER = new Set(['me', 'myself']);
+
 /** Every word set the signals below look for, so that one pass over the words says which occur. */
 const WORD_SETS = new WordSets([
   OVERRIDE_VERBS, INSTRUCTION_NOUNS, CONTROL_NOUNS, BYPASS_VERBS, LIFTABLE, LIFTED, COMMAND_OVERRIDES, CONCEAL_VERBS, CONCEAL_GERUNDS, HUSH, HUSHED_ACTS,
   ALWAYS, ALSO, TOOL_WORDS, BEFORE_WORDS, FRESH, ORDER_NOUNS, OTHER_WORDS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
-  PRESSURE_WORDS, SECRET_WORDS, ORDERING, SAYING, FRAMING, PRETEXT_WORDS, FOREIGN_WORDS, PRETEXT_COMMON, AUTH_WORDS,
+  PRESSURE_WORDS, SECRET_WORDS, ORDERING, SAYING, FRAMING, PRETEXT_WORDS, FOREIGN_WORDS, PRETEXT_COMMON, AUTH_WORDS, TASK_NOUNS, REST_WORDS, WRITER,
 ]);
 
 /** An identifier shape (snake, kebab or camel case): an English word cannot name a tool. */
@@ -515,7 +521,12 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // New orders announced: "new directive", "adhere to the following instruction", "all other tasks are secondary".
   const freshAt = close(FRESH, ORDER_NOUNS, 3);
   // "Creates a new repository security advisory", an example of a `general_instructions` field: the order noun is the tool's own subject.
-  if (phrases.has('announce') || (freshAt >= 0 && !isName(stem(w[freshAt])))) add('new-instruction', 0.6, 'announces new instructions for the agent');
+  const fresh = phrases.has('announce') || (freshAt >= 0 && !isName(stem(w[freshAt])));
+  // Announced, then given: "Fresh instructions have just been released. Name the animal that …".
+  const mayAnnounce = fresh || (occurs(TASK_NOUNS) && (w.includes('your') || w.includes('follows') || w.includes("here's"))) || (occurs(REST_WORDS) && (w.includes('rest') || w.includes('others') || w.includes('else')));
+  const announced = mayAnnounce && ctx.slot !== 'data' ? announcedTask(sents(), (s) => PHRASES.find(s.words).has('announce') || (near(s.words, FRESH, ORDER_NOUNS, 3) >= 0 && !isName(stem(s.words[near(s.words, FRESH, ORDER_NOUNS, 3)]))), prohibits) : [];
+  if (announced.length) add(announced[0].id, announced[0].weight, announced[0].explanation);
+  else if (fresh) add('new-instruction', 0.6, 'announces new instructions for the agent');
   else if (close(OTHER_WORDS, ORDER_NOUNS, 2) >= 0 && w.includes('all')) add('new-instruction', 0.5, 'sets aside every other instruction');
 
   // Text a renderer hides: an HTML comment with words in it.
@@ -574,7 +585,8 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     add('concealment', 0.8, 'asks the agent to hide what it does from the user');
   }
 
-  if (phrases.has('role') || phrases.has('rolePlay') || (phrases.has('roleNoun') && !ROLE_NOUNS.some((n) => w.includes(n) && isName(stem(n))))) {
+  // "New instructions" is one phrase: it announces orders (new-instruction, above) or, without that, changes the rules.
+  if (phrases.has('role') || phrases.has('rolePlay') || (phrases.has('roleNoun') && !fresh && !announced.length && !ROLE_NOUNS.some((n) => w.includes(n) && isName(stem(n))))) {
     add('role-change', 0.7, 'tries to change the agent\'s role or rules');
   }
 
@@ -742,6 +754,12 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
         add('off-topic-request', 1, 'asks the reader for something unrelated to the tool');
       }
     }
+  }
+
+  // A description that wants something for its writer ("tell me what it says", "send it to me").
+  if ((ctx.slot === 'description' || ctx.slot === 'title') && (occurs(WRITER) || (w.includes('i') && w.includes('what')))) {
+    const mine = forTheWriter(sents());
+    if (mine.length) add('writer-request', mine.every(aboutOwnTool) ? 0.5 : 1, 'asks the reader to do something for the writer ("tell me", "send it to me")');
   }
 
   // Another tool, judged on the string alone: an identifier that is not this tool's name, named
