@@ -231,6 +231,8 @@ function roleLines(text: string): boolean {
   let before = false;
   for (let i = 0; i < lines.length && i < 200; i++) {
     const m = ROLE_LINE.exec(lines[i]);
+    // A dialogue shown as an example ("EXAMPLE INTERACTION:", "For example:") documents how the tool is used.
+    if (m && roles.size === 0 && lines.slice(Math.max(0, i - 2), i).some((l) => /\bexamples?\b|\be\.g\./.test(l))) return false;
     if (m) {
       roles.add(m[1]);
       if (before) late = true;
@@ -747,6 +749,11 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
         if (on === 0 && s.imperative && !s.question) {
           const earlier = before(s);
           on = stems.filter((t) => earlier.has(t)).length;
+        }
+        // A first sentence that the rest of the text goes on about states what the tool does ("Create a new PDF file …").
+        if (on === 0 && s === prose[0] && prose.length > 1) {
+          const rest = topicStems(prose.slice(1).filter((x) => !candidates.includes(x)).map((x) => x.text));
+          on = stems.filter((t) => rest.has(t)).length;
         }
         return on === 0 || (s.words.includes('you') && QUESTION_WORDS.has(s.words[0]) && on * 2 < stems.length);
       };
