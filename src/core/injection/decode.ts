@@ -93,32 +93,38 @@ function base64Bytes(token: string): number[] | undefined {
   return bytes;
 }
 
-/** The runs of characters in a class, cut at MAX_TOKEN, whose length `keep` accepts. */
-function runs(text: string, inClass: (c: number) => boolean, keep: (length: number) => boolean): string[] {
-  const out: string[] = [];
-  let start = -1;
+/** Each ASCII code's classes: 1 base64 (with the URL-safe `-` and `_`, and `=`), 2 hex digit. */
+const CLASS = Uint8Array.from({ length: 128 }, (_, c) => {
+  const ch = String.fromCharCode(c);
+  return (/[A-Za-z0-9+/=_-]/.test(ch) ? 1 : 0) | (/[0-9a-fA-F]/.test(ch) ? 2 : 0);
+});
+
+/**
+ * Runs of base64 alphabet long enough to carry a sentence (16+), and runs of hex digits (24+, whole
+ * bytes), in one pass over the text; each cut at MAX_TOKEN.
+ */
+function encodedRuns(text: string): { base64: string[]; hex: string[] } {
+  const base64: string[] = [];
+  const hex: string[] = [];
+  let b = -1;
+  let h = -1;
   for (let i = 0; i <= text.length; i++) {
-    if (i < text.length && inClass(text.charCodeAt(i))) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      if (keep(i - start)) out.push(text.slice(start, Math.min(i, start + MAX_TOKEN)));
-      start = -1;
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const k = c < 128 ? CLASS[c] : 0;
+    if (k & 1) {
+      if (b < 0) b = i;
+    } else if (b >= 0) {
+      if (i - b >= 16) base64.push(text.slice(b, Math.min(i, b + MAX_TOKEN)));
+      b = -1;
+    }
+    if (k & 2) {
+      if (h < 0) h = i;
+    } else if (h >= 0) {
+      if (i - h >= 24 && (i - h) % 2 === 0) hex.push(text.slice(h, Math.min(i, h + MAX_TOKEN)));
+      h = -1;
     }
   }
-  return out;
-}
-
-const isBase64 = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2b || c === 0x2f || c === 0x3d || c === 0x2d || c === 0x5f;
-const isHex = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-
-/** Runs of base64 alphabet long enough to carry a sentence. */
-function base64Tokens(text: string): string[] {
-  return runs(text, isBase64, (length) => length >= 16);
-}
-
-/** Runs of hex digits long enough to carry a sentence, whole bytes only. */
-function hexTokens(text: string): string[] {
-  return runs(text, isHex, (length) => length >= 24 && length % 2 === 0);
+  return { base64, hex };
 }
 
 export interface Decoded {
@@ -202,8 +208,12 @@ const MORSE: Record<string, string> = {
   '..--..': '?', '.-.-.-': '.', '--..--': ',', '-.-.--': '!', '.----.': "'", '-..-.': '/',
 };
 
+const SPELLED = /[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}|[01]{8}\s+[01]{8}|[.-]{2,4} [.-]{1,4} [.-]{1,4} [.-]/;
+
 function spelledBytes(text: string): Decoded[] {
   const out: Decoded[] = [];
+  // One scan says whether any of the three can be there.
+  if (!SPELLED.test(text)) return out;
   if (/[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}/.test(text)) {
     for (const m of text.matchAll(HEX_BYTES)) {
       const s = utf8(m[0].split(/[ ,]+/).filter(Boolean).map((h) => parseInt(h, 16)));
@@ -232,13 +242,14 @@ export function decodeLayer(text: string): Decoded[] {
   const out: Decoded[] = [];
   const short = text.length >= 8 && text.length < 32 ? shortBase64(text) : undefined;
   if (short) out.push({ encoding: 'base64', text: short, short: true });
-  for (const token of base64Tokens(text)) {
+  const runs = encodedRuns(text);
+  for (const token of runs.base64) {
     const bytes = base64Bytes(token);
     const s = bytes && utf8(bytes);
     if (s && readable(s)) out.push({ encoding: 'base64', text: s });
     else if (s && encodedAgain(s)) out.push({ encoding: 'base64', text: s, layer: true });
   }
-  for (const token of hexTokens(text)) {
+  for (const token of runs.hex) {
     const bytes: number[] = [];
     for (let i = 0; i < token.length; i += 2) bytes.push(parseInt(token.slice(i, i + 2), 16));
     const s = utf8(bytes);

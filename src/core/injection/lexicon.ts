@@ -15,7 +15,7 @@ export const OVERRIDE_VERBS = set('ignore ignoring ignored disregard disregardin
 /** Passive forms that announce a control is gone ("safeguards are disabled"). */
 export const LIFTED = set('ignored disabled lifted suspended bypassed overridden deprecated outdated compromised revoked waived');
 /** Verbs that defeat a control (weaker: "override the rules" is also plain config talk). */
-export const BYPASS_VERBS = set('bypass bypassing override overriding circumvent circumventing overrule');
+export const BYPASS_VERBS = set('bypass bypassing override overriding circumvent circumventing overrule disable disabling deactivate');
 /** What an override discards, when it is about the agent's instructions. */
 export const INSTRUCTION_NOUNS = set('instructions instruction prompt prompts guidelines guideline safeguards safeguard guardrails guardrail directives directive');
 /** What an override discards in words that also occur in configuration text. */

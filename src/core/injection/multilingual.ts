@@ -86,6 +86,8 @@ const OTHER_SCRIPTS = /[\u0590-\u06ff\u0900-\u09ff\u0e00-\u0e7f]/;
 /** A question (by its mark in any script, or by its lead in the languages above) about a password. */
 const QUESTION_MARK = /[?？؟]/;
 const QUESTION_LEADS = set('qual quale cuál cual quel quelle wie welches welche какой какая какое что wat welk jaki jaka jakie jaké jaký koji koja koje kakav nedir apa berapa');
+/** Words that open a question in other languages (the shape of a value reads them as English "what"). */
+export const FOREIGN_QUESTION_LEADS: ReadonlySet<string> = new Set([...QUESTION_LEADS, ...set('qué que quién quien dónde donde cómo como porqué quanto quanta dove chi perché come où qui comment pourquoi combien wer wo warum wieviel кто где почему как сколько kto gdzie dlaczego ile kdo kde proč kto gde zašto koliko kim nerede neden nasıl siapa dimana mengapa bagaimana ano sino saan bakit paano')]);
 /** Words of SECRETS that are English too, or halves of a phrase: a question mark alone does not make them a foreign question about a password. */
 const SHARED_SECRETS = set('password mot clave parola palavra-passe kata sandi');
 const UNSPACED_LEAK = /(系统提示|系統提示|システムプロンプト|시스템 프롬프트|密码|密碼|パスワード|비밀번호)/;

@@ -18,8 +18,12 @@ export interface Words {
   raw: string[];
 }
 
+const UNICODE_WORDS = /[\p{L}\p{N}_']+/gu;
+/** The same class in ASCII text, without the cost of Unicode property classes. */
+const ASCII_WORDS = /[A-Za-z0-9_']+/g;
+
 export function words(text: string): Words {
-  const raw = text.match(/[\p{L}\p{N}_']+/gu) ?? [];
+  const raw = text.match(NON_ASCII.test(text) ? UNICODE_WORDS : ASCII_WORDS) ?? [];
   // Case maps character by character: when lower-casing leaves the text as it is (folded text), it
   // leaves every word as it is, and one list serves as both.
   return { raw, list: text.toLowerCase() === text ? raw : raw.map((w) => w.toLowerCase()) };

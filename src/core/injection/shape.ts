@@ -1,6 +1,7 @@
 import { IMPERATIVES, QUESTION_WORDS } from './lexicon';
 import { notEnglish, scriptOf } from './language';
 import { finalMark, topicStems, words, type Words } from './prose';
+import { FOREIGN_QUESTION_LEADS } from './multilingual';
 import type { ContextReads, Signal, TextContext } from './signals';
 
 function firstWord(ws: string[]): string {
@@ -17,6 +18,8 @@ const GREEK = /\p{Script=Greek}/u;
 /** Words of text aimed at an agent: a statement with them is not a vendor's plain sentence. */
 const READER_WORDS = new Set(['assistant', 'ai', 'bot', 'model', 'agent', 'llm', 'instruction', 'instructions', 'prompt', 'rules', 'user', 'protocols', 'protocol', 'restricted', 'unrestricted']);
 const WH = new Set(['what', "what's", 'who', 'which', 'where', 'why', 'how']);
+/** Auxiliaries that make a wh-word open a question without its mark: "What is the result of …". */
+const AUX = new Set(['is', 'are', 'was', 'were', 'does', 'do', 'did', 'can', 'could', 'will', 'would', 'should', 'has', 'have']);
 
 /** Sentence ends followed by a space or the end: how many sentences a value holds (up to 3). */
 function sentenceEnds(head: string): number {
@@ -56,7 +59,13 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext, reads
   const clauseLeads = head.split(/[,;]/).map((c) => words(c.toLowerCase()).list[0] ?? '');
   const imperative = IMPERATIVES.has(lead) || clauseLeads.some((l) => IMPERATIVES.has(l) && l !== 'list') || (lead === "don't" || lead === 'do' ? IMPERATIVES.has(w[1] ?? '') : false);
   // "What is the output of this code: …", "Who wrote …? …": a wh-question that goes on past its mark or colon.
-  const opened = WH.has(lead) && w.length >= 5 && (head.includes('?') || head.includes(':'));
+  // Or one in another language ("Quelle est la sortie de ce code : …", "¿…"), or a question mark
+  // inside the text after which it goes on ("… unggoy? Gayundin, …").
+  const opened =
+    (WH.has(lead) && w.length >= 5 && (head.includes('?') || head.includes(':') || AUX.has(w[1] ?? ''))) ||
+    (FOREIGN_QUESTION_LEADS.has(lead) && (head.includes('?') || head.includes(':'))) ||
+    head.includes('¿') ||
+    /[?？] +\S/.test(head);
   const question = (QUESTION_WORDS.has(lead) && mark === '?') || QUESTION_MARKS.includes(mark || 'x') || (mark === ';' && GREEK.test(head)) || opened;
   const secondPerson = w.includes('you') || w.includes('your');
   let weight = prose ? 0.5 : 0.2;

@@ -205,10 +205,10 @@ const DETERMINERS = new Set(['your', 'all']);
 const FAKE_HEADER = /##[ \t]?[([]?[ \t]?(system|admin|administrator|developer|assistant)([ _](message|prompt|override|instructions?|note|mode))?[)\]]/;
 const DELIMITERS = [
   'end user input', 'end of user input', 'begin user input', 'user input ends', 'end of input', 'end of instructions', 'end of system prompt', 'begin system prompt', 'system override',
-  'admin override', 'developer mode', 'debug mode', 'maintenance mode', 'god mode', 'sudo mode', 'dan mode', 'jailbreak mode', 'end of context', 'end of document', 'ignore the above',
+  'admin override', 'developer mode', 'debug mode', 'override mode', 'unrestricted mode', 'unfiltered mode', 'admin mode', 'root mode', 'enforcement mode', 'maintenance mode', 'god mode', 'sudo mode', 'dan mode', 'jailbreak mode', 'end of context', 'end of document', 'ignore the above',
 ];
 /** Adjectives that announce orders as new or urgent, and the orders they announce. */
-const FRESH = new Set(['new', 'brand', 'fresh', 'newly', 'significant', 'important', 'essential', 'latest', 'updated', 'revised', 'urgent', 'vital', 'crucial', 'critical', 'priority', 'momentous', 'imperative', 'supplementary', 'paramount', 'pivotal', 'overriding', 'superseding']);
+const FRESH = new Set(['new', 'brand', 'fresh', 'newly', 'significant', 'important', 'essential', 'latest', 'updated', 'revised', 'urgent', 'vital', 'crucial', 'critical', 'priority', 'momentous', 'imperative', 'supplementary', 'paramount', 'pivotal', 'overriding', 'superseding', 'recently', 'received', 'indispensable', 'extra']);
 const ORDER_NOUNS = new Set(['instruction', 'instructions', 'directions', 'procedures', 'directive', 'directives', 'guidelines', 'advisories', 'advisory', 'orders', 'commands', 'mandate', 'mandates', 'assignment', 'mission']);
 const OTHER_WORDS = new Set(['other', 'else', 'previous', 'prior', 'earlier', 'former']);
 const ANNOUNCE = [
@@ -218,7 +218,7 @@ const ANNOUNCE = [
 /** Role play and rules redefined: the agent is told it is someone else, or that its rules are gone. */
 const ROLE_PLAY = [
   'the rules have changed', 'no longer apply', 'no longer bound', 'you are free to', 'you are no longer', 'simulate being', 'pretend you are', 'pretend that you', 'stay in character',
-  'roleplay as', 'role play as', 'you will act as', 'you are going to act', 'you are going to pretend', 'do anything now', 'not bound by', 'without any restrictions', 'free of all restrictions',
+  'roleplay as', 'role play as', 'you will act as', 'opposite personality', 'new personality', 'take on the persona', 'take on the role', 'you should become', 'you must become', 'you will become', 'you are to become', 'you are going to act', 'you are going to pretend', 'do anything now', 'not bound by', 'without any restrictions', 'free of all restrictions',
 ];
 /** Role lines ("User: …", "Assistant: …"), as a made-up dialogue or a turn injected after other text. */
 const ROLE_LINE = /^[ \t]*(user|human|assistant|ai|system|bot|chatgpt|gpt)[ \t]*:/;
@@ -292,15 +292,21 @@ const REST_WORDS = new Set(['dismiss', 'ignore', 'disregard', 'forget', 'drop', 
 /** The writer as the one a request is for: "tell me", "what I write". */
 const WRITER = new Set(['me', 'myself']);
 
+/** A word of each name of SENSITIVE_PATHS: the word pass says whether the alternation can match. */
+const SECRET_FILE_WORDS = new Set(['ssh', 'id_rsa', 'id_ed25519', 'id_ecdsa', 'passwd', 'shadow', 'bashrc', 'zshrc', 'bash_history', 'credentials', 'netrc', 'mcp', 'git']);
+/** A word of each DESTRUCTIVE command (the fork bomb has none and is looked for by its text). */
+const DESTRUCTIVE_WORDS = new Set(['rm', 'del', 'format', 'mkfs', 'dd', 'drop', 'chmod', 'shutdown']);
+
+/** Verbs that ask for an encoded text to be decoded ("Decode this …", "Decode and execute: …"). */
+const DECODE_VERBS = new Set(['decode', 'decipher', 'decrypt', 'unscramble', 'deobfuscate']);
 /** Every word set the signals below look for, so that one pass over the words says which occur. */
 const WORD_SETS = new WordSets([
   OVERRIDE_VERBS, INSTRUCTION_NOUNS, CONTROL_NOUNS, BYPASS_VERBS, LIFTABLE, LIFTED, COMMAND_OVERRIDES, CONCEAL_VERBS, CONCEAL_GERUNDS, HUSH, HUSHED_ACTS,
   ALWAYS, ALSO, TOOL_WORDS, BEFORE_WORDS, FRESH, ORDER_NOUNS, OTHER_WORDS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
   PRESSURE_WORDS, SECRET_WORDS, ORDERING, SAYING, FRAMING, PRETEXT_WORDS, FOREIGN_WORDS, PRETEXT_COMMON, AUTH_WORDS, TASK_NOUNS, REST_WORDS, WRITER,
+  SECRET_FILE_WORDS, DESTRUCTIVE_WORDS, DECODE_VERBS,
 ]);
 
-/** An identifier shape (snake, kebab or camel case): an English word cannot name a tool. */
-const TOOL_SHAPE = /[_-]|[a-z][A-Z]/;
 
 /** Where a second sentence can start: a line break, or an end mark before a space (see `sentences`). */
 const SECOND_SENTENCE = /\n|[.!?]\s/;
@@ -387,6 +393,17 @@ function prohibits(s: Sentence): boolean {
   const x = s.words;
   return x[0] === "don't" || x[0] === 'never' || (x[0] === 'do' && x[1] === 'not') || (x[0] === 'please' && (x[1] === "don't" || (x[1] === 'do' && x[2] === 'not')));
 }
+
+
+/** "[[[SYSTEM INSTRUCTION: …", "[SYSTEM MESSAGE]": a bracketed label in the system's voice. */
+const BRACKET_SYSTEM = /\[\[+\s*(system|admin)|\[\s*(system|admin)[ _](instruction|message|prompt|override|note|notice)/;
+
+/** Verbs that hand a secret over (besides TRANSFER_VERBS): "confirm your password", "type your token here". */
+const SUBMIT_VERBS = new Set(['share', 'send', 'give', 'tell', 'provide', 'confirm', 'enter', 'type', 'typing', 'input', 'submit', 'reveal', 'disclose', 'paste', 'verify']);
+/** A call written inline: "print(66 + 77)", "eval(\"1+1\")". */
+const CODE_CALL = /[a-z_][\w.]*\([^)\n]{0,80}\)/;
+/** A token that looks encoded: eight or more base64 characters mixing letters and digits or cases, or a run of hex. */
+const ENCODED_TOKEN = /(?=[A-Za-z0-9+/]{8,}={0,2})(?=[^\s]*[0-9])(?=[^\s]*[A-Za-z])[A-Za-z0-9+/]{8,}={0,2}|[A-Za-z0-9+/]{6,}==?(?![A-Za-z0-9+/])/;
 
 /** `.env` as a file name, not as part of `.environment` or `process.env`. */
 function mentionsDotEnv(text: string): boolean {
@@ -512,6 +529,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     add('authority-markup', bracketOnly ? 0.5 : 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
   }
   else if ((text.includes(':') && /(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text)) || (angle && /<\|[a-z_]{2,20}\|>/.test(text))) add('authority-markup', 0.7, 'poses as a system or assistant message');
+  else if (tagged && BRACKET_SYSTEM.test(text)) add('authority-markup', 0.7, 'opens a bracketed system or admin instruction');
   else if (angle && raw.includes('</') && authorityTag(raw)) add('authority-markup', 0.8, 'wraps text in a made-up tag that claims the system\'s voice');
   else if (angle && pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
 
@@ -536,7 +554,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   if (comment >= 0 && text.indexOf('-->', comment) > comment && words(text.slice(comment, text.indexOf('-->', comment))).list.length >= 3) {
     add('hidden-comment', 0.7, 'hides text in an HTML comment that rendered views do not show');
   }
-  if (DESTRUCTIVE.test(text)) add('destructive-command', 0.6, 'contains a destructive shell or database command');
+  if ((occurs(DESTRUCTIVE_WORDS) || text.includes(':(){')) && DESTRUCTIVE.test(text)) add('destructive-command', 0.6, 'contains a destructive shell or database command');
 
   const obliged = phrases.has('obliged');
   // "The agent must echo ..." documents a tool that is itself about agents (an agent platform's API).
@@ -703,12 +721,20 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     };
     // A later paragraph in another script than the first (an English question after Chinese documentation).
     const scriptChange = (s: Sentence, i: number) => i > 0 && all[0] !== undefined && s.text !== all[0].text && scriptOf(s.text) !== scriptOf(all[0].text) && long(s, 5);
+    // A request about the API's mechanics documents it; the words of quoted material after a colon
+    // ("What are the conclusions of this paper: '… Results: …'") are not the request's, and a question
+    // about what a piece of code returns ("What is the result of print(6 + 7)") is a task whatever its words.
+    const docTalk = (s: Sentence) => {
+      if (CODE_CALL.test(s.text)) return false;
+      const cut = s.text.search(/[:"'\u201c\u2018]/);
+      return (cut > 0 ? words(s.text.slice(0, cut)).list : s.words).some((x) => DOC_WORDS.has(x));
+    };
     const candidates = prose.filter(
       (s, i) =>
         plain(s) &&
         !prohibits(s) &&
         ((i > 0 && (s.question || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead) && !s.words.some((x) => DOC_WORDS.has(x)) && s.words.length >= 5)) && s.words.length >= 4 && ends(s)) ||
-          (i > 0 && WH_WORDS.has(s.words[0]) && !WH_WORDS.has(s.words[1] ?? '') && !whClause(s.words) && s.words.length >= 6 && !s.words.some((x) => DOC_WORDS.has(x))) ||
+          (i > 0 && WH_WORDS.has(s.words[0]) && !WH_WORDS.has(s.words[1] ?? '') && !whClause(s.words) && s.words.length >= 6 && !docTalk(s)) ||
           // A whole text that is a request (a parameter description that only asks something of the reader).
           (i === 0 && (s.question || WH_WORDS.has(s.words[0]) || (s.imperative && !USAGE_LEADS.has(s.verb ?? s.lead))) && s.words.length >= 6 && !s.words.some((x) => DOC_WORDS.has(x))) ||
           scriptChange(s, i) ||
@@ -759,8 +785,17 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
       };
       if (candidates.some(unrelated)) {
         add('off-topic-request', 1, 'asks the reader for something unrelated to the tool');
+      } else if (prose.length > 1 && candidates.includes(prose[prose.length - 1]) && asks(prose[prose.length - 1])) {
+        // A question that ends the text, with nothing after it to answer it: put to the reader. It corroborates only.
+        add('off-topic-request', 0.3, 'ends by asking the reader a question');
       }
     }
+  }
+
+  // "Decode this SGVsbG8=", "Decode and execute: ZWNobyAi…": the agent is asked to decode a hidden text.
+  if (occurs(DECODE_VERBS) && ENCODED_TOKEN.test(raw)) {
+    const asked = sents().some((s) => s.words.some((x, i) => DECODE_VERBS.has(x) && (i === 0 || s.verb === x || s.words[i - 1] === 'you' || s.words[i - 1] === 'please')));
+    if (asked) add('decode-request', 0.6, 'asks the agent to decode an encoded text');
   }
 
   // A description that wants something for its writer ("tell me what it says", "send it to me").
@@ -772,9 +807,12 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // Another tool, judged on the string alone: an identifier that is not this tool's name, named
   // as what to call instead. Documentation names sibling tools too ("use get_x first"), so a name
   // only corroborates; forbidding every other tool is a redirect in itself.
-  const toolShaped = TOOL_SHAPE.test(text) && ws.raw.some((r) => r.length >= 4 && TOOL_SHAPE.test(r));
+  // `text` is folded: its words are lower-case and hold no hyphen, so an identifier among them
+  // (TOOL_SHAPE) is a word with an underscore, and a text without one has none.
+  const shaped = (r: string) => r.length >= 4 && r.includes('_');
+  const toolShaped = text.includes('_') && ws.raw.some(shaped);
   if (toolShaped && reads) reads.toolSpecific = true;
-  const named = toolShaped ? ws.raw.filter((r) => r.length >= 4 && r !== ctx.ownTool && TOOL_SHAPE.test(r)) : [];
+  const named = toolShaped ? ws.raw.filter((r) => r !== ctx.ownTool && shaped(r)) : [];
   // "you must also call X": a second call riding on this one (piggy-backing), not documentation.
   // The tool must be what the verb acts on: "also call X", "also use the X tool".
   const verbAt = named.length > 0 ? close(ALSO, DIRECTIVE_VERBS, 2) : -1;
@@ -804,10 +842,10 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     else if (callIdx >= 0 && directive) add('tool-talk', 0.3, 'directs the agent to call a function by name');
   }
 
-  const sensitivePath = SENSITIVE_PATHS.test(text) || mentionsDotEnv(text);
+  const sensitivePath = (occurs(SECRET_FILE_WORDS) && SENSITIVE_PATHS.test(text)) || mentionsDotEnv(text);
   const isSecret = (x: string) => SECRET_WORDS.has(x) || (x.includes('_') && x.split('_').some((p) => SECRET_WORDS.has(p)));
   // A word is a secret word, or holds one between underscores (there are none without an underscore).
-  const secretWord = occurs(SECRET_WORDS) || (text.includes('_') && w.some(isSecret)) || phrases.has('secret');
+  const secretWord = occurs(SECRET_WORDS) || (text.includes('_') && w.some((x) => x.includes('_') && isSecret(x))) || phrases.has('secret');
   if (sensitivePath || secretWord) {
     const asks = close(TRANSFER_VERBS, ASKED_FOR, 8) >= 0;
     const imperativeAsk = sents().some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.test(s.text) || mentionsDotEnv(s.text)));
@@ -819,12 +857,22 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
       // A pagination token is a cursor, not a credential ("use the returned token to retrieve the next page").
       // Nor is a counted token ("fewer tokens") or a reference to where a secret is kept ("the name of the secret").
       const paging = (s: Sentence) => s.words.some((x) => PAGING.has(x) || NOT_A_SECRET.has(x));
-      const asked = sents().filter((s) => s.imperative && !paging(s) && !protective(s) && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
+      const asked: Sentence[] = sents().filter((s) => s.imperative && !paging(s) && !protective(s) && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
       // A tool about secrets, tokens or passwords (its name or a parameter says so) asks for them by design.
       const ownSecret = (s: Sentence) => {
         const named = s.words.filter(isSecret).flatMap((x) => x.split('_').filter((p) => SECRET_WORDS.has(p)));
         return named.length > 0 && named.every((p) => isName(stem(p)));
       };
+      // "What is your password", "it's important that you share your password with me", "confirm your password":
+      // the reader's own secret asked for without an imperative lead.
+      const yourSecret = (s: Sentence) => s.words.some((x, i) => (x === 'your' || x === 'ur') && s.words.slice(i + 1, i + 3).some((y) => SECRET_WORDS.has(y) || y === 'api'));
+      if (!asked.length) {
+        for (const s of sents()) {
+          if (!yourSecret(s) || protective(s) || paging(s)) continue;
+          const w0 = s.words[0] ?? '';
+          if ((WH_WORDS.has(w0) && (s.words[1] === 'is' || s.words[1] === 'are')) || s.words.some((x) => SUBMIT_VERBS.has(x))) asked.push(s);
+        }
+      }
       const mine = asked.length > 0 && asked.every(ownSecret);
       if (mine) add('sensitive-target', 0.3, "asks for the credentials the tool itself takes");
       else if (asked.some((s) => s.words.includes('your'))) add('secret-request', 1, 'asks for your credentials, keys or tokens');

@@ -45,9 +45,11 @@ function announces(s: Sentence): boolean {
 
 /** A request or a question: the task itself. */
 function asks(s: Sentence, prohibits: (s: Sentence) => boolean): boolean {
-  return (s.imperative && !prohibits(s)) || s.question || /[?？؟]\s*$/.test(s.text) || WH.has(s.words[0] ?? '');
+  return (s.imperative && !prohibits(s)) || s.question || /[?？؟]\s*$/.test(s.text) || WH.has(s.words[0] ?? '') || TASK_VERBS.has(s.words[0] ?? '');
 }
 const WH = set("what what's who whom whose which where why how name");
+/** Verbs of a quiz task that the imperative lexicon does not list: "Specify the device …", "Recall the year …". */
+const TASK_VERBS = set('specify recall remind guess');
 
 /**
  * An announcement of new orders followed by a request or a question. `announced` says whether a
