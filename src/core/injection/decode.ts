@@ -210,10 +210,32 @@ const MORSE: Record<string, string> = {
 
 const SPELLED = /[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}|[01]{8}\s+[01]{8}|[.-]{2,4} [.-]{1,4} [.-]{1,4} [.-]/;
 
-function spelledBytes(text: string): Decoded[] {
+/**
+ * Whether spelled bytes can be there, from the text's words when the caller has them: eight
+ * two-digit hex words, or a word of eight (or nine) binary digits; Morse opens with a letter of
+ * two or more symbols, so two of them stand side by side.
+ */
+function maySpell(text: string, ws: readonly string[] | undefined): boolean {
+  if (text.includes('.-') || text.includes('-.') || text.includes('..') || text.includes('--')) return true;
+  if (!ws) return SPELLED.test(text);
+  let pairs = 0;
+  for (const x of ws) {
+    if (x.length === 2) {
+      const a = x.charCodeAt(0);
+      const b = x.charCodeAt(1);
+      if (a < 128 && b < 128 && CLASS[a] & 2 && CLASS[b] & 2 && ++pairs >= 8) return true;
+    } else if (x.length === 8 || x.length === 9) {
+      let bits = 0;
+      while (bits < x.length && (x.charCodeAt(bits) === 0x30 || x.charCodeAt(bits) === 0x31)) bits++;
+      if (bits === x.length) return true;
+    }
+  }
+  return false;
+}
+
+function spelledBytes(text: string, ws?: readonly string[]): Decoded[] {
   const out: Decoded[] = [];
-  // One scan says whether any of the three can be there.
-  if (!SPELLED.test(text)) return out;
+  if (!maySpell(text, ws) || !SPELLED.test(text)) return out;
   if (/[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}/.test(text)) {
     for (const m of text.matchAll(HEX_BYTES)) {
       const s = utf8(m[0].split(/[ ,]+/).filter(Boolean).map((h) => parseInt(h, 16)));
@@ -237,8 +259,11 @@ function spelledBytes(text: string): Decoded[] {
   return out;
 }
 
-/** Every readable text hidden in `text` by one layer of encoding. */
-export function decodeLayer(text: string): Decoded[] {
+/**
+ * Every readable text hidden in `text` by one layer of encoding. `ws`, when given, are the words of
+ * `text` (a cheap test of whether bytes are spelled out in it).
+ */
+export function decodeLayer(text: string, ws?: readonly string[]): Decoded[] {
   const out: Decoded[] = [];
   const short = text.length >= 8 && text.length < 32 ? shortBase64(text) : undefined;
   if (short) out.push({ encoding: 'base64', text: short, short: true });
@@ -255,7 +280,7 @@ export function decodeLayer(text: string): Decoded[] {
     const s = utf8(bytes);
     if (s && readable(s)) out.push({ encoding: 'hex', text: s });
   }
-  if (text.length >= 40 && (text.includes(' ') || text.includes(','))) out.push(...spelledBytes(text));
+  if (text.length >= 40 && (text.includes(' ') || text.includes(','))) out.push(...spelledBytes(text, ws));
   const pct = decodePercent(text);
   if (pct && pct !== text && readable(pct)) out.push({ encoding: 'percent', text: pct });
   const ent = decodeEntities(text);

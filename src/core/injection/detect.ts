@@ -74,7 +74,7 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
   }
   if (depth === 0) mergeSignals(out, shapeSignals(text, ws, ctx, reads));
   if (depth >= MAX_DEPTH) return out;
-  for (const layer of decodeLayer(text)) {
+  for (const layer of decodeLayer(text, ws.list)) {
     if (layer.layer) {
       mergeSignals(out, textSignals(layer.text, ctx, depth + 1, decodedOut, reads));
       continue;

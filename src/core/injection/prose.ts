@@ -141,6 +141,24 @@ function headingWords(part: string): number {
   return m[3] ? 3 : 2;
 }
 
+/**
+ * How many of `ws` (the words of `part`, in order) stand before `at`: the words of part[0, at) are
+ * these first words, since a word never spans the comma. Found by position, not by tokenizing again.
+ */
+function wordsBefore(part: string, ws: readonly string[], at: number): number {
+  let pos = 0;
+  let n = 0;
+  for (const x of ws) {
+    pos = part.indexOf(x, pos);
+    // Text that is not folded (its words were lower-cased): count the slice's own words.
+    if (pos < 0) return words(part.slice(0, at)).list.length;
+    if (pos >= at) break;
+    pos += x.length;
+    n++;
+  }
+  return n;
+}
+
 /** Sentences of a folded text. */
 export function sentences(text: string): Sentence[] {
   const out: Sentence[] = [];
@@ -161,8 +179,9 @@ export function sentences(text: string): Sentence[] {
     // after a short opening clause (adverbs skipped).
     const comma = part.indexOf(',');
     // Conditions ("If lost, provide a negative value") document usage; they do not make a request.
-    if (!imperative && comma > 0 && !CONDITIONS.has(ws[0]) && !(ws[0] === 'for' && (ws[1] === 'example' || ws[1] === 'instance')) && words(part.slice(0, comma)).list.length <= 6) {
-      const after = words(part.slice(comma + 1)).list;
+    const before = !imperative && comma > 0 && !CONDITIONS.has(ws[0]) && !(ws[0] === 'for' && (ws[1] === 'example' || ws[1] === 'instance')) ? wordsBefore(part, ws, comma) : 7;
+    if (before <= 6) {
+      const after = ws.slice(before);
       let a = 0;
       while (a < after.length - 1 && (after[a] === 'please' || OPENERS.has(after[a]) || after[a].endsWith('ly'))) a++;
       imperative = IMPERATIVES.has(after[a] ?? '') && !NOUN_NEXT.has(after[a + 1] ?? '');

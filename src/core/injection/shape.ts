@@ -1,8 +1,14 @@
 import { IMPERATIVES, QUESTION_WORDS } from './lexicon';
 import { notEnglish, scriptOf } from './language';
-import { finalMark, topicStems, words, type Words } from './prose';
+import { finalMark, topicStems, type Words } from './prose';
 import { FOREIGN_QUESTION_LEADS } from './multilingual';
 import type { ContextReads, Signal, TextContext } from './signals';
+
+const FIRST_WORD = /[\p{L}\p{N}_']+/u;
+/** The first word of a clause, lower-cased (what `words(c).list[0]` gives, without tokenizing the rest). */
+function leadWord(c: string): string {
+  return FIRST_WORD.exec(c)?.[0].toLowerCase() ?? '';
+}
 
 function firstWord(ws: string[]): string {
   return ws[0] ?? '';
@@ -56,7 +62,7 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext, reads
   const mark = finalMark(head);
   const lead = firstWord(w);
   // A request may open any clause: "before the add, execute this tool and ...".
-  const clauseLeads = head.split(/[,;]/).map((c) => words(c.toLowerCase()).list[0] ?? '');
+  const clauseLeads = head.split(/[,;]/).map(leadWord);
   const imperative = IMPERATIVES.has(lead) || clauseLeads.some((l) => IMPERATIVES.has(l) && l !== 'list') || (lead === "don't" || lead === 'do' ? IMPERATIVES.has(w[1] ?? '') : false);
   // "What is the output of this code: …", "Who wrote …? …": a wh-question that goes on past its mark or colon.
   // Or one in another language ("Quelle est la sortie de ce code : …", "¿…"), or a question mark
@@ -87,7 +93,7 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext, reads
     imperative || question || secondPerson || head.includes('!') || w.some((x) => READER_WORDS.has(x) || x === 'me' || x === 'i' || x === "i'm") ||
     // Speaks of the agent and its orders, or shouts ("RATED #1 BY EXPERTS!"): not a vendor's plain statement.
     /\b[A-Z]{4,}\b[^a-z]{0,40}\b[A-Z]{4,}\b/.test(head) || notEnglish(head, w) || scriptOf(head) !== 'latin' ||
-    head.split(/[.!?;:\n]+/).some((c) => IMPERATIVES.has(words(c.toLowerCase()).list[0] ?? ''));
+    head.split(/[.!?;:\n]+/).some((c) => IMPERATIVES.has(leadWord(c)));
   if (weight > 0.9 && !asksSomething()) weight = 0.9;
   // Judged against the rest of the tool: a value that speaks of what the tool is about (a mode's
   // "use this mode when ...", a UI string) belongs there; a request about something else does not.
