@@ -2,6 +2,7 @@ import { lstatSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { escapeText } from '../core';
 import { MCP_DEFAULT_MAX_TOOLS, MCP_MAX_PAGES, MCP_MAX_TOOLS_LIMIT, mcpToolsFile, mcpToolsFileName, repeatedToolNames } from '../importers/mcp';
+import { walkImportArgs, type CommonImportArgs } from './import-args';
 import type { CliIo } from './io';
 import { writeFileAtomic } from './write';
 
@@ -50,68 +51,38 @@ Exit status: 0 listed, 2 usage error, or a server that cannot be started, does n
 answers something that is not MCP, or lists too many tools (one line on standard error, nothing written).
 `;
 
-interface McpArgs {
+interface McpArgs extends CommonImportArgs {
   command: string[];
-  out?: string;
   name?: string;
   timeoutS: number;
   maxTools: number;
-  force: boolean;
-  dryRun: boolean;
-  help: boolean;
 }
 
 export function parseImportMcpArgs(args: readonly string[]): McpArgs | string {
   const opts: McpArgs = { command: [], timeoutS: MCP_DEFAULT_TIMEOUT_S, maxTools: MCP_DEFAULT_MAX_TOOLS, force: false, dryRun: false, help: false };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--') {
-      opts.command = args.slice(i + 1);
-      break;
-    }
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : args[++i]);
-    switch (name) {
-      case '-h':
-      case '--help':
-        opts.help = true;
-        break;
-      case '--force':
-        opts.force = true;
-        break;
-      case '--dry-run':
-        opts.dryRun = true;
-        break;
-      case '-o':
-      case '--out': {
-        const v = value();
-        if (!v) return '--out needs a folder';
-        opts.out = v;
-        break;
-      }
-      case '--name': {
+  const problem = walkImportArgs(args, opts, {
+    own(name, value) {
+      if (name === '--name') {
         const v = value();
         if (!v) return '--name needs a name';
         opts.name = v;
-        break;
-      }
-      case '--timeout': {
+      } else if (name === '--timeout') {
         const v = Number(value());
         if (!Number.isFinite(v) || v <= 0 || v > 3600) return '--timeout needs a number of seconds above 0, at most 3600';
         opts.timeoutS = v;
-        break;
-      }
-      case '--max-tools': {
+      } else if (name === '--max-tools') {
         const v = Number(value());
         if (!Number.isInteger(v) || v < 1 || v > MCP_MAX_TOOLS_LIMIT) return `--max-tools needs a whole number from 1 to ${MCP_MAX_TOOLS_LIMIT}`;
         opts.maxTools = v;
-        break;
+      } else {
+        return false;
       }
-      default:
-        return arg.startsWith('-') ? `unknown option ${JSON.stringify(arg)}` : `unexpected argument ${JSON.stringify(arg)}: put the server's command after --`;
-    }
-  }
+      return undefined;
+    },
+    other: (arg) => (arg.startsWith('-') ? `unknown option ${JSON.stringify(arg)}` : `unexpected argument ${JSON.stringify(arg)}: put the server's command after --`),
+    rest: (command) => void (opts.command = command),
+  });
+  if (problem) return problem;
   if (!opts.help && opts.command.length === 0) return 'name the server to start after --, e.g. litmus-lint import mcp -- node server.js';
   return opts;
 }

@@ -5,6 +5,7 @@ import { escapeText } from '../core';
 import { BENCHMARKS, IMPORTERS, LAYOUTS, locateSource, type EntryKind, type OutputFile, type SourceReader } from '../importers/index';
 import { readDataFileSync } from '../node/fs';
 import { IMPORT_MCP_USAGE_LINE, runImportMcp } from './import-mcp';
+import { walkImportArgs, type CommonImportArgs } from './import-args';
 import type { CliIo } from './io';
 
 /** No benchmark file is read past this (the largest published one is under 4 MB). */
@@ -30,14 +31,10 @@ files, a litmus.config.json and a README.md saying where every field came from (
 Exit status: 0 imported, 2 usage error or bad source data (one line on standard error, nothing written).
 `;
 
-interface ImportArgs {
+interface ImportArgs extends CommonImportArgs {
   benchmark?: string;
   source?: string;
-  out?: string;
   suite?: string;
-  force: boolean;
-  dryRun: boolean;
-  help: boolean;
 }
 
 class ImportFailure extends Error {}
@@ -46,45 +43,23 @@ class ImportFailure extends Error {}
 export function parseImportArgs(args: readonly string[]): ImportArgs | string {
   const opts: ImportArgs = { force: false, dryRun: false, help: false };
   const positional: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--') {
-      positional.push(...args.slice(i + 1));
-      break;
-    }
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : args[++i]);
-    switch (name) {
-      case '-h':
-      case '--help':
-        opts.help = true;
-        break;
-      case '--force':
-        opts.force = true;
-        break;
-      case '--dry-run':
-        opts.dryRun = true;
-        break;
-      case '-o':
-      case '--out': {
-        const v = value();
-        if (!v) return '--out needs a folder';
-        opts.out = v;
-        break;
-      }
-      case '--suite': {
-        const v = value();
-        if (!v) return '--suite needs a name';
-        if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v)) return `--suite ${JSON.stringify(v)}: use letters, digits, '.', '_' and '-' (it prefixes every instance_id)`;
-        opts.suite = v;
-        break;
-      }
-      default:
-        if (arg.startsWith('-') && arg !== '-') return `unknown option ${JSON.stringify(arg)}`;
-        positional.push(arg);
-    }
-  }
+  const problem = walkImportArgs(args, opts, {
+    own(name, value) {
+      if (name !== '--suite') return false;
+      const v = value();
+      if (!v) return '--suite needs a name';
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v)) return `--suite ${JSON.stringify(v)}: use letters, digits, '.', '_' and '-' (it prefixes every instance_id)`;
+      opts.suite = v;
+      return undefined;
+    },
+    other(arg) {
+      if (arg.startsWith('-') && arg !== '-') return `unknown option ${JSON.stringify(arg)}`;
+      positional.push(arg);
+      return undefined;
+    },
+    rest: (more) => positional.push(...more),
+  });
+  if (problem) return problem;
   if (opts.help) return opts;
   if (positional.length === 0) return `name a benchmark: ${BENCHMARKS.join(', ')}`;
   const [benchmark, source, ...extra] = positional;
