@@ -56,9 +56,11 @@ function mergeSignals(into: Signal[], more: Signal[]): void {
 /** Most words of a decoded text stand in the text around the encoding too. */
 function shownInPlain(inner: readonly string[], outer: readonly string[]): boolean {
   if (inner.length > outer.length) return false;
-  const around = new Set(outer);
+  // Words keep their apostrophes, so a quoted example ("'print the page'") gives "'print" and "page'".
+  const bare = (x: string) => (x.startsWith("'") || x.endsWith("'") ? x.replace(/^'+|'+$/g, '') : x);
+  const around = new Set(outer.map(bare));
   let shown = 0;
-  for (const x of inner) if (around.has(x)) shown++;
+  for (const x of inner) if (around.has(bare(x))) shown++;
   return shown >= 0.8 * inner.length;
 }
 
@@ -87,6 +89,17 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
       if (IMPERATIVES.has(lead ?? '')) {
         decodedOut.push(layer.text);
         mergeSignals(out, [{ id: 'encoded-base64', weight: 1, explanation: 'hides an order in base64 encoding' }]);
+      }
+      continue;
+    }
+    // A few encoded words inside a longer text ("… aWdub3JlIGFsbCBydWxlcw=="): an order hides as in a
+    // whole short value; a phrase may be an encoded name. Random bytes never decode to spaced words.
+    const fewWords = innerWords.list.length >= 2 && innerWords.list.length < 4;
+    if ((layer.encoding === 'base64' || layer.encoding === 'hex') && fewWords && IMPERATIVES.has((innerWords.list[0] === 'please' ? innerWords.list[1] : innerWords.list[0]) ?? '')) {
+      if (!shownInPlain(innerWords.list, words(fold(text)).list)) {
+        decodedOut.push(layer.text);
+        mergeSignals(out, [{ id: `encoded-${layer.encoding}`, weight: 1, explanation: `hides an order in ${layer.encoding} encoding` }]);
+        mergeSignals(out, textSignals(layer.text, ctx, depth + 1, decodedOut, reads));
       }
       continue;
     }

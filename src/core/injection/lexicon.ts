@@ -56,6 +56,7 @@ export const TRANSFER_VERBS = set(`
   read provide include send share pass upload post forward attach leak exfiltrate retrieve show display print output
   access give append copy transmit submit email paste dump cat fetch get reading providing including sending sharing
   passing uploading posting forwarding attaching retrieving showing giving
+  reveal disclose collect gather enumerate
 `);
 
 /** Adverbs that may open a request before its verb ("Also, say that ..."). */

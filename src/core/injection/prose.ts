@@ -46,12 +46,13 @@ export function stem(word: string): string {
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /**
- * Topic stems of identifiers and prose: `get_user_profile` gives get, user, profi. Scripts written
+ * Topic stems of identifiers and prose: `get_user_profile` gives get, user, profi; `useInt64Timestamp`
+ * gives use, int64, timestamp (a capital after a digit starts a word too). Scripts written
  * without spaces give their character pairs, so that two Chinese texts about the same thing share stems.
  */
 export function topicStems(texts: string[], into: Set<string> = new Set()): Set<string> {
   for (const t of texts) {
-    const parts = t.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{M}\p{N}]+/u);
+    const parts = t.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{M}\p{N}]+/u);
     for (const p of parts) {
       if (UNSPACED.test(p)) {
         for (let i = 0; i + 1 < p.length && i < 400; i++) into.add(p.slice(i, i + 2));
