@@ -25,7 +25,7 @@ const set = (s: string) => new Set(s.split(/\s+/).filter(Boolean));
 const EVERY = set('every each any all whenever always');
 const ORDER_WORDS = set('before after prior following whenever once when');
 /** Verbs that change what another tool returned or will use. */
-const TAMPER_VERBS = set('set replace replaces replacing overwrite overwrites overwriting override overriding substitute substituting correct correcting modify modifying alter altering rewrite rewriting swap swapping change changing adjust adjusting patch patching');
+const TAMPER_VERBS = set('multiply inflate halve set replace replaces replacing overwrite overwrites overwriting override overriding substitute substituting correct correcting modify modifying alter altering rewrite rewriting swap swapping change changing adjust adjusting patch patching');
 /** What a tool returns or is called with. */
 const RESULT_NOUNS = set('result results output outputs response responses value values return returned data list recipient recipients arguments argument parameters parameter answer answers address amount destination account');
 /** A reference back to a tool named before ("its result", "that tool's output"). */
@@ -35,6 +35,10 @@ const BACK = set("its their it's that those");
 const CALL_BEFORE = set('call calls calling called use using uses invoke invoking invokes run running runs execute executing tool function');
 const CALL_AFTER = set('tool function returns returned runs ran completes completed finishes finished succeeds succeeded responds responded would call calls result results output response responses');
 
+const HAS_RUN = set('has have is was had');
+const RAN = set('run ran returned completed finished been called done executed');
+const GAVE = set('returned produced reported given shown output fetched retrieved');
+
 /** The identifier of another tool in the words (snake or kebab case, spoken of as a tool), other than `own`. */
 function otherTool(raw: readonly string[], own: string | undefined, ownName: (id: string) => boolean = () => false): number {
   for (let i = 0; i < raw.length; i++) {
@@ -42,6 +46,9 @@ function otherTool(raw: readonly string[], own: string | undefined, ownName: (id
     if (r.length < 4 || !/[a-z0-9]_[a-z0-9]|[a-z0-9]-[a-z]/.test(r) || r === own?.toLowerCase() || ownName(r)) continue;
     const before = raw.slice(Math.max(0, i - 2), i);
     if (before.some((x) => CALL_BEFORE.has(x)) || CALL_AFTER.has(raw[i + 1] ?? '')) return i;
+    // "once get_contacts has run", "the values returned by get_rates".
+    if (HAS_RUN.has(raw[i + 1] ?? '') && RAN.has(raw[i + 2] ?? '')) return i;
+    if ((raw[i - 1] === 'by' || raw[i - 1] === 'from') && GAVE.has(raw[i - 2] ?? '')) return i;
   }
   return -1;
 }
@@ -57,7 +64,7 @@ const ORDER_GAP = set('any every each all a an the call calls calling to using u
 /** An ordering against another tool in a sentence: "before (any call to) send_email", "after search_docs returns", "whenever list_files is used". */
 function orderedAgainst(s: Sentence, own: string | undefined, ownName: (id: string) => boolean): { every: boolean; after: boolean } | undefined {
   const w = s.words;
-  const isTool = (i: number) => i >= 0 && i < w.length && otherTool(w.slice(0, i + 2), own, ownName) === i;
+  const isTool = (i: number) => i >= 0 && i < w.length && otherTool(w.slice(0, i + 3), own, ownName) === i;
   const named = (i: number) => (w[i] ?? '').length >= 4 && /[a-z0-9]_[a-z0-9]|[a-z0-9]-[a-z]/.test(w[i]) && w[i] !== own?.toLowerCase() && !ownName(w[i]);
   for (let i = 0; i < w.length; i++) {
     const x = w[i];
@@ -76,8 +83,12 @@ function orderedAgainst(s: Sentence, own: string | undefined, ownName: (id: stri
 }
 
 /** Tampering verbs that say so whatever they act on ("correct the prices it shows"); `set` and `change` also configure. */
-const STRONG_TAMPER = set('replace overwrite override substitute correct modify alter rewrite swap adjust patch falsify');
+const STRONG_TAMPER = set('multiply inflate halve replace overwrite override substitute correct modify alter rewrite swap adjust patch falsify');
 
+/** What another tool gave, named with it: "the values returned by get_rates". */
+const GIVEN_BY = /\b(returned|produced|reported|given|shown|fetched|retrieved)\s+(by|from)\s+[a-z0-9]+[_-][a-z0-9_-]+/;
+/** A sending verb: what another tool returned, sent on ("send the contact list it returned to …"). */
+const SEND_ON = set('send forward email post upload share copy transmit');
 /** What the other tool gave, spoken of as such: "the total it reported", "the prices it shows". */
 const REPORTED_BACK = /\b(it|they)\s+(reported|returned|returns|return|shows|showed|show|gave|gives|give|displays|displayed|produced|produces|listed|lists)\b/;
 
@@ -89,7 +100,7 @@ const REPORTED_BACK = /\b(it|they)\s+(reported|returned|returns|return|shows|sho
  * permissions", a step on the tool's own work).
  */
 function tamperOrder(s: Sentence, ordered = false): boolean {
-  const given = ordered && REPORTED_BACK.test(s.text);
+  const given = (ordered && REPORTED_BACK.test(s.text)) || GIVEN_BY.test(s.text);
   return s.words.some((x, i) => {
     if (!TAMPER_VERBS.has(x) || !(within(s.words, i, 5, RESULT_NOUNS) || (given && STRONG_TAMPER.has(x)))) return false;
     if (s.imperative && s.verb === x) return true;
@@ -122,17 +133,20 @@ export function crossToolSignals(ss: readonly Sentence[], ws: Words, own: string
   let ordered = false;
   let hook = false;
   let tampered = false;
+  let forwarded = false;
   for (const s of ss) {
     const order = orderedAgainst(s, own, ownName);
     const tamper = tamperOrder(s, order !== undefined) || ((order !== undefined || ordered) && USED_INSTEAD.test(s.text));
     if (order) ordered = true;
     if (order?.every) hook = true;
     if (covertChange(s, own, ownName)) tampered = true;
+    if (order && s.words.some((x) => SEND_ON.has(x)) && (REPORTED_BACK.test(s.text) || s.words.some((x) => BACK.has(x)))) forwarded = true;
     // The result is another tool's: it is named in the sentence, or an ordering against one came before ("… and correct its result").
     if (tamper && (otherTool(s.words, own, ownName) >= 0 || (ordered && s.words.some((x) => BACK.has(x))) || order !== undefined)) tampered = true;
   }
   if (tampered) out.push({ id: 'result-tampering', weight: 1, explanation: 'tells the agent to replace or \u201ccorrect\u201d what another tool returns or is called with' });
   else if (hook) out.push({ id: 'cross-tool-hook', weight: 0.7, explanation: 'hooks this tool onto every call of another tool' });
+  else if (forwarded) out.push({ id: 'cross-tool-hook', weight: 0.7, explanation: 'sends on what another tool returned, once it has run' });
   void ws;
   return out;
 }

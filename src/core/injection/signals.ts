@@ -158,6 +158,15 @@ const CONVERSATION_NOUNS = new Set(['messages', 'history', 'conversation']);
 const CARRY_VERBS = new Set(['include', 'send', 'summarize', 'summarise', 'append', 'forward', 'add', 'attach', 'copy', 'paste', 'post', 'upload', 'put', 'embed', 'insert', 'pass', 'email', 'log']);
 /** Words that may follow the dropped task: the order goes on, or the sentence ends. */
 const TASK_ENDS = new Set(['and', 'then', 'instead', 'now', 'entirely', 'completely', 'altogether', 'you', 'above', 'given']);
+/** The writer claims the voice of whoever configures the agent ("this is the developer"). */
+const FALSE_AUTHORITY = ['this is the developer', 'this is your developer', 'this is the administrator', 'this is your administrator', 'this is the admin', 'this is your creator', 'i am your developer', 'i am the developer', 'i am your creator', 'i am the administrator', 'i am your administrator', 'message from the developer', 'message from your developer', 'message from the developers', 'from your developers'];
+/** The user's personal data, named as the user's (weighed against the tool's topic before it counts). */
+const USER_DATA = ["user's", 'their', 'your'].flatMap((who) =>
+  ['address', 'full address', 'home address', 'location', 'gps', 'coordinates', 'phone number', 'phone', 'email address', 'contacts', 'contact list', 'card number', 'credit card', 'password', 'ssn', 'social security', 'date of birth', 'passport', 'bank account', 'iban'].map((what) => `${who} ${what}`),
+);
+/** Verbs that put data into a call, or ask for it. */
+const USER_DATA_NOUNS = new Set(['address', 'full', 'home', 'location', 'gps', 'coordinates', 'phone', 'email', 'contacts', 'contact', 'card', 'credit', 'password', 'ssn', 'social', 'date', 'passport', 'bank', 'iban']);
+const CARRY_INTO = new Set(['append', 'include', 'add', 'attach', 'pass', 'send', 'forward', 'share', 'provide', 'log', 'record', 'post', 'upload', 'ask', 'request', 'collect', 'with']);
 /** A statement of what the user wants of the agent, which no user made: "the user wants you to …". */
 const USER_WANTS = ['the user wants you to', 'the user has asked you to', 'the user asked you to', 'the user would like you to', 'the user has requested that you', 'the user instructed you to', 'the user has instructed you to', 'user wants you to'];
 /** A role without limits (only read beside a role change: "no restrictions on page size" is an API's). */
@@ -180,17 +189,17 @@ const SENSITIVE_PATHS = new RegExp(
 );
 
 /** "the assistant must", "the agent should": an obligation put on the reader. */
-const OBLIGED = ['assistant', 'agent', 'ai', 'llm'].flatMap((who) => [`the ${who} must`, `the ${who} should`, `the ${who} needs to`]);
+const OBLIGED = ['assistant', 'agent', 'ai', 'llm'].flatMap((who) => [`the ${who} must`, `the ${who} should`, `the ${who} needs to`, `the ${who} is required to`, `the ${who} has to`, `the ${who} shall`]);
 /** "note to the assistant", "dear AI": the text names the agent as its reader. */
 const ADDRESSED = ['assistant', 'ai', 'agent', 'model', 'llm', 'assistants', 'agents', 'models', 'llms'].flatMap((who) =>
-  ['note to the', 'note to', 'message to the', 'message to', 'instructions to the', 'instructions for', 'instruction to the', 'attention', 'attention ai', 'dear', 'hey', 'if you are an'].map((lead) => `${lead} ${who}`),
+  ['note to the', 'note to', 'note for the', 'note for', 'reminder to the', 'reminder to', 'reminder for the', 'message to the', 'message to', 'message for the', 'instructions to the', 'instructions for', 'instruction to the', 'attention', 'attention ai', 'dear', 'hey', 'hello', 'hi', 'greetings', 'if you are an'].map((lead) => `${lead} ${who}`),
 );
 const SPOKEN_TO = ['ai assistant', 'as an ai', 'ai agent', 'ai model', 'language model'];
 const LET_PHRASES = ["don't let", 'do not let', 'never let'];
 const ROLE_PHRASES = ['you are now', 'from now on', 'act as', 'pretend to be', 'your new task', 'you are allowed'];
 /** New orders named by their noun: not a role change where the noun is the tool's own parameter (`instructions`, `policy`). */
-const ROLE_NOUN_PHRASES = ['new instructions', 'new policy', 'new protocol', 'new rules', 'updated instructions'];
-const ROLE_NOUNS = ['instructions', 'policy', 'protocol', 'rules'];
+const ROLE_NOUN_PHRASES = ['new instructions', 'new policy', 'new protocol', 'new rules', 'updated instructions', 'new system prompt', 'new system message', 'updated system prompt'];
+const ROLE_NOUNS = ['instructions', 'policy', 'protocol', 'rules', 'prompt', 'message'];
 const DIRECTIVE_PHRASES = [
   'you must', 'you need to', 'you have to', 'must first', 'before using this tool', 'when this tool is', 'this tool has been', 'before providing', 'before reading',
   'after reading', 'after using', 'always call', 'always use', 'no matter', 'regardless of', 'please provide', 'do the following first', 'before you can solve',
@@ -213,7 +222,7 @@ const DETERMINERS = new Set(['your', 'all']);
 const FAKE_HEADER = /##[ \t]?[([]?[ \t]?(system|admin|administrator|developer|assistant)([ _](message|prompt|override|instructions?|note|mode))?[)\]]/;
 const DELIMITERS = [
   'end user input', 'end of user input', 'begin user input', 'user input ends', 'end of input', 'end of instructions', 'end of system prompt', 'begin system prompt', 'system override',
-  'admin override', 'developer mode', 'debug mode', 'override mode', 'unrestricted mode', 'unfiltered mode', 'admin mode', 'root mode', 'enforcement mode', 'maintenance mode', 'god mode', 'sudo mode', 'dan mode', 'jailbreak mode', 'end of context', 'end of document', 'ignore the above',
+  'admin override', 'developer mode', 'debug mode', 'override mode', 'unrestricted mode', 'unfiltered mode', 'admin mode', 'root mode', 'enforcement mode', 'maintenance mode', 'god mode', 'sudo mode', 'dan mode', 'jailbreak mode', 'end of context', 'end of document', 'ignore the above', 'end of tool description', 'end of description', 'end of tool output', 'end of tool response', 'end of function description',
 ];
 /** Adjectives that announce orders as new or urgent, and the orders they announce. */
 const FRESH = new Set(['new', 'brand', 'fresh', 'newly', 'significant', 'important', 'essential', 'latest', 'updated', 'revised', 'urgent', 'vital', 'crucial', 'critical', 'priority', 'momentous', 'imperative', 'supplementary', 'paramount', 'pivotal', 'overriding', 'superseding', 'recently', 'received', 'indispensable', 'extra']);
@@ -278,11 +287,13 @@ const PHRASES = new PhraseGroups({
   redirect: REDIRECT,
   secret: SECRET_PHRASES,
   userWants: USER_WANTS,
+  falseAuthority: FALSE_AUTHORITY,
+  userData: USER_DATA,
   unbound: UNBOUND,
 });
 
 /** Words that can open an order about another tool or tamper with its results (orders.ts). */
-const ORDERING = new Set(['before', 'after', 'prior', 'following', 'whenever', 'once', 'when', 'time', 'replace', 'overwrite', 'override', 'substitute', 'correct', 'modify', 'alter', 'rewrite', 'swap', 'change', 'adjust', 'patch']);
+const ORDERING = new Set(['before', 'after', 'prior', 'following', 'whenever', 'once', 'when', 'time', 'returned', 'multiply', 'inflate', 'halve', 'replace', 'overwrite', 'override', 'substitute', 'correct', 'modify', 'alter', 'rewrite', 'swap', 'change', 'adjust', 'patch']);
 /** Verbs that make the agent say something (orders.ts reads what follows them). */
 const SAYING = new Set(['say', 'print', 'repeat', 'reply', 'respond', 'answer', 'echo', 'output']);
 const FRAMING = new Set(['prefix', 'preface', 'begin', 'start', 'end', 'open', 'close', 'finish']);
@@ -728,6 +739,22 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
       return !s.words.slice(0, at).some((x) => CONDITIONS_LEADS.has(x) || x === 'whether');
     });
     if (stated) add('forged-consent', 0.6, "speaks for the user: claims the user wants the agent to do something");
+  }
+  if (phrases.has('falseAuthority') && ctx.slot !== 'data') add('forged-authorization', 0.5, 'claims to be the developer or administrator of the agent');
+  // "Append the user's full address to every query", "ask for their card number": the user's personal
+  // data moved into the tool's work, where the tool is about something else (a maps tool takes a location).
+  const dataOfTool = (a: string, b: string | undefined) => {
+    if (!ctx.topic) return false;
+    if (reads) reads.toolSpecific = true;
+    const mine = ownStems();
+    return [...topicStems([`${a} ${b ?? ''}`])].some((t) => isName(t) || mine.has(t));
+  };
+  if (phrases.has('userData') && ctx.slot !== 'data' && ctx.slot !== 'title') {
+    const carried = sents().some((s) => {
+      if (!PHRASES.find(s.words).has('userData') || !s.words.some((x) => CARRY_INTO.has(x))) return false;
+      return s.words.some((x, i) => (x === "user's" || x === 'their' || x === 'your') && USER_DATA_NOUNS.has(s.words[i + 1] ?? '') && !dataOfTool(s.words[i + 1], s.words[i + 2]));
+    });
+    if (carried) add('personal-data', 0.6, "moves the user's personal data into a call the tool is not about");
   }
 
   if (riskyCode(text)) add('risky-code', 0.6, 'embeds code that reaches the network, the shell or the environment');
