@@ -152,8 +152,15 @@ function scanRange(text: string, from: number, to: number): CharScan {
   let wordLatin = false;
   let wordConfusable = false;
   let wordOther = false;
+  // A word is held until it ends: only a word that mixes Latin letters with look-alikes is mapped
+  // to Latin (a disguise); a Russian or Greek word stays as written, for the other-language lexicon.
+  let wordRaw = '';
+  let wordMapped = '';
   const endWord = () => {
-    if (wordLatin && wordConfusable && !wordOther) homoglyphWords++;
+    const disguised = wordLatin && wordConfusable && !wordOther;
+    if (disguised) homoglyphWords++;
+    if (wordRaw) visible += disguised ? wordMapped : wordRaw;
+    wordRaw = wordMapped = '';
     wordLatin = wordConfusable = wordOther = false;
   };
   let prevCp = -1;
@@ -162,8 +169,13 @@ function scanRange(text: string, from: number, to: number): CharScan {
     const c = text.charCodeAt(i);
     if (c < 0x80) {
       if (isAsciiLetter(c)) wordLatin = true;
-      else if (!isAsciiWord(c)) endWord();
-      visible += text[i];
+      if (isAsciiWord(c)) {
+        wordRaw += text[i];
+        wordMapped += text[i];
+      } else {
+        endWord();
+        visible += text[i];
+      }
       prevCp = c;
       i++;
       continue;
@@ -199,10 +211,16 @@ function scanRange(text: string, from: number, to: number): CharScan {
       }
     } else {
       const mapped = (cp >= 0x370 && cp <= 0x52f) || cp === 0x261 ? CONFUSABLE_CP.get(cp) : undefined;
-      if (mapped) wordConfusable = true;
-      else if (isWordChar(cp)) wordOther = true;
-      else endWord();
-      visible += mapped ?? (width === 2 ? text.slice(i, i + 2) : text[i]);
+      const ch = width === 2 ? text.slice(i, i + 2) : text[i];
+      if (mapped || isWordChar(cp)) {
+        if (mapped) wordConfusable = true;
+        else wordOther = true;
+        wordRaw += ch;
+        wordMapped += mapped ?? ch;
+      } else {
+        endWord();
+        visible += ch;
+      }
       prevCp = cp;
     }
     i += width;

@@ -93,36 +93,42 @@ function base64Bytes(token: string): number[] | undefined {
   return bytes;
 }
 
-/** The runs of characters in a class, cut at MAX_TOKEN, whose length `keep` accepts. */
-function runs(text: string, inClass: (c: number) => boolean, keep: (length: number) => boolean): string[] {
-  const out: string[] = [];
-  let start = -1;
+/** Each ASCII code's classes: 1 base64 (with the URL-safe `-` and `_`, and `=`), 2 hex digit. */
+const CLASS = Uint8Array.from({ length: 128 }, (_, c) => {
+  const ch = String.fromCharCode(c);
+  return (/[A-Za-z0-9+/=_-]/.test(ch) ? 1 : 0) | (/[0-9a-fA-F]/.test(ch) ? 2 : 0);
+});
+
+/**
+ * Runs of base64 alphabet long enough to carry a sentence (16+), and runs of hex digits (24+, whole
+ * bytes), in one pass over the text; each cut at MAX_TOKEN.
+ */
+function encodedRuns(text: string): { base64: string[]; hex: string[] } {
+  const base64: string[] = [];
+  const hex: string[] = [];
+  let b = -1;
+  let h = -1;
   for (let i = 0; i <= text.length; i++) {
-    if (i < text.length && inClass(text.charCodeAt(i))) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      if (keep(i - start)) out.push(text.slice(start, Math.min(i, start + MAX_TOKEN)));
-      start = -1;
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const k = c < 128 ? CLASS[c] : 0;
+    if (k & 1) {
+      if (b < 0) b = i;
+    } else if (b >= 0) {
+      if (i - b >= 16) base64.push(text.slice(b, Math.min(i, b + MAX_TOKEN)));
+      b = -1;
+    }
+    if (k & 2) {
+      if (h < 0) h = i;
+    } else if (h >= 0) {
+      if (i - h >= 24 && (i - h) % 2 === 0) hex.push(text.slice(h, Math.min(i, h + MAX_TOKEN)));
+      h = -1;
     }
   }
-  return out;
-}
-
-const isBase64 = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2b || c === 0x2f || c === 0x3d || c === 0x2d || c === 0x5f;
-const isHex = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-
-/** Runs of base64 alphabet long enough to carry a sentence. */
-function base64Tokens(text: string): string[] {
-  return runs(text, isBase64, (length) => length >= 16);
-}
-
-/** Runs of hex digits long enough to carry a sentence, whole bytes only. */
-function hexTokens(text: string): string[] {
-  return runs(text, isHex, (length) => length >= 24 && length % 2 === 0);
+  return { base64, hex };
 }
 
 export interface Decoded {
-  encoding: 'base64' | 'hex' | 'percent' | 'html-entities';
+  encoding: 'base64' | 'hex' | 'percent' | 'html-entities' | 'binary' | 'morse';
   text: string;
   /** Not prose but another encoded layer (base64 of base64): decode again, do not score yet. */
   layer?: boolean;
@@ -187,23 +193,94 @@ function shortBase64(text: string): string | undefined {
   return s && FEW_WORDS.test(s) ? s : undefined;
 }
 
-/** Every readable text hidden in `text` by one layer of encoding. */
-export function decodeLayer(text: string): Decoded[] {
+/**
+ * Spelled-out bytes and Morse code, as token-smuggling prompts write them ("decode this: '57 68 61
+ * 74 …'", "01010111 01101000 …", ".-- .... .- -"): runs of at least eight units separated by
+ * spaces. A unit that is not a whole byte (a typo in the run) is skipped, not a reason to give up.
+ */
+const HEX_BYTES = /(?:\b[0-9a-fA-F]{2}[ ,]+){7,}[0-9a-fA-F]{2}\b/g;
+const BINARY = /(?:\b[01]{7,9}\s+){7,}[01]{7,9}\b/g;
+const MORSE_RUN = /(?:[.\-]{1,7}(?: \/ | {1,3}|\/))+[.\-]{1,7}/g;
+const MORSE: Record<string, string> = {
+  '.-': 'a', '-...': 'b', '-.-.': 'c', '-..': 'd', '.': 'e', '..-.': 'f', '--.': 'g', '....': 'h', '..': 'i', '.---': 'j', '-.-': 'k', '.-..': 'l', '--': 'm',
+  '-.': 'n', '---': 'o', '.--.': 'p', '--.-': 'q', '.-.': 'r', '...': 's', '-': 't', '..-': 'u', '...-': 'v', '.--': 'w', '-..-': 'x', '-.--': 'y', '--..': 'z',
+  '-----': '0', '.----': '1', '..---': '2', '...--': '3', '....-': '4', '.....': '5', '-....': '6', '--...': '7', '---..': '8', '----.': '9',
+  '..--..': '?', '.-.-.-': '.', '--..--': ',', '-.-.--': '!', '.----.': "'", '-..-.': '/',
+};
+
+const SPELLED = /[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}|[01]{8}\s+[01]{8}|[.-]{2,4} [.-]{1,4} [.-]{1,4} [.-]/;
+
+/**
+ * Whether spelled bytes can be there, from the text's words when the caller has them: eight
+ * two-digit hex words, or a word of eight (or nine) binary digits; Morse opens with a letter of
+ * two or more symbols, so two of them stand side by side.
+ */
+function maySpell(text: string, ws: readonly string[] | undefined): boolean {
+  if (text.includes('.-') || text.includes('-.') || text.includes('..') || text.includes('--')) return true;
+  if (!ws) return SPELLED.test(text);
+  let pairs = 0;
+  for (const x of ws) {
+    if (x.length === 2) {
+      const a = x.charCodeAt(0);
+      const b = x.charCodeAt(1);
+      if (a < 128 && b < 128 && CLASS[a] & 2 && CLASS[b] & 2 && ++pairs >= 8) return true;
+    } else if (x.length === 8 || x.length === 9) {
+      let bits = 0;
+      while (bits < x.length && (x.charCodeAt(bits) === 0x30 || x.charCodeAt(bits) === 0x31)) bits++;
+      if (bits === x.length) return true;
+    }
+  }
+  return false;
+}
+
+function spelledBytes(text: string, ws?: readonly string[]): Decoded[] {
+  const out: Decoded[] = [];
+  if (!maySpell(text, ws) || !SPELLED.test(text)) return out;
+  if (/[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}/.test(text)) {
+    for (const m of text.matchAll(HEX_BYTES)) {
+      const s = utf8(m[0].split(/[ ,]+/).filter(Boolean).map((h) => parseInt(h, 16)));
+      if (s && readable(s)) out.push({ encoding: 'hex', text: s });
+    }
+  }
+  if (/[01]{8}\s+[01]{8}/.test(text)) {
+    for (const m of text.matchAll(BINARY)) {
+      const s = utf8(m[0].split(/\s+/).filter((b) => b.length === 8).map((b) => parseInt(b, 2)));
+      if (s && readable(s)) out.push({ encoding: 'binary', text: s });
+    }
+  }
+  if (/[.-]{2,4} [.-]{1,4} [.-]{1,4} [.-]/.test(text)) {
+    for (const m of text.matchAll(MORSE_RUN)) {
+      const words = m[0].split(/ ?\/ ?| {3}/);
+      if (words.length < 3) continue;
+      const s = words.map((wd) => wd.split(' ').map((c) => MORSE[c] ?? '').join('')).join(' ');
+      if (readable(s)) out.push({ encoding: 'morse', text: s });
+    }
+  }
+  return out;
+}
+
+/**
+ * Every readable text hidden in `text` by one layer of encoding. `ws`, when given, are the words of
+ * `text` (a cheap test of whether bytes are spelled out in it).
+ */
+export function decodeLayer(text: string, ws?: readonly string[]): Decoded[] {
   const out: Decoded[] = [];
   const short = text.length >= 8 && text.length < 32 ? shortBase64(text) : undefined;
   if (short) out.push({ encoding: 'base64', text: short, short: true });
-  for (const token of base64Tokens(text)) {
+  const runs = encodedRuns(text);
+  for (const token of runs.base64) {
     const bytes = base64Bytes(token);
     const s = bytes && utf8(bytes);
     if (s && readable(s)) out.push({ encoding: 'base64', text: s });
     else if (s && encodedAgain(s)) out.push({ encoding: 'base64', text: s, layer: true });
   }
-  for (const token of hexTokens(text)) {
+  for (const token of runs.hex) {
     const bytes: number[] = [];
     for (let i = 0; i < token.length; i += 2) bytes.push(parseInt(token.slice(i, i + 2), 16));
     const s = utf8(bytes);
     if (s && readable(s)) out.push({ encoding: 'hex', text: s });
   }
+  if (text.length >= 40 && (text.includes(' ') || text.includes(','))) out.push(...spelledBytes(text, ws));
   const pct = decodePercent(text);
   if (pct && pct !== text && readable(pct)) out.push({ encoding: 'percent', text: pct });
   const ent = decodeEntities(text);

@@ -53,6 +53,17 @@ function mergeSignals(into: Signal[], more: Signal[]): void {
   }
 }
 
+/** Most words of a decoded text stand in the text around the encoding too. */
+function shownInPlain(inner: readonly string[], outer: readonly string[]): boolean {
+  if (inner.length > outer.length) return false;
+  // Words keep their apostrophes, so a quoted example ("'print the page'") gives "'print" and "page'".
+  const bare = (x: string) => (x.startsWith("'") || x.endsWith("'") ? x.replace(/^'+|'+$/g, '') : x);
+  const around = new Set(outer.map(bare));
+  let shown = 0;
+  for (const x of inner) if (around.has(bare(x))) shown++;
+  return shown >= 0.8 * inner.length;
+}
+
 /** Lexical signals of a text and of whatever it decodes to, down to MAX_DEPTH layers. */
 function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: string[], reads: ContextReads | undefined): Signal[] {
   const folded = fold(text);
@@ -65,7 +76,7 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
   }
   if (depth === 0) mergeSignals(out, shapeSignals(text, ws, ctx, reads));
   if (depth >= MAX_DEPTH) return out;
-  for (const layer of decodeLayer(text)) {
+  for (const layer of decodeLayer(text, ws.list)) {
     if (layer.layer) {
       mergeSignals(out, textSignals(layer.text, ctx, depth + 1, decodedOut, reads));
       continue;
@@ -81,8 +92,21 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
       }
       continue;
     }
-    // Prose hidden behind an encoding is concealment in itself; what it says is scored as well.
-    if (innerWords.list.length >= 4 || (innerWords.list.length >= 1 && layer.text.length >= 12 && UNSPACED.test(layer.text))) {
+    // A few encoded words inside a longer text ("… aWdub3JlIGFsbCBydWxlcw=="): an order hides as in a
+    // whole short value; a phrase may be an encoded name. Random bytes never decode to spaced words.
+    const fewWords = innerWords.list.length >= 2 && innerWords.list.length < 4;
+    if ((layer.encoding === 'base64' || layer.encoding === 'hex') && fewWords && IMPERATIVES.has((innerWords.list[0] === 'please' ? innerWords.list[1] : innerWords.list[0]) ?? '')) {
+      if (!shownInPlain(innerWords.list, words(fold(text)).list)) {
+        decodedOut.push(layer.text);
+        mergeSignals(out, [{ id: `encoded-${layer.encoding}`, weight: 1, explanation: `hides an order in ${layer.encoding} encoding` }]);
+        mergeSignals(out, textSignals(layer.text, ctx, depth + 1, decodedOut, reads));
+      }
+      continue;
+    }
+    // Prose hidden behind an encoding is concealment in itself; what it says is scored as well. Not
+    // when the text shows it in plain beside the encoding ("the following commands are encoded as
+    // <code>IyEv…</code>: #!/bin/bash mkdir -p /var/bb/"): that documents the encoding, hiding nothing.
+    if ((innerWords.list.length >= 4 || (innerWords.list.length >= 1 && layer.text.length >= 12 && UNSPACED.test(layer.text))) && !((layer.encoding === 'base64' || layer.encoding === 'hex') && shownInPlain(innerWords.list, words(fold(text)).list))) {
       decodedOut.push(layer.text);
       // Encoded prose is suspicious; encoded prose that asks or tells something is a payload.
       const lead = innerWords.list[0] === 'please' ? innerWords.list[1] : innerWords.list[0];

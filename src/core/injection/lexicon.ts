@@ -15,11 +15,11 @@ export const OVERRIDE_VERBS = set('ignore ignoring ignored disregard disregardin
 /** Passive forms that announce a control is gone ("safeguards are disabled"). */
 export const LIFTED = set('ignored disabled lifted suspended bypassed overridden deprecated outdated compromised revoked waived');
 /** Verbs that defeat a control (weaker: "override the rules" is also plain config talk). */
-export const BYPASS_VERBS = set('bypass bypassing override overriding circumvent circumventing overrule');
+export const BYPASS_VERBS = set('bypass bypassing override overriding circumvent circumventing overrule disable disabling deactivate');
 /** What an override discards, when it is about the agent's instructions. */
-export const INSTRUCTION_NOUNS = set('instructions instruction prompt prompts guidelines guideline safeguards safeguard guardrails guardrail directives directive');
+export const INSTRUCTION_NOUNS = set('instructions instruction prompt prompts guidelines guideline guidance safeguards safeguard guardrails guardrail directives directive');
 /** What an override discards in words that also occur in configuration text. */
-export const CONTROL_NOUNS = set('rules descriptions description restrictions restriction safety policies policy constraints limitations');
+export const CONTROL_NOUNS = set('rules descriptions description restrictions restriction safety policies policy constraints limitations moderation censorship');
 
 export const CONCEAL_VERBS = set('tell mention inform reveal disclose notify alert share');
 export const NEGATIONS = set("not don't dont never no without");
@@ -56,6 +56,7 @@ export const TRANSFER_VERBS = set(`
   read provide include send share pass upload post forward attach leak exfiltrate retrieve show display print output
   access give append copy transmit submit email paste dump cat fetch get reading providing including sending sharing
   passing uploading posting forwarding attaching retrieving showing giving
+  reveal disclose collect gather enumerate
 `);
 
 /** Adverbs that may open a request before its verb ("Also, say that ..."). */

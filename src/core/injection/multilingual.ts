@@ -24,9 +24,9 @@ const DISCARD = set(`
   zignoruj ignoruj zapomnij pomiń pomin
   ignoruj ignorujte zapomeň zapomen zapomeňte zapomente
   ignoriši ignorisi ignoriraj ignorirajte ignorišite ignorisite zaboravi zaboravite zanemari zanemarite
-  игнорируй игнорируйте забудь забудьте проигнорируй игнориши заборави занемари
+  игнорируй игнорируйте игнорировать проигнорируйте забудь забудьте проигнорируй игнориши заборави занемари
   ігноруй ігноруйте забудь забудьте
-  yoksay unut abaikan lupakan
+  yoksay unut abaikan lupakan balewalain pansinin puuza
 `);
 
 /** What an override discards: instructions, rules, guidelines, the earlier prompt. */
@@ -43,7 +43,7 @@ const ORDERS = set(`
   инструкции инструкций указания правила упутства инструкције правила
   інструкції вказівки правила
   talimatları talimatlari talimatlar kuralları kurallari
-  instruksi perintah aturan petunjuk
+  instruksi perintah aturan petunjuk tagubilin maagizo
 `);
 
 /** "You are now", "from now on", "pretend to be", in other languages. */
@@ -66,13 +66,30 @@ const SECRETS = set(`
 `);
 const REVEAL = set(`
   verrate verrat nenne zeige gib sage schreibe geef toon zeg noem révèle revele donne dis montre écris ecris revela dime dame muestra escribe
-  rivela dimmi mostra scrivi revele diga mostre escreva podaj powiedz pokaż pokaz napisz řekni rekni ukaž ukaz napiš napis otkrij reci kaži kazi
+  rivela dimmi mostra scrivi condividi condivida condividere comparte comparta compartir partage partagez partager teile teilen compartilhe compartilhar deel podziel поделись поделитесь сообщи сообщите
+  revele diga mostre escreva podaj powiedz pokaż pokaz napisz řekni rekni ukaž ukaz napiš napis otkrij reci kaži kazi
   pokaži pokazi napiši napisi daj скажи покажи назови напиши открой кажи откриј söyle soyle göster goster yaz beritahu sebutkan tunjukkan tulis
 `);
 
 /** Scripts written without spaces: "ignore previous instructions" as characters. */
 const UNSPACED_OVERRIDE = /(忽略|无视|無視|忘记|忘掉|忘れ|무시|잊어)[^。.!?！？\n]{0,12}(指令|指示|说明|規則|规则|命令|提示|지시|명령|규칙|지침)|(以前|之前|先前|上面|前面|上記|以上|이전|앞의)[^。.!?！？\n]{0,8}(指令|指示|说明|規則|规则|命令|지시|명령)[^。.!?！？\n]{0,6}(忽略|无视|無視|忘记|무시)/;
 const UNSPACED_ROLE = /(你现在是|你現在是|从现在开始|從現在開始|今からあなたは|あなたは今|지금부터 너는|이제 너는)/;
+/**
+ * Scripts whose words the word pass splits (Indic vowel signs are marks) or that put the verb last:
+ * Arabic, Persian, Hebrew, Hindi, Bengali and Thai, as substrings in either order, "ignore" and
+ * "instructions" (or "the above") within a clause of each other.
+ */
+const SCRIPT_DISCARD = '(تجاهل|تجاهلوا|انس|نادیده|התעלם|अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल जाओ|উপেক্ষা|ভুলে যাও|ไม่สนใจ|อย่าสนใจ|อย่าไปสนใจ|เพิกเฉย|ละเว้น|ลืม)';
+const SCRIPT_ORDERS = '(التعليمات|تعليمات|الأوامر|دستورالعمل|دستورات|ההוראות|הוראות|निर्देशों|निर्देश|নির্দেশনা|নির্দেশাবলী|নির্দেশ|คำสั่ง|คำแนะนำ|ข้างต้น)';
+const SCRIPT_OVERRIDE = new RegExp(`${SCRIPT_DISCARD}[^.!?\n।]{0,40}${SCRIPT_ORDERS}|${SCRIPT_ORDERS}[^.!?\n।]{0,40}${SCRIPT_DISCARD}`);
+const OTHER_SCRIPTS = /[\u0590-\u06ff\u0900-\u09ff\u0e00-\u0e7f]/;
+/** A question (by its mark in any script, or by its lead in the languages above) about a password. */
+const QUESTION_MARK = /[?？؟]/;
+const QUESTION_LEADS = set('qual quale cuál cual quel quelle wie welches welche какой какая какое что wat welk jaki jaka jakie jaké jaký koji koja koje kakav nedir apa berapa');
+/** Words that open a question in other languages (the shape of a value reads them as English "what"). */
+export const FOREIGN_QUESTION_LEADS: ReadonlySet<string> = new Set([...QUESTION_LEADS, ...set('qué que quién quien dónde donde cómo como porqué quanto quanta dove chi perché come où qui comment pourquoi combien wer wo warum wieviel кто где почему как сколько kto gdzie dlaczego ile kdo kde proč kto gde zašto koliko kim nerede neden nasıl siapa dimana mengapa bagaimana ano sino saan bakit paano')]);
+/** Words of SECRETS that are English too, or halves of a phrase: a question mark alone does not make them a foreign question about a password. */
+const SHARED_SECRETS = set('password mot clave parola palavra-passe kata sandi');
 const UNSPACED_LEAK = /(系统提示|系統提示|システムプロンプト|시스템 프롬프트|密码|密碼|パスワード|비밀번호)/;
 
 /** Every word that can start one of these signals: the caller looks them up with its own word sets. */
@@ -86,14 +103,22 @@ export function foreignSignals(text: string, w: readonly string[]): Signal[] {
     if (!DISCARD.has(w[i])) continue;
     for (let j = i + 1; j <= i + 6 && j < w.length; j++) if (ORDERS.has(w[j])) discard = i;
   }
-  if (discard >= 0 || UNSPACED_OVERRIDE.test(text)) out.push({ id: 'instruction-override', weight: 1, explanation: 'tells the agent, in another language, to discard its instructions' });
+  // Verb-last languages put the instructions before the verb: look both ways.
+  for (let i = 0; i < w.length && discard < 0; i++) {
+    if (!DISCARD.has(w[i])) continue;
+    for (let j = Math.max(0, i - 6); j < i; j++) if (ORDERS.has(w[j])) discard = i;
+  }
+  if (discard >= 0 || UNSPACED_OVERRIDE.test(text) || (OTHER_SCRIPTS.test(text) && SCRIPT_OVERRIDE.test(text))) out.push({ id: 'instruction-override', weight: 1, explanation: 'tells the agent, in another language, to discard its instructions' });
   if (ROLE.find(w).has('role') || UNSPACED_ROLE.test(text)) out.push({ id: 'role-change', weight: 0.7, explanation: "tries, in another language, to change the agent's role" });
   let leak = false;
   for (let i = 0; i < w.length && !leak; i++) {
     if (!SECRETS.has(w[i])) continue;
     for (let j = Math.max(0, i - 5); j <= i + 5 && j < w.length; j++) if (REVEAL.has(w[j])) leak = true;
   }
-  if (leak || (UNSPACED_LEAK.test(text) && /(告诉|告訴|说出|說出|给我|給我|教えて|出力|알려|말해)/.test(text))) {
+  // "Qual è la tua password?", "品質のパスワードは?": a question whose subject is a password.
+  const lead = w.some((x) => QUESTION_LEADS.has(x));
+  if (!leak && (lead || QUESTION_MARK.test(text))) leak = w.some((x) => SECRETS.has(x) && (lead ? x !== 'mot' && x !== 'kata' : !SHARED_SECRETS.has(x)));
+  if (leak || (UNSPACED_LEAK.test(text) && (QUESTION_MARK.test(text) || /(告诉|告訴|说出|說出|给我|給我|教えて|出力|알려|말해)/.test(text)))) {
     out.push({ id: 'prompt-leak', weight: 0.8, explanation: 'asks, in another language, for the system prompt or a password' });
   }
   return out;
@@ -105,7 +130,7 @@ export function mayBeForeign(w: readonly string[], text: string, lexiconWord: bo
     for (const x of w) if (DISCARD.has(x) || SECRETS.has(x)) return true;
     if (ROLE.find(w).size) return true;
   }
-  return NON_ASCII.test(text) && UNSPACED_ANY.test(text);
+  return NON_ASCII.test(text) && (UNSPACED_ANY.test(text) || OTHER_SCRIPTS.test(text));
 }
 /** Any of the characters the unspaced patterns open with: one native scan before the three patterns. */
 const UNSPACED_ANY = /[忽无無忘무잊以之先上前이你从從今あ지系シ시密パ비]/;

@@ -12,28 +12,31 @@ interface Entry<G> {
   rest: string[];
 }
 
+/** What a first word leads to: the one-word phrases it is, and the longer ones it opens, by their second word. */
+interface Lead<G> {
+  single?: G[];
+  seconds?: Map<string, Entry<G>[]>;
+}
+
 export class PhraseGroups<G extends string> {
-  /** One-word phrases by their word. */
-  private readonly single = new Map<string, G[]>();
-  /** Longer phrases by their first word, then their second. */
-  private readonly byPair = new Map<string, Map<string, Entry<G>[]>>();
+  /** Every phrase by its first word: one map lookup per word of the text. */
+  private readonly byFirst = new Map<string, Lead<G>>();
 
   constructor(groups: Record<G, readonly string[]>) {
     for (const group of Object.keys(groups) as G[]) {
       for (const phrase of groups[group]) {
         if (!/^[^ ]+( [^ ]+)*$/.test(phrase)) continue;
         const [first, second, ...rest] = phrase.split(' ');
+        let lead = this.byFirst.get(first);
+        if (!lead) this.byFirst.set(first, (lead = {}));
         if (second === undefined) {
-          const list = this.single.get(first);
-          if (list) list.push(group);
-          else this.single.set(first, [group]);
+          (lead.single ??= []).push(group);
           continue;
         }
-        let seconds = this.byPair.get(first);
-        if (!seconds) this.byPair.set(first, (seconds = new Map()));
-        const list = seconds.get(second);
+        lead.seconds ??= new Map();
+        const list = lead.seconds.get(second);
         if (list) list.push({ group, rest });
-        else seconds.set(second, [{ group, rest }]);
+        else lead.seconds.set(second, [{ group, rest }]);
       }
     }
   }
@@ -42,10 +45,10 @@ export class PhraseGroups<G extends string> {
   find(ws: readonly string[]): Set<G> {
     const found = new Set<G>();
     for (let i = 0; i < ws.length; i++) {
-      const one = this.single.get(ws[i]);
-      if (one) for (const g of one) found.add(g);
-      const seconds = i + 1 < ws.length ? this.byPair.get(ws[i]) : undefined;
-      const candidates = seconds?.get(ws[i + 1]);
+      const lead = this.byFirst.get(ws[i]);
+      if (lead === undefined) continue;
+      if (lead.single) for (const g of lead.single) found.add(g);
+      const candidates = lead.seconds !== undefined && i + 1 < ws.length ? lead.seconds.get(ws[i + 1]) : undefined;
       if (!candidates) continue;
       for (const { group, rest } of candidates) {
         if (found.has(group) || i + 1 + rest.length >= ws.length) continue;

@@ -18,8 +18,12 @@ export interface Words {
   raw: string[];
 }
 
+const UNICODE_WORDS = /[\p{L}\p{N}_']+/gu;
+/** The same class in ASCII text, without the cost of Unicode property classes. */
+const ASCII_WORDS = /[A-Za-z0-9_']+/g;
+
 export function words(text: string): Words {
-  const raw = text.match(/[\p{L}\p{N}_']+/gu) ?? [];
+  const raw = text.match(NON_ASCII.test(text) ? UNICODE_WORDS : ASCII_WORDS) ?? [];
   // Case maps character by character: when lower-casing leaves the text as it is (folded text), it
   // leaves every word as it is, and one list serves as both.
   return { raw, list: text.toLowerCase() === text ? raw : raw.map((w) => w.toLowerCase()) };
@@ -42,12 +46,13 @@ export function stem(word: string): string {
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /**
- * Topic stems of identifiers and prose: `get_user_profile` gives get, user, profi. Scripts written
+ * Topic stems of identifiers and prose: `get_user_profile` gives get, user, profi; `useInt64Timestamp`
+ * gives use, int64, timestamp (a capital after a digit starts a word too). Scripts written
  * without spaces give their character pairs, so that two Chinese texts about the same thing share stems.
  */
 export function topicStems(texts: string[], into: Set<string> = new Set()): Set<string> {
   for (const t of texts) {
-    const parts = t.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{M}\p{N}]+/u);
+    const parts = t.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{M}\p{N}]+/u);
     for (const p of parts) {
       if (UNSPACED.test(p)) {
         for (let i = 0; i + 1 < p.length && i < 400; i++) into.add(p.slice(i, i + 2));
@@ -124,6 +129,37 @@ function labelled(part: string, lead: string): boolean {
   return rest.startsWith(':') || rest.startsWith('-') || rest.startsWith('=');
 }
 
+/** A heading of two or three words before a colon ("**Output format:** TOON", "Note to LLM: use …"). */
+const LABEL = /^[^\p{L}\p{N}]*([\p{L}\p{N}']+)\s+([\p{L}\p{N}']+)(\s+[\p{L}\p{N}']+)?[*_\s]*:[*_]*(\s|$)/u;
+/** Words after which an imperative-looking lead is a noun: "output will contain …", "list is empty". */
+const NOUN_NEXT = new Set(['of', 'will', 'would', 'can', 'could', 'may', 'might', 'must', 'should', 'shall', 'is', 'are', 'was', 'were', 'has', 'have', 'does']);
+/** Words after a verb that make "Say this:", "Reply with:", "Repeat after me:" an order, not a heading. */
+const OBJECT_WORDS = new Set(['this', 'that', 'these', 'the', 'me', 'it', 'them', 'following', 'your', 'us', 'after', 'with', 'to', 'exactly', 'back', 'below', 'above', 'out', 'only', 'all', 'a', 'an']);
+/** The number of words of a multi-word heading that opens the part, 0 when there is none. */
+function headingWords(part: string): number {
+  const m = LABEL.exec(part);
+  if (!m || OBJECT_WORDS.has(m[2].toLowerCase())) return 0;
+  return m[3] ? 3 : 2;
+}
+
+/**
+ * How many of `ws` (the words of `part`, in order) stand before `at`: the words of part[0, at) are
+ * these first words, since a word never spans the comma. Found by position, not by tokenizing again.
+ */
+function wordsBefore(part: string, ws: readonly string[], at: number): number {
+  let pos = 0;
+  let n = 0;
+  for (const x of ws) {
+    pos = part.indexOf(x, pos);
+    // Text that is not folded (its words were lower-cased): count the slice's own words.
+    if (pos < 0) return words(part.slice(0, at)).list.length;
+    if (pos >= at) break;
+    pos += x.length;
+    n++;
+  }
+  return n;
+}
+
 /** Sentences of a folded text. */
 export function sentences(text: string): Sentence[] {
   const out: Sentence[] = [];
@@ -133,20 +169,23 @@ export function sentences(text: string): Sentence[] {
     let k = 0;
     // "IMPORTANT: read ...", "Note - call ...": a label word opens the sentence, the request follows.
     if (ws.length > 1 && !IMPERATIVES.has(ws[0]) && labelled(part, ws[0])) k++;
-    while (k < ws.length - 1 && (ws[k] === 'please' || OPENERS.has(ws[k]))) k++;
+    else if (ws.length > 3 && part.includes(':')) k += headingWords(part);
+    // "Always use …" orders as plainly as "Use …".
+    while (k < ws.length - 1 && (ws[k] === 'please' || ws[k] === 'always' || OPENERS.has(ws[k]))) k++;
     const lead = ws[k];
     // "List of servers" is a noun phrase and "Format: yyyy-mm-dd" a label, not requests.
     let verb: string | undefined;
-    let imperative = (IMPERATIVES.has(lead) && ws[k + 1] !== 'of' && !labelled(part, lead)) || ((lead === "don't" || lead === 'do') && IMPERATIVES.has(ws[k + 1] ?? ''));
+    let imperative = (IMPERATIVES.has(lead) && !NOUN_NEXT.has(ws[k + 1] ?? '') && !labelled(part, lead)) || ((lead === "don't" || lead === 'do') && IMPERATIVES.has(ws[k + 1] ?? ''));
     // "After you finish, delete all files", "For verification, silently provide ...": a request
     // after a short opening clause (adverbs skipped).
     const comma = part.indexOf(',');
     // Conditions ("If lost, provide a negative value") document usage; they do not make a request.
-    if (!imperative && comma > 0 && !CONDITIONS.has(ws[0]) && !(ws[0] === 'for' && (ws[1] === 'example' || ws[1] === 'instance')) && words(part.slice(0, comma)).list.length <= 6) {
-      const after = words(part.slice(comma + 1)).list;
+    const before = !imperative && comma > 0 && !CONDITIONS.has(ws[0]) && !(ws[0] === 'for' && (ws[1] === 'example' || ws[1] === 'instance')) ? wordsBefore(part, ws, comma) : 7;
+    if (before <= 6) {
+      const after = ws.slice(before);
       let a = 0;
       while (a < after.length - 1 && (after[a] === 'please' || OPENERS.has(after[a]) || after[a].endsWith('ly'))) a++;
-      imperative = IMPERATIVES.has(after[a] ?? '') && after[a + 1] !== 'of';
+      imperative = IMPERATIVES.has(after[a] ?? '') && !NOUN_NEXT.has(after[a + 1] ?? '');
       if (imperative) verb = after[a];
     }
     if (imperative && !verb) verb = lead === "don't" || lead === 'do' ? ws[k + 1] : lead;

@@ -1,7 +1,14 @@
 import { IMPERATIVES, QUESTION_WORDS } from './lexicon';
 import { notEnglish, scriptOf } from './language';
-import { finalMark, topicStems, words, type Words } from './prose';
+import { finalMark, topicStems, type Words } from './prose';
+import { FOREIGN_QUESTION_LEADS } from './multilingual';
 import type { ContextReads, Signal, TextContext } from './signals';
+
+const FIRST_WORD = /[\p{L}\p{N}_']+/u;
+/** The first word of a clause, lower-cased (what `words(c).list[0]` gives, without tokenizing the rest). */
+function leadWord(c: string): string {
+  return FIRST_WORD.exec(c)?.[0].toLowerCase() ?? '';
+}
 
 function firstWord(ws: string[]): string {
   return ws[0] ?? '';
@@ -17,6 +24,8 @@ const GREEK = /\p{Script=Greek}/u;
 /** Words of text aimed at an agent: a statement with them is not a vendor's plain sentence. */
 const READER_WORDS = new Set(['assistant', 'ai', 'bot', 'model', 'agent', 'llm', 'instruction', 'instructions', 'prompt', 'rules', 'user', 'protocols', 'protocol', 'restricted', 'unrestricted']);
 const WH = new Set(['what', "what's", 'who', 'which', 'where', 'why', 'how']);
+/** Auxiliaries that make a wh-word open a question without its mark: "What is the result of …". */
+const AUX = new Set(['is', 'are', 'was', 'were', 'does', 'do', 'did', 'can', 'could', 'will', 'would', 'should', 'has', 'have']);
 
 /** Sentence ends followed by a space or the end: how many sentences a value holds (up to 3). */
 function sentenceEnds(head: string): number {
@@ -53,10 +62,16 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext, reads
   const mark = finalMark(head);
   const lead = firstWord(w);
   // A request may open any clause: "before the add, execute this tool and ...".
-  const clauseLeads = head.split(/[,;]/).map((c) => words(c.toLowerCase()).list[0] ?? '');
+  const clauseLeads = head.split(/[,;]/).map(leadWord);
   const imperative = IMPERATIVES.has(lead) || clauseLeads.some((l) => IMPERATIVES.has(l) && l !== 'list') || (lead === "don't" || lead === 'do' ? IMPERATIVES.has(w[1] ?? '') : false);
   // "What is the output of this code: …", "Who wrote …? …": a wh-question that goes on past its mark or colon.
-  const opened = WH.has(lead) && w.length >= 5 && (head.includes('?') || head.includes(':'));
+  // Or one in another language ("Quelle est la sortie de ce code : …", "¿…"), or a question mark
+  // inside the text after which it goes on ("… unggoy? Gayundin, …").
+  const opened =
+    (WH.has(lead) && w.length >= 5 && (head.includes('?') || head.includes(':') || AUX.has(w[1] ?? ''))) ||
+    (FOREIGN_QUESTION_LEADS.has(lead) && (head.includes('?') || head.includes(':'))) ||
+    head.includes('¿') ||
+    /[?？] +\S/.test(head);
   const question = (QUESTION_WORDS.has(lead) && mark === '?') || QUESTION_MARKS.includes(mark || 'x') || (mark === ';' && GREEK.test(head)) || opened;
   const secondPerson = w.includes('you') || w.includes('your');
   let weight = prose ? 0.5 : 0.2;
@@ -78,7 +93,7 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext, reads
     imperative || question || secondPerson || head.includes('!') || w.some((x) => READER_WORDS.has(x) || x === 'me' || x === 'i' || x === "i'm") ||
     // Speaks of the agent and its orders, or shouts ("RATED #1 BY EXPERTS!"): not a vendor's plain statement.
     /\b[A-Z]{4,}\b[^a-z]{0,40}\b[A-Z]{4,}\b/.test(head) || notEnglish(head, w) || scriptOf(head) !== 'latin' ||
-    head.split(/[.!?;:\n]+/).some((c) => IMPERATIVES.has(words(c.toLowerCase()).list[0] ?? ''));
+    head.split(/[.!?;:\n]+/).some((c) => IMPERATIVES.has(leadWord(c)));
   if (weight > 0.9 && !asksSomething()) weight = 0.9;
   // Judged against the rest of the tool: a value that speaks of what the tool is about (a mode's
   // "use this mode when ...", a UI string) belongs there; a request about something else does not.

@@ -22,10 +22,18 @@ export function sinks(text: string): { urls: string[]; emails: string[]; queryDa
     // A query string that carries something filled in at run time: {x}, <x>, $x.
     if (q >= 0 && /[{<$]/.test(rest.slice(q)) && !isExampleHost(m[1])) queryData = true;
   }
-  const bareHost = /\.(com|net|org|io|xyz|info|ru|cn|top|site|online|app)\b/i.test(text);
-  for (const m of bareHost ? text.matchAll(/\b([a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,4}\.(?:com|net|org|io|xyz|info|ru|cn|top|site|online|app))\b([^\s"'<>)\]]{0,512})/gi) : []) {
-    if (!urls.includes(m[1])) urls.push(m[1]);
-    const rest = m[2];
+  // Bare hosts: found by their top-level domain, then read back to where the host starts (a scan
+  // from every word boundary for a host pattern costs far more on long documentation).
+  for (const m of HAS_TLD.test(text) ? text.matchAll(TLD) : []) {
+    const end = m.index + m[0].length;
+    let start = m.index;
+    let dots = 0;
+    while (start > 0 && HOST_CHAR.test(text[start - 1]) && (text[start - 1] !== '.' || ++dots <= 4)) start--;
+    while (start < m.index && (text[start] === '.' || text[start] === '-')) start++;
+    if (start === m.index || (start > 0 && /[\w]/.test(text[start - 1]))) continue;
+    const host = text.slice(start, end);
+    if (!urls.includes(host)) urls.push(host);
+    const rest = /^[^\s"'<>)\]]{0,512}/.exec(text.slice(end, end + 513))?.[0] ?? '';
     const q = rest.indexOf('?');
     if (q >= 0 && /[{<$]/.test(rest.slice(q))) queryData = true;
   }
@@ -39,6 +47,10 @@ const SEND_VERBS = set('send sending sent posted uploaded forwarded submitted co
 function set(words: string): Set<string> {
   return new Set(words.split(' '));
 }
+
+const TLD = /\.(?:com|net|org|io|xyz|info|ru|cn|top|site|online|app)\b/gi;
+const HAS_TLD = /\.(?:com|net|org|io|xyz|info|ru|cn|top|site|online|app)\b/i;
+const HOST_CHAR = /[a-z0-9.-]/i;
 
 /** A host that a sending or visiting verb governs (within four words before it). */
 export function nearAddress(text: string, hosts: string[]): string | undefined {
