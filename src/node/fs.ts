@@ -1,5 +1,5 @@
 import * as nodeFs from 'node:fs';
-import { type EntryType, type FileSystem, fileUri, uriToPath } from '../core';
+import { type DirEntry, type EntryType, type FileSystem, fileUri, uriToPath } from '../core';
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -38,11 +38,39 @@ interface Calls {
   stat(path: string): MaybePromise<nodeFs.Stats>;
   lstat(path: string): MaybePromise<nodeFs.Stats>;
   statfsType(path: string): MaybePromise<number | undefined>;
-  /** At most `maxBytes + 1` bytes of the file, so a caller can tell it holds more. */
-  readBounded(path: string, maxBytes: number, sizeHint: number): MaybePromise<Uint8Array>;
+  /**
+   * Opens the file without waiting (a FIFO's open would block until a writer came), checks what it
+   * opened, and reads at most `maxBytes + 1` bytes of it, so a caller can tell it holds more.
+   * `check` sees the opened file's own status before a byte is read, and may throw.
+   */
+  readChecked(path: string, maxBytes: number, check: (st: nodeFs.Stats) => MaybePromise<void>, flags: number): MaybePromise<Uint8Array>;
   readdir(path: string): MaybePromise<nodeFs.Dirent<Buffer>[]>;
   realpath(path: string): MaybePromise<string>;
 }
+
+/** Open for reading without blocking: a FIFO or a terminal swapped in for a listed file cannot hang the read. */
+const OPEN_FLAGS = nodeFs.constants.O_RDONLY | (nodeFs.constants.O_NONBLOCK ?? 0);
+/** A listed file is opened only if it is still no link (the open fails on one, and the path is statted first instead). */
+const LISTED_FLAGS = OPEN_FLAGS | (nodeFs.constants.O_NOFOLLOW ?? 0);
+
+/**
+ * Paths a directory listing showed as regular files (not links). Opening one is safe without a
+ * stat first: the stat guards against devices whose open does something (a tape rewinds), and the
+ * listing already said what the entry is. What was opened is still checked before it is read.
+ */
+const listedFiles = new Set<string>();
+const MAX_LISTED = 200_000;
+
+function noteListed(path: string): void {
+  if (listedFiles.size >= MAX_LISTED) listedFiles.clear();
+  listedFiles.add(path);
+}
+
+/**
+ * The kind of file system per device number: every file of a suite sits on one or two, and a
+ * statfs per file was a system call per read for the same answer.
+ */
+const fsTypeByDevice = new Map<number, number | undefined>();
 
 const fail = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -52,7 +80,25 @@ function nameOf(raw: Buffer): string | undefined {
   return Buffer.byteLength(name, 'utf8') === raw.length && Buffer.from(name, 'utf8').equals(raw) ? name : undefined;
 }
 
+function regular(st: nodeFs.Stats, path: string): void {
+  if (!st.isFile()) throw fail(`not a regular file: ${path}`, st.isDirectory() ? 'EISDIR' : 'ENOTFILE');
+}
+
 function fileSystemOver(calls: Calls): FileSystem {
+  /** Throws for a file on a pseudo file system; asks statfs once per device. */
+  function dataFileSystem(st: nodeFs.Stats, path: string): MaybePromise<void> {
+    const refuse = (type: number | undefined) => {
+      const special = SPECIAL_FILESYSTEMS.get(type ?? -1);
+      if (special) throw fail(`on ${special}, not a data file: ${path}`, 'ESPECIALFS');
+    };
+    if (fsTypeByDevice.has(st.dev)) return refuse(fsTypeByDevice.get(st.dev));
+    const type = calls.statfsType(path);
+    const keep = (t: number | undefined) => {
+      fsTypeByDevice.set(st.dev, t);
+      refuse(t);
+    };
+    return type instanceof Promise ? type.then(keep) : keep(type);
+  }
   async function typeOf(path: string): Promise<EntryType | undefined> {
     try {
       const st = await calls.stat(path);
@@ -70,29 +116,46 @@ function fileSystemOver(calls: Calls): FileSystem {
   return {
     async readFile(uri, options) {
       const path = uriToPath(uri);
-      // Reading a FIFO or a device such as /dev/zero never ends; a suite path may name one.
-      const st = await calls.stat(path);
-      if (!st.isFile()) throw fail(`not a regular file: ${path}`, st.isDirectory() ? 'EISDIR' : 'ENOTFILE');
-      const special = SPECIAL_FILESYSTEMS.get((await calls.statfsType(path)) ?? -1);
-      if (special) throw fail(`on ${special}, not a data file: ${path}`, 'ESPECIALFS');
       const budget = Math.min(options?.maxBytes ?? HARD_READ_LIMIT, HARD_READ_LIMIT);
-      // Read with a budget whatever stat said: a size on record can be 0 for a file that never ends.
-      const bytes = await calls.readBounded(path, budget, st.size);
+      const check = (st: nodeFs.Stats) => {
+        regular(st, path);
+        return dataFileSystem(st, path);
+      };
+      // Read with a budget whatever the status says: a size on record can be 0 for a file that never ends.
+      let bytes: Uint8Array | undefined;
+      if (listedFiles.has(path)) {
+        try {
+          bytes = await calls.readChecked(path, budget, check, LISTED_FLAGS);
+        } catch (e) {
+          // Since listed, it became a link: read it as any path, below.
+          if ((e as { code?: string })?.code !== 'ELOOP') throw e;
+          listedFiles.delete(path);
+        }
+      }
+      if (!bytes) {
+        // Reading a FIFO or a device such as /dev/zero never ends, and opening some devices does
+        // something; a suite path may name one, so a path the listing did not type is statted first.
+        const st = await calls.stat(path);
+        await check(st);
+        bytes = await calls.readChecked(path, budget, check, OPEN_FLAGS);
+      }
       if (bytes.length > budget) throw fail(`file too large: ${path}`, 'EFBIG');
-      return new TextDecoder('utf-8').decode(bytes);
+      return decodeUtf8(bytes);
     },
     async readDirectory(uri) {
       const dir = uriToPath(uri);
       const entries = await calls.readdir(dir);
-      const out: [string, EntryType][] = [];
+      const out: DirEntry[] = [];
       for (const e of entries) {
         const name = nameOf(e.name);
         // A name that is not UTF-8 cannot be spelled in a URI that leads back to it: listed as
         // `other` under its lossy spelling (with U+FFFD), so the walk can name what it skipped.
         if (name === undefined) out.push([e.name.toString('utf8'), 'other']);
-        else if (e.isFile()) out.push([name, 'file']);
-        else if (e.isDirectory()) out.push([name, 'directory']);
-        else if (e.isSymbolicLink()) out.push([name, (await typeOf(`${dir}/${name}`)) ?? 'other']);
+        else if (e.isFile()) {
+          noteListed(`${dir}/${name}`);
+          out.push([name, 'file', false]);
+        } else if (e.isDirectory()) out.push([name, 'directory', false]);
+        else if (e.isSymbolicLink()) out.push([name, (await typeOf(`${dir}/${name}`)) ?? 'other', true]);
         else out.push([name, 'other']);
       }
       return out;
@@ -110,6 +173,12 @@ function fileSystemOver(calls: Calls): FileSystem {
   };
 }
 
+/** UTF-8 as TextDecoder reads it (a leading BOM dropped, bad bytes as U+FFFD), by Buffer's faster decoder. */
+function decodeUtf8(bytes: Uint8Array): string {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /**
  * The buffer for the next read: first the size on record plus one byte (to see the end of the file
  * in the same read), then as much again as was read, for a file that grows or whose size on record
@@ -124,17 +193,28 @@ function joined(chunks: Uint8Array[], total: number): Uint8Array {
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
 }
 
-async function readBoundedAsync(path: string, maxBytes: number, sizeHint: number): Promise<Uint8Array> {
-  const h = await nodeFs.promises.open(path, 'r');
+/**
+ * Whether the read that brought the total to `total` reached the end: it answered short, having
+ * read exactly the size on record. The first read asks for that size plus one byte, so a file of
+ * the size it claims needs no second read to show its end (one that grew fills the extra byte and
+ * is read on; one whose size on record is wrong is read until a read returns nothing).
+ */
+const ended = (got: number, asked: number, total: number, size: number): boolean => got < asked && total === size;
+
+async function readCheckedAsync(path: string, maxBytes: number, check: (st: nodeFs.Stats) => MaybePromise<void>, flags: number): Promise<Uint8Array> {
+  const h = await nodeFs.promises.open(path, flags);
   try {
+    const st = await h.stat();
+    await check(st);
     const chunks: Uint8Array[] = [];
     let total = 0;
     while (total <= maxBytes) {
-      const buf = nextChunk(total, maxBytes, sizeHint);
+      const buf = nextChunk(total, maxBytes, st.size);
       const { bytesRead } = await h.read(buf, 0, buf.length, null);
       if (bytesRead === 0) break;
       chunks.push(buf.subarray(0, bytesRead));
       total += bytesRead;
+      if (ended(bytesRead, buf.length, total, st.size)) break;
     }
     return joined(chunks, total);
   } finally {
@@ -142,17 +222,22 @@ async function readBoundedAsync(path: string, maxBytes: number, sizeHint: number
   }
 }
 
-function readBoundedSync(path: string, maxBytes: number, sizeHint: number): Uint8Array {
-  const fd = nodeFs.openSync(path, 'r');
+function readCheckedSync(path: string, maxBytes: number, check: (st: nodeFs.Stats) => MaybePromise<void>, flags: number): Uint8Array {
+  const fd = nodeFs.openSync(path, flags);
   try {
+    const st = nodeFs.fstatSync(fd);
+    const size = st.size;
+    // The blocking flavour's calls answer at once: a check that throws throws here.
+    void check(st);
     const chunks: Uint8Array[] = [];
     let total = 0;
     while (total <= maxBytes) {
-      const buf = nextChunk(total, maxBytes, sizeHint);
+      const buf = nextChunk(total, maxBytes, size);
       const n = nodeFs.readSync(fd, buf, 0, buf.length, null);
       if (n === 0) break;
       chunks.push(buf.subarray(0, n));
       total += n;
+      if (ended(n, buf.length, total, size)) break;
     }
     return joined(chunks, total);
   } finally {
@@ -165,7 +250,7 @@ export const nodeFileSystem: FileSystem = fileSystemOver({
   stat: (p) => nodeFs.promises.stat(p),
   lstat: (p) => nodeFs.promises.lstat(p),
   statfsType: (p) => nodeFs.promises.statfs(p).then((s) => s.type, () => undefined),
-  readBounded: readBoundedAsync,
+  readChecked: readCheckedAsync,
   readdir: (p) => nodeFs.promises.readdir(p, { withFileTypes: true, encoding: 'buffer' }),
   realpath: (p) => nodeFs.promises.realpath(p),
 });
@@ -185,7 +270,7 @@ export const blockingFileSystem: FileSystem = fileSystemOver({
       return undefined;
     }
   },
-  readBounded: readBoundedSync,
+  readChecked: readCheckedSync,
   readdir: (p) => nodeFs.readdirSync(p, { withFileTypes: true, encoding: 'buffer' }),
   realpath: (p) => nodeFs.realpathSync(p),
 });
