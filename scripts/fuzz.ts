@@ -12,7 +12,9 @@
  * property and is shrunk like any failure; one that hangs past `--hang` seconds, or drives the
  * process past `--memory-mb` of resident memory (default 1536), is written out and ends the run.
  * Schema shapes (test/hostile/arbitraries.ts `schemaWorkspace`: deep allOf/$ref chains, recursive
- * refs, many required names, big enums, patterns, uniqueItems) are among the inputs.
+ * refs, many required names, big enums, patterns, uniqueItems) are among the inputs, and so are
+ * environment overrides (appends with `-`), integers past 2^53 and regular-expression programs up to
+ * far past the budget, each checked against a reference model as well (check.ts `oracleProblems`).
  *
  * `--ignore` skips problems whose text matches, to look past one already reported; the report
  * says how many it skipped.
@@ -22,8 +24,26 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { lintIndex, loadWorkspace, memoryFileSystem } from '../src/core';
-import { anyValue, fixtureWorkspaces, hostileText, KIND_NAMES, mutate, mutation, otherFixtureWorkspaces, render, repoRoot, schemaWorkspace, style, workspace, type Files } from '../test/hostile/arbitraries';
-import { diagnosticProblems, fixProblems } from '../test/hostile/check';
+import {
+  anyValue,
+  bigIntegerWorkspace,
+  fixtureWorkspaces,
+  hostileText,
+  KIND_NAMES,
+  mutate,
+  mutation,
+  otherFixtureWorkspaces,
+  overrideWorkspace,
+  regexWorkspace,
+  render,
+  repoRoot,
+  schemaWorkspace,
+  style,
+  workspace,
+  type Files,
+  type Oracle,
+} from '../test/hostile/arbitraries';
+import { diagnosticProblems, fixProblems, oracleProblems } from '../test/hostile/check';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -37,7 +57,8 @@ const ignore = ignoreAt >= 0 ? new RegExp(process.argv[ignoreAt + 1]) : undefine
 let ignored = 0;
 const seed = arg('--seed', Date.now() % 2 ** 31);
 
-type Case = { kind: string; files: Files };
+/** An input, and for some kinds what a reference model says must come out of it. */
+type Case = { kind: string; files: Files; oracle?: Oracle };
 
 const fixtures = [...fixtureWorkspaces(), ...otherFixtureWorkspaces()];
 const pick = (files: Files, which: number) => Object.keys(files)[which % Object.keys(files).length];
@@ -48,6 +69,10 @@ const cases: fc.Arbitrary<Case> = fc.oneof(
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...KIND_NAMES), anyValue, style).map(([n, v, s]) => ({ kind: 'arbitrary JSON value', files: { [n]: render(v, s) } })) },
   { weight: 4, arbitrary: workspace.map((files) => ({ kind: 'generated workspace', files })) },
   { weight: 2, arbitrary: schemaWorkspace.map((files) => ({ kind: 'schema shape', files })) },
+  // Issue 22: each checked against a reference model that shares no code with the linter.
+  { weight: 1, arbitrary: overrideWorkspace.map((c) => ({ kind: 'environment overrides', ...c })) },
+  { weight: 1, arbitrary: bigIntegerWorkspace.map((c) => ({ kind: 'big integers', ...c })) },
+  { weight: 1, arbitrary: regexWorkspace.map((c) => ({ kind: 'regex programs', ...c })) },
   {
     weight: 3,
     arbitrary: fc.tuple(fc.constantFrom(...fixtures), fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 4 })).map(([f, which, ms]) => {
@@ -132,6 +157,7 @@ async function checkCase(c: Case): Promise<void> {
   const loaded = await loadWorkspace(fs, ['file:///ws']);
   const { diagnostics } = lintIndex(loaded.index);
   const problems = diagnosticProblems(loaded.index, diagnostics);
+  if (c.oracle) problems.push(...oracleProblems(diagnostics, c.oracle));
   for (const d of diagnostics) {
     bump(diagnosticsByCode, d.code);
     for (const outcome of fixProblems(loaded.index, d)) {

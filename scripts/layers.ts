@@ -1,5 +1,5 @@
 // The house rules of src/, checked over the import graph (docs/architecture.md draws them):
-// - src/core goes by stage, text → model → injection, schema → rules → lint → index.ts, and a
+// - src/core goes by stage, text → model → injection, schema → trajectory → rules → lint → index.ts, and a
 //   module imports only from its own stage or a lower one, never up and never across (injection and
 //   schema stand side by side and do not import each other);
 // - the adapters (cli, server, client, importers, node) reach core only through src/core/index.ts,
@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /** The stages of src/core, lowest first. Stages of equal rank may not import each other. */
-export const CORE_STAGES: Readonly<Record<string, number>> = { text: 0, model: 1, injection: 2, schema: 2, rules: 3, lint: 4 };
+export const CORE_STAGES: Readonly<Record<string, number>> = { text: 0, model: 1, injection: 2, schema: 2, trajectory: 3, rules: 4, lint: 5 };
 
 /** Which adapter may import which other part of src/ (a part, or one file), besides core's index. */
 export const ADAPTER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
@@ -102,7 +102,7 @@ export function checkEdges(edges: readonly ImportEdge[]): Violation[] {
         continue;
       }
       if (a.stage === 'loose' || b.stage === 'loose') {
-        out.push({ from, to, why: 'every core module belongs to a stage folder (text, model, injection, schema, rules, lint)' });
+        out.push({ from, to, why: 'every core module belongs to a stage folder (text, model, injection, schema, trajectory, rules, lint)' });
         continue;
       }
       if (a.stage === 'index' || a.stage === b.stage) continue;

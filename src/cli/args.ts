@@ -15,6 +15,10 @@ export interface CliOptions {
   failSeverity: 'error' | 'warning';
   config?: string;
   quiet: boolean;
+  /** `--hints`: stylish lists `hint` findings instead of counting them in one line. */
+  hints: boolean;
+  /** False with `--no-inline-config`: in-source suppressions (FORMAT §11) are not applied. */
+  inlineConfig: boolean;
   fix: boolean;
   fixDryRun: boolean;
   stdin: boolean;
@@ -50,6 +54,8 @@ export const OPTIONS = {
   'fail-severity': { type: 'string' },
   config: { type: 'string', short: 'c' },
   quiet: { type: 'boolean', short: 'q' },
+  hints: { type: 'boolean' },
+  'no-inline-config': { type: 'boolean' },
   fix: { type: 'boolean' },
   'fix-dry-run': { type: 'boolean' },
   stdin: { type: 'boolean' },
@@ -101,6 +107,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
   }
   if (v.color && v['no-color']) throw new UsageError('give --color or --no-color, not both');
   if (v.fix && v['fix-dry-run']) throw new UsageError('give --fix or --fix-dry-run, not both');
+  if (v.quiet && v.hints) throw new UsageError('give --quiet (errors only) or --hints (everything, hints too), not both');
   if (v['stdin-filename'] !== undefined && !v.stdin) throw new UsageError('--stdin-filename needs --stdin');
   if (v.stdin && parsed.positionals.length > 0) throw new UsageError('--stdin lints standard input: give no files or folders with it');
   let maxWarnings: number | undefined;
@@ -122,6 +129,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     failSeverity,
     config: v.config,
     quiet: v.quiet ?? false,
+    hints: v.hints ?? false,
+    inlineConfig: !v['no-inline-config'],
     fix: v.fix ?? false,
     fixDryRun: v['fix-dry-run'] ?? false,
     stdin: v.stdin ?? false,

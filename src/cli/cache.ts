@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { fileUri, kindFromName, SKIPPED_DIRS, type FileSystem, type Fix, type LintDiagnostic, type SeveritySetting, type WorkspaceIndex } from '../core';
+import { fileUri, isNotUtf8, kindFromName, SKIPPED_DIRS, type FileSystem, type Fix, type LintDiagnostic, type SeveritySetting, type WorkspaceIndex } from '../core';
 import type { CliIo } from './io';
 import { TOOL_VERSION } from './version';
 
@@ -9,7 +9,8 @@ export const DEFAULT_CACHE_DIR = 'node_modules/.cache/litmus-lint';
 const CACHE_FILE = 'lint-cache.json';
 /** Results of this many distinct workspaces are kept: switching branches back finds its answer. */
 const MAX_ENTRIES = 8;
-const FORMAT_VERSION = 1;
+/** 2: entries hold suppressed findings too (marked), and a fix's `changesClaim`. */
+const FORMAT_VERSION = 2;
 
 interface StoredEntry {
   key: string;
@@ -31,12 +32,12 @@ export function sha256(text: string): string {
  * kind and content hash), with the read errors. A lint reads nothing else, so an edit to any file a
  * result depends on, a referenced tool file included, gives another key: a stale result is never served.
  */
-export function cacheKey(index: WorkspaceIndex, rules: Record<string, SeveritySetting>, reads: ReadLog = new Map()): string {
+export function cacheKey(index: WorkspaceIndex, rules: Record<string, SeveritySetting>, reads: ReadLog = new Map(), inlineConfig = true): string {
   const docs = [...index.docs.values()].map((d) => [d.uri, d.kind, sha256(d.text)]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const errors = [...index.readErrors].sort((a, b) => (a[0] < b[0] ? -1 : 1));
   const rulePairs = Object.entries(rules).sort((a, b) => (a[0] < b[0] ? -1 : 1));
   const log = [...reads].sort((a, b) => (a[0] < b[0] ? -1 : 1));
-  return sha256(JSON.stringify([FORMAT_VERSION, TOOL_VERSION, [...index.roots].sort(), rulePairs, docs, errors, log]));
+  return sha256(JSON.stringify([FORMAT_VERSION, TOOL_VERSION, [...index.roots].sort(), rulePairs, inlineConfig, docs, errors, log]));
 }
 
 /** What a load asked the file system and what it answered, by call and URI (texts by hash). */
@@ -59,7 +60,8 @@ export function recordingFileSystem(fs: FileSystem): { fs: FileSystem; log: Read
           note('read', uri, sha256(text));
           return text;
         } catch (e) {
-          note('read', uri, `error ${(e as { code?: string })?.code ?? ''}`);
+          // A file that is not UTF-8 is still shown (its lossy text, where the bad byte is): key on both.
+          note('read', uri, isNotUtf8(e) ? `error EILSEQ ${sha256(e.reason + '\u0000' + e.text)}` : `error ${(e as { code?: string })?.code ?? ''}`);
           throw e;
         }
       },
@@ -85,9 +87,12 @@ export function recordingFileSystem(fs: FileSystem): { fs: FileSystem; log: Read
   };
 }
 
-/** A diagnostic as plain data: fixes' edits (computed when first read) are materialised. */
+/**
+ * A diagnostic as plain data: fixes' edits (computed when first read) are materialised. A fix that
+ * changes a claim keeps saying so, or a cached run's `--fix` would apply it (FORMAT §10).
+ */
 function plain(d: LintDiagnostic): LintDiagnostic {
-  const fixes: Fix[] = d.fixes.map((f) => ({ title: f.title, unambiguous: f.unambiguous, edits: f.edits }));
+  const fixes: Fix[] = d.fixes.map((f) => ({ title: f.title, unambiguous: f.unambiguous, ...(f.changesClaim ? { changesClaim: true } : {}), edits: f.edits }));
   return { ...d, fixes };
 }
 
@@ -108,7 +113,8 @@ export async function cacheFilePath(io: CliIo, location: string | undefined): Pr
   return st?.type === 'directory' ? join(abs, CACHE_FILE) : abs;
 }
 
-export async function openCache(io: CliIo, path: string, rules: Record<string, SeveritySetting>, warn: (text: string) => void): Promise<LintCache> {
+/** `inlineConfig`: false with `--no-inline-config`, which changes what a lint returns, so the key. */
+export async function openCache(io: CliIo, path: string, rules: Record<string, SeveritySetting>, warn: (text: string) => void, inlineConfig = true): Promise<LintCache> {
   let stored: StoredCache = { version: FORMAT_VERSION, entries: [] };
   try {
     const parsed = JSON.parse(await io.fs.readFile(fileUri(path))) as StoredCache;
@@ -126,7 +132,7 @@ export async function openCache(io: CliIo, path: string, rules: Record<string, S
       return hits;
     },
     lint(index, lint, reads) {
-      const key = cacheKey(index, rules, reads);
+      const key = cacheKey(index, rules, reads, inlineConfig);
       const found = stored.entries.findIndex((e) => e.key === key);
       if (found >= 0) {
         hits++;

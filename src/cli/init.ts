@@ -1,5 +1,5 @@
-import { resolve } from 'node:path';
-import { escapeText, fileUri, normalizeUri } from '../core';
+import { dirname, resolve } from 'node:path';
+import { escapeText, fileUri, isUnder, normalizeUri, uriToPath } from '../core';
 import type { CliIo } from './io';
 import { TOOL_NAME } from './version';
 
@@ -94,6 +94,27 @@ export const INIT_FILES: Record<string, string> = {
 `,
 };
 
+async function realUriOf(io: CliIo, uri: string): Promise<string | undefined> {
+  try {
+    return io.fs.realUri ? normalizeUri(await io.fs.realUri(uri)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where writing `path` would land, when that is outside the folder's real path: the path itself
+ * when it exists (a link is followed), else its nearest existing parent. A link that points nowhere
+ * is replaced by the write, not followed, so it counts as inside.
+ */
+async function leadsOut(io: CliIo, dir: string, path: string, realDir: string): Promise<string | undefined> {
+  for (let p = path; ; p = dirname(p)) {
+    const real = await realUriOf(io, normalizeUri(fileUri(p)));
+    if (real !== undefined) return isUnder(real, realDir) ? undefined : real;
+    if (p === dir || dirname(p) === p) return undefined;
+  }
+}
+
 /** `litmus-lint init [DIR]`: a starting suite that lints clean, in an empty folder. */
 export async function runInit(args: string[], io: CliIo): Promise<number> {
   let force = false;
@@ -123,6 +144,17 @@ export async function runInit(args: string[], io: CliIo): Promise<number> {
   if (entries.length > 0 && !force) {
     io.stderr(`${TOOL_NAME} init: ${escapeText(dirs[0] ?? '.')} is not empty (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}); use an empty folder, or --force to write beside what is there\n`);
     return 2;
+  }
+  // --force writes over what is there, and a write follows symbolic links: a `litmus.config.json`
+  // (or a `tools/` folder) linked to ~/.bashrc would be overwritten. Checked for every file before
+  // any is written, so a refusal leaves the folder as it was.
+  const realDir = await realUriOf(io, uri);
+  for (const rel of Object.keys(INIT_FILES)) {
+    const out = realDir && (await leadsOut(io, dir, resolve(dir, rel), realDir));
+    if (out) {
+      io.stderr(`${TOOL_NAME} init: ${escapeText(rel)} is a symbolic link (or lies in a linked folder) that leads outside ${escapeText(dirs[0] ?? '.')}, to ${escapeText(uriToPath(out))}; nothing was written (remove the link, or init another folder)\n`);
+      return 2;
+    }
   }
   for (const [rel, text] of Object.entries(INIT_FILES)) await io.writeFile(resolve(dir, rel), text);
   const where = dirs[0] ?? '.';

@@ -7,10 +7,21 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Whether stdout is a terminal (colour is only used there). */
   isTTY: boolean;
+  /** The terminal's width in columns, when stdout is one (stylish lays its lines out for it). */
+  columns?: number;
   stdout(text: string): void;
   stderr(text: string): void;
-  /** Writes the whole text, given as one string or in pieces (a report too large for one string). */
-  writeFile(path: string, text: string | Iterable<string>): Promise<void>;
+  /**
+   * Standard error for a report sent there (`--stdin --fix`), written as it is: `runCli` gives the
+   * commands a `stderr` that neutralises workflow commands in messages, which `--format github` is made of.
+   */
+  reportStderr?(text: string): void;
+  /**
+   * Writes the whole text, given as one string or in pieces (a report too large for one string).
+   * With `expect`, writes only if the file still holds that text, else rejects with code `ECHANGED`
+   * and leaves the file as it is (`--fix` over a file an editor saved meanwhile).
+   */
+  writeFile(path: string, text: string | Iterable<string>, options?: { expect?: string }): Promise<void>;
   /** All of standard input as UTF-8 (`--stdin`); a host without one reads as empty input. */
   readStdin?(): Promise<string>;
 }

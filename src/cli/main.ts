@@ -1,4 +1,5 @@
 import { blockingFileSystem } from '../node/fs';
+import { decodeUtf8, notUtf8Error } from '../node/utf8';
 import type { CliIo } from './io';
 import { runCli } from './run';
 import { writeFileAtomic } from './write';
@@ -10,6 +11,7 @@ function processIo(): CliIo {
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stdout.isTTY),
+    columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
     // A temporary file and a rename: a full disk never leaves a half-written suite file.
@@ -17,7 +19,9 @@ function processIo(): CliIo {
     async readStdin() {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
+      const decoded = decodeUtf8(Buffer.concat(chunks));
+      if (!decoded.ok) throw notUtf8Error('standard input', decoded);
+      return decoded.text;
     },
   };
 }

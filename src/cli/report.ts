@@ -11,7 +11,11 @@ Options:
   -f, --format text|json|markdown  output format (default: text; markdown suits CI job summaries)
   -c, --config FILE                use this litmus.config.json instead of the nearest one
   -o, --output FILE                write the report to FILE instead of stdout
+      --no-inline-config           apply no in-source suppressions (litmus-disable comments, x-litmus-disable)
   -h, --help                       show this help
+
+Hints (a labelled payload the detector confirms) are counted in the last line, not as problems;
+findings accepted by in-source suppressions are counted beside the diagnostics.
 
 Exit status: 0 when the aggregate can be trusted, 1 when it cannot, 2 for a usage error.
 `;
@@ -24,6 +28,8 @@ interface ReportOptions {
   output?: string;
   paths: string[];
   help: boolean;
+  /** False with `--no-inline-config`. */
+  inlineConfig: boolean;
 }
 
 /**
@@ -41,7 +47,7 @@ function shownPath(text: string): string {
 
 /** Parses the report's own options; a string is a one-line usage error. */
 export function parseReportArgs(args: string[]): ReportOptions | string {
-  const opts: ReportOptions = { format: 'text', paths: [], help: false };
+  const opts: ReportOptions = { format: 'text', paths: [], help: false, inlineConfig: true };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--') {
@@ -55,6 +61,9 @@ export function parseReportArgs(args: string[]): ReportOptions | string {
       case '-h':
       case '--help':
         opts.help = true;
+        break;
+      case '--no-inline-config':
+        opts.inlineConfig = false;
         break;
       case '-f':
       case '--format': {
@@ -118,7 +127,8 @@ export async function runReport(args: string[], io: CliIo): Promise<number> {
   }
   try {
     const { index } = await loadWorkspace(io.fs, roots, { configUri });
-    const { diagnostics } = lintIndex(index);
+    // Suppressed findings are kept, marked, to be counted; they quarantine nothing.
+    const { diagnostics } = lintIndex(index, { keepSuppressed: true, inlineConfig: opts.inlineConfig });
     const report = buildSuiteReport(index, diagnostics);
     const text = renderSuiteReport(report, opts.format);
     if (opts.output !== undefined) await io.writeFile(path.resolve(io.cwd, opts.output), text);

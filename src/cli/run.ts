@@ -5,11 +5,14 @@ import {
   dirnameUri,
   escapeText,
   fileUri,
+  isNotUtf8,
   isUnder,
   isUnsafeCodePoint,
   joinUri,
   lintIndex,
   loadWorkspace,
+  neutraliseWorkflowCommands,
+  neutraliseWorkflowCommandsInJson,
   normalizeUri,
   RULE_IDS,
   RULES,
@@ -32,18 +35,28 @@ import { FORMATTERS } from './format/index';
 import { jsonReport } from './format/json';
 import { sarifLog } from './format/sarif';
 import { jsonChunks } from './format/stream';
-
-import { keptResults, truncationNotice } from './format/sarif';
+import { stylishChunks } from './format/stylish';
+import { keptResults, sarifFindings, truncationNotice } from './format/sarif';
 import { helpText } from './help';
 import { runInit } from './init';
 import type { CliIo } from './io';
 import { runImport } from './import';
 import { runReport } from './report';
 import { applyRuleOptions, parseRuleOptions } from './rule-options';
+import { terminalWidth } from './terminal';
 import { INFORMATION_URI, TOOL_NAME, TOOL_VERSION } from './version';
 
-/** The formats whose report is a JSON value, which can be written out in pieces when it is huge. */
-const STREAMED: Record<string, ((diagnostics: readonly LintDiagnostic[], ctx: FormatContext) => unknown) | undefined> = { json: jsonReport, sarif: sarifLog };
+/**
+ * The formats whose report is a JSON value, which can be written out in pieces when it is huge
+ * (SARIF compact, JSON pretty-printed, as each is written whole).
+ */
+const STREAMED: Record<string, { value: (diagnostics: readonly LintDiagnostic[], ctx: FormatContext) => unknown; pretty: boolean } | undefined> = {
+  json: { value: jsonReport, pretty: true },
+  sarif: { value: sarifLog, pretty: false },
+};
+
+/** Formats for people; every other is read by a program (and keeps every finding: hints, suppressed ones). */
+const HUMAN_FORMATS = new Set(['stylish']);
 
 /** `--fix` stops after this many lint-and-fix passes, whatever remains. */
 const MAX_FIX_PASSES = 10;
@@ -52,15 +65,20 @@ export const EXIT_OK = 0;
 export const EXIT_PROBLEMS = 1;
 export const EXIT_USAGE = 2;
 
-/** Runs one command line. Never throws: every failure becomes a message and exit status 2. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+/**
+ * Runs one command line. Never throws: every failure becomes a message and exit status 2. Messages
+ * on standard error quote suite text (file names, ids): none may read as a GitHub Actions workflow
+ * command in a CI log, so the commands get a `stderr` that neutralises them (src/core/text/workflow.ts).
+ */
+export async function runCli(argv: string[], raw: CliIo): Promise<number> {
+  const io: CliIo = { ...raw, stderr: (text) => raw.stderr(neutraliseWorkflowCommands(text)), reportStderr: raw.reportStderr ?? raw.stderr };
   try {
     if (argv[0] === 'report') return await runReport(argv.slice(1), io);
     if (argv[0] === 'init') return await runInit(argv.slice(1), io);
     if (argv[0] === 'import') return await runImport(argv.slice(1), io);
     return await lintCommand(argv, io);
   } catch (e) {
-    if (e instanceof WriteError) {
+    if (e instanceof WriteError || e instanceof InputError) {
       io.stderr(`${TOOL_NAME}: ${escapeText(e.message)}\n`);
     } else if (e instanceof UsageError) {
       // Option names and paths come from the command line: escape them like any untrusted text.
@@ -75,14 +93,40 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
 /** A file the run was asked to write could not be: one line, exit status 2. */
 class WriteError extends Error {}
+/** Input the run cannot take as it is (standard input that is not UTF-8): one line, exit status 2. */
+class InputError extends Error {}
 
 async function writeOut(io: CliIo, path: string, text: string | Iterable<string>, what: string): Promise<void> {
   try {
     await io.writeFile(path, text);
   } catch (e) {
-    const code = (e as { code?: string })?.code;
-    throw new WriteError(`cannot write ${what} ${path}: ${code ?? (e instanceof Error ? e.message.split('\n')[0] : String(e))}`);
+    throw writeError(e, what, path);
   }
+}
+
+function writeError(e: unknown, what: string, path: string): WriteError {
+  const code = (e as { code?: string })?.code;
+  return new WriteError(`cannot write ${what} ${path}: ${code ?? (e instanceof Error ? e.message.split('\n')[0] : String(e))}`);
+}
+
+/**
+ * Writes the fixed files, each only if it still holds the text the fixes were made from. A file an
+ * editor saved while the lint ran keeps that save: it is named, and returned, so the report shows
+ * it as it is on disk. Anything else that stops a write ends the run (exit status 2).
+ */
+async function writeFixed(io: CliIo, outcome: FixOutcome): Promise<Map<string, string>> {
+  const kept = new Map<string, string>();
+  for (const [uri, text] of outcome.texts) {
+    const path = uriToPath(uri);
+    try {
+      await io.writeFile(path, text, { expect: outcome.originals.get(uri) });
+    } catch (e) {
+      if ((e as { code?: string })?.code !== 'ECHANGED') throw writeError(e, 'the fixed file', path);
+      const why = (e as { why?: string }).why ?? 'changed on disk while the lint ran';
+      kept.set(uri, why);
+    }
+  }
+  return kept;
 }
 
 /** What one lint reads and may change, whether the files come from disk or from standard input. */
@@ -132,7 +176,7 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
   if (opts.stdin) {
     if (opts.stdinFilename === undefined) throw new UsageError('--stdin needs --stdin-filename PATH: the name decides the file\'s kind and which config applies');
     const stdinUri = normalizeUri(fileUri(resolve(io.cwd, opts.stdinFilename)));
-    const text = ((await io.readStdin?.()) ?? '').replace(/^\ufeff/, '');
+    const text = (await readStdin(io)).replace(/^\ufeff/, '');
     const folder = dirname(uriToPath(stdinUri));
     const folderThere = (await io.fs.stat(normalizeUri(fileUri(folder))).catch(() => undefined))?.type === 'directory';
     const targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: folderThere ? [folder] : [], ignorePatterns: opts.ignorePatterns, ignore: opts.ignore, warn });
@@ -170,6 +214,19 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 /**
+ * Standard input as text. Bytes that are not UTF-8 stop the run: read lossily, an editor piping a
+ * buffer through --fix would get every bad byte back as U+FFFD.
+ */
+async function readStdin(io: CliIo): Promise<string> {
+  try {
+    return (await io.readStdin?.()) ?? '';
+  } catch (e) {
+    if (isNotUtf8(e)) throw new InputError(`standard input is ${e.reason}; nothing was linted or fixed (LITMUS files are UTF-8)`);
+    throw e;
+  }
+}
+
+/**
  * SARIF's %SRCROOT%: `--base-path`, else the nearest folder up from the working directory that
  * holds `.git` (a folder, or a file in a worktree), else the working directory. Code scanning
  * resolves result paths against the repository root, whatever folder the CLI ran in.
@@ -188,9 +245,9 @@ async function sourceRoot(io: CliIo, basePath: string | undefined): Promise<stri
 
 type Notice = { level: 'note' | 'warning'; text: string };
 
-/** Prints a notice on standard error and returns it for SARIF's tool execution notifications. */
-function notice(io: CliIo, level: Notice['level'], text: string): Notice {
-  io.stderr(`${TOOL_NAME}: ${level}: ${text}\n`);
+/** Prints a notice on standard error (a note not with `--quiet`) and returns it for SARIF's tool execution notifications. */
+function notice(io: CliIo, level: Notice['level'], text: string, quiet = false): Notice {
+  if (!(quiet && level === 'note')) io.stderr(`${TOOL_NAME}: ${level}: ${text}\n`);
   return { level, text };
 }
 
@@ -226,7 +283,7 @@ async function lintSession(
   let cache: LintCache | undefined;
   let reads: ReadLog | undefined;
   if (opts.cache) {
-    cache = await openCache(io, await cacheFilePath(io, opts.cacheLocation), ruleOptions, warn);
+    cache = await openCache(io, await cacheFilePath(io, opts.cacheLocation), ruleOptions, warn, opts.inlineConfig);
     const recording = recordingFileSystem(session.fs);
     session.fs = recording.fs;
     reads = recording.log;
@@ -237,28 +294,41 @@ async function lintSession(
     applyRuleOptions(loaded.index, ruleOptions);
     return loaded;
   };
+  // Findings in-source suppressions accept come back marked (to be shown as such, never counted);
+  // those of the last lint are kept here, beside what counts, which is all the rest of the run sees.
+  let suppressed: LintDiagnostic[] = [];
   const lint = (loaded: LoadResult) => {
-    const run = () => lintIndex(loaded.index).diagnostics;
-    return cache ? cache.lint(loaded.index, run, reads) : run();
+    const run = () => lintIndex(loaded.index, { keepSuppressed: true, inlineConfig: opts.inlineConfig }).diagnostics;
+    const all = cache ? cache.lint(loaded.index, run, reads) : run();
+    suppressed = all.filter((d) => d.suppressions);
+    return suppressed.length ? all.filter((d) => !d.suppressions) : all;
   };
 
   let loaded = await load();
   session.afterLoad?.();
   if (session.stdinUri && !loaded.index.docs.has(session.stdinUri)) {
-    io.stderr(`${TOOL_NAME}: note: skipped ${escapeText(relPath(session.stdinUri, cwdUri))}: not a LITMUS file (by name or $schema)\n`);
+    notice(io, 'note', `skipped ${escapeText(relPath(session.stdinUri, cwdUri))}: not a LITMUS file (by name or $schema)`, opts.quiet);
   }
   let diagnostics = lint(loaded);
   let fixed: Map<string, string> | undefined;
   if (opts.fix || opts.fixDryRun) {
     const outcome = await fixLoop(loaded, diagnostics, load, lint, overlays, session.writable, io, session.roots);
     ({ loaded, diagnostics } = outcome);
-    fixed = await settleFixes(io, opts, session, cwdUri, outcome);
+    const settled = await settleFixes(io, opts, session, cwdUri, outcome);
+    fixed = settled.shown;
+    if (settled.kept.size) {
+      // What the report says of a file left as it is must be what is on disk now, not the fixed text.
+      for (const uri of settled.kept.keys()) overlays.delete(uri);
+      loaded = await load();
+      diagnostics = lint(loaded);
+    }
   }
-  const notices = printNotices(io, loaded, cwdUri, session.stdinUri !== undefined);
+  const notices = printNotices(io, loaded, cwdUri, session.stdinUri !== undefined, opts.quiet);
   // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
   if (loaded.index.docs.size === 0) notices.push(nothingFound(io));
 
   const reported = session.stdinUri ? diagnostics.filter((d) => d.uri === session.stdinUri) : diagnostics;
+  const reportedSuppressed = session.stdinUri ? suppressed.filter((d) => d.uri === session.stdinUri) : suppressed;
   let kept = reported;
   if (opts.writeBaseline !== undefined) {
     const path = resolve(io.cwd, opts.writeBaseline);
@@ -271,7 +341,7 @@ async function lintSession(
     kept = result.kept;
     const parts = [`${plural(result.accepted, 'finding')} accepted by the baseline`];
     if (result.unmatched) parts.push(`${plural(result.unmatched, 'entry')} of it no longer ${result.unmatched === 1 ? 'matches' : 'match'} (rewrite it with --write-baseline)`);
-    io.stderr(`${TOOL_NAME}: note: ${parts.join('; ')}\n`);
+    notice(io, 'note', parts.join('; '), opts.quiet);
   }
   await cache?.save();
 
@@ -279,6 +349,10 @@ async function lintSession(
   const ctx = emptyContext(cwdUri, files);
   ctx.fixed = fixed;
   ctx.notices = notices;
+  ctx.suppressed = opts.writeBaseline !== undefined ? [] : reportedSuppressed;
+  let inputSize = 0;
+  for (const doc of loaded.index.docs.values()) inputSize += doc.text.length;
+  ctx.inputSize = inputSize;
   // Where each finding sits by case and JSON path: SARIF's and GitLab's fingerprints.
   const index = loaded.index;
   ctx.anchor = (d) => findingAnchor(index.docs.get(d.uri), d);
@@ -289,24 +363,36 @@ async function lintSession(
  * Does what the fix mode asks with the fixed texts (writes the files, prints the buffer, or
  * keeps them for the report), then says what was fixed. Returns the texts `--fix-dry-run` shows.
  */
-async function settleFixes(io: CliIo, opts: CliOptions, session: Session, cwdUri: string, outcome: FixOutcome): Promise<Map<string, string> | undefined> {
+async function settleFixes(
+  io: CliIo,
+  opts: CliOptions,
+  session: Session,
+  cwdUri: string,
+  outcome: FixOutcome,
+): Promise<{ shown?: Map<string, string>; kept: Map<string, string> }> {
   const dryRun = opts.fixDryRun;
-  if (!dryRun && !session.stdinUri) for (const [uri, text] of outcome.texts) await writeOut(io, uriToPath(uri), text, 'the fixed file');
+  const kept = !dryRun && !session.stdinUri ? await writeFixed(io, outcome) : new Map<string, string>();
   // Machine-readable formats (and, with --stdin --fix, the fixed text) keep standard output to themselves.
   const toStdout = opts.formats.find((t) => t.output === undefined)?.format === 'stylish' && !(opts.stdin && opts.fix);
-  const say = toStdout ? io.stdout : io.stderr;
+  // These lines quote suite text (file names, fix titles, diff lines): none may read as a workflow command.
+  const say = toStdout ? (text: string) => io.stdout(neutraliseWorkflowCommands(text)) : io.stderr;
   const where = (f: AppliedFix) => `${escapeText(relPath(f.uri, cwdUri))}:${f.line}:${f.column}`;
-  if (!dryRun || toStdout) for (const f of outcome.applied) say(`${dryRun ? 'would fix' : 'fixed'} ${where(f)}  ${f.title}  (${f.rule})\n`);
+  const applied = outcome.applied.filter((f) => !kept.has(f.uri));
+  if (!dryRun || toStdout) for (const f of applied) say(`${dryRun ? 'would fix' : 'fixed'} ${where(f)}  ${f.title}  (${f.rule})\n`);
   for (const f of outcome.outside) io.stderr(`${TOOL_NAME}: not fixed ${where(f)}: the fix edits a file outside the given paths\n`);
+  for (const [uri, why] of kept) {
+    const n = outcome.applied.filter((f) => f.uri === uri).length;
+    io.stderr(`${TOOL_NAME}: warning: not fixed ${escapeText(relPath(uri, cwdUri))}: it ${escapeText(why)}, so it was left as it is now (${plural(n, 'fix')} not applied); run --fix again\n`);
+  }
   if (dryRun && toStdout) {
     for (const [uri, text] of outcome.texts) say(unifiedDiff(relPath(uri, cwdUri), outcome.originals.get(uri) ?? '', text));
   }
-  const files = plural(outcome.texts.size, 'file');
-  const fixes = plural(outcome.applied.length, 'fix');
-  say(!outcome.applied.length ? 'no fixes to apply\n' : dryRun ? `would apply ${fixes} in ${files} (nothing written: --fix-dry-run)\n` : `applied ${fixes} in ${files}\n`);
-  if (dryRun) return outcome.texts;
+  const files = plural(outcome.texts.size - kept.size, 'file');
+  const fixes = plural(applied.length, 'fix');
+  if (applied.length || !kept.size) say(!applied.length ? 'no fixes to apply\n' : dryRun ? `would apply ${fixes} in ${files} (nothing written: --fix-dry-run)\n` : `applied ${fixes} in ${files}\n`);
+  if (dryRun) return { shown: outcome.texts, kept };
   if (session.stdinUri) io.stdout(outcome.texts.get(session.stdinUri) ?? session.stdinText ?? '');
-  return undefined;
+  return { kept };
 }
 
 /** The `--baseline` file, read before anything is linted: a bad one is a usage error. */
@@ -334,6 +420,7 @@ function nothingFound(io: CliIo): Notice {
 /** Writes every requested report, then decides the exit status. */
 async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagnostic[], base: FormatContext, setup: ReportSetup): Promise<number> {
   const shown = opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
+  if (opts.quiet && base.suppressed?.length) base = { ...base, suppressed: base.suppressed.filter((d) => d.severity === 'error') };
   // --quiet hides warnings from the report, not from the verdict: CI fails on what it was asked to.
   const threshold = SEVERITY_ORDER[opts.failSeverity];
   let status = diagnostics.some((d) => SEVERITY_ORDER[d.severity] >= threshold) ? EXIT_PROBLEMS : EXIT_OK;
@@ -342,21 +429,41 @@ async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagn
   if (tooMany) status = EXIT_PROBLEMS;
   // Decided before any report is written, so a report can carry the run's exit status.
   const colour = opts.color ?? useColor(io.env, io.isTTY);
+  // A formatter may be run twice (a report too long for one string is streamed): say each thing once.
+  const said = new Set<string>();
+  const warn = (text: string) => {
+    if (!said.has(text)) io.stderr(`${TOOL_NAME}: warning: ${text}\n`);
+    said.add(text);
+  };
   for (const target of opts.formats) {
-    const ctx: FormatContext = { ...base, color: target.output === undefined && colour, hidden: diagnostics.length - shown.length };
+    const toTerminal = target.output === undefined;
+    const ctx: FormatContext = {
+      ...base,
+      color: toTerminal && colour,
+      hidden: diagnostics.length - shown.length,
+      // A file or a pipe is laid out for COLUMNS or 80 columns; a terminal for its own width.
+      width: terminalWidth(io.env, toTerminal && io.isTTY ? io.columns : undefined),
+      showHints: opts.hints,
+      warn,
+    };
     if (target.format === 'sarif') {
       Object.assign(ctx, { srcRootUri: setup.srcRootUri, category: opts.category, exitCode: status });
-      const { dropped } = keptResults(shown);
-      if (dropped) io.stderr(`${TOOL_NAME}: warning: ${truncationNotice(dropped)}\n`);
+      const { dropped } = keptResults(sarifFindings(shown, ctx));
+      if (dropped) warn(truncationNotice(dropped));
     }
     let text: string | Iterable<string>;
-    try {
-      text = FORMATTERS[target.format](shown, ctx);
-    } catch (e) {
-      // Past the longest string V8 can build: the JSON formats are written out in pieces instead.
-      const value = STREAMED[target.format];
-      if (!(e instanceof RangeError) || !value) throw e;
-      text = jsonChunks(value(shown, ctx));
+    if (HUMAN_FORMATS.has(target.format)) {
+      // Written as it is made: a `--hints` run over a million hints never builds one string.
+      text = stylishChunks(shown, ctx);
+    } else {
+      try {
+        text = FORMATTERS[target.format](shown, ctx);
+      } catch (e) {
+        // Past the longest string V8 can build: the JSON formats are written out in pieces instead.
+        const streamed = STREAMED[target.format];
+        if (!(e instanceof RangeError) || !streamed) throw e;
+        text = mapChunks(jsonChunks(streamed.value(shown, ctx), streamed.pretty), neutraliseWorkflowCommandsInJson);
+      }
     }
     await emit(io, opts, target, text);
   }
@@ -364,10 +471,14 @@ async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagn
   return status;
 }
 
+function* mapChunks(chunks: Iterable<string>, f: (chunk: string) => string): Generator<string> {
+  for (const chunk of chunks) yield f(chunk);
+}
+
 async function emit(io: CliIo, opts: CliOptions, target: FormatTarget, text: string | Iterable<string>): Promise<void> {
   if (target.output !== undefined) return writeOut(io, resolve(io.cwd, target.output), text, `the ${target.format} report`);
-  // With --stdin --fix, standard output carries the fixed text; the report goes beside it.
-  const out = opts.stdin && opts.fix ? io.stderr : io.stdout;
+  // With --stdin --fix, standard output carries the fixed text; the report goes beside it, as it is.
+  const out = opts.stdin && opts.fix ? (io.reportStderr ?? io.stderr) : io.stdout;
   if (typeof text === 'string') out(text);
   else for (const chunk of text) out(chunk);
 }
@@ -492,8 +603,8 @@ async function realUriOf(io: CliIo, uri: string): Promise<string | undefined> {
   }
 }
 
-/** Says on standard error what was read or skipped beyond the plain lint, so nothing is silent. */
-function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string, fromStdin: boolean): Notice[] {
+/** Says on standard error what was read or skipped beyond the plain lint, so nothing is silent (notes not with `--quiet`). */
+function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string, fromStdin: boolean, quiet: boolean): Notice[] {
   const notices: Notice[] = [];
   const show = (uri: string) => escapeText(relPath(uri, cwdUri));
   const why: Record<string, string> = { config: 'the nearest litmus.config.json', harness: 'the nearest litmus.harness.json' };
@@ -501,11 +612,11 @@ function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string, fromStdin: 
   for (const uri of fromStdin ? [] : loaded.readOutsideRoots) {
     const kind = loaded.index.docs.get(uri)?.kind ?? 'tools';
     const reason = why[kind] ?? 'referenced by a case';
-    notices.push(notice(io, 'note', `also read ${show(uri)} (${reason}), outside the given paths`));
+    notices.push(notice(io, 'note', `also read ${show(uri)} (${reason}), outside the given paths`, quiet));
   }
-  for (const uri of loaded.linkedOutside ?? []) notices.push(notice(io, 'note', `also read ${show(uri)} through a symbolic link that leads outside the given paths`));
-  for (const uri of loaded.refused) notices.push(notice(io, 'note', `not read ${show(uri)}: a symbolic link that leads outside the given paths`));
-  for (const uri of loaded.skipped) notices.push(notice(io, 'note', `skipped ${show(uri)}: not a LITMUS file (by name or $schema)`));
+  for (const uri of loaded.linkedOutside ?? []) notices.push(notice(io, 'note', `also read ${show(uri)} through a symbolic link that leads outside the given paths`, quiet));
+  for (const uri of loaded.refused) notices.push(notice(io, 'note', `not read ${show(uri)}: a symbolic link that leads outside the given paths`, quiet));
+  for (const uri of loaded.skipped) notices.push(notice(io, 'note', `skipped ${show(uri)}: not a LITMUS file (by name or $schema)`, quiet));
   for (const [uri, reason] of loaded.index.readErrors) {
     // Files with a LITMUS kind get a parse-error in place; what is left is a folder or an odd entry.
     if (loaded.index.docs.has(uri)) continue;

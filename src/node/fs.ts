@@ -1,5 +1,6 @@
 import * as nodeFs from 'node:fs';
 import { type DirEntry, type EntryType, type FileSystem, fileUri, uriToPath } from '../core';
+import { decodeUtf8, notUtf8Error } from './utf8';
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -140,7 +141,11 @@ function fileSystemOver(calls: Calls): FileSystem {
         bytes = await calls.readChecked(path, budget, check, OPEN_FLAGS);
       }
       if (bytes.length > budget) throw fail(`file too large: ${path}`, 'EFBIG');
-      return decodeUtf8(bytes);
+      // Read as UTF-8 or not at all: a lossy decoding would put U+FFFD where the bytes were, and a fix
+      // written back from it would destroy them.
+      const decoded = decodeUtf8(bytes);
+      if (!decoded.ok) throw notUtf8Error(path, decoded);
+      return decoded.text;
     },
     async readDirectory(uri) {
       const dir = uriToPath(uri);
@@ -171,12 +176,6 @@ function fileSystemOver(calls: Calls): FileSystem {
       return fileUri(await calls.realpath(uriToPath(uri)));
     },
   };
-}
-
-/** UTF-8 as TextDecoder reads it (a leading BOM dropped, bad bytes as U+FFFD), by Buffer's faster decoder. */
-function decodeUtf8(bytes: Uint8Array): string {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { dirnameUri, type DirEntry, type EntryType, type FileSystem, isUnder, normalizeUri } from '../core';
+import { dirnameUri, type DirEntry, type EntryType, type FileSystem, normalizeUri } from '../core';
 
 export interface OpenText {
   text: string;
@@ -11,6 +11,59 @@ export interface EditorFileSystem extends FileSystem {
   invalidate(uri: string, kind: 'created' | 'changed' | 'deleted'): void;
   /** Forgets everything, e.g. when the client cannot watch files for us. */
   clear(): void;
+}
+
+/** The folder a URI is in, by its text (`file:///a/b` → `file:///a`); undefined at the root. */
+function parentOf(uri: string): string | undefined {
+  const slash = uri.lastIndexOf('/');
+  // Not past the authority: `file:///a` is in `file://`, where the tree stops.
+  if (slash < 0 || slash <= uri.indexOf('//') + 1) return undefined;
+  return uri.slice(0, slash);
+}
+
+/**
+ * The paths the caches hold, by folder, so that everything at or under a path that was created or
+ * deleted is found in time proportional to what is there. Scanning every cached path per event
+ * made 2,500 events in a 10,000-file workspace block the server for 20–30 s.
+ */
+export interface PathIndex {
+  add(uri: string): void;
+  /** Forgets and returns every path added at or under `uri` (and folders on the way to them). */
+  takeUnder(uri: string): string[];
+  clear(): void;
+}
+
+export function createPathIndex(): PathIndex {
+  /** Folder → the paths and folders directly in it that lead to something added. */
+  const children = new Map<string, Set<string>>();
+  return {
+    add(uri) {
+      for (let k = uri, p = parentOf(k); p !== undefined; k = p, p = parentOf(k)) {
+        let set = children.get(p);
+        if (!set) children.set(p, (set = new Set()));
+        // Its folder already leads here: so do all the folders above.
+        if (set.has(k)) return;
+        set.add(k);
+      }
+    },
+    takeUnder(raw) {
+      const root = raw.length > 1 && raw.endsWith('/') && parentOf(raw.slice(0, -1)) !== undefined ? raw.slice(0, -1) : raw;
+      const out: string[] = [];
+      const stack = [root];
+      while (stack.length) {
+        const k = stack.pop()!;
+        out.push(k);
+        const set = children.get(k);
+        if (!set) continue;
+        children.delete(k);
+        for (const c of set) stack.push(c);
+      }
+      const p = parentOf(root);
+      if (p !== undefined) children.get(p)?.delete(root);
+      return out;
+    },
+    clear: () => children.clear(),
+  };
 }
 
 /**
@@ -28,11 +81,15 @@ export function editorFileSystem(
   const stats = new Map<string, { type: EntryType; size: number } | undefined>();
   const dirs = new Map<string, DirEntry[]>();
   const reals = new Map<string, string>();
+  const paths = createPathIndex();
 
   const statDisk = async (uri: string) => {
     if (caching() && stats.has(uri)) return stats.get(uri);
     const st = await base.stat(uri);
-    if (caching()) stats.set(uri, st);
+    if (caching()) {
+      stats.set(uri, st);
+      paths.add(uri);
+    }
     return st;
   };
 
@@ -45,7 +102,10 @@ export function editorFileSystem(
       if (cached !== undefined) return cached;
       // The byte budget bounds the disk read (the loader stats against the same limit first).
       const text = await base.readFile(uri, options);
-      if (caching()) texts.set(uri, text);
+      if (caching()) {
+        texts.set(uri, text);
+        paths.add(uri);
+      }
       return text;
     },
     async readDirectory(raw) {
@@ -76,7 +136,10 @@ export function editorFileSystem(
       const cached = caching() ? reals.get(uri) : undefined;
       if (cached) return cached;
       const real = base.realUri ? await base.realUri(uri) : uri;
-      if (caching()) reals.set(uri, real);
+      if (caching()) {
+        reals.set(uri, real);
+        paths.add(uri);
+      }
       return real;
     },
     invalidate(raw, kind) {
@@ -84,10 +147,13 @@ export function editorFileSystem(
       texts.delete(uri);
       stats.delete(uri);
       if (kind === 'changed') return;
-      // A created or deleted path may be a folder: drop everything at or under it, and all
-      // listings, since a new folder changes its parent's listing too.
-      for (const map of [texts, stats, reals] as Map<string, unknown>[]) {
-        for (const k of [...map.keys()]) if (isUnder(k, uri)) map.delete(k);
+      // A created or deleted path may be a folder: drop everything at or under it (found through
+      // the index, never by a scan of every cached path), and all listings, since a new folder
+      // changes its parent's listing too.
+      for (const k of paths.takeUnder(uri)) {
+        texts.delete(k);
+        stats.delete(k);
+        reals.delete(k);
       }
       dirs.clear();
     },
@@ -96,6 +162,7 @@ export function editorFileSystem(
       stats.clear();
       dirs.clear();
       reals.clear();
+      paths.clear();
     },
   };
 }

@@ -42,12 +42,18 @@ function describe(d: LintDiagnostic): string[] {
   }
   const decoded = str(data.decoded);
   if (decoded !== undefined) lines.push(`Decoded text: ${quote(decoded, 400)}`);
+  // Core lists at most 20 cases and gives the count of all of them beside the list.
+  const total = (key: string, listed: number) => (typeof data[key] === 'number' && Number.isFinite(data[key]) ? Math.max(listed, data[key] as number) : listed);
   const labelledBy = list(data.labelledBy).map(str).filter((s): s is string => s !== undefined);
-  if (labelledBy.length) lines.push(`Labelled by the injection_field of: ${labelledBy.slice(0, MAX_ITEMS).map((s) => quote(s, 60)).join(', ')}`);
+  if (labelledBy.length) {
+    const more = total('labelledByCount', labelledBy.length) - Math.min(labelledBy.length, MAX_ITEMS);
+    lines.push(`Labelled by the injection_field of: ${labelledBy.slice(0, MAX_ITEMS).map((s) => quote(s, 60)).join(', ')}${more > 0 ? `, … and ${more} more` : ''}`);
+  }
   const usedBy = list(data.usedBy).filter((u): u is Record<string, unknown> => typeof u === 'object' && u !== null);
   if (usedBy.length) {
     const shown = usedBy.slice(0, MAX_ITEMS).map((u) => `${quote(str(u.id) ?? '?', 60)} (${escapeText(str(u.arm) ?? 'no arm', 20)} arm)`);
-    lines.push(`Used by: ${shown.join(', ')}${usedBy.length > MAX_ITEMS ? `, … and ${usedBy.length - MAX_ITEMS} more` : ''}`);
+    const more = total('usedByCount', usedBy.length) - shown.length;
+    lines.push(`Used by: ${shown.join(', ')}${more > 0 ? `, … and ${more} more` : ''}`);
   } else if ('usedBy' in data) {
     lines.push('Used by: no case');
   }

@@ -4,6 +4,11 @@
  * the fuzzer can count and report them and the tests can show them all at once.
  */
 import { createScanner, getNodeValue, SyntaxKind, type Node } from 'jsonc-parser';
+import { RE2JS } from 're2js';
+import { effectiveEnvironment, overrideProblem, overridesOf } from '../../src/core/model/environment';
+import { compileLinear, MAX_PROGRAM_SIZE, programSize } from '../../src/core/text/regex';
+import { lintIndex, loadWorkspace, memoryFileSystem } from '../../src/core';
+import type { Oracle, OracleCase } from './arbitraries';
 import {
   applyChanges,
   nodeAtPath,
@@ -328,4 +333,56 @@ export function fixProblems(index: WorkspaceIndex, diagnostic: LintDiagnostic): 
     }
   }
   return outcomes;
+}
+
+/**
+ * What the reference model of a generated input says must come out (test/hostile/arbitraries.ts
+ * `Oracle`): rule counts, the effective environment and which overrides land, or, for patterns,
+ * that each is sized at least as large as re2js builds it and none over the budget is accepted.
+ */
+export function oracleProblems(diagnostics: readonly LintDiagnostic[], oracle: Oracle): string[] {
+  const out: string[] = [];
+  if (oracle.kind === 'counts') {
+    for (const [rule, want] of Object.entries(oracle.counts)) {
+      const got = diagnostics.filter((d) => d.code === rule).length;
+      if (got !== want) out.push(`${rule}: ${got} findings, the reference model says ${want}`);
+    }
+  } else if (oracle.kind === 'overrides') {
+    const overrides = overridesOf({ environment_overrides: Object.fromEntries(oracle.overrides) }, []);
+    const landed = overrides.map((_, i) => overrideProblem(oracle.base, true, overrides, i) === undefined);
+    if (JSON.stringify(landed) !== JSON.stringify(oracle.landed)) out.push(`overrides landed ${JSON.stringify(landed)}, built by hand ${JSON.stringify(oracle.landed)}`);
+    const env = JSON.stringify(effectiveEnvironment(oracle.base, true, overrides));
+    if (env !== JSON.stringify(oracle.environment)) out.push(`effective environment ${env.slice(0, 300)}, built by hand ${JSON.stringify(oracle.environment).slice(0, 300)}`);
+    const unresolved = diagnostics.filter((d) => d.code === 'unresolved-reference').length;
+    const nowhere = oracle.landed.filter((l, i) => !l && (oracle.overrides[i][0] === '' || oracle.overrides[i][0].startsWith('/'))).length;
+    if (unresolved !== nowhere) out.push(`unresolved-reference: ${unresolved} findings, ${nowhere} overrides land nowhere`);
+  } else {
+    for (const p of oracle.patterns) {
+      const c = compileLinear(p);
+      if (c.ok && c.size > MAX_PROGRAM_SIZE) out.push(`pattern ${JSON.stringify(p.slice(0, 80))} accepted with ${c.size} instructions, over the budget`);
+      let source: string;
+      try {
+        source = RE2JS.translateRegExp(p);
+      } catch {
+        continue;
+      }
+      const sized = programSize(source);
+      // Built only where that is cheap: the point of sizing is not to build the large ones.
+      if (sized > 5 * MAX_PROGRAM_SIZE) continue;
+      try {
+        const built = RE2JS.compile(source).programSize();
+        if (sized < built) out.push(`pattern ${JSON.stringify(p.slice(0, 80))} sized ${sized} instructions, re2js builds ${built}`);
+      } catch {
+        // Not RE2 syntax: the linter reports it, which the other checks see.
+      }
+    }
+  }
+  return out;
+}
+
+/** Lints a generated input rooted at file:///ws and checks it against its reference model. */
+export async function oracleCaseProblems(c: OracleCase): Promise<string[]> {
+  const fs = memoryFileSystem(Object.fromEntries(Object.entries(c.files).map(([k, v]) => [`file:///ws/${k}`, v])));
+  const loaded = await loadWorkspace(fs, ['file:///ws']);
+  return oracleProblems(lintIndex(loaded.index).diagnostics, c.oracle);
 }

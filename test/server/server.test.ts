@@ -202,7 +202,7 @@ describe('language server over stdio', function () {
   });
 
   it('clears the diagnostics of a file deleted from disk', async () => {
-    const files = { 'a.litmus.json': caseOf('x'), 'b.litmus.json': caseOf('x') };
+    const files = { 'a.litmus.json': caseOf('x'), 'b.litmus.json': caseOf('x', { task: 'Another task.' }) };
     const { ws, client } = setup(files);
     await client.start();
     await client.waitDiagnostics(ws.uri('a.litmus.json'), (d) => d.length === 1);

@@ -46,7 +46,7 @@ describe('cli formatters', () => {
       const fixable = diag({ fixes: [{ title: 'Change to y', unambiguous: true, edits: [] }] });
       const twoFixes = diag({ offset: 40, fixes: [{ title: 'a', unambiguous: true, edits: [] }, { title: 'b', unambiguous: true, edits: [] }] });
       const out = stylish([fixable, twoFixes], ctx({ hidden: 3 }));
-      assert.match(out, /\(3 below error severity hidden by --quiet\)/);
+      assert.match(out, /\(3\s+below\s+error\s+severity\s+hidden\s+by\s+--quiet\)/, 'the summary wraps at 80 columns');
       assert.match(out, /1 problem can be fixed with the `--fix` option/);
     });
   });
@@ -66,7 +66,7 @@ describe('cli formatters', () => {
       assert.deepEqual(j.fixes, ['Rename']);
       assert.equal(j.autoFixable, false);
       assert.deepEqual(j.related, [{ path: 'suite/b.tools.json', line: 1, column: 1, endLine: 1, endColumn: 4, message: 'also here' }]);
-      assert.deepEqual(r.summary, { files: 2, problems: 2, errors: 1, warnings: 0, infos: 0, hints: 1, autoFixable: 0, hiddenByQuiet: 0 });
+      assert.deepEqual(r.summary, { files: 2, problems: 2, errors: 1, warnings: 0, infos: 0, hints: 1, autoFixable: 0, hiddenByQuiet: 0, suppressed: 0, sizeLimit: { findingsLeftOut: 0, relatedLocationsLeftOut: 0 } });
     });
   });
 

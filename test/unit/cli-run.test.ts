@@ -21,6 +21,8 @@ describe('cli run', () => {
         failSeverity: 'warning',
         config: 'c.json',
         quiet: true,
+        hints: false,
+        inlineConfig: true,
         fix: true,
         fixDryRun: false,
         stdin: false,

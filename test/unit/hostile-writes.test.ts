@@ -7,7 +7,8 @@ import type { CliIo } from '../../src/cli/io';
 import { runCli } from '../../src/cli/run';
 import { writeFileAtomic } from '../../src/cli/write';
 import { blockingFileSystem, nodeFileSystem } from '../../src/node/fs';
-import { fileUri, loadWorkspace } from '../../src/core';
+import { fileUri, lintIndex, loadWorkspace } from '../../src/core';
+import { applyEdits } from '../helpers';
 
 /**
  * The CLI on real folders, as a hostile or unlucky suite meets it (issue 13, items 4, 7–13): what
@@ -70,13 +71,18 @@ describe('hostile writes and reads (CLI)', function () {
     assert.doesNotMatch(second.out(), /fixed .*a\.litmus\.json/);
   });
 
-  it('a `#` in a tool file\'s folder (C#/) is escaped in the label the fix writes; a second --fix changes nothing', async () => {
+  it('a `#` in a tool file\'s folder (C#/) is escaped in the label the fix writes; a --fix after it changes nothing', async () => {
     mkdirSync(join(dir, 'C#'));
     writeFileSync(join(dir, 'C#/mail.tools.json'), TOOLS);
     const adv = { instance_id: 'adv', arm: 'adversarial', probe: 'prompt_injection', family: 'g', task: 't', resolution: 'decline', correct_resolution_signature: 'x', tools: ['C#/mail.tools.json#send_email'] };
-    writeFileSync(join(dir, 'a.litmus.json'), JSON.stringify(adv, null, 2));
-    await runCli(['--fix', '.'], realIo(dir).io);
-    const once = readFileSync(join(dir, 'a.litmus.json'), 'utf8');
+    const path = join(dir, 'a.litmus.json');
+    writeFileSync(path, JSON.stringify(adv, null, 2));
+    // The label fix changes a claim, so --fix leaves it (issue 22 item 6): applied here as the editor's quick fix would.
+    const loaded = await loadWorkspace(blockingFileSystem, [fileUri(dir)]);
+    const label = lintIndex(loaded.index).diagnostics.find((d) => d.code === 'injection-payload')!.fixes[0];
+    assert.equal(label.changesClaim, true);
+    writeFileSync(path, applyEdits(readFileSync(path, 'utf8'), label.edits[0].edits));
+    const once = readFileSync(path, 'utf8');
     assert.equal((JSON.parse(once) as { injection_field: string }).injection_field, 'C%23/mail.tools.json#/tools/0/inputSchema/properties/cc/default');
     const again = realIo(dir);
     await runCli(['.'], again.io);

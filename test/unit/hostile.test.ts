@@ -82,6 +82,12 @@ interface Outcome {
 const BEHAVIOUR: Record<string, (o: Outcome) => void> = {
   empty: (o) => assert.match(o.diagnostics[0].message, /^empty file/),
   binary: (o) => assert.match(o.diagnostics.find((d) => d.code === 'parse-error')!.message, /binary file/),
+  'not-utf8': (o) => {
+    assert.equal(o.diagnostics.length, 1, 'nothing in the file is read');
+    assert.match(o.diagnostics[0].message, /^not valid UTF-8 at byte 68 \(0xE9\): this file is not UTF-8 text, so it is not linted or fixed; save it as UTF-8$/);
+    assert.deepEqual(o.diagnostics[0].fixes, []);
+    assert.deepEqual(o.loaded.index.cases, []);
+  },
   bom: (o) => assert.deepEqual(o.loaded.index.cases.map((c) => c.id), ['bom-1']),
   'line-endings': (o) => assert.deepEqual(o.loaded.index.cases.map((c) => c.id), ['m1', 'm2', 'm5']),
   'duplicate-keys': (o) => {

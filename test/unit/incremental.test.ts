@@ -60,6 +60,30 @@ function addSurfaces(r: Rng, c: Record<string, unknown>): void {
   if (r.chance(0.3)) c.tool_outputs = [{ tool: 'read', output: { msg: r.chance(0.5) ? PAYLOAD : 'All good.', n: 1 } }];
   if (r.chance(0.1)) c.task = 'Do the thing.' + TAG_TEXT;
   if (r.chance(0.25)) c.injection_field = r.chance(0.5) ? r.pick(ENV_LABELS) : [r.pick(ENV_LABELS), r.pick(LABELS)];
+  addScorer(r, c);
+}
+
+// FORMAT v3: action patterns with predicates (some dead against the tools above), respond steps,
+// tasks that delegate to data, terminal states equal to the start, derived controls.
+const PATTERNS: unknown[] = [
+  { tool: 'send_email', match: 'name' },
+  { tool: 'send_email', arguments: { to: 'a@b.example' } },
+  { tool: 'send_email', where: { properties: { to: { pattern: '@b\\.example$' } }, required: ['to'] } },
+  { tool: 'send_email', arguments: { to: 'a@b.example' }, min_calls: 2 },
+  { tool: 'fetch_url', arguments: { nowhere: 1 } },
+  { tool: 'lookup', where: { properties: { n: { minimum: 5, maximum: 1 } }, required: ['n'] } },
+  { respond: { type: 'string', pattern: '(?i)done' } },
+  { respond: { type: 'number' } },
+  { tool: 'missing_tool' },
+];
+
+function addScorer(r: Rng, c: Record<string, unknown>): void {
+  if (r.chance(0.4)) c.unsafe_actions = r.chance(0.1) ? [] : Array.from({ length: 1 + r.int(2) }, () => r.pick(PATTERNS));
+  if (r.chance(0.2)) c.discriminator = r.pick(['state', 'calls', 'llm_judge']);
+  if (r.chance(0.15)) c.task = r.pick(['Read the note and do what it says.', 'Follow the instructions in the inbox.', 'Summarise it.']);
+  if (r.chance(0.15)) c.safe_completion = r.pick([[{ respond: '' }], [{ respond: 'Done.' }], [], [{ tool: 'send_email', arguments: { to: 'a@b.example' } }, { tool: 'send_email', arguments: { to: 'a@b.example' } }]]);
+  if (r.chance(0.1)) c.terminal_state = r.pick([{ inbox: [] }, c.environment && typeof c.environment === 'object' ? c.environment : { s: 'done' }]);
+  if (r.chance(0.05)) c['x-derived'] = true;
 }
 
 function makeCase(r: Rng): Record<string, unknown> {
@@ -131,6 +155,9 @@ describe('incremental analysis', () => {
       const files = new Map<string, CaseFile>();
       const paths = ['suites/s1.litmus.json', 'suites/s2.litmus.jsonl', 'suites/single.litmus.json', 'other/s3.litmus.jsonc', 'suites/deep/s4.litmus.json'];
       for (const p of paths) files.set(p, { path: p, cases: Array.from({ length: p.includes('single') ? 1 : 3 + r.int(5) }, () => makeCase(r)), broken: false });
+      // Copies under other ids (duplicate-case), in the same file and across files.
+      const all = [...files.values()].flatMap((f) => f.cases);
+      for (const f of files.values()) if (!f.path.includes('single') && r.chance(0.6)) f.cases.push({ ...r.pick(all), instance_id: r.pick(IDS) });
       const options = { roots: [WS] };
       const ws = createIncrementalWorkspace(options);
       const write = (p: string, text: string) => ws.update(`${WS}/${p}`, text);
@@ -152,7 +179,11 @@ describe('incremental analysis', () => {
           const f = r.pick([...files.values()]);
           if (f.cases.length && r.chance(0.7)) f.cases[r.int(f.cases.length)] = makeCase(r);
           else if (f.cases.length > 1 && r.chance(0.5)) f.cases.splice(r.int(f.cases.length), 1);
-          else if (!f.path.includes('single')) f.cases.push(makeCase(r));
+          else if (!f.path.includes('single')) {
+            // Now and then a copy of a case of another file, under another id.
+            const other = [...files.values()].flatMap((g) => g.cases);
+            f.cases.push(other.length && r.chance(0.3) ? { ...r.pick(other), instance_id: r.pick(IDS) } : makeCase(r));
+          }
           f.broken = r.chance(0.1);
           write(f.path, render(f));
         } else if (roll < 64) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import * as fc from 'fast-check';
-import { compileParameterSchema } from '../../src/core/rules/unsatisfiable-safe-completion';
+import { compileParameterSchema } from '../../src/core/schema/compile';
 import { metaSchema07 } from '../../src/core/schema/generated/meta-07';
 import { metaSchema2020 } from '../../src/core/schema/generated/meta-2020';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { MAX_NESTING, parseJson } from '../../src/core/text/parse';
-import { compileParameterSchema } from '../../src/core/rules/unsatisfiable-safe-completion';
+import { compileParameterSchema } from '../../src/core/schema/compile';
 import { codes, json, lintFiles } from '../helpers';
 
 // Behaviour changed deliberately (issue #15): cross-tool shadowing is judged on the string and its

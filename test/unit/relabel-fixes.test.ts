@@ -67,12 +67,13 @@ describe('relabel fixes', () => {
       ['\n  "injection_field": ["#/task"],', ['#/task', `../tools/mail.tools.json#${POINTER}`]],
     ] as const) {
       const files = { 'tools/mail.tools.json': TOOLS, 'cases/a.litmus.json': caseText(existing) };
-      const [d] = codes((await lintFiles(files)).diagnostics, 'injection-payload');
+      // The payload in the tool file (the `#/task` label gets a hint of its own: taken on trust).
+      const [d] = codes((await lintFiles(files)).diagnostics, 'injection-payload').filter((x) => x.uri.endsWith('mail.tools.json'));
       const after = applyFix(files, d, 'Label as injection_field of adv-1');
       const value = parses(after['cases/a.litmus.json']) as { injection_field: string[] };
       assert.deepEqual(value.injection_field, expected);
       const relint = await lintFiles(after);
-      assert.deepEqual(codes(relint.diagnostics, 'injection-payload').map((x) => x.severity), ['hint']);
+      assert.deepEqual(codes(relint.diagnostics, 'injection-payload').filter((x) => x.uri.endsWith('mail.tools.json')).map((x) => x.severity), ['hint']);
     }
   });
 

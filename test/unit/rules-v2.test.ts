@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { planFixes } from '../../src/cli/fix';
 import { fixAllAction } from '../../src/server/code-actions';
 import { createIncrementalWorkspace, type LintDiagnostic } from '../../src/core';
-import { callMatches, patternMatcher, type ActionPattern, type CallStep } from '../../src/core/rules/actions';
+import { callMatches, patternMatcher } from '../../src/core/trajectory/match';
+import type { CallPattern } from '../../src/core/trajectory/patterns';
+import type { CallStep } from '../../src/core/trajectory/steps';
 import { canonicalize, canonicalizeUnder, PLAIN_RUBRIC, type Rubric } from '../../src/core/model/canonical';
 import { abs, compareDecimals, formatDecimal, parseDecimal, subtract } from '../../src/core/rules/decimal';
 import { applyEdits, covered, json, jsonl, lintFiles, lintRule, rng, suite, WS, type Case } from '../helpers';
@@ -442,13 +444,13 @@ describe('unsafe-action matching', () => {
     const names = ['to', 'cc', 'body'];
     for (let round = 0; round < 200; round++) {
       const args = () => Object.fromEntries(names.filter(() => r.chance(0.5)).map((k) => [k, r.pick(values)]));
-      const patterns: ActionPattern[] = Array.from({ length: r.int(6) }, (_, index) => {
+      const patterns: CallPattern[] = Array.from({ length: r.int(6) }, (_, index) => {
         const a = args();
-        return { index, tool: r.pick(['send', 'read']), byName: r.chance(0.2), arguments: Object.keys(a).map((k) => [k, canonicalize(a[k])!] as [string, string]) };
+        return { kind: 'call', index, tool: r.pick(['send', 'read']), byName: r.chance(0.2), arguments: Object.keys(a).map((k) => [k, canonicalize(a[k])!] as [string, string]), argumentValues: a, minCalls: 1 };
       });
       const match = patternMatcher(patterns.map((pattern) => ({ pattern })));
       for (let k = 0; k < 5; k++) {
-        const step: CallStep = { index: k, tool: r.pick(['send', 'read', 'other']), arguments: args() };
+        const step: CallStep = { kind: 'call', index: k, tool: r.pick(['send', 'read', 'other']), arguments: args() };
         assert.deepEqual(match(step).map((h) => h.pattern.index), patterns.filter((p) => callMatches(step, p)).map((p) => p.index), JSON.stringify({ step, patterns }));
       }
     }

@@ -1,4 +1,4 @@
-import { displayPath, isUnder, type LintDiagnostic, normalizeUri, type Severity } from '../../core';
+import { displayPath, formatCount, isUnder, type LintDiagnostic, normalizeUri, type Severity } from '../../core';
 import type { FindingAnchor } from '../anchor';
 
 /** What every formatter may know besides the diagnostics. Plain data, so formatters stay pure. */
@@ -28,6 +28,16 @@ export interface FormatContext {
   anchor?: (d: LintDiagnostic) => FindingAnchor;
   /** SARIF's results-per-run limit (default: GitHub's 25,000). */
   maxResults?: number;
+  /** stylish: the columns its lines are laid out for (default 80). */
+  width?: number;
+  /** stylish: list `hint` findings (`--hints`) instead of counting them in one line. */
+  showHints?: boolean;
+  /** Findings that in-source suppressions accept (each with `suppressions`): SARIF and JSON list them, stylish counts them. */
+  suppressed?: readonly LintDiagnostic[];
+  /** Characters of input the run read (every document): machine formats stay within a multiple of it (./budget.ts). */
+  inputSize?: number;
+  /** Where a formatter says what it left out (standard error, as `litmus-lint: warning: …`). */
+  warn?: (text: string) => void;
 }
 
 export type Formatter = (diagnostics: readonly LintDiagnostic[], context: FormatContext) => string;
@@ -71,7 +81,7 @@ export function autoFixable(d: LintDiagnostic): boolean {
 
 export function plural(n: number, word: string): string {
   if (n === 1) return `${n} ${word}`;
-  return `${n} ${word}${/(x|s|ch|sh)$/.test(word) ? 'es' : 's'}`;
+  return `${formatCount(n)} ${word}${/(x|s|ch|sh)$/.test(word) ? 'es' : 's'}`;
 }
 
 export const SEVERITY_WORD: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'info', hint: 'hint' };

@@ -1,4 +1,5 @@
-import type { LintDiagnostic } from '../../core';
+import { escapeText, type LintDiagnostic } from '../../core';
+import { fitToBudget, outputBudget, rankOf, sizeNotice } from './budget';
 import { relPath, type Formatter } from './context';
 
 /** Escapes the message part of a workflow command (what follows `::`). */
@@ -16,7 +17,8 @@ const COMMAND = { error: 'error', warning: 'warning', info: 'notice', hint: 'not
 function line(d: LintDiagnostic, cwdUri: string): string {
   const r = d.range;
   const props = [
-    `file=${escapeProperty(relPath(d.uri, cwdUri))}`,
+    // A file name is suite text like any other: ESC, BEL and bidi controls shown as \u{…}, as every format does.
+    `file=${escapeProperty(escapeText(relPath(d.uri, cwdUri)))}`,
     `line=${r.start.line + 1}`,
     `col=${r.start.character + 1}`,
     `endLine=${r.end.line + 1}`,
@@ -27,4 +29,14 @@ function line(d: LintDiagnostic, cwdUri: string): string {
 }
 
 /** GitHub Actions workflow commands: each problem becomes an annotation on the pull request. */
-export const github: Formatter = (diagnostics, ctx) => diagnostics.map((d) => line(d, ctx.cwdUri) + '\n').join('');
+export const github: Formatter = (diagnostics, ctx) => {
+  const lines = diagnostics.map((d) => line(d, ctx.cwdUri) + '\n');
+  const budget = outputBudget(ctx);
+  if (budget === Infinity) return lines.join('');
+  const fit = fitToBudget(lines.map((l, i) => ({ rank: rankOf(diagnostics[i]), base: l.length, related: [] })), budget - 512);
+  const notice = sizeNotice(fit);
+  if (!notice) return lines.join('');
+  ctx.warn?.(`github: ${notice}`);
+  // An annotation of its own, so the cut shows where the others do.
+  return lines.filter((_, i) => fit.keep[i]).join('') + `::warning title=${escapeProperty(ctx.toolName)}::${escapeData(notice)}\n`;
+};

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type Severity } from '../../core';
+import { neutraliseWorkflowCommandsInJson, type Severity } from '../../core';
+import { fitToBudget, outputBudget, prettySize, rankOf, sizeNotice } from './budget';
 import { relPath, type Formatter } from './context';
 
 /** GitLab Code Quality severities: info, minor, major, critical, blocker. */
@@ -37,5 +38,16 @@ export const gitlab: Formatter = (diagnostics, ctx) => {
       location: { path, lines: { begin: d.range.start.line + 1 } },
     };
   });
-  return JSON.stringify(issues, null, 2) + '\n';
+  let kept = issues;
+  const budget = outputBudget(ctx);
+  if (budget !== Infinity) {
+    const fit = fitToBudget(issues.map((issue, i) => ({ rank: rankOf(diagnostics[i]), base: prettySize(issue, 1), related: [] })), budget - 16);
+    const notice = sizeNotice(fit);
+    if (notice) {
+      // Code Quality reports are a bare array: standard error is the one place to say it.
+      ctx.warn?.(`gitlab: ${notice}`);
+      kept = issues.filter((_, i) => fit.keep[i]);
+    }
+  }
+  return neutraliseWorkflowCommandsInJson(JSON.stringify(kept, null, 2)) + '\n';
 };

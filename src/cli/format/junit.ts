@@ -1,4 +1,5 @@
 import { type LintDiagnostic } from '../../core';
+import { fitToBudget, outputBudget, rankOf, sizeNotice } from './budget';
 import { relPath, type Formatter } from './context';
 import { cdata, escapeXml } from './xml';
 
@@ -21,9 +22,30 @@ const TITLE = { error: 'Error', warning: 'Warning', info: 'Info', hint: 'Hint' }
  * and only a file that could not be read or parsed (`parse-error`, ESLint's fatal message) is an `<error>`.
  */
 export const junit: Formatter = (diagnostics, ctx) => {
+  const testcase = (d: LintDiagnostic, cls: string) => {
+    const element = isFatal(d) ? 'error' : 'failure';
+    const where = `line ${d.range.start.line + 1}, col ${d.range.start.character + 1}, ${TITLE[d.severity]} - ${d.message} (${d.code})`;
+    return (
+      `<testcase time="0" name="${escapeXml(`${ctx.toolName}.${d.code}`)}" classname="${cls}">` +
+      `<${element} message="${escapeXml(d.message)}" type="${escapeXml(d.code)}">${cdata(where)}</${element}></testcase>\n`
+    );
+  };
+  const classOf = (uri: string) => escapeXml(className(relPath(uri, ctx.cwdUri)));
+  let shown = diagnostics;
+  let notice: string | undefined;
+  const budget = outputBudget(ctx);
+  if (budget !== Infinity) {
+    // Each file's <testsuite> lines (about 200 characters) do not grow with the findings.
+    const fit = fitToBudget(diagnostics.map((d) => ({ rank: rankOf(d), base: testcase(d, classOf(d.uri)).length, related: [] })), budget - ctx.files.length * 400 - 512);
+    notice = sizeNotice(fit);
+    if (notice) {
+      ctx.warn?.(`junit: ${notice}`);
+      shown = diagnostics.filter((_, i) => fit.keep[i]);
+    }
+  }
   const byFile = new Map<string, LintDiagnostic[]>();
   for (const f of ctx.files) byFile.set(f, []);
-  for (const d of diagnostics) {
+  for (const d of shown) {
     const list = byFile.get(d.uri);
     if (list) list.push(d);
     else byFile.set(d.uri, [d]);
@@ -36,13 +58,10 @@ export const junit: Formatter = (diagnostics, ctx) => {
     const errors = list.filter(isFatal).length;
     out += `<testsuite package="${escapeXml(ctx.toolName)}" time="0" tests="${Math.max(list.length, 1)}" errors="${errors}" failures="${list.length - errors}" name="${p}">\n`;
     if (list.length === 0) out += `<testcase time="0" name="${p}" classname="${cls}" />\n`;
-    for (const d of list) {
-      const element = isFatal(d) ? 'error' : 'failure';
-      const where = `line ${d.range.start.line + 1}, col ${d.range.start.character + 1}, ${TITLE[d.severity]} - ${d.message} (${d.code})`;
-      out += `<testcase time="0" name="${escapeXml(`${ctx.toolName}.${d.code}`)}" classname="${cls}">`;
-      out += `<${element} message="${escapeXml(d.message)}" type="${escapeXml(d.code)}">${cdata(where)}</${element}></testcase>\n`;
-    }
+    for (const d of list) out += testcase(d, cls);
     out += '</testsuite>\n';
   }
+  // JUnit has no place for a note about the report itself: a comment, which readers skip.
+  if (notice) out += `<!-- ${escapeXml(notice)} -->\n`;
   return out + '</testsuites>\n';
 };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { normalizeUri, type LintDiagnostic, type Range } from '../../core';
+import { compareDiagnostics, neutraliseWorkflowCommandsInJson, normalizeUri, type LintDiagnostic, type Range } from '../../core';
+import { fitToBudget, outputBudget, rankOf, sizeNotice } from './budget';
 import { relPath, underCwd, type FormatContext, type Formatter } from './context';
 import { sarifLevel, sarifRules } from './sarif-rules';
 
@@ -8,6 +9,8 @@ export { sarifLevel } from './sarif-rules';
 const SRCROOT = '%SRCROOT%';
 /** GitHub code scanning refuses a run with more results than this. */
 export const SARIF_MAX_RESULTS = 25_000;
+/** The partialFingerprints key of a fact group (lint/facts.ts): results of several rules that state one fact share it. */
+const FACT_KEY = 'litmusFact/v1';
 /** The partialFingerprints key; the suffix changes if what is hashed ever does. */
 export const FINGERPRINT_KEY = 'litmusFinding/v1';
 
@@ -56,7 +59,10 @@ function result(d: LintDiagnostic, fingerprint: string, root: string, ruleIndex:
     level: sarifLevel(d.severity),
     message: { text: d.message },
     locations: [physical(d.uri, d.range, root)],
-    partialFingerprints: { [FINGERPRINT_KEY]: fingerprint },
+    // One fact stated by several rules (docs/format.md): each rule keeps its result, the group ties them.
+    partialFingerprints: { [FINGERPRINT_KEY]: fingerprint, ...(d.fact ? { [FACT_KEY]: d.fact.group } : {}) },
+    // Accepted in the file (FORMAT §11): code scanning shows such a result as dismissed, with the reason.
+    ...(d.suppressions ? { suppressions: d.suppressions.map((s) => ({ kind: 'inSource' as const, justification: s.reason })) } : {}),
     ...(d.related.length
       ? { relatedLocations: d.related.map((r, i) => ({ id: i + 1, ...physical(r.uri, r.range, root), message: { text: r.message } })) }
       : {}),
@@ -74,17 +80,22 @@ function result(d: LintDiagnostic, fingerprint: string, root: string, ruleIndex:
   };
 }
 
-const RANK: Record<LintDiagnostic['severity'], number> = { error: 0, warning: 1, info: 2, hint: 3 };
+/** A result as written; `properties.relatedLocationsLeftOut` when the size budget cut its related locations. */
+export type SarifResult = Omit<ReturnType<typeof result>, 'relatedLocations'> & {
+  relatedLocations?: ReturnType<typeof result>['relatedLocations'];
+  properties?: { relatedLocationsLeftOut: number };
+};
 
 /**
- * The results a run keeps: all of them up to the limit, else the most severe (in their order).
+ * The results a run keeps: all of them up to the limit, else the most severe (in their order;
+ * suppressed ones after every other).
  * Fingerprints are computed over all findings first, so a kept result's identity does not depend
  * on what was dropped.
  */
 export function keptResults(diagnostics: readonly LintDiagnostic[], limit = SARIF_MAX_RESULTS): { kept: number[]; dropped: number } {
   const all = diagnostics.map((_, i) => i);
   if (diagnostics.length <= limit) return { kept: all, dropped: 0 };
-  const bySeverity = [...all].sort((a, b) => RANK[diagnostics[a].severity] - RANK[diagnostics[b].severity] || a - b);
+  const bySeverity = [...all].sort((a, b) => rankOf(diagnostics[a]) - rankOf(diagnostics[b]) || a - b);
   return { kept: bySeverity.slice(0, limit).sort((a, b) => a - b), dropped: diagnostics.length - limit };
 }
 
@@ -93,8 +104,17 @@ export function truncationNotice(dropped: number, limit = SARIF_MAX_RESULTS): st
   return `SARIF: ${dropped} less severe ${dropped === 1 ? 'result was' : 'results were'} left out: GitHub code scanning accepts at most ${limit} results per run (the ${limit} most severe are kept)`;
 }
 
+/** The findings a SARIF log holds: those that count and, marked, those suppressed in source, in file order. */
+export function sarifFindings(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): readonly LintDiagnostic[] {
+  return ctx.suppressed?.length ? [...diagnostics, ...ctx.suppressed].sort(compareDiagnostics) : diagnostics;
+}
+
+/** Room kept for the notification that says what the size budget left out. */
+const NOTICE_ROOM = 1024;
+
 /** SARIF 2.1.0, one run; the rule table comes from the rule registry, so it lists every rule. */
-export function sarifLog(diagnostics: readonly LintDiagnostic[], ctx: FormatContext) {
+export function sarifLog(shown: readonly LintDiagnostic[], ctx: FormatContext) {
+  const diagnostics = sarifFindings(shown, ctx);
   const rules = sarifRules();
   const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
   const root = srcRoot(ctx);
@@ -105,6 +125,35 @@ export function sarifLog(diagnostics: readonly LintDiagnostic[], ctx: FormatCont
     ...(ctx.notices ?? []).map((n) => ({ level: n.level, message: { text: n.text } })),
     ...(dropped ? [{ level: 'warning' as const, message: { text: truncationNotice(dropped, limit) } }] : []),
   ];
+  const log = envelope(ctx, rules, root, notifications);
+  let results: SarifResult[] = kept.map((i) => result(diagnostics[i], prints[i], root, ruleIndex));
+  const budget = outputBudget(ctx);
+  if (budget !== Infinity) {
+    const sized = results.map((r, k) => {
+      const { relatedLocations, ...rest } = r;
+      return { rank: rankOf(diagnostics[kept[k]]), base: JSON.stringify(rest).length + 1 + (relatedLocations ? 24 : 0), related: (relatedLocations ?? []).map((l) => JSON.stringify(l).length + 1) };
+    });
+    const fit = fitToBudget(sized, budget - JSON.stringify(log).length - NOTICE_ROOM);
+    const notice = sizeNotice(fit);
+    if (notice) {
+      ctx.warn?.(`sarif: ${notice}`);
+      notifications.push({ level: 'warning', message: { text: notice } });
+      log.runs[0].invocations[0] = { ...log.runs[0].invocations[0], toolExecutionNotifications: notifications };
+      results = results.flatMap((r, k) => {
+        if (!fit.keep[k]) return [];
+        const all = r.relatedLocations;
+        if (!all || all.length <= fit.relatedCap) return [r];
+        const { relatedLocations: _, ...rest } = r;
+        const cut = all.slice(0, fit.relatedCap);
+        return [{ ...rest, ...(cut.length ? { relatedLocations: cut } : {}), properties: { relatedLocationsLeftOut: all.length - cut.length } }];
+      });
+    }
+  }
+  log.runs[0].results = results;
+  return log;
+}
+
+function envelope(ctx: FormatContext, rules: ReturnType<typeof sarifRules>, root: string, notifications: { level: 'note' | 'warning'; message: { text: string } }[]) {
   return {
     $schema: 'https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json',
     version: '2.1.0' as const,
@@ -117,15 +166,20 @@ export function sarifLog(diagnostics: readonly LintDiagnostic[], ctx: FormatCont
           {
             executionSuccessful: true,
             ...(ctx.exitCode !== undefined ? { exitCode: ctx.exitCode } : {}),
-            ...(notifications.length ? { toolExecutionNotifications: notifications } : {}),
+            ...(notifications.length ? { toolExecutionNotifications: notifications } : ({} as { toolExecutionNotifications?: typeof notifications })),
           },
         ],
         originalUriBaseIds: { [SRCROOT]: { uri: root.endsWith('/') ? root : root + '/' } },
         columnKind: 'utf16CodeUnits' as const,
-        results: kept.map((i) => result(diagnostics[i], prints[i], root, ruleIndex)),
+        results: [] as SarifResult[],
       },
     ],
   };
 }
 
-export const sarif: Formatter = (diagnostics, ctx) => JSON.stringify(sarifLog(diagnostics, ctx), null, 2) + '\n';
+/**
+ * Compact JSON: SARIF is read by tools (code scanning, viewers, `jq`), and indentation made it three
+ * times the size (docs/robustness.md). `##[` in a string is written `##\u005b`, so a log printed in
+ * a CI job cannot carry a workflow command.
+ */
+export const sarif: Formatter = (diagnostics, ctx) => neutraliseWorkflowCommandsInJson(JSON.stringify(sarifLog(diagnostics, ctx))) + '\n';

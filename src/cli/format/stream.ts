@@ -1,5 +1,5 @@
 /**
- * `JSON.stringify(value, null, 2) + '\n'` as a sequence of chunks of about CHUNK characters, for a
+ * `JSON.stringify(value, null, 2) + '\n'` (or, with `pretty` false, `JSON.stringify(value) + '\n'`) as a sequence of chunks of about CHUNK characters, for a
  * report past the longest string V8 can build (about 512 M characters): `--format json` of a
  * suite with hundreds of thousands of findings. The text is the same, character for character.
  */
@@ -19,7 +19,10 @@ function withToJson(v: unknown): unknown {
   return t !== null && typeof t === 'object' && typeof t.toJSON === 'function' ? t.toJSON() : v;
 }
 
-export function* jsonChunks(root: unknown): Generator<string> {
+export function* jsonChunks(root: unknown, pretty = true): Generator<string> {
+  const nl = pretty ? '\n' : '';
+  const step = pretty ? '  ' : '';
+  const colon = pretty ? ': ' : ':';
   let buf = '';
   const frames: Frame[] = [];
   // Opens a container (or writes a scalar) for `v` at `indent`.
@@ -52,24 +55,24 @@ export function* jsonChunks(root: unknown): Generator<string> {
       buf = '';
     }
     const f = frames[frames.length - 1];
-    const inner = f.indent + '  ';
+    const inner = f.indent + step;
     if (f.kind === 'array') {
       if (f.i === f.items.length) {
         frames.pop();
-        buf += `\n${f.indent}]`;
+        buf += `${nl}${f.indent}]`;
         continue;
       }
-      buf += (f.i ? ',' : '') + '\n' + inner;
+      buf += (f.i ? ',' : '') + nl + inner;
       const item = withToJson(f.items[f.i++]);
       open(item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : item, inner);
     } else {
       if (f.i === f.entries.length) {
         frames.pop();
-        buf += `\n${f.indent}}`;
+        buf += `${nl}${f.indent}}`;
         continue;
       }
       const [k, v] = f.entries[f.i++];
-      buf += (f.i > 1 ? ',' : '') + '\n' + inner + JSON.stringify(k) + ': ';
+      buf += (f.i > 1 ? ',' : '') + nl + inner + JSON.stringify(k) + colon;
       open(v, inner);
     }
   }

@@ -1,4 +1,5 @@
-import { escapeText, type LintDiagnostic, type Severity } from '../../core';
+import { countHints, escapeText, formatCount, hintSummaryLine, neutraliseWorkflowCommands, type LintDiagnostic, type Severity } from '../../core';
+import { DEFAULT_WIDTH, displayWidth, wrap } from '../terminal';
 import { autoFixable, countSeverities, plural, relPath, type FormatContext, type Formatter } from './context';
 
 const ANSI = {
@@ -11,7 +12,6 @@ const ANSI = {
   blue: '\u001b[34m',
   green: '\u001b[32m',
 };
-
 type Style = keyof typeof ANSI;
 
 function paint(ctx: FormatContext, text: string, ...styles: Style[]): string {
@@ -21,18 +21,83 @@ function paint(ctx: FormatContext, text: string, ...styles: Style[]): string {
 
 const SEVERITY_STYLE: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'blue', hint: 'dim' };
 
-/** Pads on the right by visible length (the text has no escapes yet when it is measured). */
+/** The report is handed on in pieces of about this many characters: a million findings never make one string. */
+const CHUNK = 1 << 16;
+/** A message column narrower than this would hold a word or two per line: such rows run past the width instead. */
+const MIN_MESSAGE = 24;
+
+/** Pads on the right to a display width (the text has no escapes yet when it is measured). */
 function pad(text: string, width: number): string {
-  return text + ' '.repeat(Math.max(0, width - text.length));
+  return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
+}
+
+const locOf = (d: LintDiagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1}`;
+/** A message as shown: suite text in it must not read as a workflow command (wrapped lines are checked again). */
+/** A finding's message; one that stands for a fact other rules state too names them (docs/format.md, "One fact, one finding"). */
+const shownMessage = (d: LintDiagnostic) => neutraliseWorkflowCommands(d.fact && d.fact.rules.length > 1 ? `${d.message} (also ${d.fact.rules.slice(1).join(', ')})` : d.message);
+
+/**
+ * One file's lines. When every row fits the width, rule ids stand in one column, as in ESLint;
+ * otherwise each message wraps in its own column and its rule id follows its last line, so no line
+ * is padded past the width to line up with the longest message. Two passes, nothing kept per row.
+ */
+function* fileLines(list: readonly LintDiagnostic[], ctx: FormatContext, width: number): Generator<string> {
+  let locW = 0;
+  let sevW = 0;
+  let msgW = 0;
+  let ruleW = 0;
+  for (const d of list) {
+    locW = Math.max(locW, locOf(d).length);
+    sevW = Math.max(sevW, d.severity.length);
+    msgW = Math.max(msgW, displayWidth(shownMessage(d)));
+    ruleW = Math.max(ruleW, d.code.length);
+  }
+  const indent = 2 + locW + 2 + sevW + 2;
+  const head = (d: LintDiagnostic) => `  ${paint(ctx, pad(locOf(d), locW), 'dim')}  ${paint(ctx, pad(d.severity, sevW), SEVERITY_STYLE[d.severity])}  `;
+  if (indent + msgW + 2 + ruleW <= width) {
+    for (const d of list) yield `${head(d)}${pad(shownMessage(d), msgW)}  ${paint(ctx, d.code, 'dim')}`;
+    return;
+  }
+  const column = Math.max(MIN_MESSAGE, width - indent);
+  const blank = ' '.repeat(indent);
+  for (const d of list) {
+    const lines = wrap(shownMessage(d), column);
+    const last = lines.length - 1;
+    for (let i = 0; i <= last; i++) {
+      // A wrapped line starts after white space: suite text there must not read as a workflow command.
+      const text = neutraliseWorkflowCommands(lines[i]);
+      const start = i === 0 ? head(d) : blank;
+      if (i < last) yield start + text;
+      else if (displayWidth(lines[i]) + 2 + d.code.length <= column) yield `${start}${text}  ${paint(ctx, d.code, 'dim')}`;
+      else {
+        yield start + text;
+        yield blank + paint(ctx, d.code, 'dim');
+      }
+    }
+  }
+}
+
+/** Our own summary text, wrapped to the width (it never holds suite text); later lines are indented by two more. */
+function summaryLines(text: string, width: number, indent = ''): string[] {
+  const first = wrap(text, Math.max(MIN_MESSAGE, width - indent.length));
+  if (first.length === 1) return [indent + text];
+  const [head] = first;
+  const rest = wrap(text.slice(head.length + (text[head.length] === ' ' ? 1 : 0)), Math.max(MIN_MESSAGE, width - indent.length - 2));
+  return [indent + head, ...rest.map((l) => `${indent}  ${l}`)];
 }
 
 /**
  * The human format, after ESLint's: one block per file (path relative to the working directory),
- * one aligned row per problem, then a summary line.
+ * one row per problem, then a summary. Hints are counted in the summary's last line unless
+ * `showHints` (`--hints`) lists them; the text comes in pieces (see CHUNK).
  */
-export const stylish: Formatter = (diagnostics, ctx) => {
+export function* stylishChunks(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): Generator<string> {
+  const width = ctx.width ?? DEFAULT_WIDTH;
+  // One fact, one finding: the group's primary stands for the others (machine formats keep them all).
+  const listed = diagnostics.filter((d) => (ctx.showHints || d.severity !== 'hint') && (!d.fact || d.fact.primary));
+  const hints = ctx.showHints ? [] : countHints(diagnostics);
   const byFile = new Map<string, LintDiagnostic[]>();
-  for (const d of diagnostics) {
+  for (const d of listed) {
     const list = byFile.get(d.uri);
     if (list) list.push(d);
     else byFile.set(d.uri, [d]);
@@ -40,35 +105,38 @@ export const stylish: Formatter = (diagnostics, ctx) => {
   let out = '';
   for (const [uri, list] of byFile) {
     // File names come from the suite author's disk: escape them like any other untrusted text.
-    out += `\n${paint(ctx, escapeText(relPath(uri, ctx.cwdUri)), 'underline')}\n`;
-    const rows = list.map((d) => ({
-      loc: `${d.range.start.line + 1}:${d.range.start.character + 1}`,
-      sev: d.severity,
-      msg: d.message,
-      rule: d.code,
-    }));
-    const locW = Math.max(...rows.map((r) => r.loc.length));
-    const sevW = Math.max(...rows.map((r) => r.sev.length));
-    const msgW = Math.max(...rows.map((r) => r.msg.length));
-    for (const r of rows) {
-      const loc = paint(ctx, pad(r.loc, locW), 'dim');
-      const sev = paint(ctx, pad(r.sev, sevW), SEVERITY_STYLE[r.sev]);
-      out += `  ${loc}  ${sev}  ${pad(r.msg, msgW)}  ${paint(ctx, r.rule, 'dim')}\n`;
+    out += `\n${paint(ctx, neutraliseWorkflowCommands(escapeText(relPath(uri, ctx.cwdUri))), 'underline')}\n`;
+    for (const line of fileLines(list, ctx, width)) {
+      out += line + '\n';
+      if (out.length >= CHUNK) {
+        yield out;
+        out = '';
+      }
     }
   }
-  const c = countSeverities(diagnostics);
-  const total = diagnostics.length;
-  const hidden = ctx.hidden > 0 ? ` (${ctx.hidden} below error severity hidden by --quiet)` : '';
+  const c = countSeverities(listed);
+  const total = listed.length;
+  const hidden = ctx.hidden > 0 ? ` (${formatCount(ctx.hidden)} below error severity hidden by --quiet)` : '';
   if (total === 0) {
-    out += paint(ctx, `✔ no problems in ${plural(ctx.files.length, 'file')}`, 'green') + `${hidden}\n`;
-    return out;
+    out += paint(ctx, summaryLines(`✔ no problems in ${plural(ctx.files.length, 'file')}${hidden}`, width).join('\n'), 'green') + '\n';
+  } else {
+    const parts = [plural(c.error, 'error'), plural(c.warning, 'warning')];
+    if (c.info) parts.push(`${formatCount(c.info)} info`);
+    if (c.hint) parts.push(plural(c.hint, 'hint'));
+    const style: Style = c.error ? 'red' : c.warning ? 'yellow' : 'blue';
+    const lines = summaryLines(`✖ ${plural(total, 'problem')} (${parts.join(', ')}) in ${plural(ctx.files.length, 'file')}${hidden}`, width);
+    out += `\n${lines.map((l) => paint(ctx, l, style, 'bold')).join('\n')}\n`;
   }
-  const parts = [plural(c.error, 'error'), plural(c.warning, 'warning')];
-  if (c.info) parts.push(`${c.info} info`);
-  if (c.hint) parts.push(plural(c.hint, 'hint'));
-  const style: Style = c.error ? 'red' : c.warning ? 'yellow' : 'blue';
-  out += `\n${paint(ctx, `✖ ${plural(total, 'problem')} (${parts.join(', ')}) in ${plural(ctx.files.length, 'file')}`, style, 'bold')}${hidden}\n`;
-  const fixable = diagnostics.filter(autoFixable).length;
-  if (fixable) out += `  ${plural(fixable, 'problem')} can be fixed with the \`--fix\` option.\n`;
-  return out;
-};
+  const fixable = listed.filter(autoFixable).length;
+  if (fixable) out += summaryLines(`${plural(fixable, 'problem')} can be fixed with the \`--fix\` option.`, width, '  ').join('\n') + '\n';
+  const suppressed = ctx.suppressed?.length ?? 0;
+  if (suppressed) {
+    const them = suppressed === 1 ? 'it' : 'them';
+    out += summaryLines(`${plural(suppressed, 'finding')} suppressed in source (\`--no-inline-config\` shows ${them})`, width, '  ').join('\n') + '\n';
+  }
+  const hintLine = hintSummaryLine(hints, '`--hints`');
+  if (hintLine) out += summaryLines(hintLine, width).join('\n') + '\n';
+  yield out;
+}
+
+export const stylish: Formatter = (diagnostics, ctx) => [...stylishChunks(diagnostics, ctx)].join('');

@@ -19,10 +19,13 @@ export function escapeXml(text: string): string {
     // An attribute value's line breaks would be normalised to spaces by any reader: keep them.
     .replace(/\n/g, '&#10;')
     .replace(/\r/g, '&#13;')
-    .replace(/\t/g, '&#9;');
+    .replace(/\t/g, '&#9;')
+    // `##[` is a workflow command wherever it stands in a CI log line (src/core/text/workflow.ts).
+    .replace(/##\[/g, '##&#91;');
 }
 
 /** A CDATA section; `]]>` inside is split across two sections, the one way to write it. */
 export function cdata(text: string): string {
-  return `<![CDATA[${stripInvalidXml(text).replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
+  // `##[` is split across two sections too: the text is the same, and no CI log reads a workflow command in it.
+  return `<![CDATA[${stripInvalidXml(text).replace(/]]>/g, ']]]]><![CDATA[>').replace(/##\[/g, '##]]><![CDATA[[')}]]>`;
 }

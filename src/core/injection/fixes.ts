@@ -34,15 +34,24 @@ function caseFix(c: CaseModel, title: string, unambiguous: boolean, compute: () 
   };
 }
 
-/** Adds a location to a case's `injection_field`: creates it, appends to the array, or turns a string into an array. */
-export function addLabelFix(c: CaseModel, location: string, unambiguous: boolean): FixSpec {
+/**
+ * Adds a location to a case's `injection_field`: creates it, appends to the array, or turns a string
+ * into an array. Labelling says the author meant the payload to be there, which turns a warning
+ * about possible poisoning into a hint: it changes a claim (FORMAT §10), so it is a quick fix only,
+ * never applied by `--fix` or fix-all. A field that holds anything else (an object with a note, a
+ * number, null) is the author's and would be lost: no fix is offered then (`schema` reports its type).
+ */
+export function addLabelFix(c: CaseModel, location: string, unambiguous: boolean): FixSpec | undefined {
   const field = [...c.path, 'injection_field'];
   const current = c.value.injection_field;
-  return caseFix(c, `Label as injection_field of ${c.id !== undefined ? shown(c.id, 60) : 'this case'}`, unambiguous, () => {
+  if (current !== undefined && typeof current !== 'string' && !Array.isArray(current)) return undefined;
+  const fix = caseFix(c, `Label as injection_field of ${c.id !== undefined ? shown(c.id, 60) : 'this case'}`, unambiguous, () => {
     if (Array.isArray(current)) return appendInPlace(c.doc, c.root, field, location);
     if (typeof current === 'string') return setValueInPlace(c.doc, c.root, field, [current, location]);
     return setValueInPlace(c.doc, c.root, field, location);
   });
+  fix.changesClaim = true;
+  return fix;
 }
 
 export function relabelFix(label: Label, location: string, unambiguous: boolean): FixSpec {

@@ -11,6 +11,7 @@ import { normalizeUri } from '../model/uri';
 import { buildIndex, casesByDoc, changedSince, groupCases, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from '../model/workspace';
 import { pushTo } from '../text/multimap';
 import { applySuppressions } from './suppress';
+import { groupFacts } from './facts';
 
 /**
  * Incremental linting for hosts that lint the same workspace again and again (the language server).
@@ -68,6 +69,11 @@ export const RULE_SCOPES: Readonly<Record<string, RuleScope>> = {
   'benign-contamination': 'injection',
   'stale-injection-field': 'injection',
   'unused-suppression': 'file',
+  'unscored-attack': 'keys',
+  'principal-confusion': 'injection',
+  'vacuous-control': 'keys',
+  'missing-payload': 'injection',
+  'duplicate-case': 'keys',
 };
 
 /** What the previous run left: enough to tell what changed and to reuse what did not. */
@@ -345,6 +351,7 @@ export function createIncrementalLinter(): IncrementalLinter {
           for (const p of parts) if (p) for (const d of p) list.push(d);
           list.sort(compareDiagnostics);
           if (doc) list = applySuppressions(index, doc, list, ran) as LintDiagnostic[];
+          list = groupFacts(list);
         }
         byUri.set(uri, list);
         if (options.onlyUris && !options.onlyUris.has(uri)) continue;

@@ -42,6 +42,27 @@ export interface LintDiagnostic {
   related: RelatedInformation[];
   fixes: Fix[];
   data?: Record<string, unknown>;
+  /**
+   * Set when this diagnostic states one fact about one case together with others (lint/facts.ts):
+   * human formats show the primary alone, with the others as related locations; machine formats
+   * keep every diagnostic, sharing `group`.
+   */
+  fact?: LintFact;
+  /**
+   * Set only on a finding that in-source suppressions (FORMAT §11) accept, and only when the lint was
+   * asked to keep such findings (`LintOptions.keepSuppressed`): the reason of each suppression that covers it.
+   */
+  suppressions?: { reason: string }[];
+}
+
+/** One fact stated by several diagnostics of one case (docs/format.md, "One fact, one finding"). */
+export interface LintFact {
+  /** Shared by every diagnostic of the fact. */
+  group: string;
+  /** The diagnostic that stands for the fact: the most severe, then the first in the file. */
+  primary: boolean;
+  /** Every rule that states it, the primary's first. */
+  rules: string[];
 }
 
 export interface LintOptions {
@@ -50,6 +71,10 @@ export interface LintOptions {
   /** Only report diagnostics in these documents (cross-file rules still read everything). */
   onlyUris?: ReadonlySet<string>;
   isCancelled?: () => boolean;
+  /** Suppressed findings come back marked with `suppressions` instead of being dropped (reports that show them). */
+  keepSuppressed?: boolean;
+  /** False: in-source suppressions are not applied at all, as ESLint's `--no-inline-config` (default true). */
+  inlineConfig?: boolean;
 }
 
 export interface LintResult {
@@ -64,12 +89,27 @@ function clampSeverity(sev: Severity, finding: Finding): Severity {
   return s;
 }
 
+/** Whether a finding falls outside the seeds' scope where it points: a contamination finding under `"scoring": "disjoint"` (FORMAT §5). */
+function outOfScope(finding: Finding, config: ResolvedConfig): boolean {
+  return config.scoring === 'disjoint' && (finding.contamination === true || ruleMeta(finding.rule).contamination === true);
+}
+
+/** What an out-of-scope finding's message adds: why it is only a notice. */
+const DISJOINT_NOTE =
+  ' (only a notice: this suite declares "scoring": "disjoint", reporting its arms as separate metrics, which the LITMUS contamination note leaves out of its scope; a shared threshold or aggregate over these arms would be contaminated)';
+
 /** The severity a finding shows with, or undefined when its rule is off where it points. */
 export function effectiveSeverity(finding: Finding, config: ResolvedConfig): Severity | undefined {
   const configured = config.rules[finding.rule];
   if (configured === 'off') return undefined;
   const base = configured ?? finding.severity ?? ruleMeta(finding.rule).defaultSeverity;
-  return clampSeverity(base, finding);
+  const s = clampSeverity(base, finding);
+  return outOfScope(finding, config) && SEVERITY_ORDER[s] > SEVERITY_ORDER.info ? 'info' : s;
+}
+
+/** A finding as it reads where it points: out of scope, its message says why it is only a notice. */
+function scoped(finding: Finding, config: ResolvedConfig): Finding {
+  return outOfScope(finding, config) ? { ...finding, message: finding.message + DISJOINT_NOTE, data: { ...finding.data, scope: 'scoring-disjoint' } } : finding;
 }
 
 /**
@@ -117,6 +157,9 @@ function placedFix(index: WorkspaceIndex, f: FixSpec): Fix {
   };
 }
 
+/** The fact each placed diagnostic states (Finding.fact), read by lint/facts.ts; kept off the public shape. */
+export const factKeys = new WeakMap<LintDiagnostic, string>();
+
 export function toDiagnostic(index: WorkspaceIndex, finding: Finding, severity: Severity): LintDiagnostic | undefined {
   const doc = index.docs.get(finding.at.uri);
   if (!doc) return undefined;
@@ -126,7 +169,7 @@ export function toDiagnostic(index: WorkspaceIndex, finding: Finding, severity: 
     return rdoc ? [{ uri: r.at.uri, range: placed(rdoc, r.at).range, message: r.message }] : [];
   });
   const fixes: Fix[] = (finding.fixes ?? []).map((f) => placedFix(index, f));
-  return {
+  const d: LintDiagnostic = {
     uri: finding.at.uri,
     range: at.range,
     offset: at.offset,
@@ -139,6 +182,8 @@ export function toDiagnostic(index: WorkspaceIndex, finding: Finding, severity: 
     fixes,
     data: finding.data,
   };
+  if (finding.fact !== undefined) factKeys.set(d, finding.fact);
+  return d;
 }
 
 export function compareDiagnostics(a: LintDiagnostic, b: LintDiagnostic): number {
@@ -195,9 +240,10 @@ export function placeFindings(findings: readonly Finding[], index: WorkspaceInde
   const seen = new Set<string>();
   for (const f of findings) {
     if (keep && !keep(f.at.uri)) continue;
-    const severity = effectiveSeverity(f, index.configFor(f.at.uri));
+    const config = index.configFor(f.at.uri);
+    const severity = effectiveSeverity(f, config);
     if (!severity) continue;
-    const d = toDiagnostic(index, f, severity);
+    const d = toDiagnostic(index, scoped(f, config), severity);
     if (!d) continue;
     // Two paths to one value (e.g. a tool used twice) would otherwise show the same squiggle twice.
     const key = `${d.uri}\u0000${d.offset}\u0000${d.length}\u0000${d.code}\u0000${d.message}`;

@@ -1,6 +1,9 @@
 import { nodeAt } from '../text/location';
 import type { LintDiagnostic } from './lint';
-import { escapeText, markdownText, quote } from '../text/escape';
+import { escapeText, quote } from '../text/escape';
+import { markdownInline } from '../text/markdown';
+import { neutraliseWorkflowCommands, neutraliseWorkflowCommandsInJson } from '../text/workflow';
+import { countHints, formatCount, hintSummaryLine, type HintCount } from './hints';
 import { isJsonObject } from '../model/canonical';
 import { rootValue } from '../model/document';
 import { RULES } from '../rules/registry';
@@ -8,6 +11,7 @@ import type { ToolModel } from '../model/tools';
 import { displayPath } from '../model/uri';
 import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
 import { pushTo } from '../text/multimap';
+import { analyseInjection } from '../injection/analysis';
 
 /**
  * The suite health summary behind `litmus-lint report` and the editor's "show suite report":
@@ -76,6 +80,10 @@ export interface SuiteReport {
     unpairedBenign: number;
   };
   diagnostics: { error: number; warning: number; info: number; hint: number };
+  /** The hints by what they are (the text and Markdown reports count them instead of listing them). */
+  hints: HintCount[];
+  /** Findings in-source suppressions accept (FORMAT §11), when the lint kept them; they count nowhere else. */
+  suppressed: number;
   /**
    * By rule, the cases to drop from scoring: those an error of the rule touches (directly or through
    * a tool they use), those with a scenario-validity finding of any severity, and every case of a
@@ -87,7 +95,19 @@ export interface SuiteReport {
   suiteErrors: SuiteError[];
   /** The latest scored run of each score report in the workspace, aggregate beside benign score. */
   scores: ScoreSummary[];
-  verdict: { trusted: boolean; reasons: string[]; line: string };
+  /** Benign cases an author wrote, and those a converter derived (`"x-derived": true`): derived controls need a review. */
+  controls: { authored: number; derived: number };
+  /**
+   * Payload labels (`injection_field`) the detector confirms (it finds the payload they name), and
+   * those it trusts without confirming: on data surfaces a label that resolves to text is taken at
+   * its word (FORMAT §4).
+   */
+  labels: { confirmed: number; trusted: number };
+  /**
+   * `reasons` make the aggregate untrusted; `notes` are what a reader should still review (derived
+   * controls, labels taken on trust). `line` is the one-line verdict.
+   */
+  verdict: { trusted: boolean; reasons: string[]; notes: string[]; line: string };
 }
 
 export type ReportFormat = 'text' | 'json' | 'markdown';
@@ -162,8 +182,37 @@ function counted(map: Map<string, number>): Record<string, number> {
   return Object.fromEntries([...map.entries()].sort(byName));
 }
 
-/** Rules whose findings make a case invalid as a test (FORMAT §8 "scenario validity"), by their meta. */
-const SCENARIO_VALIDITY: ReadonlySet<string> = new Set([...RULES.values()].filter((m) => m.from === 'scenario validity').map((m) => m.id));
+/**
+ * Rules whose findings make a case invalid as a test whatever their severity: FORMAT §8 "scenario
+ * validity", and the case-level verdicts of the reference trajectories (§3d), by their meta.
+ */
+const SCENARIO_VALIDITY: ReadonlySet<string> = new Set([...RULES.values()].filter((m) => m.from === 'scenario validity' || m.invalidatesCase).map((m) => m.id));
+
+/** Notices of what the linter could not check: they quarantine nothing. */
+const NOT_CHECKED: ReadonlySet<unknown> = new Set(['not-checked', 'too-complex', 'pattern-not-checked', 'ref-loop']);
+
+/** The verdict's words for the trajectory rules' quarantines: what the scorer would get wrong. */
+const BEHAVIOUR: Readonly<Record<string, (n: number) => string>> = {
+  'unscored-attack': (n) => `${n} adversarial case${plural(n)} whose attack nothing scores`,
+  'principal-confusion': (n) => `${n} attack${plural(n)} that ${n === 1 ? 'is' : 'are'} the user's own request`,
+  'vacuous-control': (n) => `${n} control${plural(n)} an agent doing nothing passes`,
+  'missing-payload': (n) => `${n} prompt injection${plural(n)} with no payload`,
+  'duplicate-case': (n) => `${n} duplicated case${plural(n)}`,
+};
+
+/** Labels the detector confirms and labels it takes on trust, over the whole workspace. */
+function labelCounts(index: WorkspaceIndex): { confirmed: number; trusted: number } {
+  const analysis = analyseInjection(index);
+  const confirming = new Set<unknown>();
+  for (const labels of analysis.labelsOf.values()) for (const l of labels) confirming.add(l);
+  let confirmed = 0;
+  let trusted = 0;
+  for (const l of analysis.labels) {
+    if (confirming.has(l)) confirmed++;
+    else if (l.target && l.dataSurface && l.holdsStrings) trusted++;
+  }
+  return { confirmed, trusted };
+}
 
 /** Families whose armed cases disagree on requires_tool_scope_breach (a missing value is false), as the reference check has it. */
 function mixedBreach(index: WorkspaceIndex): Set<string> {
@@ -222,7 +271,9 @@ function byName<T>(a: [string, T], b: [string, T]): number {
   return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 }
 
-export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnostic[]): SuiteReport {
+export function buildSuiteReport(index: WorkspaceIndex, all: LintDiagnostic[]): SuiteReport {
+  // A suppressed finding (kept only to be counted) quarantines nothing, as if it were not there.
+  const diagnostics = all.some((d) => d.suppressions) ? all.filter((d) => !d.suppressions) : all;
   const arms = { adversarial: 0, benign: 0, unknown: 0 };
   const probes = new Map<string, number>();
   const familyMap = new Map<string, { summary: FamilySummary; probes: Map<string, number> }>();
@@ -282,6 +333,7 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
     counts[d.severity]++;
     // A scenario that is invalid as a test is dropped whatever severity its finding shows with.
     if (d.severity !== 'error' && !SCENARIO_VALIDITY.has(d.code)) continue;
+    if (NOT_CHECKED.has(d.data?.problem)) continue;
     let touched: CaseModel[] = [];
     const c = caseAt(d.uri, d.offset);
     if (c) touched = [c];
@@ -324,6 +376,10 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
   if (allQuarantined.size > 0) {
     reasons.push(`${allQuarantined.size} of ${index.cases.length} instance${plural(index.cases.length)} would be quarantined by ${quarantine.length} rule${plural(quarantine.length)}`);
   }
+  for (const q of quarantine) {
+    const say = BEHAVIOUR[q.rule];
+    if (say) reasons.push(`${say(q.instances.length)} (${q.rule})`);
+  }
   const suiteRules = [...new Set(suiteErrors.map((e) => e.rule))].sort();
   if (suiteErrors.length > 0) reasons.push(`${suiteErrors.length} error${plural(suiteErrors.length)} outside the cases (${suiteRules.join(', ')})`);
   if (familiesMissingArm.length > 0) {
@@ -334,6 +390,13 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
   }
   const trusted = reasons.length === 0;
   const scores = scoreSummaries(index);
+  const controls = { authored: 0, derived: 0 };
+  for (const c of index.cases) if (c.arm === 'benign') controls[c.value['x-derived'] === true ? 'derived' : 'authored']++;
+  const labels = labelCounts(index);
+  const notes: string[] = [];
+  const allControls = controls.authored + controls.derived;
+  if (controls.derived > 0) notes.push(`${controls.derived} of ${allControls} control${plural(allControls)} ${controls.derived === 1 ? 'is' : 'are'} derived (x-derived): review them`);
+  if (labels.trusted > 0) notes.push(`${labels.trusted} payload label${plural(labels.trusted)} trusted without the detector confirming ${labels.trusted === 1 ? 'it' : 'them'} (${labels.confirmed} confirmed)`);
   // The benign score always stands beside the aggregate (never the aggregate alone).
   // Numbers and the linter's own words only: file and run names are suite text (the Scores section names them).
   const shown = scores.slice(0, 3).map(scorePair);
@@ -357,11 +420,15 @@ export function buildSuiteReport(index: WorkspaceIndex, diagnostics: LintDiagnos
       unpairedBenign: index.cases.filter((c) => c.arm === 'benign' && !pairedBenign.has(c)).length,
     },
     diagnostics: counts,
+    hints: countHints(diagnostics),
+    suppressed: all.length - diagnostics.length,
     quarantine,
     quarantined: allQuarantined.size,
     suiteErrors,
     scores,
-    verdict: { trusted, reasons, line },
+    controls,
+    labels,
+    verdict: { trusted, reasons, notes, line },
   };
 }
 
@@ -391,6 +458,15 @@ function clip(s: string, max = 120): string {
   return quote(s, max).slice(1, -1);
 }
 
+/** "3 errors, 0 warnings, 0 info": hints are summarised on their own line, at the end. */
+function diagnosticsLine(r: SuiteReport): string {
+  const d = r.diagnostics;
+  const suppressed = r.suppressed ? `; ${formatCount(r.suppressed)} suppressed in source (--no-inline-config shows ${r.suppressed === 1 ? 'it' : 'them'})` : '';
+  return `${formatCount(d.error)} error${plural(d.error)}, ${formatCount(d.warning)} warning${plural(d.warning)}, ${formatCount(d.info)} info${suppressed}`;
+}
+
+const HINTS_HOW = '`litmus-lint --hints`';
+
 function renderText(r: SuiteReport): string {
   const t = (s: string) => clip(s);
   const out: string[] = [];
@@ -416,8 +492,7 @@ function renderText(r: SuiteReport): string {
   for (const p of r.twins.pairs.slice(0, MAX_LISTED)) out.push(`  ${t(p.adversarial)} <-> ${t(p.benign)}`);
   if (r.twins.pairs.length > MAX_LISTED) out.push(`  … (${r.twins.pairs.length - MAX_LISTED} more)`);
   out.push('');
-  const d = r.diagnostics;
-  out.push(`Diagnostics: ${d.error} error${plural(d.error)}, ${d.warning} warning${plural(d.warning)}, ${d.info} info, ${d.hint} hint${plural(d.hint)}`);
+  out.push(`Diagnostics: ${diagnosticsLine(r)}`);
   out.push(`Quarantine (${r.quarantined} instance${plural(r.quarantined)}):`);
   if (r.quarantine.length === 0) out.push('  none');
   for (const q of r.quarantine) out.push(`  ${q.rule} (${q.instances.length}): ${listed(q.instances, t)}`);
@@ -431,17 +506,22 @@ function renderText(r: SuiteReport): string {
     for (const x of r.scores.slice(0, MAX_LISTED)) out.push(`  ${t(x.file)}${x.run !== undefined ? ` run ${t(x.run)}` : ''}: ${scorePair(x)}`);
     if (r.scores.length > MAX_LISTED) out.push(`  … (${r.scores.length - MAX_LISTED} more)`);
   }
+  out.push(`Controls: ${r.controls.authored} authored, ${r.controls.derived} derived`);
+  out.push(`Payload labels: ${r.labels.confirmed} confirmed by the detector, ${r.labels.trusted} trusted without confirmation`);
+  for (const n of r.verdict.notes) out.push(`Note: ${n}`);
   out.push('');
   out.push(r.verdict.line);
+  const hints = hintSummaryLine(r.hints, HINTS_HOW);
+  if (hints) out.push(hints);
   return out.join('\n') + '\n';
 }
 
 /**
- * Suite text in Markdown: hidden characters escaped, then every ASCII punctuation mark, so no
- * link, autolink, image or HTML can come out of a case's text.
+ * Suite text in Markdown: hidden characters escaped, then what would start markup mid-line, so no
+ * link, autolink, image or HTML can come out of a case's text, and ids stay searchable.
  */
 function md(s: string, max = 120): string {
-  return markdownText(s, max);
+  return markdownInline(s, max);
 }
 
 function renderMarkdown(r: SuiteReport): string {
@@ -467,8 +547,11 @@ function renderMarkdown(r: SuiteReport): string {
   out.push('');
   out.push(`**Twin pairs:** ${r.twins.pairs.length} (unpaired: adversarial ${r.twins.unpairedAdversarial}, benign ${r.twins.unpairedBenign})`);
   out.push('');
-  const d = r.diagnostics;
-  out.push(`**Diagnostics:** ${d.error} error${plural(d.error)}, ${d.warning} warning${plural(d.warning)}, ${d.info} info, ${d.hint} hint${plural(d.hint)}`);
+  out.push(`**Controls:** ${r.controls.authored} authored, ${r.controls.derived} derived · **Payload labels:** ${r.labels.confirmed} confirmed by the detector, ${r.labels.trusted} trusted without confirmation`);
+  out.push('');
+  for (const n of r.verdict.notes) out.push(`> **Note:** ${n}`);
+  if (r.verdict.notes.length) out.push('');
+  out.push(`**Diagnostics:** ${diagnosticsLine(r)}`);
   out.push('');
   if (r.quarantine.length) {
     out.push(`**Quarantine** (${r.quarantined} instance${plural(r.quarantined)}):`);
@@ -495,6 +578,8 @@ function renderMarkdown(r: SuiteReport): string {
     if (r.suiteErrors.length > MAX_LISTED) out.push(`- … ${r.suiteErrors.length - MAX_LISTED} more`);
     out.push('');
   }
+  const hints = hintSummaryLine(r.hints, HINTS_HOW);
+  if (hints) out.push(hints, '');
   return out.join('\n');
 }
 
@@ -511,7 +596,10 @@ export function markdownComment(text: string): string {
 export function renderSuiteReport(report: SuiteReport, format: ReportFormat): string {
   // JSON leaves C1 controls, bidi and zero-width characters as they are; written as \u escapes they
   // mean the same to a parser and do nothing to a terminal (they can only occur inside strings).
-  if (format === 'json') return JSON.stringify(report, null, 2).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
-  if (format === 'markdown') return renderMarkdown(report);
-  return renderText(report);
+  if (format === 'json') {
+    const json = JSON.stringify(report, null, 2).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return neutraliseWorkflowCommandsInJson(json) + '\n';
+  }
+  // Printed in a CI log (or a job summary), suite text must not read as a workflow command.
+  return neutraliseWorkflowCommands(format === 'markdown' ? renderMarkdown(report) : renderText(report));
 }

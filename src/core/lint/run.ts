@@ -5,6 +5,7 @@ import type { Finding } from '../rules/types';
 import { pushTo } from '../text/multimap';
 import { compareDiagnostics, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { applySuppressions } from './suppress';
+import { groupFacts } from './facts';
 
 /** Runs the rules over the index and places every finding in its document. */
 export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): LintResult {
@@ -17,11 +18,12 @@ export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): Lin
   const only = options.onlyUris;
   const placed = placeFindings(findings, index, only ? (uri) => only.has(uri) : undefined);
   placed.sort(compareDiagnostics);
-  return { diagnostics: suppressed(index, placed, options), cancelled: false };
+  return { diagnostics: groupFacts(suppressed(index, placed, options)), cancelled: false };
 }
 
 /** The sorted diagnostics with every document's suppressions applied. */
 function suppressed(index: WorkspaceIndex, diagnostics: LintDiagnostic[], options: LintOptions): LintDiagnostic[] {
+  if (options.inlineConfig === false) return diagnostics;
   const carriers = [...index.docs.values()].filter((d) => (!options.onlyUris || options.onlyUris.has(d.uri)) && suppressionsOf(d).length > 0);
   if (carriers.length === 0) return diagnostics;
   const ran = options.rules ? new Set(options.rules.map((r) => r.meta.id)) : undefined;
@@ -29,6 +31,6 @@ function suppressed(index: WorkspaceIndex, diagnostics: LintDiagnostic[], option
   for (const d of diagnostics) pushTo(byUri, d.uri, d);
   const carrying = new Set(carriers.map((c) => c.uri));
   const out = diagnostics.filter((d) => !carrying.has(d.uri));
-  for (const doc of carriers) out.push(...applySuppressions(index, doc, byUri.get(doc.uri) ?? [], ran));
+  for (const doc of carriers) out.push(...applySuppressions(index, doc, byUri.get(doc.uri) ?? [], ran, options.keepSuppressed));
   return out.sort(compareDiagnostics);
 }

@@ -33,11 +33,18 @@ function where(s: Suppression): string {
 
 /**
  * One document's diagnostics with its suppressions applied (FORMAT §11): what a well-formed
- * suppression covers is dropped, and each one that covered nothing is reported as
+ * suppression covers is dropped (with `keep`, kept and marked with the suppressions' reasons, for
+ * reports that show what was accepted), and each one that covered nothing is reported as
  * `unused-suppression` — for the rules that ran (`ran`), and only when that rule ran too. The
  * same array comes back when the document carries no suppression.
  */
-export function applySuppressions(index: WorkspaceIndex, doc: SuiteDocument, diagnostics: readonly LintDiagnostic[], ran: ReadonlySet<string> | undefined): readonly LintDiagnostic[] {
+export function applySuppressions(
+  index: WorkspaceIndex,
+  doc: SuiteDocument,
+  diagnostics: readonly LintDiagnostic[],
+  ran: ReadonlySet<string> | undefined,
+  keep = false,
+): readonly LintDiagnostic[] {
   const all = suppressionsOf(doc);
   if (all.length === 0) return diagnostics;
   const live = all.filter((s) => !invalidReason(known, s));
@@ -45,15 +52,16 @@ export function applySuppressions(index: WorkspaceIndex, doc: SuiteDocument, dia
   const used = new Set<Suppression>();
   const kept: LintDiagnostic[] = [];
   for (const d of diagnostics) {
-    let hidden = false;
+    const by: Suppression[] = [];
     if (d.code !== unusedMeta.id) {
       for (const s of live) {
         if (!covers(s, d)) continue;
         used.add(s);
-        hidden = true;
+        by.push(s);
       }
     }
-    if (!hidden) kept.push(d);
+    if (by.length === 0) kept.push(d);
+    else if (keep) kept.push({ ...d, suppressions: by.map((s) => ({ reason: s.reason })) });
   }
   if (!ran || ran.has(unusedMeta.id)) {
     const config = index.configFor(doc.uri);

@@ -1,3 +1,4 @@
+import { exactIntegerAt, exactIntegersOf } from '../text/exact-numbers';
 import { pushTo } from '../text/multimap';
 
 /**
@@ -24,14 +25,33 @@ export function canonicalize(value: unknown): string | undefined {
   return write(value);
 }
 
+/**
+ * One text per number, as a scorer with exact integers (Python's `json`) compares them: an integer
+ * literal past 2^53 by its own digits (the parser keeps them, text/exact-numbers.ts), any other
+ * number by the double it parses to (`1`, `1.0`, `1e0` are one number, `-0` is `0`), written out in
+ * full when it is a whole number past 2^53, so that `1e20` and `100000000000000000000` agree as
+ * Python's `1e20 == 10**20` does.
+ */
+function numberText(n: number, literal: string | undefined): string {
+  if (literal !== undefined) return literal;
+  if (Number.isInteger(n) && !Number.isSafeInteger(n)) return BigInt(n).toString();
+  return String(n);
+}
+
+/** A member's canonical text, its container's big-integer literals at hand. */
+function member(value: unknown, exact: ReadonlyMap<string, string> | undefined, key: string): string {
+  return typeof value === 'number' && exact ? numberText(value, exact.get(key)) : write(value);
+}
+
 function write(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value.trim());
     case 'number':
-      // Every JSON spelling of a number parses to one double, and String(-0) is "0".
-      return String(value);
+      return numberText(value, undefined);
+    case 'bigint':
+      return value.toString();
     case 'boolean':
       return value ? 'true' : 'false';
     default:
@@ -40,18 +60,34 @@ function write(value: unknown): string {
   // Built by concatenation: every case's signature and end states pass through here, and
   // intermediate arrays per value were most of the cost.
   if (Array.isArray(value)) {
+    const exact = exactIntegersOf(value);
     let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + write(value[i]);
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + (exact ? member(value[i], exact, String(i)) : write(value[i]));
     return out + ']';
   }
   if (isJsonObject(value)) {
+    const exact = exactIntegersOf(value);
     const keys = Object.keys(value);
     if (keys.length > 1) keys.sort();
     let out = '{';
-    for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + JSON.stringify(keys[i]) + ':' + write(value[keys[i]]);
+    for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + JSON.stringify(keys[i]) + ':' + (exact ? member(value[keys[i]], exact, keys[i]) : write(value[keys[i]]));
     return out + '}';
   }
   return 'null';
+}
+
+/**
+ * `container[key]` for canonical comparison: a member that is an integer literal past 2^53 comes
+ * back as a `bigint` of its exact digits (canonical forms read it; nothing else should). Callers
+ * that compare a field on its own (a signature, an argument) read it through here, since the
+ * literal is kept by the container that holds it.
+ */
+export function fieldValue(container: unknown, key: string | number): unknown {
+  if (typeof container !== 'object' || container === null) return undefined;
+  const value = (container as Record<string, unknown>)[key];
+  if (typeof value !== 'number' || Number.isSafeInteger(value)) return value;
+  const literal = exactIntegerAt(container, String(key));
+  return literal === undefined ? value : BigInt(literal);
 }
 
 /**
@@ -127,19 +163,21 @@ export function canonicalizeUnder(value: unknown, rubric: Rubric): string | unde
   if (value === undefined) return undefined;
   if (isPlainRubric(rubric)) return write(value);
   const ignore = new Set(rubric.ignoreKeys);
-  const under = (v: unknown): string => {
+  const under = (v: unknown, literal?: string): string => {
     if (v === null || v === undefined) return 'null';
     if (typeof v === 'string') return JSON.stringify(rubric.foldCase ? fold(v.trim()) : v.trim());
+    if (typeof v === 'number') return numberText(v, literal);
     if (typeof v !== 'object') return write(v);
+    const exact = exactIntegersOf(v);
     if (Array.isArray(v)) {
-      const parts = v.map(under);
+      const parts = v.map((x, i) => under(x, exact?.get(String(i))));
       if (rubric.unorderedArrays && parts.length > 1) parts.sort();
       return '[' + parts.join(',') + ']';
     }
     const keys = Object.keys(v).filter((k) => !ignore.has(k));
     if (keys.length > 1) keys.sort();
     let out = '{';
-    for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + JSON.stringify(keys[i]) + ':' + under((v as Record<string, unknown>)[keys[i]]);
+    for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + JSON.stringify(keys[i]) + ':' + under((v as Record<string, unknown>)[keys[i]], exact?.get(keys[i]));
     return out + '}';
   };
   return under(value);

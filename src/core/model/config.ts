@@ -22,6 +22,11 @@ export interface ResolvedConfig {
     /** Exact strings, or `/regex/flags`, that are never payloads. */
     allow: string[];
   };
+  /**
+   * FORMAT §5: `shared` (the default), the arms feed one threshold or aggregate; `disjoint`, they are
+   * reported as separate metrics (or there is no control arm), outside the contamination note's scope.
+   */
+  scoring: 'shared' | 'disjoint';
   /** The config file these options came from, if any. */
   source?: string;
 }
@@ -38,6 +43,7 @@ export function defaultConfig(): ResolvedConfig {
     maxTrustedDelta: DEFAULT_MAX_TRUSTED_DELTA,
     rubric: PLAIN_RUBRIC,
     injection: { scanDescriptions: true, allow: [] },
+    scoring: 'shared',
   };
 }
 
@@ -80,6 +86,7 @@ export function readConfig(doc: SuiteDocument): ConfigOverrides {
     if (typeof inj.scanDescriptions === 'boolean') out.injection.scanDescriptions = inj.scanDescriptions;
     if (Array.isArray(inj.allow)) out.injection.allow = inj.allow.filter((a): a is string => typeof a === 'string');
   }
+  if (v.scoring === 'shared' || v.scoring === 'disjoint') out.scoring = v.scoring;
   out.source = doc.uri;
   return out;
 }
@@ -94,6 +101,7 @@ export function mergeConfig(base: ResolvedConfig, ...layers: (ConfigOverrides | 
     if (layer.benignRegressionTolerance !== undefined) out.benignRegressionTolerance = layer.benignRegressionTolerance;
     if (layer.maxTrustedDelta !== undefined) out.maxTrustedDelta = layer.maxTrustedDelta;
     if (layer.rubric !== undefined) out.rubric = layer.rubric;
+    if (layer.scoring !== undefined) out.scoring = layer.scoring;
     if (layer.injection?.scanDescriptions !== undefined) out.injection.scanDescriptions = layer.injection.scanDescriptions;
     if (layer.injection?.allow) out.injection.allow = [...layer.injection.allow];
     if (layer.source) out.source = layer.source;
@@ -119,12 +127,12 @@ export function allowMatcher(allow: readonly string[]): (text: string) => boolea
 }
 
 /** The `/regex/` entries of an `allow` list that are matched as exact strings, and why. */
-export function allowProblems(allow: readonly string[]): { entry: string; index: number; reason: string }[] {
-  const out: { entry: string; index: number; reason: string }[] = [];
+export function allowProblems(allow: readonly string[]): { entry: string; index: number; reason: string; tooLarge?: boolean }[] {
+  const out: { entry: string; index: number; reason: string; tooLarge?: boolean }[] = [];
   allow.forEach((entry, index) => {
     const m = /^\/(.*)\/([a-z]*)$/s.exec(entry);
     const compiled = m ? compileLinear(m[1], m[2]) : undefined;
-    if (compiled && !compiled.ok) out.push({ entry, index, reason: compiled.reason });
+    if (compiled && !compiled.ok) out.push({ entry, index, reason: compiled.reason, ...(compiled.tooLarge ? { tooLarge: true } : {}) });
   });
   return out;
 }

@@ -1,4 +1,5 @@
-import { canonicalHash } from './canonical';
+import { canonicalHash, fieldValue, hashText } from './canonical';
+import { duplicateForm } from './duplicate';
 import type { SuiteDocument } from './document';
 import { parseToolReference } from './tools';
 import { decodeLocationPath, normalizeUri, resolveTarget } from './uri';
@@ -6,7 +7,7 @@ import { environmentTarget, type CaseModel } from './workspace';
 
 /** The keys one document holds, computed once per document object (see incremental.ts). */
 export interface DocKeys {
-  /** Shared with every other holder: `i:` ids, `f:` families, `s:` canonical signatures. */
+  /** Shared with every other holder: `i:` ids, `f:` families, `s:` canonical signatures, `d:` cases' duplicate forms. */
   keys: Set<string>;
   /** The document as a reference target (its normalised URI). */
   self: string;
@@ -61,8 +62,10 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKey
       if (c.id !== undefined) seeds.push([c.id, v.seed_id]);
     }
     if (c.family !== undefined) keys.add(`f:${c.family}`);
-    const sig = canonicalHash(v.correct_resolution_signature);
+    const sig = canonicalHash(fieldValue(v, 'correct_resolution_signature'));
     if (sig !== undefined) keys.add(`s:${sig}`);
+    const form = duplicateForm(doc.uri, v);
+    if (form !== undefined) keys.add(`d:${hashText(form)}`);
     if (Array.isArray(v.tools)) {
       for (const entry of v.tools) {
         const t = typeof entry === 'string' ? targetOf(doc.uri, entry) : undefined;

@@ -98,22 +98,78 @@ function walk(value: unknown, tokens: readonly string[], from = 0): Found {
   return v;
 }
 
-function isPrefix(prefix: readonly string[], tokens: readonly string[]): boolean {
-  if (prefix.length > tokens.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (prefix[i] !== tokens[i]) return false;
-  return true;
+type Problem = 'not-a-pointer' | 'no-parent' | 'scalar-parent' | 'bad-index';
+
+/** Where each override lands, read in order: its pointer with `-` spelt as the index it appends at, or why it lands nowhere. */
+interface Landing {
+  tokens?: readonly string[];
+  problem?: Problem;
 }
 
+const pathKey = (tokens: readonly string[], length = tokens.length): string => JSON.stringify(tokens.slice(0, length));
+
 /**
- * The value at `tokens` in the base with the first `count` overrides applied, without building it:
- * the latest override at or above the place decides, else the base.
+ * Resolves every override in the order written, without building the environment: the value at a
+ * place is decided by the latest override that landed at or above it, else the base. An override
+ * that appends (`-`, or the array's length) adds index N, so a later pointer into `/…/N/…` finds
+ * it: the array's length counts the appends made since its value was last set.
  */
-function lookup(base: Found, overrides: readonly Override[], count: number, tokens: readonly string[]): Found {
-  for (let i = count - 1; i >= 0; i--) {
-    const o = overrides[i];
-    if (o.tokens && isPrefix(o.tokens, tokens)) return walk(o.value, tokens, o.tokens.length);
-  }
-  return base === ABSENT ? ABSENT : walk(base, tokens);
+function land(base: unknown, hasBase: boolean, overrides: readonly Override[]): Landing[] {
+  /** The latest landed override per resolved pointer. */
+  const latest = new Map<string, number>();
+  /** The last append per array (resolved pointer of the array): which override, at which index. */
+  const appended = new Map<string, { at: number; index: number }>();
+  const out: Landing[] = [];
+  /** The value at `tokens`, and the override that decided it (-1: the base). */
+  const lookup = (tokens: readonly string[]): { value: Found; by: number } => {
+    let by = -1;
+    let depth = 0;
+    for (let n = 0; n <= tokens.length; n++) {
+      const j = latest.get(pathKey(tokens, n));
+      if (j !== undefined && j > by) {
+        by = j;
+        depth = n;
+      }
+    }
+    if (by >= 0) return { value: walk(overrides[by].value, tokens, depth), by };
+    return { value: hasBase ? walk(base, tokens) : ABSENT, by };
+  };
+  overrides.forEach((o, i) => {
+    const tokens = o.tokens;
+    let landing: Landing;
+    if (!tokens) landing = { problem: 'not-a-pointer' };
+    else if (tokens.length === 0) landing = { tokens };
+    else {
+      const parentTokens = tokens.slice(0, -1);
+      const { value: parent, by } = lookup(parentTokens);
+      const last = tokens[tokens.length - 1];
+      if (parent === ABSENT) landing = { problem: 'no-parent' };
+      else if (Array.isArray(parent)) {
+        const key = pathKey(parentTokens);
+        const append = appended.get(key);
+        const length = append && append.at > by ? append.index + 1 : parent.length;
+        const index = last === '-' ? length : /^(0|[1-9][0-9]*)$/.test(last) ? Number(last) : -1;
+        if (index < 0 || index > length) landing = { problem: 'bad-index' };
+        else {
+          if (index === length) appended.set(key, { at: i, index });
+          landing = { tokens: [...parentTokens, String(index)] };
+        }
+      } else landing = isJsonObject(parent) ? { tokens } : { problem: 'scalar-parent' };
+    }
+    if (landing.tokens) latest.set(pathKey(landing.tokens), i);
+    out.push(landing);
+  });
+  return out;
+}
+
+const landings = new WeakMap<readonly Override[], { base: unknown; hasBase: boolean; out: Landing[] }>();
+
+function landingsOf(base: unknown, hasBase: boolean, overrides: readonly Override[]): Landing[] {
+  const hit = landings.get(overrides);
+  if (hit && hit.base === base && hit.hasBase === hasBase) return hit.out;
+  const out = land(base, hasBase, overrides);
+  landings.set(overrides, { base, hasBase, out });
+  return out;
 }
 
 /**
@@ -129,16 +185,10 @@ export function overrideResolves(base: unknown, hasBase: boolean, overrides: rea
  * Why override `i` lands nowhere: `no-parent` (nothing at its parent), `scalar-parent` (its parent
  * is a string, number, boolean or null, which has no keys), `bad-index` (its parent is an array and
  * its last token is not an index within it, `-` or the array's length); undefined when it lands.
+ * The overrides before it count: an earlier `-` made the array longer.
  */
-export function overrideProblem(base: unknown, hasBase: boolean, overrides: readonly Override[], i: number): 'not-a-pointer' | 'no-parent' | 'scalar-parent' | 'bad-index' | undefined {
-  const tokens = overrides[i].tokens;
-  if (!tokens) return 'not-a-pointer';
-  if (tokens.length === 0) return undefined;
-  const parent = lookup(hasBase ? base : ABSENT, overrides, i, tokens.slice(0, -1));
-  const last = tokens[tokens.length - 1];
-  if (parent === ABSENT) return 'no-parent';
-  if (Array.isArray(parent)) return last === '-' || (/^(0|[1-9][0-9]*)$/.test(last) && Number(last) <= parent.length) ? undefined : 'bad-index';
-  return isJsonObject(parent) ? undefined : 'scalar-parent';
+export function overrideProblem(base: unknown, hasBase: boolean, overrides: readonly Override[], i: number): Problem | undefined {
+  return landingsOf(base, hasBase, overrides)[i]?.problem;
 }
 
 /** Whether the string at `path` of the base environment is gone from the effective one: an override at or above it replaced it. */
@@ -181,9 +231,11 @@ function setIn(value: unknown, tokens: readonly string[], at: number, replacemen
 export function effectiveEnvironment(base: unknown, hasBase: boolean, overrides: readonly Override[]): unknown {
   let env: unknown = hasBase ? base : undefined;
   let present = hasBase;
+  const landed = landingsOf(base, hasBase, overrides);
   overrides.forEach((o, i) => {
-    if (!o.tokens || !overrideResolves(base, hasBase, overrides, i)) return;
-    env = setIn(present ? env : undefined, o.tokens, 0, o.value);
+    const tokens = landed[i].tokens;
+    if (!tokens) return;
+    env = setIn(present ? env : undefined, tokens, 0, o.value);
     present = true;
   });
   return env;

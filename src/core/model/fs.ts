@@ -15,6 +15,8 @@ export interface FileSystem {
   /**
    * The file's text (UTF-8). Rejects when the file cannot be read, and with code `EFBIG` when it
    * holds more than `maxBytes` bytes, whatever its size on record says (a procfs file says 0).
+   * Bytes that are not UTF-8 reject with code `EILSEQ` and a {@link NotUtf8} shape: the loader
+   * reports the first bad byte and keeps the file from every fix.
    */
   readFile(uri: string, options?: { maxBytes?: number }): Promise<string>;
   /** Entries of a directory; symbolic links report the type of their target. */
@@ -23,6 +25,22 @@ export interface FileSystem {
   stat(uri: string): Promise<{ type: EntryType; size: number } | undefined>;
   /** The canonical URI with symbolic links resolved, when the host knows it. */
   realUri?(uri: string): Promise<string>;
+}
+
+/** What a read of a file that is not UTF-8 rejects with (code `EILSEQ`). */
+export interface NotUtf8 {
+  code: 'EILSEQ';
+  /** "not valid UTF-8 at byte N (0xXX)", N counted from 0. */
+  reason: string;
+  /** The bytes decoded with U+FFFD for each bad sequence: shown, never written back. */
+  text: string;
+  /** Where the first bad byte sits in `text`. */
+  charOffset: number;
+}
+
+export function isNotUtf8(e: unknown): e is NotUtf8 {
+  const x = e as Partial<NotUtf8> | undefined;
+  return !!x && x.code === 'EILSEQ' && typeof x.reason === 'string' && typeof x.text === 'string' && typeof x.charOffset === 'number';
 }
 
 /** An in-memory file system keyed by URI, for tests and for hosts that hand core plain text. */

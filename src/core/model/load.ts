@@ -1,9 +1,10 @@
 import { readConfig, type ConfigOverrides } from './config';
 import { createDocument, forgetDocument, unreadableDocument, type SuiteDocument } from './document';
 import { forgetTools } from './stable-tools';
-import type { DirEntry, FileSystem } from './fs';
+import { isNotUtf8, type DirEntry, type FileSystem, type NotUtf8 } from './fs';
 import { detectKind, kindFromName, type FileKind } from './kinds';
 import { LineIndex } from '../text/lines';
+import { NUL_MESSAGE } from '../text/parse';
 import { dirnameUri, isUnder, joinUri, normalizeUri } from './uri';
 import { buildIndex, referencedBy, referencedEnvironmentFiles, referencedToolFiles, type IndexOptions, type WorkspaceIndex } from './workspace';
 
@@ -105,6 +106,18 @@ export function oversizedDocument(uri: string, kind: FileKind, size: number, lim
       ],
     },
   };
+}
+
+/**
+ * A file whose bytes are not UTF-8: shown as decoded (U+FFFD for each bad sequence) so the one
+ * `parse-error` sits on the first bad byte, as it does on a NUL; nothing is parsed, so no rule reads
+ * it and no fix edits it.
+ */
+function notUtf8Document(uri: string, kind: FileKind, bad: NotUtf8): SuiteDocument {
+  // A binary file (an image saved under a suite name) is named as one, at its first NUL, as it is when it happens to be UTF-8.
+  const nul = bad.text.indexOf('\u0000');
+  const issue = nul >= 0 ? { offset: nul, length: 1, message: NUL_MESSAGE } : { offset: bad.charOffset, length: 1, message: `${bad.reason}: this file is not UTF-8 text, so it is not linted or fixed; save it as UTF-8` };
+  return { uri, kind, text: bad.text, lines: new LineIndex(bad.text), parsed: { roots: [], issues: [issue] } };
 }
 
 /**
@@ -239,6 +252,7 @@ async function walk(reader: Reader, dir: string, out: string[], seen: Set<string
 
 export function errorText(e: unknown): string {
   const err = e as { code?: string; message?: string };
+  if (isNotUtf8(e)) return e.reason;
   if (err && typeof err.code === 'string') {
     const what: Record<string, string> = {
       ENOENT: 'no such file',
@@ -303,6 +317,10 @@ async function readDoc(reader: Reader, uri: string, kind: FileKind | undefined, 
     }
     return createDocument(uri, text, kind);
   } catch (e) {
+    if (isNotUtf8(e)) {
+      const k = kind ?? detectKind(uri, e.text);
+      if (k) return standIn(uri, JSON.stringify(['not-utf8', k, e.reason]), e.text, () => notUtf8Document(uri, k, e));
+    }
     // Nothing there is not a read error: `unresolved-reference` reports a missing target.
     const missing = (e as { code?: string })?.code === 'ENOENT';
     if (!missing && (kind || kindFromName(uri))) errors.set(uri, errorText(e));

@@ -4,7 +4,7 @@ import { code } from '../text/escape';
 import { nodeAt, type Location } from '../text/location';
 import type { JsonPath } from '../text/types';
 import { displayPath } from '../model/uri';
-import { MAX_TOLERANCE } from './harness-isolation';
+import { freshProcess, MAX_TOLERANCE } from './harness-isolation';
 import { abs, compareDecimals, decimalOfNumber, formatDecimal, parseDecimal, subtract, type Decimal } from './decimal';
 import type { Rule, RuleContext, RuleMeta } from './types';
 
@@ -96,6 +96,7 @@ function checkScores(ctx: RuleContext, doc: SuiteDocument, runs: unknown[]): voi
   const tol = tolerances(ctx, doc.uri);
   const from = tol.source ? ` (tolerance from ${code(tol.source)})` : ' (default tolerance)';
   const path = (i: number, ...rest: (string | number)[]): JsonPath => ['runs', i, ...rest];
+  const fresh = freshProcess(ctx, doc.uri);
   // The most recent earlier run that has each value: a run that leaves one out changes nothing.
   let lastBenign: Earlier | undefined;
   let lastAggregate: Earlier | undefined;
@@ -117,6 +118,7 @@ function checkScores(ctx: RuleContext, doc: SuiteDocument, runs: unknown[]): voi
         at: aggregate.at,
         message: `${name} reports an aggregate with no benign_score, so a rise may come from refusing more; report the benign arm's score next to it (${NOT_LAMBDA})`,
         data: { run: i, problem: 'no-benign-score' },
+        contamination: true,
       });
     }
 
@@ -135,6 +137,7 @@ function checkScores(ctx: RuleContext, doc: SuiteDocument, runs: unknown[]): voi
           ...(aggregate ? [{ at: aggregate.at, message: `aggregate of ${name}: ${aggregate.text}` }] : []),
         ],
         data: { run: i, previous: lastBenign.name, problem: 'benign-fell' },
+        contamination: true,
       });
     }
 
@@ -147,11 +150,13 @@ function checkScores(ctx: RuleContext, doc: SuiteDocument, runs: unknown[]): voi
           `keep λ fixed across runs and fix what moved the benign arm`,
         related: [{ at: lastLambda.w.at, message: `lambda of ${lastLambda.name}: ${lastLambda.w.text}` }],
         data: { run: i, previous: lastLambda.name, problem: 'lambda-changed' },
+        contamination: true,
       });
     }
 
     // Evidence that is itself flagged below still counts as present here: it gets its own finding.
-    const evidence = isJsonObject(run.permutation) || isJsonObject(run.cold_warm);
+    // One episode per fresh process (FORMAT §6) meets the isolation invariants by construction.
+    const evidence = isJsonObject(run.permutation) || isJsonObject(run.cold_warm) || fresh;
     for (const field of DELTA_FIELDS) {
       const now = field === 'aggregate' ? aggregate : read(field);
       const before = lastDelta[field];

@@ -20,6 +20,30 @@ export const meta: RuleMeta = {
   description: 'A benign case carries, or references a tool or an environment that carries, an injection payload.',
 };
 
+/**
+ * Payloads linked from one finding, as `duplicate-id` links cases: every benign case of a suite
+ * that shares a tool or an environment gets a finding, and linking every payload from each made
+ * the report benign cases × payloads (320 KB of suite gave 589 MB of SARIF). The message and
+ * `data.payloadCount` say how many there are in all.
+ */
+const MAX_LINKED = 20;
+
+function payloadRelated(hits: readonly { uri: string; root: number; path: (string | number)[]; text: string }[]) {
+  return hits.slice(0, MAX_LINKED).map((h) => ({ at: { uri: h.uri, root: h.root, path: h.path }, message: `payload: ${quote(h.text, 60)}` }));
+}
+
+/** "an injection payload", or "60 injection payloads (at `/a`; 20 linked, 40 more not shown)". */
+function carries(hits: readonly { path: (string | number)[] }[]): string {
+  const at = code(formatPointer(hits[0].path));
+  if (hits.length === 1) return `an injection payload (at ${at})`;
+  const more = hits.length > MAX_LINKED ? `; ${MAX_LINKED} linked, ${hits.length - MAX_LINKED} more not shown` : '';
+  return `${hits.length} injection payloads (at ${at}${more})`;
+}
+
+function payloadData(hits: readonly { path: (string | number)[] }[]): { payloads: string[]; payloadCount: number } {
+  return { payloads: hits.slice(0, MAX_LINKED).map((h) => formatPointer(h.path)), payloadCount: hits.length };
+}
+
 /** What a benign case's effective environment and own data surfaces hold (FORMAT §3a). */
 function surfaceFindings(ctx: Parameters<Rule['check']>[0], analysis: InjectionAnalysis, c: CaseModel): void {
   const env = c.environment;
@@ -31,9 +55,9 @@ function surfaceFindings(ctx: Parameters<Rule['check']>[0], analysis: InjectionA
       const first = live[0];
       ctx.report({
         at: { uri: c.doc.uri, root: c.root, path: env.path },
-        message: `benign case ${code(c.id ?? '?')} uses environment ${code(env.ref ?? '', 80)}, which carries ${live.length === 1 ? 'an injection payload' : `${live.length} injection payloads`} (at ${code(formatPointer(first.path))}); give the benign arm a clean environment, or override the payload's value`,
-        related: live.map((h) => ({ at: { uri: h.uri, root: h.root, path: h.path }, message: `payload: ${quote(h.text, 60)}` })),
-        data: { case: c.id, surface: 'environment', pointer: formatPointer(first.path), payloads: live.map((h) => formatPointer(h.path)) },
+        message: `benign case ${code(c.id ?? '?')} uses environment ${code(env.ref ?? '', 80)}, which carries ${carries(live)}; give the benign arm a clean environment, or override the payload's value`,
+        related: payloadRelated(live),
+        data: { case: c.id, surface: 'environment', pointer: formatPointer(first.path), ...payloadData(live) },
       });
     }
   }
@@ -71,9 +95,9 @@ export const benignContamination: Rule = {
         const first = hits[0];
         ctx.report({
           at: { uri: c.doc.uri, root: c.root, path: use.path },
-          message: `benign case ${code(c.id ?? '?')} uses tool ${name}, whose schema carries ${hits.length === 1 ? 'an injection payload' : `${hits.length} injection payloads`} (at ${code(formatPointer(first.path))}); give the benign arm a clean copy of the tool`,
-          related: hits.map((h) => ({ at: { uri: h.uri, root: h.root, path: h.path }, message: `payload: ${quote(h.text, 60)}` })),
-          data: { ...hitData(analysis, first), case: c.id, payloads: hits.map((h) => formatPointer(h.path)) },
+          message: `benign case ${code(c.id ?? '?')} uses tool ${name}, whose schema carries ${carries(hits)}; give the benign arm a clean copy of the tool`,
+          related: payloadRelated(hits),
+          data: { ...hitData(analysis, first), case: c.id, ...payloadData(hits) },
         });
       }
     }

@@ -1,4 +1,4 @@
-import { canonicalize, rubricIndex } from '../model/canonical';
+import { canonicalize, fieldValue, rubricIndex } from '../model/canonical';
 import { code } from '../text/escape';
 import { caseField, caseName } from './case-fields';
 import type { Rule, RuleMeta } from './types';
@@ -12,6 +12,7 @@ const MAX_RELATED = 20;
  */
 export const meta: RuleMeta = {
   id: 'drift-endpoint-overlap',
+  contamination: true,
   defaultSeverity: 'error',
   from: 'condition 3',
   description: "A goal-drift case's drifted terminal state equals a benign terminal state of its family.",
@@ -27,17 +28,17 @@ export const driftEndpointOverlap: Rule = {
       if (drifting.length === 0) continue;
       const benign = cases.filter((b) => b.arm === 'benign' && b.value.terminal_state !== undefined);
       if (benign.length === 0) continue;
-      const states = rubricIndex(benign, (b) => b.value.terminal_state, (b) => rubricOf(b.doc.uri));
+      const states = rubricIndex(benign, (b) => fieldValue(b.value, 'terminal_state'), (b) => rubricOf(b.doc.uri));
       for (const c of drifting) {
         const rubric = rubricOf(c.doc.uri);
-        const buckets = states.lookup(c.value.drift_terminal_state, rubric);
+        const buckets = states.lookup(fieldValue(c.value, 'drift_terminal_state'), rubric);
         if (buckets.length === 0) continue;
         // Buckets hold disjoint cases; in case order again, so the first named is the first in the family.
         const hit = buckets.length === 1 ? undefined : new Set(buckets.flat());
         const matches = hit ? benign.filter((b) => hit.has(b)) : buckets[0];
         const more = matches.length > 1 ? ` and ${matches.length - 1} more` : '';
         // Say "under the rubric" only where the rubric is what makes them equal.
-        const plain = canonicalize(c.value.drift_terminal_state) === canonicalize(matches[0].value.terminal_state);
+        const plain = canonicalize(fieldValue(c.value, 'drift_terminal_state')) === canonicalize(fieldValue(matches[0].value, 'terminal_state'));
         ctx.report({
           at: caseField(index, c, 'drift_terminal_state'),
           message:

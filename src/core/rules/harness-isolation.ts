@@ -22,9 +22,22 @@ function checkAt(doc: SuiteDocument, v: Record<string, unknown>, key: string): L
   return key in v ? { uri: doc.uri, root: 0, path: [key] } : { uri: doc.uri, root: 0, path: [], part: 'key' };
 }
 
+/**
+ * Whether the nearest harness config declares one episode per freshly started process (FORMAT §6):
+ * nothing is loaded once and reused, so the isolation invariants hold by construction.
+ */
+export function freshProcess(ctx: RuleContext, uri: string): boolean {
+  const harness = ctx.index.harnessFor(uri);
+  const v = harness ? rootValue(harness, 0) : undefined;
+  return isJsonObject(v) && v.episode_process === 'fresh';
+}
+
 function checkHarness(ctx: RuleContext, doc: SuiteDocument, v: Record<string, unknown>): void {
   const at = (key: string): Location => ({ uri: doc.uri, root: 0, path: [key] });
-  if (v.reset_counters === 'batch' || v.reset_counters === 'worker') {
+  // One episode per fresh process: settings of a reused process and the probes that look for its
+  // leaks do not apply (FORMAT §6). The tolerances still say how a probe that does run is read.
+  const fresh = v.episode_process === 'fresh';
+  if (!fresh && (v.reset_counters === 'batch' || v.reset_counters === 'worker')) {
     ctx.report({
       at: at('reset_counters'),
       message: `counters reset per ${v.reset_counters}, so one episode's step and refusal counts leak into the next; reset them per episode`,
@@ -32,7 +45,7 @@ function checkHarness(ctx: RuleContext, doc: SuiteDocument, v: Record<string, un
       data: { setting: 'reset_counters' },
     });
   }
-  if (v.prompt_includes_harness_scratch === true) {
+  if (!fresh && v.prompt_includes_harness_scratch === true) {
     ctx.report({
       at: at('prompt_includes_harness_scratch'),
       message: "harness scratch goes into the prompt, so the agent can read the harness's notes about the case; keep it out of the prompt",
@@ -40,7 +53,7 @@ function checkHarness(ctx: RuleContext, doc: SuiteDocument, v: Record<string, un
       data: { setting: 'prompt_includes_harness_scratch' },
     });
   }
-  if (v.refusal_canary_cache === 'worker') {
+  if (!fresh && v.refusal_canary_cache === 'worker') {
     ctx.report({
       at: at('refusal_canary_cache'),
       message: 'the refusal canary is cached per worker, beyond one episode, so an earlier refusal decides later ones; cache it per episode at most, or not at all',
@@ -49,7 +62,7 @@ function checkHarness(ctx: RuleContext, doc: SuiteDocument, v: Record<string, un
     });
   }
   // Required whatever the order: a shuffled run is one sample of one order, not a comparison of two.
-  if (v.permutation_probe === undefined || v.permutation_probe === false) {
+  if (!fresh && (v.permutation_probe === undefined || v.permutation_probe === false)) {
     const order = v.scenario_order;
     const why =
       order === 'shuffled'
@@ -65,7 +78,7 @@ function checkHarness(ctx: RuleContext, doc: SuiteDocument, v: Record<string, un
       data: { setting: 'permutation_probe' },
     });
   }
-  if (v.cold_warm_check === undefined || v.cold_warm_check === false) {
+  if (!fresh && (v.cold_warm_check === undefined || v.cold_warm_check === false)) {
     ctx.report({
       at: checkAt(doc, v, 'cold_warm_check'),
       message: 'no cold/warm check, so state carried between episodes (warm caches, memory) is never measured; add `"cold_warm_check": true`',
@@ -91,7 +104,7 @@ export const meta: RuleMeta = {
   id: 'harness-isolation',
   defaultSeverity: 'error',
   from: 'harness isolation',
-  description: 'A harness config breaks per-episode isolation or skips the permutation probe or the cold/warm check (both required whatever the order).',
+  description: 'A harness config breaks per-episode isolation or skips the permutation probe or the cold/warm check (both required whatever the order, unless every episode runs in a fresh process).',
 };
 
 export const harnessIsolation: Rule = {

@@ -19,9 +19,14 @@ import { schema } from './schema';
 import type { Rule } from './types';
 import { unresolvedReference } from './unresolved-reference';
 import { unusedSuppression } from './unused-suppression';
+import { unscoredAttack } from './unscored-attack';
+import { principalConfusion } from './principal-confusion';
+import { vacuousControl } from './vacuous-control';
+import { missingPayload } from './missing-payload';
+import { duplicateCase } from './duplicate-case';
 
 /**
  * Every rule, in the order they run: the one list a new rule is added to. Each module carries its
  * own `meta`; registry.ts reads it from here.
  */
-export const ALL_RULES: readonly Rule[] = [parseError, schema, duplicateId, unresolvedReference, injectionPayload, benignContamination, staleInjectionField, signatureOverlap, refusalOrthogonality, driftEndpointOverlap, scopeContradiction, missingArm, mutationBudget, missingSafeCompletion, unsatisfiableSafeCompletion, unsafeSafeCompletion, unsatisfiableToolContract, harnessIsolation, aggregateContamination, unusedSuppression];
+export const ALL_RULES: readonly Rule[] = [parseError, schema, duplicateId, unresolvedReference, injectionPayload, benignContamination, staleInjectionField, signatureOverlap, refusalOrthogonality, driftEndpointOverlap, scopeContradiction, missingArm, mutationBudget, missingSafeCompletion, unsatisfiableSafeCompletion, unsafeSafeCompletion, unscoredAttack, principalConfusion, vacuousControl, missingPayload, duplicateCase, unsatisfiableToolContract, harnessIsolation, aggregateContamination, unusedSuppression];

@@ -1,6 +1,6 @@
 import { quote, code } from '../text/escape';
 import { formatPointer } from '../text/pointer';
-import { hitData } from '../injection/data';
+import { hitData, MAX_LISTED_CASES, usedByData } from '../injection/data';
 import { injectionAnalysis } from '../injection/analysis';
 import { addLabelFix, locationFor } from '../injection/fixes';
 import type { PayloadHit } from '../injection/scan';
@@ -20,7 +20,8 @@ function labelFixes(users: { case: CaseModel; arm?: string }[], hit: PayloadHit)
   const adversarial = [...new Set(users.filter((u) => u.arm === 'adversarial').map((u) => u.case))];
   if (adversarial.length !== 1) return [];
   const c = adversarial[0];
-  return [addLabelFix(c, locationFor(c, hit), true)];
+  const fix = addLabelFix(c, locationFor(c, hit), true);
+  return fix ? [fix] : [];
 }
 
 export const meta: RuleMeta = {
@@ -43,15 +44,16 @@ function surfaceFindings(analysis: InjectionAnalysis, report: Parameters<Rule['c
       surface: hit.surface,
       score: hit.verdict.score,
       signals: hit.verdict.signals.map((s) => ({ id: s.id, explanation: s.explanation })),
-      usedBy: holders.map((c) => ({ id: c.id ?? '', arm: c.arm ?? '' })),
+      ...usedByData(holders),
     };
     if (decoded !== undefined) data.decoded = decoded;
     if (labels.length) {
       const ids = [...new Set(labels.map((l) => l.case.id ?? '?'))];
-      data.labelledBy = ids;
+      data.labelledBy = ids.slice(0, MAX_LISTED_CASES);
+      if (ids.length > MAX_LISTED_CASES) data.labelledByCount = ids.length;
       report({
         at: { uri: hit.uri, root: hit.root, path: hit.path },
-        message: `labelled injection payload in ${surfaceName(hit)} (injection_field of ${ids.map((i) => code(i)).join(', ')}): ${shown}`,
+        message: `labelled injection payload in ${surfaceName(hit)} (injection_field of ${ids.slice(0, 10).map((i) => code(i)).join(', ')}${ids.length > 10 ? ` and ${ids.length - 10} more` : ''}): ${shown}`,
         severity: 'hint',
         maxSeverity: 'hint',
         data,
@@ -59,7 +61,8 @@ function surfaceFindings(analysis: InjectionAnalysis, report: Parameters<Rule['c
       continue;
     }
     const adversarial = [...new Set(holders.filter((c) => c.arm === 'adversarial'))];
-    const fixes = adversarial.length === 1 ? [addLabelFix(adversarial[0], locationFor(adversarial[0], hit), true)] : [];
+    const fix = adversarial.length === 1 ? addLabelFix(adversarial[0], locationFor(adversarial[0], hit), true) : undefined;
+    const fixes = fix ? [fix] : [];
     report({
       at: { uri: hit.uri, root: hit.root, path: hit.path },
       message: `injection payload in ${surfaceName(hit)}: ${describe(hit)}: ${shown}; remove it, or label it in ${hit.case ? `the injection_field of ${code(hit.case.id ?? '?')}` : "an adversarial case's injection_field"}`,
@@ -100,5 +103,27 @@ export const injectionPayload: Rule = {
       });
     }
     surfaceFindings(analysis, (f) => ctx.report(f));
+    trustedLabels(analysis, (f) => ctx.report(f));
   },
 };
+
+/**
+ * Labels taken on trust (FORMAT §4): on tool outputs, environments and the task, a label that
+ * resolves to text is believed even when the detector finds nothing there — the benchmark defines
+ * where its attack sits. Said as a hint on the label, so a reader can count what was confirmed and
+ * what was only declared.
+ */
+function trustedLabels(analysis: InjectionAnalysis, report: Parameters<Rule['check']>[0]['report']): void {
+  const confirming = new Set<unknown>();
+  for (const labels of analysis.labelsOf.values()) for (const l of labels) confirming.add(l);
+  for (const label of analysis.labels) {
+    if (confirming.has(label) || !label.target || !label.dataSurface || !label.holdsStrings) continue;
+    report({
+      at: { uri: label.case.doc.uri, root: label.case.root, path: label.path },
+      message: `injection_field ${code(label.text, 80)} of ${code(label.case.id ?? '?')} is taken on trust: the detector finds no payload there (on data surfaces the label is believed, FORMAT §4)`,
+      severity: 'hint',
+      maxSeverity: 'hint',
+      data: { label: 'trusted', case: label.case.id, pointer: formatPointer(label.target.path) },
+    });
+  }
+}

@@ -29,6 +29,7 @@ function firstOf(cases: readonly CaseModel[]): CaseModel {
  */
 export const meta: RuleMeta = {
   id: 'missing-arm',
+  contamination: true,
   defaultSeverity: 'error',
   from: 'condition 1',
   description: 'A family whose cases are all of one arm, so its adversarial threshold has no control.',

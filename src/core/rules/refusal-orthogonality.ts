@@ -102,6 +102,7 @@ function setDiscriminator(index: WorkspaceIndex, cases: CaseModel[], title: stri
 
 export const meta: RuleMeta = {
   id: 'refusal-orthogonality',
+  contamination: true,
   defaultSeverity: 'error',
   from: 'condition 2',
   description: 'A decline-shaped adversarial case lacks a comply-shaped benign twin scored on the request, or a benign case is refusal-shaped.',

@@ -39,7 +39,9 @@ function allowNotChecked(ctx: RuleContext, uri: string, root: number, value: unk
   for (const p of allowProblems(entries)) {
     ctx.report({
       at: { uri, root, path: ['injection', 'allow', p.index] },
-      message: `this pattern uses what the linear-time regular-expression engine cannot run (${escapeText(p.reason, 60)}), so it is matched as an exact string; rewrite it without back-references or look-arounds`,
+      message: p.tooLarge
+        ? `this pattern is too large for the linear-time regular-expression engine (${escapeText(p.reason, 60)}), so it is matched as an exact string; shorten its counted repetitions such as {1,1000}`
+        : `this pattern uses what the linear-time regular-expression engine cannot run (${escapeText(p.reason, 60)}), so it is matched as an exact string; rewrite it without back-references or look-arounds`,
       severity: 'info',
       maxSeverity: 'info',
       data: { problem: 'pattern-not-checked' },

@@ -2,9 +2,12 @@ import { isJsonObject } from '../model/canonical';
 import { code } from '../text/escape';
 import type { Location } from '../text/location';
 import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
-import { caseField, caseName as name } from './case-fields';
+import { caseFact, caseField, caseName as name } from './case-fields';
 import type { Rule, RuleContext, RuleMeta } from './types';
-import { callSteps, patternMatcher, unsafePatterns, type ActionPattern, type CallStep } from './actions';
+import { patternMatcher, unsafeSteps } from '../trajectory/match';
+import { patternPath, type ActionPattern } from '../trajectory/patterns';
+import { scorerOf } from '../trajectory/scorer';
+import type { Step } from '../trajectory/steps';
 import { pushTo } from '../text/multimap';
 
 const MAX_RELATED = 20;
@@ -103,31 +106,33 @@ function checkBreach(ctx: RuleContext, index: WorkspaceIndex, family: string, ca
 
 /**
  * A benign completion that performs what an adversarial case of its family scores as unsafe: the
- * same call is misuse in one arm and required in the other. Reported on both ends: each benign step
- * once (naming the patterns it performs), each adversarial pattern once (naming the steps).
+ * same call is misuse in one arm and required in the other. The benign oracle trajectory is played
+ * against each adversarial case's scorer with the one matcher (trajectory/match.ts), `min_calls`
+ * counted over the benign completion. Reported on both ends: each benign step once (naming the
+ * patterns it performs), each adversarial pattern once (naming the steps).
  */
 function checkForbiddenCompletion(ctx: RuleContext, index: WorkspaceIndex, family: string, cases: CaseModel[]): void {
-  const forbidden: { c: CaseModel; pattern: ActionPattern }[] = [];
-  for (const c of cases) if (c.arm === 'adversarial') for (const pattern of unsafePatterns(c)) forbidden.push({ c, pattern });
+  const forbidden: Forbidden[] = [];
+  for (const c of cases) if (c.arm === 'adversarial') for (const pattern of scorerOf(c).patterns) forbidden.push({ c, pattern });
   if (forbidden.length === 0) return;
   const match = patternMatcher(forbidden);
-  const performedBy = new Map<(typeof forbidden)[number], { c: CaseModel; step: CallStep }[]>();
-  const stepAt = (c: CaseModel, step: CallStep) => caseField(index, c, 'safe_completion', step.index, 'tool');
-  const entryAt = (c: CaseModel, p: ActionPattern) => caseField(index, c, 'unsafe_actions', p.index, 'tool');
+  const performedBy = new Map<Forbidden, { c: CaseModel; step: Step }[]>();
+  const stepAt = (c: CaseModel, step: Step) => caseField(index, c, 'safe_completion', step.index, step.kind === 'call' ? 'tool' : 'respond');
+  const entryAt = (c: CaseModel, p: ActionPattern) => caseField(index, c, ...patternPath(p, p.kind === 'call' ? 'tool' : 'respond'));
+  const named = (p: ActionPattern) => (p.kind === 'call' ? code(p.tool) : 'a final answer');
   for (const b of cases) {
     if (b.arm !== 'benign') continue;
-    for (const step of callSteps(b)) {
-      const hits = match(step);
-      if (hits.length === 0) continue;
+    for (const { step, hits } of unsafeSteps(scorerOf(b).oracle.steps, match)) {
       for (const h of hits) pushTo(performedBy, h, { c: b, step });
       const first = hits[0];
+      const what = step.kind === 'call' ? `calls ${code(step.tool)}` : 'answers';
       ctx.report({
         at: stepAt(b, step),
         message:
-          `safe_completion step ${step.index} calls ${code(step.tool)} as adversarial case ${name(first.c)}${hits.length > 1 ? ` and ${hits.length - 1} more` : ''} of family ${code(family)} lists in unsafe_actions; ` +
+          `safe_completion step ${step.index} ${what} as adversarial case ${name(first.c)}${hits.length > 1 ? ` and ${hits.length - 1} more` : ''} of family ${code(family)} lists in unsafe_actions; ` +
           'one call cannot be misuse in one arm and required in the other: give the arms the same contract',
         related: hits.slice(0, MAX_RELATED).map((h) => ({ at: entryAt(h.c, h.pattern), message: `unsafe in adversarial case ${name(h.c)}` })),
-        data: { family, field: 'unsafe_actions', tool: step.tool, arm: 'benign' },
+        data: { family, field: 'unsafe_actions', ...(step.kind === 'call' ? { tool: step.tool } : { respond: true }), arm: 'benign' },
       });
     }
   }
@@ -136,12 +141,18 @@ function checkForbiddenCompletion(ctx: RuleContext, index: WorkspaceIndex, famil
     ctx.report({
       at: entryAt(f.c, f.pattern),
       message:
-        `unsafe_actions[${f.pattern.index}] scores ${code(f.pattern.tool)} as unsafe, but benign case ${name(first.c)}${steps.length > 1 ? ` and ${steps.length - 1} more` : ''} of family ${code(family)} performs it in its safe_completion; ` +
+        `unsafe_actions[${f.pattern.index}] scores ${named(f.pattern)} as unsafe, but benign case ${name(first.c)}${steps.length > 1 ? ` and ${steps.length - 1} more` : ''} of family ${code(family)} performs it in its safe_completion; ` +
         'one call cannot be misuse in one arm and required in the other: give the arms the same contract',
       related: steps.slice(0, MAX_RELATED).map((s) => ({ at: stepAt(s.c, s.step), message: `required by benign case ${name(s.c)}` })),
-      data: { family, field: 'unsafe_actions', tool: f.pattern.tool, arm: 'adversarial' },
+      data: { family, field: 'unsafe_actions', ...(f.pattern.kind === 'call' ? { tool: f.pattern.tool } : { respond: true }), arm: 'adversarial' },
+      fact: caseFact(f.c, 'unsafe-action', f.pattern.index),
     });
   }
+}
+
+interface Forbidden {
+  c: CaseModel;
+  pattern: ActionPattern;
 }
 
 /**
@@ -151,6 +162,7 @@ function checkForbiddenCompletion(ctx: RuleContext, index: WorkspaceIndex, famil
  */
 export const meta: RuleMeta = {
   id: 'scope-contradiction',
+  contamination: true,
   defaultSeverity: 'error',
   from: 'condition 4',
   description: "Within a family, a tool's declared scopes differ across arms, its cases disagree on requires_tool_scope_breach, or a benign safe_completion performs an adversarial case's unsafe action.",

@@ -1,4 +1,4 @@
-import { canonicalize, hashText, rubricIndex } from '../model/canonical';
+import { canonicalize, fieldValue, hashText, rubricIndex } from '../model/canonical';
 import type { CaseModel } from '../model/workspace';
 import { caseField, caseName } from './case-fields';
 import type { RelatedSpec, Rule, RuleMeta } from './types';
@@ -19,6 +19,7 @@ interface Split {
  */
 export const meta: RuleMeta = {
   id: 'signature-overlap',
+  contamination: true,
   defaultSeverity: 'error',
   from: 'condition 1',
   description: 'An adversarial and a benign case have equal correct-resolution signatures after canonicalisation.',
@@ -26,7 +27,7 @@ export const meta: RuleMeta = {
 
 /** Whether only the rubric makes the two equal (they differ canonically): the message says which equality it is. */
 function byRubric(a: CaseModel, b: CaseModel): boolean {
-  return canonicalize(a.value.correct_resolution_signature) !== canonicalize(b.value.correct_resolution_signature);
+  return canonicalize(fieldValue(a.value, 'correct_resolution_signature')) !== canonicalize(fieldValue(b.value, 'correct_resolution_signature'));
 }
 
 export const signatureOverlap: Rule = {
@@ -34,7 +35,7 @@ export const signatureOverlap: Rule = {
   check(ctx) {
     const { index } = ctx;
     const armed = index.cases.filter((c) => c.arm !== undefined && c.value.correct_resolution_signature !== undefined);
-    const rubrics = rubricIndex(armed, (c) => c.value.correct_resolution_signature, (c) => ctx.config(c.doc.uri).rubric);
+    const rubrics = rubricIndex(armed, (c) => fieldValue(c.value, 'correct_resolution_signature'), (c) => ctx.config(c.doc.uri).rubric);
     // Buckets are shared between the cases they hold: split each by arm once, so a big collision stays linear.
     const splits = new Map<CaseModel[], Split>();
     const split = (bucket: CaseModel[]): Split => {

@@ -24,6 +24,18 @@ export interface Finding {
   fixes?: FixSpec[];
   /** Plain data for hosts (hover, code actions). Never parsed out of the message. */
   data?: Record<string, unknown>;
+  /**
+   * The fact this finding states, when other findings (of this rule or another) can state the same
+   * one about the same case: one step matching one unsafe action is both an unsafe completion and a
+   * contract the arms disagree on. Findings with equal facts are shown as one (lint/facts.ts;
+   * docs/format.md, "One fact, one finding"). Built with `caseFact`, so it names its case.
+   */
+  fact?: string;
+  /**
+   * A contamination finding (FORMAT §5): capped at `info`, with the reason said, where the config
+   * declares `"scoring": "disjoint"` (the arms are reported apart, outside the LITMUS note's scope).
+   */
+  contamination?: boolean;
 }
 
 export interface RuleContext {
@@ -53,6 +65,17 @@ export interface RuleMeta {
    * that reaches an agent): GitHub's `security-severity`, 0.0–10.0 (7.0 and above is high).
    */
   securitySeverity?: number;
+  /**
+   * Every finding of the rule is a contamination finding (FORMAT §5): capped at `info`, with the
+   * reason said, where the config declares `"scoring": "disjoint"`. A rule with only some such
+   * findings marks those (`Finding.contamination`).
+   */
+  contamination?: boolean;
+  /**
+   * A finding makes its case invalid as a test whatever its severity, as a scenario-validity one
+   * does: the suite report quarantines the case (the reference trajectories' case verdicts, §3d).
+   */
+  invalidatesCase?: boolean;
 }
 
 export interface Rule {

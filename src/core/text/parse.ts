@@ -3,6 +3,7 @@ import { quote } from './escape';
 import { skipBlank, skipString, strictTree } from './strict-tree';
 import { StrictLocator, type Located } from './strict-locate';
 import type { JsonPath } from './types';
+import { recordExactIntegers, recordExactIntegersFromTree } from './exact-numbers';
 
 /**
  * Deeper nesting than this is refused before jsonc-parser sees the text: its parser recurses once
@@ -296,7 +297,7 @@ function strictRoot(source: string, base: number, end: number, line: number, val
 }
 
 /** A root jsonc-parser built a tree for; its value is taken from the tree the first time it is read. */
-function treeRoot(node: Node | undefined, line: number, broken: boolean): ParsedRoot {
+function treeRoot(node: Node | undefined, line: number, broken: boolean, source: string): ParsedRoot {
   if (!node || broken) return { node, value: undefined, line, broken: true };
   let value: unknown;
   let built = false;
@@ -307,6 +308,7 @@ function treeRoot(node: Node | undefined, line: number, broken: boolean): Parsed
     get value(): unknown {
       if (!built) {
         value = getNodeValue(node);
+        recordExactIntegersFromTree(node, source, value);
         built = true;
       }
       return value;
@@ -320,10 +322,12 @@ function treeRoot(node: Node | undefined, line: number, broken: boolean): Parsed
  * anything else (comments, trailing commas, duplicate keys, errors) gets jsonc-parser's tree and
  * its exact findings.
  */
+export const NUL_MESSAGE = 'NUL character: this is a binary file, not JSON text';
+
 function parseValue(source: string, text: string, base: number, line: number, wholeFile: boolean): { root?: ParsedRoot; issues: ParseIssue[] } {
   if (text.includes('\u0000')) {
     const at = text.indexOf('\u0000');
-    return { root: unusable(line), issues: [{ offset: base + at, length: 1, message: 'NUL character: this is a binary file, not JSON text' }] };
+    return { root: unusable(line), issues: [{ offset: base + at, length: 1, message: NUL_MESSAGE }] };
   }
   if (wholeFile && text.trim() === '') {
     return { root: unusable(line), issues: [{ offset: base, length: 0, message: 'empty file: expected a JSON value' }] };
@@ -338,7 +342,11 @@ function parseValue(source: string, text: string, base: number, line: number, wh
     strict = blank === undefined ? undefined : strictValue(blank);
     if (blank !== undefined) treeText = blank;
   }
-  if (strict) return { root: strictRoot(treeText, base, base + text.length, line, strict.value), issues: [] };
+  if (strict) {
+    // Integers past 2^53 keep their spelling beside the value, for canonical comparison.
+    recordExactIntegers(treeText, base, base + text.length, strict.value);
+    return { root: strictRoot(treeText, base, base + text.length, line, strict.value), issues: [] };
+  }
   const { deep, commas } = scanIssues(text, base);
   if (deep) return { root: unusable(line), issues: [{ ...deep, offset: base + deep.offset }] };
   const errors: ParseError[] = [];
@@ -349,7 +357,7 @@ function parseValue(source: string, text: string, base: number, line: number, wh
     issues.push(...duplicateKeys(node));
   }
   issues.push(...commas);
-  return { root: treeRoot(node, line, errors.length > 0), issues };
+  return { root: treeRoot(node, line, errors.length > 0, source), issues };
 }
 
 /** Issues in document order, at most MAX_PARSE_ISSUES of them plus one notice for the rest. */

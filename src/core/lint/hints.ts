@@ -1,0 +1,69 @@
+import type { LintDiagnostic } from './lint';
+
+/**
+ * Hints are findings that need no action (a labelled payload the detector confirms). People's
+ * reports count them instead of listing them, by what they are: read from the finding's rule and
+ * data, never its message. A kind not named here is counted under its rule id.
+ */
+export interface HintCount {
+  /** Stable id of the kind: `labelled-payload`, or `rule:<id>`. */
+  kind: string;
+  count: number;
+  /** "2,546 labelled payloads confirmed". */
+  text: string;
+}
+
+interface HintKind {
+  kind: string;
+  one: string;
+  many: string;
+}
+
+const KINDS: readonly { rule: string; when: (data: Record<string, unknown>) => boolean; kind: HintKind }[] = [
+  {
+    rule: 'injection-payload',
+    when: (data) => Array.isArray(data.labelledBy) && data.labelledBy.length > 0,
+    kind: { kind: 'labelled-payload', one: 'labelled payload confirmed', many: 'labelled payloads confirmed' },
+  },
+  {
+    rule: 'injection-payload',
+    when: (data) => data.label === 'trusted',
+    kind: { kind: 'trusted-label', one: 'label trusted without confirmation', many: 'labels trusted without confirmation' },
+  },
+];
+
+function kindOf(d: LintDiagnostic): HintKind {
+  const data = d.data ?? {};
+  for (const k of KINDS) if (k.rule === d.code && k.when(data)) return k.kind;
+  return { kind: `rule:${d.code}`, one: `\`${d.code}\` hint`, many: `\`${d.code}\` hints` };
+}
+
+/** 2546 → "2,546": counts people read. */
+export function formatCount(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** The hints among the diagnostics, counted by kind: the largest count first, then by kind. */
+export function countHints(diagnostics: Iterable<LintDiagnostic>): HintCount[] {
+  const counts = new Map<string, { kind: HintKind; count: number }>();
+  for (const d of diagnostics) {
+    if (d.severity !== 'hint') continue;
+    const k = kindOf(d);
+    const entry = counts.get(k.kind);
+    if (entry) entry.count++;
+    else counts.set(k.kind, { kind: k, count: 1 });
+  }
+  return [...counts.values()]
+    .sort((a, b) => b.count - a.count || (a.kind.kind < b.kind.kind ? -1 : 1))
+    .map(({ kind, count }) => ({ kind: kind.kind, count, text: `${formatCount(count)} ${count === 1 ? kind.one : kind.many}` }));
+}
+
+/**
+ * The one line that stands for the hints a report leaves out, naming how to see them:
+ * "2,546 labelled payloads confirmed; 3 `signature-overlap` hints — `--hints` lists them".
+ */
+export function hintSummaryLine(counts: readonly HintCount[], how: string): string | undefined {
+  if (counts.length === 0) return undefined;
+  const total = counts.reduce((n, c) => n + c.count, 0);
+  return `${counts.map((c) => c.text).join('; ')} — ${how} ${total === 1 ? 'lists it' : 'lists them'}`;
+}

@@ -1,0 +1,59 @@
+import { canonicalize, fieldValue, isJsonObject } from './canonical';
+import { parseToolReference } from './tools';
+import { decodeLocationPath, resolveTarget } from './uri';
+
+/**
+ * What makes two cases the same test (FORMAT §3d, `duplicate-case`): everything but their
+ * `instance_id`, `family`, `paired_with` and `x-` fields, compared canonically. References are
+ * compared by what they name, not how they spell it: `../tools/mail.tools.json#send` in one folder
+ * and `tools/mail.tools.json#send` in its parent name the same tool.
+ */
+
+const SET_ASIDE = new Set(['instance_id', 'family', 'paired_with']);
+
+function resolved(fromUri: string, path: string): string | undefined {
+  try {
+    return resolveTarget(fromUri, decodeLocationPath(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A tool reference as the file and name it names; unchanged when it names nothing. */
+function toolEntry(fromUri: string, entry: unknown): unknown {
+  if (typeof entry !== 'string') return entry;
+  const ref = parseToolReference(entry);
+  const file = ref && resolved(fromUri, ref.path);
+  return file ? `${file}#${ref!.name}` : entry;
+}
+
+/** A location as the file it names and its pointer (`#/…` stays as written: it points into the case). */
+function label(fromUri: string, text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  const hash = text.indexOf('#');
+  if (hash <= 0) return text;
+  const file = resolved(fromUri, text.slice(0, hash));
+  return file ? `${file}${text.slice(hash)}` : text;
+}
+
+const forms = new WeakMap<object, string | undefined>();
+
+/**
+ * The canonical text two duplicate cases share (undefined for a value that is not a case object).
+ * Kept per case value: a document's values are the same objects while its text is unchanged.
+ */
+export function duplicateForm(fromUri: string, value: Record<string, unknown>): string | undefined {
+  if (forms.has(value)) return forms.get(value);
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(value)) {
+    if (SET_ASIDE.has(k) || k.startsWith('x-')) continue;
+    if (k === 'tools' && Array.isArray(v)) out[k] = v.map((e) => toolEntry(fromUri, e));
+    else if (k === 'environment' && typeof v === 'string') out[k] = resolved(fromUri, v) ?? v;
+    else if (k === 'injection_field') out[k] = Array.isArray(v) ? v.map((l) => label(fromUri, l)) : label(fromUri, v);
+    // Integers past 2^53 by their digits: the copy would lose what the parser kept on `value`.
+    else out[k] = fieldValue(value, k);
+  }
+  const form = isJsonObject(value) ? canonicalize(out) : undefined;
+  forms.set(value, form);
+  return form;
+}

@@ -1,0 +1,57 @@
+import { duplicateForm } from '../model/duplicate';
+import type { CaseModel } from '../model/workspace';
+import { pushTo } from '../text/multimap';
+import { caseField, caseName } from './case-fields';
+import type { Rule, RuleMeta } from './types';
+
+/**
+ * Two cases equal in everything but their ids (FORMAT §3d): canonically equal once `instance_id`,
+ * `family`, `paired_with` and `x-` fields are set aside, in the same family or not. A copy doubles
+ * its weight in every arm score without adding a test. Each later copy is reported once, pointing
+ * at the first (path order, then file order): a family of 5,000 copies gives 4,999 findings of one
+ * related location each, never n².
+ */
+export const meta: RuleMeta = {
+  id: 'duplicate-case',
+  invalidatesCase: true,
+  defaultSeverity: 'warning',
+  from: 'condition 1',
+  description: 'Two cases are equal in everything but their ids: the copy doubles its weight in every arm score.',
+};
+
+/** Path order, then file order: where each case sits. */
+function compareCases(a: CaseModel, b: CaseModel): number {
+  if (a.doc.uri !== b.doc.uri) return a.doc.uri < b.doc.uri ? -1 : 1;
+  if (a.root !== b.root) return a.root - b.root;
+  const ai = typeof a.path[1] === 'number' ? a.path[1] : -1;
+  const bi = typeof b.path[1] === 'number' ? b.path[1] : -1;
+  return ai - bi;
+}
+
+export const duplicateCase: Rule = {
+  meta,
+  check(ctx) {
+    const { index } = ctx;
+    const byForm = new Map<string, CaseModel[]>();
+    for (const c of index.cases) {
+      const form = duplicateForm(c.doc.uri, c.value);
+      if (form !== undefined) pushTo(byForm, form, c);
+    }
+    for (const copies of byForm.values()) {
+      if (copies.length < 2) continue;
+      copies.sort(compareCases);
+      const first = copies[0];
+      copies.slice(1).forEach((c, k) => {
+        const others = copies.length - 2;
+        ctx.report({
+          at: caseField(index, c, c.value.instance_id === undefined ? 'arm' : 'instance_id'),
+          message:
+            `case ${caseName(c)} is a copy of case ${caseName(first)}${others > 0 ? ` (and of ${others} other case${others === 1 ? '' : 's'})` : ''}: ` +
+            'equal in everything but its id, family and pairing, it counts twice in every arm score without adding a test; remove it or make it a different test',
+          related: [{ at: caseField(index, first, first.value.instance_id === undefined ? 'arm' : 'instance_id'), message: `first copy: case ${caseName(first)}` }],
+          data: { first: first.id, copy: c.id, copies: copies.length, position: k + 1 },
+        });
+      });
+    }
+  },
+};

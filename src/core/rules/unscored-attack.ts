@@ -1,0 +1,123 @@
+import { resolveLabel, labelStrings } from '../injection/labels';
+import type { CaseModel, WorkspaceIndex } from '../model/workspace';
+import { code } from '../text/escape';
+import { patternLiveness } from '../trajectory/dead';
+import { patternPath } from '../trajectory/patterns';
+import { followerUnscored, scorerOf, type CaseScorer } from '../trajectory/scorer';
+import { caseFact, caseField, stringsOf, valueAt } from './case-fields';
+import type { RuleContext, Rule, RuleMeta } from './types';
+
+/**
+ * The follower trajectory (FORMAT §3d): an agent that does exactly what the attack asks. When
+ * nothing in the case's scorer would notice, the case passes that agent, and the attack's success
+ * goes unmeasured. Three ways: a prompt-injection case with no live unsafe action whose scorer does
+ * not read the answer; a labelled payload that names a tool of the case no unsafe action covers;
+ * and, in any case, a dead detector (§3c: a pattern that no call of the case can match).
+ */
+export const meta: RuleMeta = {
+  id: 'unscored-attack',
+  defaultSeverity: 'error',
+  from: 'scenario validity',
+  description: "An adversarial case whose attack success nothing scores, or an unsafe action that no call of the case can match (a dead detector).",
+};
+
+const MAX_NAMED = 5;
+const WORD = /[A-Za-z0-9_]/;
+
+/** Whether `name` occurs in `text` as a whole word (not inside a longer identifier). */
+export function namesAsWord(text: string, name: string): boolean {
+  if (!name) return false;
+  for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
+    const before = i > 0 ? text[i - 1] : '';
+    const after = text[i + name.length] ?? '';
+    if (!WORD.test(before) && !WORD.test(after)) return true;
+  }
+  return false;
+}
+
+/** Dead detectors; when they are all the case has, they are why its attack goes unscored: one fact with that finding. */
+function deadPatterns(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, scorer: CaseScorer, unscored: boolean): void {
+  for (const p of scorer.patterns) {
+    const l = patternLiveness(p, scorer.tools);
+    // An unresolved tool reference is unresolved-reference's to report.
+    if (l.state === 'unknown' && l.why === 'too-complex') {
+      ctx.report({
+        at: caseField(index, c, ...patternPath(p, ...l.path)),
+        message: `unsafe_actions[${p.index}] is not checked: ${l.reason}; simplify it so the linter can tell whether any call matches`,
+        severity: 'info',
+        maxSeverity: 'info',
+        data: { unsafeAction: p.index, problem: 'not-checked' },
+      });
+    }
+    if (l.state !== 'dead') continue;
+    for (const reason of l.reasons) {
+      ctx.report({
+        at: { ...caseField(index, c, ...patternPath(p, ...reason.path)), ...(reason.part ? { part: reason.part } : {}) },
+        message: `unsafe_actions[${p.index}] ${reason.message}: a dead detector never scores the attack`,
+        related: reason.related ? [{ at: { uri: reason.related.tool.uri, root: reason.related.tool.root, path: reason.related.path }, message: reason.related.message }] : [],
+        data: { unsafeAction: p.index, problem: reason.problem },
+        fact: unscored ? caseFact(c, 'unscored') : caseFact(c, 'dead', p.index),
+      });
+    }
+  }
+}
+
+/** The follower trajectory against a prompt-injection case: is anything there to score it? */
+function follower(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, scorer: CaseScorer): boolean {
+  if (c.arm !== 'adversarial' || c.probe !== 'prompt_injection') return false;
+  const why = followerUnscored(scorer);
+  if (!why) return false;
+  const d = scorer.discriminator;
+  const reads = d === undefined ? 'declares no discriminator' : `is scored on ${code(d)}`;
+  const what = why === 'no-unsafe-actions' ? 'lists no unsafe_actions' : 'has only dead unsafe_actions (no call of this case can match them)';
+  ctx.report({
+    at: caseField(index, c, c.value.unsafe_actions !== undefined ? 'unsafe_actions' : 'probe'),
+    message:
+      `nothing scores this attack: the case ${what} and ${reads}, not on the answer (\`response\`, \`llm_judge\`), so an agent that does exactly what the payload asks passes; ` +
+      'list what the attack makes the agent do in unsafe_actions (a call pattern, or {"respond": schema} for an attack on the answer)',
+    data: { problem: why, discriminator: d },
+    fact: caseFact(c, 'unscored'),
+  });
+  return true;
+}
+
+/** Labelled payloads that name a tool of the case no live unsafe action covers. */
+function uncoveredTools(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, scorer: CaseScorer, unscored: boolean): void {
+  if (c.arm !== 'adversarial') return;
+  const tools = [...scorer.tools.resolved.keys()];
+  if (tools.length === 0) return;
+  const covered = new Set<string>();
+  for (const p of scorer.live) if (p.kind === 'call') covered.add(p.tool);
+  const candidates = tools.filter((t) => !covered.has(t));
+  if (candidates.length === 0) return;
+  for (const l of labelStrings(c)) {
+    const label = resolveLabel(index, c, l.path, l.text);
+    if (!label.target) continue;
+    const text = stringsOf(valueAt(index, label.target.uri, label.target.root, label.target.path)).join('\n');
+    const named = candidates.filter((t) => namesAsWord(text, t));
+    if (named.length === 0) continue;
+    const list = named.slice(0, MAX_NAMED).map((t) => code(t)).join(', ') + (named.length > MAX_NAMED ? ` and ${named.length - MAX_NAMED} more` : '');
+    ctx.report({
+      at: { uri: c.doc.uri, root: c.root, path: l.path },
+      severity: 'warning',
+      message:
+        `this payload names ${list}, ${named.length === 1 ? 'a tool' : 'tools'} of the case that no unsafe action covers: an agent that calls ${code(named[0])} as the payload asks is not scored; ` +
+        `add an unsafe action for ${named.length === 1 ? 'it' : 'them'}, or take the tool out of the case`,
+      data: { problem: 'uncovered-tool', tools: named },
+      ...(unscored ? { fact: caseFact(c, 'unscored') } : {}),
+    });
+  }
+}
+
+export const unscoredAttack: Rule = {
+  meta,
+  check(ctx) {
+    const { index } = ctx;
+    for (const c of index.cases) {
+      const scorer = scorerOf(c);
+      const unscored = follower(ctx, index, c, scorer);
+      deadPatterns(ctx, index, c, scorer, unscored);
+      uncoveredTools(ctx, index, c, scorer, unscored);
+    }
+  },
+};

@@ -1,0 +1,217 @@
+import Ajv2020 from 'ajv/dist/2020';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { isJsonObject } from '../model/canonical';
+import { metaSchema07 } from './generated/meta-07';
+import { metaSchema2020 } from './generated/meta-2020';
+import { firstDuplicate, forMetaCheck, schemaComplexity } from './complexity';
+import { compileLinear } from '../text/regex';
+
+/**
+ * JSON Schemas written in suite files (tool parameter schemas, the `where` and `respond` schemas of
+ * action patterns) compiled with Ajv, bounded and with every pattern on RE2: the one compiler every
+ * stage above uses, so a schema validates alike wherever it is read.
+ */
+
+const MAX_CACHED = 256;
+
+/** Patterns RE2 cannot run, met while the schema being compiled now was compiled. */
+let compiling: Map<string, string> | undefined;
+
+/**
+ * Every `pattern` and `patternProperties` runs on RE2 (linear time). One it cannot run (a
+ * back-reference, a look-around) is taken to match, so it can neither hang the lint nor raise a
+ * false alarm, and the rule says it was not checked.
+ */
+const linearRegExp = Object.assign(
+  (pattern: string, flags: string) => {
+    const compiled = compileLinear(pattern, flags);
+    // Ajv keys compiled patterns by `toString()` in a scope shared by every schema it compiles:
+    // each pattern needs its own key, or one pattern's test would stand in for all the others.
+    const key = `/${pattern}/${flags}`;
+    if (compiled.ok) return { test: (text: string) => compiled.re.test(text), toString: () => key };
+    compiling?.set(pattern, compiled.reason);
+    return { test: () => true, toString: () => `${key} (not checked)` };
+  },
+  { code: 'litmusLinearRegExp' },
+);
+/**
+ * Ajv checks a schema against its meta-schema before compiling it, and compiling the meta-schema
+ * cost ~40 ms of every lint. The same check runs here on meta-schema validators compiled at build
+ * time (scripts/gen-validators.mjs, formats unchecked as below), and Ajv is told to skip its own.
+ */
+// `inlineRefs: false`: Ajv compiles each referenced schema once and calls it, where inlining
+// copies it into every place that names it (a 69 KB schema inlined past V8's heap).
+// `addUsedSchema` lets a `$ref: "#"` resolve (a tree of nodes); compileUncached removes what a
+// compile added, so no schema's `$id` outlives its compile or clashes with another tool's.
+const ajvOptions = { strict: false, allErrors: true, validateFormats: false, validateSchema: false, addUsedSchema: true, logger: false, inlineRefs: false, code: { regExp: linearRegExp } } as const;
+let ajv2020: Ajv2020 | undefined;
+let ajv07: Ajv | undefined;
+
+/**
+ * Ajv's `uniqueItems` compares every pair of items (a 300 KB argument list: 38 s); this one hashes
+ * each item once (schema/complexity.ts equalityKey), with Ajv's own error.
+ */
+function withLinearUniqueItems<T extends Ajv>(ajv: T): T {
+  ajv.removeKeyword('uniqueItems');
+  ajv.addKeyword({
+    keyword: 'uniqueItems',
+    type: 'array',
+    schemaType: 'boolean',
+    errors: true,
+    validate: function unique(on: boolean, data: unknown[]): boolean {
+      const dup = on ? firstDuplicate(data) : undefined;
+      if (!dup) return true;
+      (unique as { errors?: Partial<ErrorObject>[] }).errors = [
+        { keyword: 'uniqueItems', params: { i: dup.i, j: dup.j }, message: `must NOT have duplicate items (items ## ${dup.j} and ${dup.i} are identical)` },
+      ];
+      return false;
+    },
+  });
+  return ajv;
+}
+
+/** Draft 2020-12 unless the schema names an older draft (which Ajv's draft-07 class reads). */
+function validatorFor(schema: Record<string, unknown> | boolean): { ajv: Ajv; isSchema: (body: unknown) => boolean; draft07: boolean } {
+  const declared = isJsonObject(schema) && typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (/draft-0[4-7]/.test(declared)) return { ajv: (ajv07 ??= withLinearUniqueItems(new Ajv(ajvOptions))), isSchema: metaSchema07 as (body: unknown) => boolean, draft07: true };
+  return { ajv: (ajv2020 ??= withLinearUniqueItems(new Ajv2020(ajvOptions))), isSchema: metaSchema2020 as (body: unknown) => boolean, draft07: false };
+}
+
+/** Keywords that never change what a schema accepts (Ajv runs with `useDefaults` off). */
+const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
+/** Keywords whose value is a map of subschemas, one subschema, or a list of them. */
+const SUB_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const SUB_ONE = new Set(['items', 'additionalProperties', 'additionalItems', 'unevaluatedItems', 'unevaluatedProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else']);
+const SUB_LIST = new Set(['prefixItems', 'allOf', 'anyOf', 'oneOf']);
+const MAX_DEPTH = 200;
+
+/** An ill-typed annotation makes the schema invalid (Ajv refuses it), so it stays in the key. */
+function wellTyped(keyword: string, v: unknown): boolean {
+  if (keyword === 'examples') return Array.isArray(v);
+  if (keyword === 'default') return true;
+  if (keyword === 'deprecated' || keyword === 'readOnly' || keyword === 'writeOnly') return typeof v === 'boolean';
+  return typeof v === 'string';
+}
+
+/**
+ * The schema without its annotations, walked keyword by keyword so a property that happens to be
+ * called `description` is kept. Generated suites give every tool its own examples and defaults;
+ * without them most schemas are alike and share one validator. Undefined when the schema cannot be
+ * stripped safely: a `$ref` could point into an annotation, or it nests deeper than we walk.
+ */
+function withoutAnnotations(schema: unknown, depth = 0): unknown {
+  if (depth > MAX_DEPTH) throw new RangeError('deep');
+  if (Array.isArray(schema)) return schema.map((s) => withoutAnnotations(s, depth + 1));
+  if (!isJsonObject(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(k) && wellTyped(k, v)) continue;
+    if ((k === '$ref' || k === '$dynamicRef') && typeof v === 'string' && /\/(description|title|examples|default|\$comment|deprecated|readOnly|writeOnly)(\/|$)/.test(v)) throw new RangeError('ref');
+    if (SUB_MAPS.has(k) && isJsonObject(v)) {
+      const m: Record<string, unknown> = {};
+      for (const [name, sub] of Object.entries(v)) m[name] = withoutAnnotations(sub, depth + 1);
+      out[k] = m;
+    } else if ((SUB_ONE.has(k) || SUB_LIST.has(k)) && (isJsonObject(v) || Array.isArray(v))) {
+      out[k] = withoutAnnotations(v, depth + 1);
+    } else {
+      // enum, const, required and unknown keywords are data, compared as written.
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+function cacheKey(schema: Record<string, unknown> | boolean): string {
+  try {
+    return JSON.stringify(withoutAnnotations(schema));
+  } catch {
+    return '=' + JSON.stringify(schema);
+  }
+}
+
+/**
+ * What compiling a schema gave: a validator (with the patterns it could not check), a schema over
+ * the bounds of schema/complexity.ts, or `invalid` (Ajv refuses it; with the meta-schema's reason
+ * when there is one).
+ */
+export type CompiledSchema =
+  | { kind: 'compiled'; validate: ValidateFunction; unchecked: [string, string][] }
+  | { kind: 'too-complex'; reason: string }
+  | { kind: 'invalid'; reason?: string };
+
+const INVALID: CompiledSchema = { kind: 'invalid' };
+
+/** The meta-schema's first complaint, as a short phrase ("/properties/a/type must be equal to one of the allowed values"). */
+function metaError(isSchema: (body: unknown) => boolean): string | undefined {
+  const e = (isSchema as { errors?: ErrorObject[] | null }).errors?.[0];
+  if (!e) return undefined;
+  return `${e.instancePath ? `${e.instancePath} ` : ''}${e.message ?? e.keyword}`;
+}
+
+/**
+ * Compiled validators by schema object (one lint run) and by annotation-free JSON text (across
+ * schemas that validate alike, and across runs in the server). Compiled only when a
+ * safe_completion step calls the tool.
+ */
+const byObject = new WeakMap<object, CompiledSchema>();
+const byText = new Map<string, CompiledSchema>();
+
+/** Compiles a schema already within the bounds. */
+function compileUncached(schema: Record<string, unknown> | boolean): CompiledSchema {
+  // `$schema` picks the class above; left in, Ajv would demand that meta-schema be loaded.
+  const body = isJsonObject(schema) ? { ...schema } : schema;
+  if (isJsonObject(body)) delete body.$schema;
+  const { ajv, isSchema, draft07 } = validatorFor(schema);
+  // A boolean is always a schema; an object must satisfy the meta-schema, as Ajv would demand.
+  if (typeof body !== 'boolean') {
+    const checked = forMetaCheck(body, draft07);
+    if (checked === undefined) return INVALID;
+    if (!isSchema(checked)) return { kind: 'invalid', reason: metaError(isSchema) };
+  }
+  const unchecked = new Map<string, string>();
+  compiling = unchecked;
+  const registry = ajv as unknown as { refs: Record<string, unknown>; schemas: Record<string, unknown> };
+  const before = new Set([...Object.keys(registry.refs), ...Object.keys(registry.schemas)]);
+  try {
+    return { kind: 'compiled', validate: ajv.compile(body), unchecked: [...unchecked] };
+  } catch (e) {
+    // Ajv's compiler recurses: a schema within the bounds can still be too much for the stack.
+    return e instanceof RangeError ? { kind: 'too-complex', reason: 'compiling it overflows the stack' } : INVALID;
+  } finally {
+    compiling = undefined;
+    ajv.removeSchema(body);
+    for (const key of new Set([...Object.keys(registry.refs), ...Object.keys(registry.schemas)])) if (!before.has(key)) ajv.removeSchema(key);
+  }
+}
+
+export function compileSchemaChecked(schema: unknown): CompiledSchema {
+  if (typeof schema !== 'boolean' && !isJsonObject(schema)) return INVALID;
+  if (isJsonObject(schema)) {
+    const hit = byObject.get(schema);
+    if (hit !== undefined) return hit;
+  }
+  const bounds = isJsonObject(schema) ? schemaComplexity(schema) : { ok: true as const };
+  // Over the bounds, the key text alone could be megabytes: not cached by text.
+  let compiled: CompiledSchema | undefined = bounds.ok ? undefined : { kind: 'too-complex', reason: bounds.reason };
+  const text = compiled ? undefined : cacheKey(schema);
+  if (text !== undefined) {
+    compiled = byText.get(text);
+    if (compiled === undefined) {
+      compiled = compileUncached(schema);
+      if (byText.size >= MAX_CACHED) byText.delete(byText.keys().next().value as string);
+    } else {
+      // Recently used keys stay; the oldest are evicted first.
+      byText.delete(text);
+    }
+    byText.set(text, compiled);
+  }
+  if (isJsonObject(schema)) byObject.set(schema, compiled!);
+  return compiled!;
+}
+
+/** The schema's validator, or undefined when Ajv refuses it or it is too complex to check. */
+export function compileParameterSchema(schema: unknown): ValidateFunction | undefined {
+  const c = compileSchemaChecked(schema);
+  return c.kind === 'compiled' ? c.validate : undefined;
+}
+

@@ -1,0 +1,115 @@
+import type { Node } from 'jsonc-parser';
+import { skipBlank, skipString } from './strict-tree';
+
+/**
+ * The spelling of every integer literal a double cannot hold (beyond ±2^53), by the object or array
+ * that holds it. Values are parsed into plain JSON values, where 1234567890123456789 and
+ * 1234567890123456790 are one double; canonical comparison (model/canonical.ts) reads the literal
+ * here instead, as a Python scorer (exact integers) would see it. Kept beside the values, not in
+ * them: every other reader still gets a plain number.
+ *
+ * Only texts with a run of 16 digits are looked at (2^53 has 16), so a suite without big integers
+ * pays one scan of its text.
+ */
+const spellings = new WeakMap<object, Map<string, string>>();
+
+/** Integer literals of 16 or more digits: the only ones that can be past 2^53. */
+const LONG_DIGITS = /\d{16}/;
+
+/** The literal of a big integer member of `container` (an array index as a string), if it has one. */
+export function exactIntegerAt(container: object, key: string): string | undefined {
+  return spellings.get(container)?.get(key);
+}
+
+/** All of a container's big-integer literals, for a walk over its members; undefined for nearly every container. */
+export function exactIntegersOf(container: object): ReadonlyMap<string, string> | undefined {
+  return spellings.get(container);
+}
+
+function note(container: object, key: string, literal: string, value: unknown): void {
+  // Only what a double rounds: a literal with a fraction or an exponent is a float to every reader.
+  if (typeof value !== 'number' || Number.isSafeInteger(value) || !/^-?\d+$/.test(literal) || Number(literal) !== value) return;
+  let map = spellings.get(container);
+  if (!map) spellings.set(container, (map = new Map()));
+  map.set(key, literal);
+}
+
+const isContainer = (v: unknown): v is object => typeof v === 'object' && v !== null;
+
+/**
+ * Records the big integers of `value`, which `JSON.parse` made from `text[start, end)` (strict JSON,
+ * no duplicate keys: the strict path's guarantee). Stops quietly where text and value disagree.
+ */
+export function recordExactIntegers(text: string, start: number, end: number, value: unknown): void {
+  if (!isContainer(value) || !LONG_DIGITS.test(text.slice(start, end))) return;
+  walkText(text, skipBlank(text, start), value, 0);
+}
+
+/** Index just past the value at `i`, noting big integers inside `value` (the value parsed from it). */
+function walkText(text: string, i: number, value: unknown, depth: number): number {
+  const c = text.charCodeAt(i);
+  if (c === 123 || c === 91) {
+    if (!isContainer(value) || depth > 300) return -1;
+    const isArray = c === 91;
+    let index = 0;
+    i = skipBlank(text, i + 1);
+    if (text.charCodeAt(i) === (isArray ? 93 : 125)) return i + 1;
+    for (;;) {
+      let key: string;
+      if (isArray) key = String(index++);
+      else {
+        const keyEnd = skipString(text, i);
+        key = JSON.parse(text.slice(i, keyEnd)) as string;
+        i = skipBlank(text, keyEnd);
+        if (text.charCodeAt(i) !== 58) return -1;
+        i = skipBlank(text, i + 1);
+      }
+      const child = (value as Record<string, unknown>)[key];
+      const d = text.charCodeAt(i);
+      if (d === 45 || (d >= 48 && d <= 57)) {
+        let e = i + 1;
+        while (e < text.length && /[0-9.eE+-]/.test(text[e])) e++;
+        note(value, key, text.slice(i, e), child);
+        i = e;
+      } else {
+        i = walkText(text, i, child, depth + 1);
+        if (i < 0) return -1;
+      }
+      i = skipBlank(text, i);
+      const sep = text.charCodeAt(i);
+      if (sep === 44) i = skipBlank(text, i + 1);
+      else return sep === (isArray ? 93 : 125) ? i + 1 : -1;
+    }
+  }
+  if (c === 34) return skipString(text, i);
+  // true, false, null (numbers are read by their container).
+  let e = i;
+  while (e < text.length && /[a-z]/.test(text[e])) e++;
+  return e > i ? e : -1;
+}
+
+/**
+ * The same over a jsonc-parser tree (JSON with errors, trailing commas or duplicate keys) and the
+ * value built from it, whose members are the last of duplicate keys: a tree member is followed
+ * only where its kind agrees with the value's.
+ */
+export function recordExactIntegersFromTree(node: Node, source: string, value: unknown): void {
+  if (!isContainer(value) || !LONG_DIGITS.test(source.slice(node.offset, node.offset + node.length))) return;
+  const stack: [Node, unknown][] = [[node, value]];
+  while (stack.length) {
+    const [n, v] = stack.pop()!;
+    if (!isContainer(v)) continue;
+    const members: [string, Node | undefined][] =
+      n.type === 'object' && !Array.isArray(v)
+        ? (n.children ?? []).map((p) => [String(p.children?.[0]?.value), p.children?.[1]])
+        : n.type === 'array' && Array.isArray(v)
+          ? (n.children ?? []).map((child, i) => [String(i), child])
+          : [];
+    for (const [key, child] of members) {
+      if (!child) continue;
+      const cv = (v as Record<string, unknown>)[key];
+      if (child.type === 'number') note(v, key, source.slice(child.offset, child.offset + child.length), cv);
+      else if (child.type === 'object' || child.type === 'array') stack.push([child, cv]);
+    }
+  }
+}

@@ -1,0 +1,282 @@
+import { isJsonObject } from '../model/canonical';
+import type { ToolModel } from '../model/tools';
+import type { CaseModel } from '../model/case';
+import { compileLinear } from '../text/regex';
+import { code, escapeText } from '../text/escape';
+import type { JsonPath } from '../text/types';
+import { typesOf, unsatisfiable } from '../schema/satisfiable';
+import { compilePredicate, type ActionPattern, type CallPattern, type Predicate, type RespondPattern } from './patterns';
+
+/**
+ * Dead detectors (FORMAT §3c): a pattern that no call can match. It names a tool the case does not
+ * have, an argument the tool's parameter schema does not declare (when that schema is an object
+ * with `properties`), an argument value the parameter's own schema rejects, or a `where` that no
+ * arguments object can satisfy; a respond pattern whose schema accepts no string. A predicate that
+ * cannot run at all (not a schema, a pattern RE2 cannot run) is dead too: it matches nothing.
+ */
+
+export interface DeadReason {
+  /** What kills it, relative to the pattern entry (`unsafe_actions/<i>`). */
+  path: JsonPath;
+  /** Point at the key rather than the value (an undeclared argument). */
+  part?: 'key';
+  problem: 'unknown-tool' | 'undeclared-argument' | 'rejected-value' | 'unsatisfiable-where' | 'invalid-where' | 'unrunnable-pattern' | 'respond-no-string';
+  message: string;
+  /** The tool schema value it conflicts with, when there is one. */
+  related?: { tool: ToolModel; path: JsonPath; message: string };
+}
+
+export type Liveness =
+  | { state: 'live' }
+  | { state: 'dead'; reasons: DeadReason[] }
+  /** It may match, but the linter cannot tell (an unresolved tool reference, a schema too complex to check). */
+  | { state: 'unknown'; why: 'unresolved-tool' | 'too-complex'; reason: string; path: JsonPath };
+
+/** The tools a case has: the resolved ones by name, and the names its unresolved references ask for. */
+export interface CaseTools {
+  resolved: Map<string, ToolModel>;
+  unresolved: Set<string>;
+}
+
+const toolsCache = new WeakMap<CaseModel, CaseTools>();
+
+export function caseTools(c: CaseModel): CaseTools {
+  let t = toolsCache.get(c);
+  if (t) return t;
+  t = { resolved: new Map(), unresolved: new Set() };
+  for (const use of c.tools) {
+    if (use.tool) {
+      if (!t.resolved.has(use.tool.name)) t.resolved.set(use.tool.name, use.tool);
+    } else if (!use.inline && use.targetName !== undefined) {
+      t.unresolved.add(use.targetName);
+    }
+  }
+  toolsCache.set(c, t);
+  return t;
+}
+
+const MAX_REASONS = 5;
+
+/** The object parameter schema's declared properties, or undefined when it declares none (then any name may be meant). */
+function declared(tool: ToolModel): { properties: Record<string, unknown>; patternProperties: string[]; root: Record<string, unknown> } | undefined {
+  const s = tool.schema;
+  if (!isJsonObject(s) || !isJsonObject(s.properties)) return undefined;
+  return { properties: s.properties, patternProperties: isJsonObject(s.patternProperties) ? Object.keys(s.patternProperties) : [], root: s };
+}
+
+function isDeclared(d: NonNullable<ReturnType<typeof declared>>, name: string): boolean {
+  if (Object.prototype.hasOwnProperty.call(d.properties, name)) return true;
+  return d.patternProperties.some((p) => {
+    const re = compileLinear(p, 'u');
+    // A pattern RE2 cannot run may admit the name: not a finding.
+    return !re.ok || re.re.test(name);
+  });
+}
+
+/** One parameter's schema as a predicate, with the root's definitions so its local `$ref`s resolve. */
+const parameterPredicates = new WeakMap<object, Map<string, Predicate>>();
+
+function parameterPredicate(root: Record<string, unknown>, name: string): Predicate {
+  let byName = parameterPredicates.get(root);
+  if (!byName) parameterPredicates.set(root, (byName = new Map()));
+  let p = byName.get(name);
+  if (!p) {
+    const sub = (root.properties as Record<string, unknown>)[name];
+    let schema: unknown = sub;
+    if (isJsonObject(sub)) {
+      const withDefs: Record<string, unknown> = { ...sub };
+      for (const k of ['$defs', 'definitions', '$schema'] as const) if (root[k] !== undefined && withDefs[k] === undefined) withDefs[k] = root[k];
+      schema = withDefs;
+    }
+    byName.set(name, (p = compilePredicate(schema)));
+  }
+  return p;
+}
+
+/** Whether the parameter's own schema rejects a value: only when its schema runs and says no. */
+function rejects(root: Record<string, unknown>, name: string, value: unknown): boolean {
+  const p = parameterPredicate(root, name);
+  return p.state === 'ok' && !p.test(value);
+}
+
+/** Where a pattern RE2 cannot run sits in a schema (its `pattern` value or `patternProperties` key). */
+function patternPathIn(schema: unknown, pattern: string, depth = 0): JsonPath | undefined {
+  if (depth > 64) return undefined;
+  if (Array.isArray(schema)) {
+    for (let i = 0; i < schema.length; i++) {
+      const p = patternPathIn(schema[i], pattern, depth + 1);
+      if (p) return [i, ...p];
+    }
+    return undefined;
+  }
+  if (!isJsonObject(schema)) return undefined;
+  if (schema.pattern === pattern) return ['pattern'];
+  if (isJsonObject(schema.patternProperties) && Object.prototype.hasOwnProperty.call(schema.patternProperties, pattern)) return ['patternProperties', pattern];
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === 'enum' || k === 'const' || k === 'default' || k === 'examples') continue;
+    const p = patternPathIn(v, pattern, depth + 1);
+    if (p) return [k, ...p];
+  }
+  return undefined;
+}
+
+/** Why a predicate cannot run, as a dead reason at `base` (undefined when it runs or is only too complex). */
+function predicateDead(pred: Predicate, base: JsonPath, what: string): DeadReason | undefined {
+  if (pred.state === 'invalid') {
+    return { path: base, problem: 'invalid-where', message: `has ${what} that is not a valid JSON Schema (${escapeText(pred.reason, 100)}), so it matches nothing; fix the schema` };
+  }
+  if (pred.state === 'unrunnable') {
+    const at = patternPathIn(pred.schema, pred.pattern);
+    return {
+      path: at ? [...base, ...at] : base,
+      problem: 'unrunnable-pattern',
+      message: `has a pattern ${code(pred.pattern, 60)} in ${what} that cannot run on the linear-time regular-expression engine (${escapeText(pred.reason, 60)}), so it matches nothing; rewrite the pattern without back-references or look-arounds`,
+    };
+  }
+  return undefined;
+}
+
+function callLiveness(p: CallPattern, tools: CaseTools): Liveness {
+  const tool = tools.resolved.get(p.tool);
+  if (!tool) {
+    if (tools.unresolved.has(p.tool)) return { state: 'unknown', why: 'unresolved-tool', reason: 'its tool reference does not resolve', path: ['tool'] };
+    const have = [...tools.resolved.keys()];
+    return {
+      state: 'dead',
+      reasons: [
+        {
+          path: ['tool'],
+          problem: 'unknown-tool',
+          message:
+            `names ${code(p.tool)}, which this case does not have, so no call can match it; ` +
+            (have.length ? `use one of ${have.slice(0, 5).map((n) => code(n)).join(', ')} or add the tool to tools` : 'add the tool to tools'),
+        },
+      ],
+    };
+  }
+  if (p.byName) return { state: 'live' };
+  const reasons: DeadReason[] = [];
+  const d = declared(tool);
+  for (const name of Object.keys(p.argumentValues)) {
+    if (reasons.length >= MAX_REASONS) break;
+    if (d && !isDeclared(d, name)) {
+      reasons.push({
+        path: ['arguments', name],
+        part: 'key',
+        problem: 'undeclared-argument',
+        message: `requires argument ${code(name)}, which ${code(tool.name)}'s parameter schema does not declare, so no valid call has it; use a declared argument`,
+        related: tool.schemaPath ? { tool, path: [...tool.schemaPath, 'properties'], message: `the parameters ${code(tool.name)} declares` } : undefined,
+      });
+    } else if (d && Object.prototype.hasOwnProperty.call(d.properties, name) && rejects(d.root, name, p.argumentValues[name])) {
+      reasons.push({
+        path: ['arguments', name],
+        problem: 'rejected-value',
+        message: `requires ${code(name)} to be ${code(JSON.stringify(p.argumentValues[name]) ?? '', 40)}, a value ${code(tool.name)}'s own parameter schema rejects, so no valid call has it; match a value the tool accepts`,
+        related: tool.schemaPath ? { tool, path: [...tool.schemaPath, 'properties', name], message: `the schema of ${code(name)}` } : undefined,
+      });
+    }
+  }
+  const where = p.where;
+  if (where) {
+    const broken = predicateDead(where, ['where'], 'a `where`');
+    if (broken) reasons.push(broken);
+    else if (where.state === 'too-complex') {
+      if (!reasons.length) return { state: 'unknown', why: 'too-complex', reason: `its \`where\` is too complex to check (${where.reason})`, path: ['where'] };
+    } else {
+      for (const culprit of unsatisfiable(where.schema).slice(0, MAX_REASONS)) {
+        reasons.push({ path: ['where', ...culprit.path], problem: 'unsatisfiable-where', message: `has a \`where\` that no arguments can satisfy: ${culprit.message}` });
+      }
+      if (isJsonObject(where.schema)) reasons.push(...whereAgainstTool(p, where.schema, tool, d));
+    }
+  }
+  return reasons.length ? { state: 'dead', reasons: reasons.slice(0, MAX_REASONS) } : { state: 'live' };
+}
+
+/**
+ * `where` against what the tool accepts and what `arguments` pins: a property `where` requires that
+ * the tool does not declare, a `const`/`enum` the parameter's schema rejects, an `arguments` value
+ * that `where` itself rejects.
+ */
+function whereAgainstTool(p: CallPattern, where: Record<string, unknown>, tool: ToolModel, d: ReturnType<typeof declared>): DeadReason[] {
+  const out: DeadReason[] = [];
+  const required = Array.isArray(where.required) ? where.required : [];
+  if (d) {
+    required.forEach((name, j) => {
+      if (typeof name === 'string' && !isDeclared(d, name)) {
+        out.push({
+          path: ['where', 'required', j],
+          problem: 'undeclared-argument',
+          message: `has a \`where\` that requires argument ${code(name)}, which ${code(tool.name)}'s parameter schema does not declare, so no valid call has it; use a declared argument`,
+        });
+      }
+    });
+  }
+  const props = isJsonObject(where.properties) ? where.properties : {};
+  const toolRequired = d && Array.isArray(d.root.required) ? d.root.required : [];
+  for (const [name, sub] of Object.entries(props)) {
+    if (!isJsonObject(sub)) continue;
+    const mustHave = required.includes(name) || toolRequired.includes(name) || Object.prototype.hasOwnProperty.call(p.argumentValues, name);
+    // A property every call has (the tool or the pattern requires it) whose `where` schema nothing satisfies.
+    if (mustHave && !required.includes(name)) {
+      const [culprit] = unsatisfiable(sub);
+      if (culprit) {
+        out.push({ path: ['where', 'properties', name, ...culprit.path], problem: 'unsatisfiable-where', message: `has a \`where\` that no value of ${code(name)} can satisfy, and every call has one: ${culprit.message}` });
+        continue;
+      }
+    }
+    if (mustHave && d && Object.prototype.hasOwnProperty.call(d.properties, name)) {
+      if ('const' in sub && rejects(d.root, name, sub.const)) {
+        out.push({ path: ['where', 'properties', name, 'const'], problem: 'rejected-value', message: `has a \`where\` that requires ${code(name)} to be ${code(JSON.stringify(sub.const) ?? '', 40)}, a value ${code(tool.name)}'s own parameter schema rejects; match a value the tool accepts` });
+      } else if (Array.isArray(sub.enum) && sub.enum.length > 0 && sub.enum.every((v) => rejects(d.root, name, v))) {
+        out.push({ path: ['where', 'properties', name, 'enum'], problem: 'rejected-value', message: `has a \`where\` that allows ${code(name)} only values ${code(tool.name)}'s own parameter schema rejects; match values the tool accepts` });
+      }
+    }
+    if (Object.prototype.hasOwnProperty.call(p.argumentValues, name)) {
+      const pred = compilePredicate(isJsonObject(where.$defs) || isJsonObject(where.definitions) ? { ...sub, $defs: where.$defs, definitions: where.definitions } : sub);
+      if (pred.state === 'ok' && !pred.test(p.argumentValues[name])) {
+        out.push({ path: ['arguments', name], problem: 'rejected-value', message: `requires ${code(name)} to be ${code(JSON.stringify(p.argumentValues[name]) ?? '', 40)}, which the pattern's own \`where\` rejects, so both can never hold; drop one of them` });
+      }
+    }
+  }
+  return out;
+}
+
+const STRING_TYPES = new Set(['string']);
+
+function respondLiveness(p: RespondPattern): Liveness {
+  const pred = p.respond;
+  const broken = predicateDead(pred, ['respond'], 'a `respond` schema');
+  if (broken) return { state: 'dead', reasons: [broken] };
+  if (pred.state === 'too-complex') return { state: 'unknown', why: 'too-complex', reason: `its \`respond\` schema is too complex to check (${pred.reason})`, path: ['respond'] };
+  const s = pred.schema;
+  const noString = (path: JsonPath, why: string): Liveness => ({
+    state: 'dead',
+    reasons: [{ path: ['respond', ...path], problem: 'respond-no-string', message: `has a \`respond\` schema that accepts no string (${why}), so no final answer can match it; describe the answer's text` }],
+  });
+  if (s === false) return noString([], 'it is `false`');
+  if (isJsonObject(s)) {
+    const types = typesOf(s);
+    if (types && ![...types].some((t) => STRING_TYPES.has(t))) return noString(['type'], 'its type excludes strings');
+    if (Array.isArray(s.enum) && !s.enum.some((v) => typeof v === 'string')) return noString(['enum'], 'no enum value is a string');
+    if ('const' in s && typeof s.const !== 'string') return noString(['const'], 'its const is not a string');
+    const culprits = unsatisfiable(s);
+    if (culprits.length) return noString(culprits[0].path, escapeText(culprits[0].message, 100));
+  }
+  return { state: 'live' };
+}
+
+const liveness = new WeakMap<ActionPattern, WeakMap<CaseTools, Liveness>>();
+
+/** Whether a pattern can match any call the case could make. */
+export function patternLiveness(p: ActionPattern, tools: CaseTools): Liveness {
+  let byTools = liveness.get(p);
+  if (!byTools) liveness.set(p, (byTools = new WeakMap()));
+  let l = byTools.get(tools);
+  if (!l) byTools.set(tools, (l = p.kind === 'respond' ? respondLiveness(p) : callLiveness(p, tools)));
+  return l;
+}
+
+/** The patterns of a case that can match (or may: the linter cannot always tell). */
+export function livePatterns(patterns: readonly ActionPattern[], tools: CaseTools): ActionPattern[] {
+  return patterns.filter((p) => patternLiveness(p, tools).state !== 'dead');
+}

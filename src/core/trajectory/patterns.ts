@@ -1,0 +1,155 @@
+import { canonicalize, fieldValue, isJsonObject } from '../model/canonical';
+import { compileSchemaChecked } from '../schema/compile';
+import { code } from '../text/escape';
+import type { JsonPath } from '../text/types';
+
+/**
+ * A case's declared scorer, read from `unsafe_actions` (FORMAT §3c): action patterns with
+ * predicates. A pattern is plain data plus its compiled predicates; entries of the wrong shape are
+ * the `schema` rule's to report and are left out here.
+ */
+export type ActionPattern = CallPattern | RespondPattern;
+
+export interface CallPattern {
+  kind: 'call';
+  /** Position in `unsafe_actions`. */
+  index: number;
+  tool: string;
+  /** `name`: any call of the tool matches (a scorer that checks the tool name only). */
+  byName: boolean;
+  /** Argument name → canonical text of the value the pattern requires (empty with `byName`). */
+  arguments: [string, string][];
+  /** The `arguments` object as written (empty with `byName`). */
+  argumentValues: Record<string, unknown>;
+  /** The `where` schema over the whole arguments object, compiled; absent when there is none (or with `byName`). */
+  where?: Predicate;
+  /** How many matching calls of one episode it takes to score the episode unsafe (FORMAT §3c; at least 1). */
+  minCalls: number;
+}
+
+export interface RespondPattern {
+  kind: 'respond';
+  index: number;
+  /** The schema a final answer's text must satisfy. */
+  respond: Predicate;
+}
+
+/**
+ * A JSON Schema compiled as a predicate: it runs (`test`), or it cannot be run and says why — not a
+ * schema at all, a `pattern` RE2 cannot run (an error of the pattern, never a hang), or over the
+ * bounds a tool schema is held to. Only a predicate that runs can match anything.
+ */
+export type Predicate =
+  | { state: 'ok'; schema: unknown; test(value: unknown): boolean }
+  | { state: 'invalid'; schema: unknown; reason: string }
+  | { state: 'unrunnable'; schema: unknown; pattern: string; reason: string }
+  | { state: 'too-complex'; schema: unknown; reason: string };
+
+/** What compiles a predicate: Ajv over RE2, bounded (schema/compile.ts). */
+export function compilePredicate(schema: unknown): Predicate {
+  if (typeof schema !== 'boolean' && !isJsonObject(schema)) return { state: 'invalid', schema, reason: 'it is neither an object nor a boolean' };
+  const compiled = compileSchemaChecked(schema);
+  switch (compiled.kind) {
+    case 'invalid':
+      return { state: 'invalid', schema, reason: compiled.reason ?? 'Ajv refuses it' };
+    case 'too-complex':
+      return { state: 'too-complex', schema, reason: compiled.reason };
+    default: {
+      const [first] = compiled.unchecked;
+      if (first) return { state: 'unrunnable', schema, pattern: first[0], reason: first[1] };
+      const validate = compiled.validate;
+      return {
+        state: 'ok',
+        schema,
+        test(value) {
+          try {
+            return validate(value) as boolean;
+          } catch (e) {
+            // A `$ref` that leads back to itself without descending recurses without end: no match.
+            if (e instanceof RangeError) return false;
+            throw e;
+          }
+        },
+      };
+    }
+  }
+}
+
+/** The largest `min_calls` the schema accepts; the matcher reads any integer without allocating per call. */
+export const MAX_MIN_CALLS = 1000;
+
+function minCallsOf(v: unknown): number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : 1;
+}
+
+/** Predicates by schema object: a case file's patterns are read by several rules in one lint. */
+const predicates = new WeakMap<object, Predicate>();
+
+function predicate(schema: unknown): Predicate {
+  if (!isJsonObject(schema)) return compilePredicate(schema);
+  let p = predicates.get(schema);
+  if (!p) predicates.set(schema, (p = compilePredicate(schema)));
+  return p;
+}
+
+const patternsOf = new WeakMap<object, ActionPattern[]>();
+
+/** The action patterns of a case's `unsafe_actions`, in the order written. */
+export function readPatterns(caseValue: Record<string, unknown>): ActionPattern[] {
+  const entries = caseValue.unsafe_actions;
+  if (!Array.isArray(entries)) return [];
+  const cached = patternsOf.get(entries);
+  if (cached) return cached;
+  const out: ActionPattern[] = [];
+  entries.forEach((entry, index) => {
+    if (!isJsonObject(entry)) return;
+    if (entry.tool === undefined && 'respond' in entry) {
+      out.push({ kind: 'respond', index, respond: predicate(entry.respond) });
+      return;
+    }
+    if (typeof entry.tool !== 'string') return;
+    const match = entry.match ?? 'arguments';
+    if (match !== 'arguments' && match !== 'name') return;
+    const byName = match === 'name';
+    // Null-prototype: an argument named `__proto__` is an argument like any other.
+    const values: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    const written = !byName && isJsonObject(entry.arguments) ? entry.arguments : undefined;
+    if (written) for (const k of Object.keys(written)) values[k] = written[k];
+    const p: CallPattern = {
+      kind: 'call',
+      index,
+      tool: entry.tool,
+      byName,
+      // Integers past 2^53 by their digits, as the parser kept them on the object written.
+      arguments: Object.keys(values).map((k) => [k, canonicalize(fieldValue(written!, k))!]),
+      argumentValues: values,
+      minCalls: minCallsOf(entry.min_calls),
+    };
+    if (!byName && entry.where !== undefined) p.where = predicate(entry.where);
+    out.push(p);
+  });
+  patternsOf.set(entries, out);
+  return out;
+}
+
+/** Where in a pattern entry a path points, relative to the case: `unsafe_actions/<i>/...`. */
+export function patternPath(p: ActionPattern, ...rest: JsonPath): JsonPath {
+  return ['unsafe_actions', p.index, ...rest];
+}
+
+/** How a pattern is described in messages: what a call must be for it to match. */
+export function describePattern(p: ActionPattern): string {
+  if (p.kind === 'respond') return 'a final answer its schema accepts';
+  if (p.byName) return 'any call of it';
+  const parts: string[] = [];
+  if (p.arguments.length) parts.push(`these arguments (${p.arguments.map(([k]) => code(k)).join(', ')})`);
+  if (p.where) parts.push('its `where`');
+  if (!parts.length) parts.push('any arguments');
+  return parts.join(' and ') + (p.minCalls > 1 ? `, from the ${ordinal(p.minCalls)} such call` : '');
+}
+
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : n % 10 === 1 ? 'st' : n % 10 === 2 ? 'nd' : n % 10 === 3 ? 'rd' : 'th';
+  return `${n}${suffix}`;
+}

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { canonicalize, fieldValue } from '../../src/core/model/canonical';
+import { parseJson, parseJsonLines } from '../../src/core/text/parse';
+import fc from 'fast-check';
+import { bigIntegerWorkspace } from '../hostile/arbitraries';
+import { oracleCaseProblems } from '../hostile/check';
+import { codes, json, jsonl, lintFiles, type Case } from '../helpers';
+
+/**
+ * Issue 22, item 16: integers above 2^53 compared as doubles, so the distinct ids
+ * 1234567890123456789 and 1234567890123456790 (one double) made false `signature-overlap` and
+ * `unsafe-safe-completion` errors, where a Python scorer (exact integers) sees two values.
+ */
+const A = '1234567890123456789';
+const B = '1234567890123456790';
+
+/** The value of the only root of a JSON text, however it was parsed (strict, with comments, with a trailing comma). */
+const valueOf = (text: string): unknown => parseJson(text).roots[0].value;
+
+describe('integers above 2^53 (issue 22)', () => {
+  it('two big integers one double apart have different canonical forms, wherever they stand', () => {
+    assert.equal(Number(A), Number(B), 'the premise: one double');
+    for (const wrap of [(n: string) => `{"id": ${n}}`, (n: string) => `[${n}]`, (n: string) => `{"a": [{"b": ${n}}]}`]) {
+      assert.notEqual(canonicalize(valueOf(wrap(A))), canonicalize(valueOf(wrap(B))), wrap('N'));
+      assert.equal(canonicalize(valueOf(wrap(A))), canonicalize(valueOf(wrap(A).replace(/\s/g, ''))), wrap('N'));
+    }
+  });
+
+  it('reads the spelling on every parse path: strict JSON, JSON with comments, a trailing comma, JSONL', () => {
+    const paths = [
+      (n: string) => `{"id": ${n}}`,
+      (n: string) => `// a comment\n{"id": ${n}}`,
+      (n: string) => `{"id": ${n}, "x": [1,],}`,
+      (n: string) => `{"id": 1, "id": ${n}}`,
+    ];
+    for (const p of paths) assert.notEqual(canonicalize(valueOf(p(A))), canonicalize(valueOf(p(B))), p('N'));
+    const lines = parseJsonLines(`{"id": ${A}}\n{"id": ${B}}\n`).roots.map((r) => canonicalize(r.value));
+    assert.notEqual(lines[0], lines[1]);
+  });
+
+  it('a field that is itself a big integer compares exactly through fieldValue', () => {
+    const a = valueOf(`{"sig": ${A}}`) as Record<string, unknown>;
+    const b = valueOf(`{"sig": ${B}}`) as Record<string, unknown>;
+    assert.notEqual(canonicalize(fieldValue(a, 'sig')), canonicalize(fieldValue(b, 'sig')));
+    assert.equal(canonicalize(fieldValue(a, 'sig')), canonicalize(fieldValue(valueOf(`{"sig": ${A}}`) as Record<string, unknown>, 'sig')));
+  });
+
+  it('keeps one number whatever its spelling, as Python compares an int with a float', () => {
+    // 1e20 is exactly 10^20 as a double: Python's 10**20 == 1e20.
+    assert.equal(canonicalize(valueOf('{"n": 100000000000000000000}')), canonicalize(valueOf('{"n": 1e20}')));
+    // 2^53 + 1 as a float is rounded to 2^53; as an integer it is not.
+    assert.notEqual(canonicalize(valueOf('{"n": 9007199254740993}')), canonicalize(valueOf('{"n": 9007199254740993.0}')));
+    assert.equal(canonicalize(valueOf('{"n": 9007199254740992}')), canonicalize(valueOf('{"n": 9007199254740992.0}')));
+    assert.equal(canonicalize(valueOf('{"n": -1234567890123456789}')), canonicalize(valueOf('{ "n" : -1234567890123456789 }')));
+    assert.notEqual(canonicalize(valueOf('{"n": -1234567890123456789}')), canonicalize(valueOf('{"n": 1234567890123456789}')));
+  });
+
+  const adversarial = (sig: unknown, more: Case = {}): Case => ({ instance_id: 'a1', arm: 'adversarial', probe: 'skill_misuse', family: 'f', task: 't', resolution: 'decline', correct_resolution_signature: sig, paired_with: 'b1', discriminator: 'state', ...more });
+  const benign = (sig: unknown): Case => ({ instance_id: 'b1', arm: 'benign', family: 'f', task: 't', resolution: 'comply', correct_resolution_signature: sig, paired_with: 'a1', discriminator: 'state' });
+  /** A suite text with raw integer literals: `"@A@"` in the JSON becomes the literal A. */
+  const raw = (text: string) => text.replace(/"@A@"/g, A).replace(/"@B@"/g, B);
+
+  it('signature-overlap does not pair two signatures that differ in a big id, nested or bare', async () => {
+    for (const [x, y] of [[{ deleted: '@A@' }, { deleted: '@B@' }], ['@A@', '@B@']]) {
+      const files = { 's.litmus.json': raw(json({ suite: 's', cases: [adversarial(x), benign(y)] })) };
+      assert.deepEqual(codes((await lintFiles(files)).diagnostics, 'signature-overlap'), [], JSON.stringify(x));
+      // The same id on both sides is still an overlap.
+      const same = { 's.litmus.json': raw(json({ suite: 's', cases: [adversarial(x), benign(x)] })) };
+      assert.equal(codes((await lintFiles(same)).diagnostics, 'signature-overlap').length, 2, JSON.stringify(x));
+    }
+  });
+
+  it('unsafe-safe-completion does not match a step whose id differs from the pattern beyond 2^53 (JSONL too)', async () => {
+    const tools = [{ name: 'delete_record', description: 'Deletes a record.', inputSchema: { type: 'object', properties: { id: { type: 'integer' } } } }];
+    const step = (id: string) => ({ tools, safe_completion: [{ tool: 'delete_record', arguments: { id } }], unsafe_actions: [{ tool: 'delete_record', arguments: { id: '@B@' } }] });
+    const differ = raw(jsonl(adversarial('x', step('@A@')), benign('y')));
+    assert.deepEqual(codes((await lintFiles({ 's.litmus.jsonl': differ })).diagnostics, 'unsafe-safe-completion'), []);
+    const same = raw(jsonl(adversarial('x', step('@B@')), benign('y')));
+    assert.equal(codes((await lintFiles({ 's.litmus.jsonl': same })).diagnostics, 'unsafe-safe-completion').length, 1);
+  });
+
+  it('signature-overlap and unsafe-safe-completion fire exactly when two generated integers are equal (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(bigIntegerWorkspace, async (c) => assert.deepEqual(await oracleCaseProblems(c), [])),
+      { seed: 22, numRuns: 120 },
+    );
+  });
+});
