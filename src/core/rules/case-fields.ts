@@ -4,7 +4,7 @@ import { code } from '../text/escape';
 import type { Location } from '../text/location';
 import type { JsonPath } from '../text/types';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
-import type { FixSpec } from '../text/fix';
+import { lazyFix, type FixSpec } from '../text/fix';
 
 /** How messages name a case: its instance_id, escaped. */
 export function caseName(c: CaseModel): string {
@@ -18,21 +18,13 @@ export function caseField(index: WorkspaceIndex, c: CaseModel, ...path: JsonPath
 
 /** A one-change fix that sets (or adds) a field of a case, tied to the document's version. */
 export function setCaseField(index: WorkspaceIndex, c: CaseModel, field: string, value: unknown, title: string): FixSpec {
-  return {
-    title,
-    unambiguous: true,
-    changes: [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, index.casePath(c, field), value) }],
-  };
+  // Computed when read: the edit costs a parse of the text around the case.
+  return lazyFix(title, true, () => [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, index.casePath(c, field), value) }]);
 }
 
-/**
- * A fact about a case (see `Finding.fact`): findings that state the same fact of the same case are
- * shown as one. It names the case by its place in its file; the file is the one every finding of a
- * case fact points into, and lint/facts.ts adds it (as a path relative to the workspace, so a group
- * is the same in every checkout).
- */
+/** A fact about a case (see `Finding.fact`): findings that state the same fact of the same case are shown as one. */
 export function caseFact(c: CaseModel, ...parts: (string | number)[]): string {
-  return JSON.stringify([c.root, c.path, ...parts]);
+  return JSON.stringify([c.doc.uri, c.root, c.path, ...parts]);
 }
 
 /** The value at a path of a document root (undefined when the path leads nowhere). */
