@@ -155,10 +155,14 @@ export function scanCaseSurfaces(c: CaseModel, options: SurfaceScanOptions): Sur
     raw = { key: options.key, hits: out };
     caseScans.set(c.value, raw);
   }
+  // Nearly every case has no payload of its own: one shared empty answer, nothing kept per case.
+  if (raw.hits.length === 0) return NO_HITS;
   const hits = raw.hits.map((h) => ({ ...h, case: c }));
   caseHits.set(c, { key: options.key, hits });
   return hits;
 }
+
+const NO_HITS: SurfaceHit[] = [];
 
 /** How messages name where a surface payload sits. */
 export function surfaceName(hit: SurfaceHit): string {

@@ -161,21 +161,28 @@ function blanked(text: string, spans: number[]): string {
  * not), or when the value holds fewer property names than the text, which means a key is
  * duplicated: the exact path reports each of those.
  */
-function strictValue(text: string): { value: unknown } | undefined {
+function strictValue(text: string): { value: unknown; unsafeIntegers: boolean } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
+  unsafeSeen = false;
   const keys = value !== null && typeof value === 'object' ? adopt(value, 1) : 0;
-  return keys >= 0 && keys === keyCount(text) ? { value } : undefined;
+  return keys >= 0 && keys === keyCount(text) ? { value, unsafeIntegers: unsafeSeen } : undefined;
 }
+
+/** 2^53: every double at least this large is an integer a double may have rounded. */
+const UNSAFE = 9007199254740992;
+/** Set by `adopt` when a member is a number past ±2^53 (only then can a literal have been rounded). */
+let unsafeSeen = false;
 
 /**
  * Takes a parsed container over: its objects lose their prototype, and its property names are
  * counted. -1 when it nests deeper than MAX_NESTING. Recursive, and so bounded by MAX_NESTING: a
- * plain recursion was half the time of a walk with its own stack.
+ * plain recursion was half the time of a walk with its own stack. Notes whether a member is a
+ * number a double may have rounded, so that nearly every file skips the search for big integers.
  */
 function adopt(v: object, depth: number): number {
   if (depth > MAX_NESTING) return -1;
@@ -183,7 +190,9 @@ function adopt(v: object, depth: number): number {
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const e: unknown = v[i];
-      if (e !== null && typeof e === 'object') {
+      if (typeof e === 'number') {
+        if (e >= UNSAFE || e <= -UNSAFE) unsafeSeen = true;
+      } else if (e !== null && typeof e === 'object') {
         const n = adopt(e, depth + 1);
         if (n < 0) return -1;
         keys += n;
@@ -195,7 +204,9 @@ function adopt(v: object, depth: number): number {
     for (const k in record) {
       keys++;
       const e = record[k];
-      if (e !== null && typeof e === 'object') {
+      if (typeof e === 'number') {
+        if (e >= UNSAFE || e <= -UNSAFE) unsafeSeen = true;
+      } else if (e !== null && typeof e === 'object') {
         const n = adopt(e, depth + 1);
         if (n < 0) return -1;
         keys += n;
@@ -344,7 +355,7 @@ function parseValue(source: string, text: string, base: number, line: number, wh
   }
   if (strict) {
     // Integers past 2^53 keep their spelling beside the value, for canonical comparison.
-    recordExactIntegers(treeText, base, base + text.length, strict.value);
+    if (strict.unsafeIntegers) recordExactIntegers(treeText, base, base + text.length, strict.value);
     return { root: strictRoot(treeText, base, base + text.length, line, strict.value), issues: [] };
   }
   const { deep, commas } = scanIssues(text, base);
