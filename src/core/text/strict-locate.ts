@@ -8,9 +8,9 @@ import type { JsonPath } from './types';
  * every child of each container on the path, and so scans every sibling to its end: a suite file's
  * whole `cases` array for a finding in its first case. This walk stops at the value the path names:
  * an object's properties are read up to the key it wants (strict text has no duplicate keys, so the
- * first is the one readers read), an array's elements are skipped up to the index it wants, and the
- * starts of the elements skipped are kept per array, so the next finding in the same file resumes
- * where the last one stopped instead of scanning from the first element again.
+ * first is the one readers read), an array's elements are skipped up to the index it wants, and what
+ * was read is kept per object and per array, so the next finding in the same file resumes where the
+ * last one stopped instead of scanning from the first element again.
  *
  * It answers exactly what `deepest` over the tree answers (location.ts): the deepest value along
  * the path that exists, and the key that holds it (for `part: 'key'`). A property test holds the two
@@ -29,6 +29,8 @@ const isBlank = (c: number): boolean => c === 32 || c === 10 || c === 13 || c ==
 export class StrictLocator {
   /** Element starts found so far, per array (by the offset of its `[`). */
   private readonly elements = new Map<number, number[]>();
+  /** Properties read so far, per object (by the offset of its `{`). */
+  private readonly objects = new Map<number, ObjectScan>();
 
   /** `text` holds strict JSON (no duplicate keys) between `start` and `end`, blanks aside. */
   constructor(
@@ -92,36 +94,66 @@ export class StrictLocator {
     return s < 0 ? undefined : s;
   }
 
-  /** The value start and key of property `name` of the object whose `{` is at `open`. */
-  private property(open: number, name: string): { value: number; key: { offset: number; length: number } } | undefined {
+  /**
+   * The value start and key of property `name` of the object whose `{` is at `open`. The properties
+   * read so far are kept per object, with where the reading stopped: a second lookup in the same
+   * object (the next finding in a case) never skips a value again, however large (a suite's
+   * `cases`, a case's 20,000 completion steps).
+   */
+  private property(open: number, name: string): Property | undefined {
     const text = this.text;
-    let i = skipBlank(text, open + 1);
-    while (text.charCodeAt(i) === 34 /* " */) {
+    let scan = this.objects.get(open);
+    if (!scan) this.objects.set(open, (scan = { props: new Map(), next: skipBlank(text, open + 1), pending: -1, done: false }));
+    const known = scan.props.get(name);
+    if (known) return known;
+    while (!scan.done) {
+      if (scan.pending >= 0) {
+        // The value of the last property read is skipped only now, when a later key is wanted.
+        const after = skipBlank(text, skipValue(text, scan.pending));
+        scan.pending = -1;
+        if (text.charCodeAt(after) !== 44 /* , */) {
+          scan.done = true;
+          break;
+        }
+        scan.next = skipBlank(text, after + 1);
+      }
+      const i = scan.next;
+      if (text.charCodeAt(i) !== 34 /* " */) {
+        scan.done = true;
+        break;
+      }
       const keyEnd = skipString(text, i);
-      const colon = skipBlank(text, keyEnd);
-      const value = skipBlank(text, colon + 1);
-      if (sameKey(text, i, keyEnd, name)) return { value, key: { offset: i, length: keyEnd - i } };
-      const after = skipBlank(text, skipValue(text, value));
-      if (text.charCodeAt(after) !== 44 /* , */) return undefined;
-      i = skipBlank(text, after + 1);
+      const value = skipBlank(text, skipBlank(text, keyEnd) + 1);
+      const found: Property = { value, key: { offset: i, length: keyEnd - i } };
+      const key = keyText(text, i, keyEnd);
+      // Strict text has no duplicate keys; the first is kept all the same.
+      if (!scan.props.has(key)) scan.props.set(key, found);
+      scan.pending = value;
+      if (key === name) return found;
     }
     return undefined;
   }
 }
 
-/** Whether the string token from `start` to `end` (quotes included) decodes to `name`. */
-function sameKey(text: string, start: number, end: number, name: string): boolean {
-  const raw = end - start - 2;
-  let escaped = false;
+interface Property {
+  value: number;
+  key: { offset: number; length: number };
+}
+
+/** What has been read of one object: its properties by key, and where reading resumes. */
+interface ObjectScan {
+  props: Map<string, Property>;
+  /** Start of the next key, once `pending` (the start of the last value read) is skipped. */
+  next: number;
+  pending: number;
+  done: boolean;
+}
+
+/** The key a string token from `start` to `end` (quotes included) spells. */
+function keyText(text: string, start: number, end: number): string {
   for (let k = start + 1; k < end - 1; k++) {
-    if (text.charCodeAt(k) === 92 /* \\ */) {
-      escaped = true;
-      break;
-    }
+    // An escape is decoded by JSON.parse; without one the token is its own text.
+    if (text.charCodeAt(k) === 92 /* \\ */) return JSON.parse(text.slice(start, end)) as string;
   }
-  // Without a backslash the token is its own text: compared in place, nothing sliced.
-  if (!escaped) return raw === name.length && text.startsWith(name, start + 1);
-  // An escape spells a character in more than one: the decoded key is never longer than the token.
-  if (name.length > raw) return false;
-  return JSON.parse(text.slice(start, end)) === name;
+  return text.slice(start + 1, end - 1);
 }
