@@ -50,8 +50,13 @@ export interface IndexOptions {
 interface CaseFacts extends Omit<CaseModel, 'doc' | 'tools'> {
   /** Inline tool entries by their index in `tools`, normalised once. */
   inlineUses: ReadonlyMap<number, ToolUse>;
-  /** The last resolution of each reference, with what it depended on (see buildIndex). */
-  uses: (CachedUse | undefined)[];
+  /**
+   * The last resolution of each reference and what it depended on (see buildIndex), in pairs: the
+   * use of entry i at 2i, the facts about its target at 2i + 1. The facts are the object the build
+   * shared between every case of the file that names the same reference, so a use costs no record
+   * of its own.
+   */
+  uses: (ToolUse | TargetFacts | undefined)[];
   /** The last resolution of its `environment` reference, with what it depended on. */
   envUse?: CachedEnv;
   /** The last model built from these facts. */
@@ -66,8 +71,8 @@ interface CachedEnv {
   outside: boolean;
 }
 
-interface CachedUse {
-  use: ToolUse;
+/** What a reference's resolution depended on: the facts about its target file. */
+interface TargetFacts {
   file?: ToolFile;
   hasDoc: boolean;
   readError?: string;
@@ -196,7 +201,7 @@ function resolver(docs: Map<string, SuiteDocument>, toolFiles: Map<string, ToolF
  * How the references of one file resolve, by reference text: the cases of a suite file name the same
  * few dozen tools again and again, and each text resolves the same way within one build.
  */
-type Resolutions = Map<string, Omit<CachedUse, 'use'> & { use: Omit<ToolUse, 'path'> }>;
+type Resolutions = Map<string, TargetFacts & { use: Omit<ToolUse, 'path'> }>;
 
 /** The resolution of a reference at its own path in a case: the shared resolution's fields, in their order. */
 function placedUse(u: Omit<ToolUse, 'path'>, path: JsonPath): ToolUse {
@@ -216,10 +221,11 @@ function resolveUse(r: Resolver, doc: SuiteDocument, f: CaseFacts, entry: unknow
   }
   // What a reference resolves to depends on its text and on these facts about its target alone;
   // while they stand, the previous resolution is reused.
-  const cached = f.uses[i];
-  const t = cached?.use.targetUri;
-  if (cached && (t === undefined || (r.toolFiles.get(t) === cached.file && r.docs.has(t) === cached.hasDoc && r.readErrors.get(t) === cached.readError && r.outside(t) === cached.outside))) {
-    return cached.use;
+  const cached = f.uses[2 * i] as ToolUse | undefined;
+  const facts = f.uses[2 * i + 1] as TargetFacts | undefined;
+  const t = cached?.targetUri;
+  if (cached && facts && (t === undefined || (r.toolFiles.get(t) === facts.file && r.docs.has(t) === facts.hasDoc && r.readErrors.get(t) === facts.readError && r.outside(t) === facts.outside))) {
+    return cached;
   }
   let resolved = resolutions.get(entry);
   if (!resolved) {
@@ -229,7 +235,8 @@ function resolveUse(r: Resolver, doc: SuiteDocument, f: CaseFacts, entry: unknow
     resolutions.set(entry, resolved);
   }
   const use = placedUse(resolved.use, extended(f.path, 'tools', i));
-  f.uses[i] = { use, file: resolved.file, hasDoc: resolved.hasDoc, readError: resolved.readError, outside: resolved.outside };
+  f.uses[2 * i] = use;
+  f.uses[2 * i + 1] = resolved;
   return use;
 }
 

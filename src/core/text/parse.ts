@@ -288,22 +288,25 @@ function shift(root: Node, delta: number): void {
 const unusable = (line: number): ParsedRoot => ({ node: undefined, value: undefined, line, broken: true });
 
 /** A root whose value came from `JSON.parse`; its tree is built as it is walked. */
-function strictRoot(source: string, base: number, end: number, line: number, value: unknown): ParsedRoot {
+function strictRoot(source: string | (() => string), base: number, end: number, line: number, value: unknown): ParsedRoot {
   let tree: Node | undefined;
   let built = false;
   let locator: StrictLocator | undefined;
+  // JSON with comments: the blanked text the tree and the locator read is made again when first
+  // needed, rather than kept beside the file's own text for every such file (few get a finding).
+  const text = typeof source === 'string' ? () => source : source;
   return {
     value,
     line,
     broken: false,
     get node(): Node | undefined {
       if (!built) {
-        tree = strictTree(source, base, end);
+        tree = strictTree(text(), base, end);
         built = true;
       }
       return tree;
     },
-    locate: (path) => (locator ??= new StrictLocator(source, base, end)).locate(path),
+    locate: (path) => (locator ??= new StrictLocator(text(), base, end)).locate(path),
   };
 }
 
@@ -348,15 +351,19 @@ function parseValue(source: string, text: string, base: number, line: number, wh
   // text, so the rare commented line takes the jsonc-parser path instead.
   let strict = strictValue(text);
   let treeText = wholeFile ? text : source;
+  let blanked = false;
   if (!strict && wholeFile && text.includes('/')) {
     const blank = withoutComments(text);
     strict = blank === undefined ? undefined : strictValue(blank);
-    if (blank !== undefined) treeText = blank;
+    if (blank !== undefined) {
+      treeText = blank;
+      blanked = true;
+    }
   }
   if (strict) {
     // Integers past 2^53 keep their spelling beside the value, for canonical comparison.
     if (strict.unsafeIntegers) recordExactIntegers(treeText, base, base + text.length, strict.value);
-    return { root: strictRoot(treeText, base, base + text.length, line, strict.value), issues: [] };
+    return { root: strictRoot(blanked ? () => withoutComments(text)! : treeText, base, base + text.length, line, strict.value), issues: [] };
   }
   const { deep, commas } = scanIssues(text, base);
   if (deep) return { root: unusable(line), issues: [{ ...deep, offset: base + deep.offset }] };
