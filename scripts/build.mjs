@@ -12,6 +12,8 @@ const entries = [
   // The command is a small launcher that runs the CLI bundle with its code cache (src/cli/launch.ts).
   { in: 'src/cli/launch.ts', out: 'cli', banner: '#!/usr/bin/env node' },
   { in: 'src/cli/main.ts', out: 'cli-main' },
+  // `import mcp`'s client and the MCP SDK, loaded by the CLI only for that command (src/cli/import-mcp.ts).
+  { in: 'src/cli/mcp-client.ts', out: 'mcp-client' },
   { in: 'src/server/node.ts', out: 'server' },
   // The `litmus-language-server` command: flags, then the server bundle above (src/server/bin.ts).
   { in: 'src/server/bin.ts', out: 'language-server', banner: '#!/usr/bin/env node' },

@@ -20,8 +20,9 @@ export const ADAPTER_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   client: ['src/server/protocol.ts'],
   importers: [],
   node: [],
-  // The measurement harness reads the detector's internals on purpose; it ships in no product.
-  eval: ['core-internals', 'node'],
+  // The measurement harness reads the detector's internals on purpose, and imports the benchmarks
+  // as suite authors do (src/eval/cases.ts); it ships in no product.
+  eval: ['core-internals', 'node', 'importers'],
 };
 
 export interface ImportEdge {

@@ -1,11 +1,27 @@
-;;; LITMUS Lint in Emacs 29+ with eglot (init.el). The server: npm install -g litmus-lint
+;;; LITMUS Lint in Emacs 28 or newer with eglot (init.el). The server: litmus-language-server (README: Install)
+;; Eglot is built into Emacs 29; on Emacs 28 install it (Debian: apt install elpa-eglot; or M-x package-install).
+(require 'js)
+(require 'project)
+
 ;; LITMUS files get a mode of their own (JSON with comments), so other JSON keeps its server.
-(define-derived-mode litmus-json-mode js-json-mode "LITMUS"
+(defalias 'litmus-json-parent-mode (if (fboundp 'js-json-mode) #'js-json-mode #'js-mode))
+(define-derived-mode litmus-json-mode litmus-json-parent-mode "LITMUS"
   "JSON with comments, for LITMUS suite files.")
 
 (add-to-list 'auto-mode-alist
              '("\\(?:\\.litmus\\.jsonc?\\|\\.litmus\\.jsonl\\|\\.tools\\.jsonc?\\|\\.env\\.jsonc?\\|\\.scores\\.json\\|/litmus\\.config\\.json\\|/litmus\\.harness\\.json\\)\\'"
                . litmus-json-mode))
+
+;; The project is the suite, as the CLI finds it: the nearest folder with a litmus.config.json or a
+;; .git. Without it, a suite outside version control would be only the file's folder, and its
+;; references to ../tools would read as leaving the workspace.
+(defun litmus-project-find (dir)
+  "The LITMUS suite that holds DIR, as a transient project."
+  (let ((root (locate-dominating-file
+               dir (lambda (d) (or (file-exists-p (expand-file-name "litmus.config.json" d))
+                                   (file-exists-p (expand-file-name ".git" d)))))))
+    (and root (eq major-mode 'litmus-json-mode) (cons 'transient (expand-file-name root)))))
+(add-hook 'project-find-functions #'litmus-project-find)
 
 (with-eval-after-load 'eglot
   (add-to-list 'eglot-server-programs

@@ -9,7 +9,8 @@
 #                         suite and in a folder without LITMUS files (no activation on plain JSONC)
 #   forced-failure        a deliberately failing run is reported as failing
 # Ends with one "N passed, N failed" line. Every step is bounded by a timeout.
-# Env: LITMUS_CACHE (code-server cache), KEEP_STATE=1 (keep the temp folder), LITMUS_E2E_SKIP_FORCED=1.
+# Env: LITMUS_CACHE (code-server cache), KEEP_STATE=1 (keep the temp folder), LITMUS_E2E_SKIP_FORCED=1,
+# LITMUS_REQUIRE_LAYERS=1 (CI: a machine that cannot install what this layer needs fails instead of skipping).
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 CACHE="${LITMUS_CACHE:-$HOME/.cache/litmus-lint}"
@@ -20,8 +21,15 @@ ko() { echo "FAIL $1"; fail=$((fail + 1)); }
 finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
 
 cd "$ROOT"
-if timeout 900 bash scripts/e2e/setup.sh >/tmp/litmus-e2e-setup.log 2>&1; then ok setup
-else tail -20 /tmp/litmus-e2e-setup.log; ko "setup (see /tmp/litmus-e2e-setup.log)"; finish; fi
+timeout 900 bash scripts/e2e/setup.sh >/tmp/litmus-e2e-setup.log 2>&1
+case $? in
+  0) ok setup ;;
+  77) # What this machine lacks, said plainly; CI sets LITMUS_REQUIRE_LAYERS=1, where that fails.
+      echo "SKIP editor end-to-end tests: $(tail -1 /tmp/litmus-e2e-setup.log)"
+      if [ "${LITMUS_REQUIRE_LAYERS:-}" = 1 ]; then ko "setup (LITMUS_REQUIRE_LAYERS=1)"; fi
+      finish ;;
+  *) tail -20 /tmp/litmus-e2e-setup.log; ko "setup (see /tmp/litmus-e2e-setup.log)"; finish ;;
+esac
 
 ST="$(mktemp -d /tmp/litmus-e2e.XXXXXX)"
 echo "state dir: $ST"

@@ -11,14 +11,19 @@ CS_DIR="$CACHE/code-server-$CS_VERSION"
 # 1. Debian packages: the browser; krb5 headers for code-server's `kerberos` native module; rg for
 #    seeding @vscode/ripgrep below.
 #    CHROMIUM_PATH names another Chromium or Chrome to drive instead (e.g. a CI image's Chrome).
-SUDO=""
-if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then SUDO=sudo; fi
+# Exit 77 (the layer is skipped, with this message) where they cannot be installed: no apt-get, or
+# neither root nor password-less sudo. CI (.ci/run) runs as root on Debian and installs them.
 need=()
 pkgs=(libkrb5-dev ripgrep)
 if [ -z "${CHROMIUM_PATH:-}" ]; then pkgs+=(chromium); fi
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
 if ((${#need[@]})); then
-  command -v apt-get >/dev/null || { echo "setup: need ${need[*]} and there is no apt-get" >&2; exit 1; }
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO=sudo
+    else echo "setup: needs the Debian packages ${need[*]} (apt-get install ${need[*]}; CHROMIUM_PATH may name another Chromium), and this user is not root and has no sudo" >&2; exit 77; fi
+  fi
+  command -v apt-get >/dev/null || { echo "setup: needs the Debian packages ${need[*]} (or CHROMIUM_PATH, krb5 headers and rg), and there is no apt-get here" >&2; exit 77; }
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${need[@]}"
 fi

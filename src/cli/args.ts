@@ -26,6 +26,8 @@ export interface CliOptions {
   ignorePatterns: string[];
   /** False with `--no-ignore`: neither `.litmusignore` nor `--ignore-pattern` applies. */
   ignore: boolean;
+  /** False with `--no-plugins`: the `plugins` of litmus.config.json files are not loaded. */
+  plugins: boolean;
   maxWarnings?: number;
   printConfig?: string;
   /** `--rule id:severity`, as written; checked against the registry when the run starts. */
@@ -62,6 +64,7 @@ export const OPTIONS = {
   'stdin-filename': { type: 'string' },
   'ignore-pattern': { type: 'string', multiple: true },
   'no-ignore': { type: 'boolean' },
+  'no-plugins': { type: 'boolean' },
   'max-warnings': { type: 'string' },
   'print-config': { type: 'string' },
   rule: { type: 'string', multiple: true },
@@ -137,6 +140,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     stdinFilename: v['stdin-filename'],
     ignorePatterns: v['ignore-pattern'] ?? [],
     ignore: !v['no-ignore'],
+    plugins: !v['no-plugins'],
     maxWarnings,
     printConfig: v['print-config'],
     rules: v.rule ?? [],

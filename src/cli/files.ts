@@ -1,7 +1,7 @@
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { type FileSystem, kindFromName, fileUri, normalizeUri, uriToPath } from '../core';
+import { type FileSystem, findSuiteRoot, kindFromName, fileUri, normalizeUri, uriToPath, type SuiteRoot } from '../core';
 import { UsageError } from './args';
 
 /** The ignore file: gitignore syntax, read from the working directory and from each folder linted. */
@@ -25,14 +25,26 @@ interface Glob {
 
 /** What the command line asks to lint, with the ignore rules that apply. */
 export interface Targets {
-  /** What to hand the loader: folders, files, and the folders that globs walk from. */
+  /**
+   * What to hand the loader: the suite roots of everything named (walked whole, for context), then
+   * the files named (read even when a walk would not list them).
+   */
   roots: string[];
+  /** The suite each named path is linted in (see findSuiteRoot), outer ones only, in path order. */
+  suites: SuiteRoot[];
+  /** Those suites that reach beyond the folders named: read for context, and worth a note. */
+  widened: SuiteRoot[];
   /** The file system with ignored entries, and files no glob matches, left out of directory listings. */
   fs: FileSystem;
   /** Files named on the command line that an ignore rule matches: warned about, not linted. */
   ignoredExplicit: string[];
-  /** Files the user named or that a walk of what they named reaches: only these are fixed. */
+  /** Files the user named or that a walk of what they named reaches: only these are reported and fixed. */
   selected(uri: string): boolean;
+  /**
+   * True when the suite of a file named on its own was guessed (no `litmus.config.json` or `.git`
+   * above it: its folder stands in): a twin or seed elsewhere may be missing from what was read.
+   */
+  guessedContext(uri: string): boolean;
   /** True when an ignore rule matches the path (a folder when `dir`). */
   ignored(uri: string, dir?: boolean): boolean;
   /** Glob patterns that matched no LITMUS file (`ignored`: only ignored ones), for ESLint's usage error. */
@@ -100,9 +112,13 @@ export interface TargetOptions {
 }
 
 /**
- * Sorts the command line's paths into folders, files and globs, and reads the ignore rules: the
- * working directory's `.litmusignore`, then each named folder's (deeper rules win, as in git),
- * then `--ignore-pattern` (relative to the working directory, last word).
+ * Sorts the command line's paths into folders, files and globs, finds the suite each belongs to
+ * (its nearest folder with a `litmus.config.json` or `.git`), and reads the ignore rules: the
+ * working directory's `.litmusignore`, then each suite root's and each named folder's (deeper rules
+ * win, as in git), then `--ignore-pattern` (relative to the working directory, last word).
+ *
+ * The loader walks the suite roots whole, so that a file named alone is linted with its twins,
+ * seeds and references as in a lint of its suite; only what was named is reported and fixed.
  */
 export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promise<Targets> {
   const folders: string[] = [];
@@ -123,9 +139,15 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
     else throw new UsageError(`no such file or folder: ${p}`);
   }
 
+  // Each named path's suite (see findSuiteRoot), whose `.litmusignore` applies too.
+  const found: { path: string; from: 'folder' | 'file' | 'glob'; suite: SuiteRoot }[] = [];
+  for (const [path, from] of [...folders.map((f) => [f, 'folder'] as const), ...files.map((f) => [f, 'file'] as const), ...globs.map((g) => [g.base, 'glob'] as const)]) {
+    found.push({ path, from, suite: await findSuiteRoot(fs, normalizeUri(fileUri(path)), from !== 'file') });
+  }
+
   const sources: IgnoreSource[] = [];
   if (opts.ignore) {
-    const folderBases = [opts.cwd, ...folders, ...globs.map((g) => g.base)];
+    const folderBases = [opts.cwd, ...found.map((f) => uriToPath(f.suite.uri)), ...folders, ...globs.map((g) => g.base)];
     const seen = new Set<string>();
     // Outer folders first, so a deeper file's rules (and negations) come later and win.
     for (const folder of folderBases.sort((a, b) => a.length - b.length)) {
@@ -174,6 +196,28 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
 
   const ignoredExplicit = files.filter((f) => ignoredPath(f, false));
   const explicit = new Set(files.filter((f) => !ignoredExplicit.includes(f)));
+  // The suites to walk: those of what is linted (an ignored file named alone brings none), outer
+  // ones only, since a suite inside another is walked as part of it.
+  const live = found.filter((f) => f.from !== 'file' || explicit.has(f.path));
+  // Folders of files named alone that stand in for a suite no marker shows. Such a folder is read
+  // one level deep: with nothing to mark the suite, walking all below it could mean a home folder
+  // or /tmp. It walks no deeper suite either: that one is walked from its own root.
+  const guessed = live.filter((f) => f.from === 'file' && !f.suite.marker).map((f) => uriToPath(f.suite.uri));
+  const shallow = (dir: string) => guessed.includes(dir) && !folders.some((f) => under(f, dir)) && !globs.some((g) => under(g.base, dir));
+  const suites: SuiteRoot[] = [];
+  for (const { suite } of [...live].sort((a, b) => a.suite.uri.length - b.suite.uri.length)) {
+    const path = uriToPath(suite.uri);
+    const covered = suites.some((o) => {
+      const outer = uriToPath(o.uri);
+      return outer === path || (under(outer, path) && !shallow(outer));
+    });
+    if (!covered) suites.push(suite);
+  }
+  suites.sort((a, b) => live.findIndex((f) => f.suite.uri === a.uri) - live.findIndex((f) => f.suite.uri === b.uri));
+  const suitePaths = suites.map((s) => uriToPath(s.uri));
+  // A subfolder of a shallow folder is still walked when it holds something named (a folder, a
+  // glob's base, another suite).
+  const leadsTo = (abs: string) => [...folders, ...globs.map((g) => g.base), ...suitePaths].some((f) => under(abs, f));
   const globMatch = (abs: string, count?: 'matched' | 'ignored'): boolean => {
     let hit = false;
     for (const g of globs) {
@@ -197,23 +241,40 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
       const entries = await fs.readDirectory(uri);
       return entries.filter(([name, type]) => {
         const abs = resolve(dir, name);
-        if (type === 'directory') return !ignoredPath(abs, true);
+        // A folder that stands in for a lone file's suite is read one level deep: with nothing to
+        // mark the suite, walking all below it could mean a home folder or /tmp.
+        if (type === 'directory') return !ignoredPath(abs, true) && (!shallow(dir) || leadsTo(abs));
         if (ignoredPath(abs, false)) {
           if (candidateName(name)) globMatch(abs, 'ignored');
           return false;
         }
-        if (folders.some((f) => under(f, abs))) return true;
-        return globMatch(abs, candidateName(name) ? 'matched' : undefined);
+        const matched = globMatch(abs, candidateName(name) ? 'matched' : undefined);
+        // The rest of a named path's suite is read too, as context.
+        return matched || folders.some((f) => under(f, abs)) || suitePaths.some((f) => under(f, abs));
       });
     },
   };
 
   return {
-    roots: [...folders, ...explicit, ...globs.map((g) => g.base)].map((p) => normalizeUri(fileUri(p))),
+    roots: [...suitePaths, ...explicit].map((p) => normalizeUri(fileUri(p))),
+    suites,
+    widened: suites.filter((s) => !folders.includes(uriToPath(s.uri))),
     // With nothing to leave out, listings go straight through: a large suite pays nothing per entry.
-    fs: sources.length === 0 && globs.length === 0 ? fs : filtered,
+    fs: sources.length === 0 && globs.length === 0 && guessed.length === 0 ? fs : filtered,
     ignoredExplicit: ignoredExplicit.map((p) => normalizeUri(fileUri(p))),
     selected: (uri) => selectedPath(uriToPath(uri)),
+    guessedContext: (uri) => {
+      const abs = uriToPath(uri);
+      // Folders and globs named are the suite as far as the user said; a lone file's folder is not.
+      if (folders.some((f) => under(f, abs)) || globMatch(abs)) return false;
+      // The innermost suite that holds the file decides: a marked suite below a guessed folder is not a guess.
+      let inner: (typeof live)[number] | undefined;
+      for (const f of live) {
+        const root = uriToPath(f.suite.uri);
+        if (under(root, abs) && (!inner || root.length > uriToPath(inner.suite.uri).length)) inner = f;
+      }
+      return inner !== undefined && !inner.suite.marker && guessed.includes(uriToPath(inner.suite.uri));
+    },
     ignored: (uri, dir = false) => ignoredPath(uriToPath(uri), dir),
     unmatchedGlobs: () => globs.filter((g) => g.matched === 0).map((g) => ({ pattern: g.pattern, ignored: g.ignored > 0 })),
   };

@@ -44,6 +44,7 @@ export function helpText(): string {
     '      --stdin-filename <path>   the file standard input stands for: its kind, config and workspace',
     '      --ignore-pattern <pat>    ignore files matching this gitignore pattern (repeatable)',
     `      --no-ignore               apply neither ${IGNORE_FILE} files nor --ignore-pattern`,
+    '      --no-plugins              load no plugins named in litmus.config.json (lint an untrusted suite)',
     '      --color, --no-color       force colour on or off (default: on a terminal, unless NO_COLOR)',
     '      --cache                   reuse results while no file the lint reads has changed',
     `      --cache-location <path>   the cache file or folder (default: ${DEFAULT_CACHE_DIR})`,

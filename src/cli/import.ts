@@ -1,17 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { escapeText } from '../core';
-import { BENCHMARKS, IMPORTERS, type OutputFile, type SourceReader } from '../importers/index';
+import { BENCHMARKS, IMPORTERS, LAYOUTS, locateSource, type EntryKind, type OutputFile, type SourceReader } from '../importers/index';
+import { readDataFileSync } from '../node/fs';
+import { IMPORT_MCP_USAGE_LINE, runImportMcp } from './import-mcp';
+import { walkImportArgs, type CommonImportArgs } from './import-args';
 import type { CliIo } from './io';
 
+/** No benchmark file is read past this (the largest published one is under 4 MB). */
+export const IMPORT_MAX_FILE_BYTES = 64 * 1024 * 1024;
+
 export const IMPORT_USAGE = `Usage: litmus-lint import <${BENCHMARKS.join('|')}> <source> --out <dir> [options]
+       ${IMPORT_MCP_USAGE_LINE}
 
 Converts a published benchmark into LITMUS files a suite author keeps and edits: case files grouped
 as the benchmark groups its tasks, tool-schema files in the dialect it sends, shared environment
 files, a litmus.config.json and a README.md saying where every field came from (docs/import.md).
+\`import mcp\` lists the tools of a live MCP server into a tools file (litmus-lint import mcp --help).
 
-  <source>              the benchmark's folder (AgentDojo: the folder holding export.json)
+  <source>              the benchmark's folder, the folder that holds its main file, or that file:
+                        agentdojo export.json; injecagent data/ or data/tools.json;
+                        agentharm benchmark/; asb data/ or data/agent_task.jsonl
   -o, --out <dir>       where to write; created if missing
       --suite <name>    the suite name and instance_id prefix (default: the benchmark's name)
       --force           overwrite files that already exist in --out
@@ -21,14 +31,10 @@ files, a litmus.config.json and a README.md saying where every field came from (
 Exit status: 0 imported, 2 usage error or bad source data (one line on standard error, nothing written).
 `;
 
-interface ImportArgs {
+interface ImportArgs extends CommonImportArgs {
   benchmark?: string;
   source?: string;
-  out?: string;
   suite?: string;
-  force: boolean;
-  dryRun: boolean;
-  help: boolean;
 }
 
 class ImportFailure extends Error {}
@@ -37,50 +43,28 @@ class ImportFailure extends Error {}
 export function parseImportArgs(args: readonly string[]): ImportArgs | string {
   const opts: ImportArgs = { force: false, dryRun: false, help: false };
   const positional: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--') {
-      positional.push(...args.slice(i + 1));
-      break;
-    }
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : args[++i]);
-    switch (name) {
-      case '-h':
-      case '--help':
-        opts.help = true;
-        break;
-      case '--force':
-        opts.force = true;
-        break;
-      case '--dry-run':
-        opts.dryRun = true;
-        break;
-      case '-o':
-      case '--out': {
-        const v = value();
-        if (!v) return '--out needs a folder';
-        opts.out = v;
-        break;
-      }
-      case '--suite': {
-        const v = value();
-        if (!v) return '--suite needs a name';
-        if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v)) return `--suite ${JSON.stringify(v)}: use letters, digits, '.', '_' and '-' (it prefixes every instance_id)`;
-        opts.suite = v;
-        break;
-      }
-      default:
-        if (arg.startsWith('-') && arg !== '-') return `unknown option ${JSON.stringify(arg)}`;
-        positional.push(arg);
-    }
-  }
+  const problem = walkImportArgs(args, opts, {
+    own(name, value) {
+      if (name !== '--suite') return false;
+      const v = value();
+      if (!v) return '--suite needs a name';
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v)) return `--suite ${JSON.stringify(v)}: use letters, digits, '.', '_' and '-' (it prefixes every instance_id)`;
+      opts.suite = v;
+      return undefined;
+    },
+    other(arg) {
+      if (arg.startsWith('-') && arg !== '-') return `unknown option ${JSON.stringify(arg)}`;
+      positional.push(arg);
+      return undefined;
+    },
+    rest: (more) => positional.push(...more),
+  });
+  if (problem) return problem;
   if (opts.help) return opts;
   if (positional.length === 0) return `name a benchmark: ${BENCHMARKS.join(', ')}`;
   const [benchmark, source, ...extra] = positional;
   if (!BENCHMARKS.includes(benchmark)) return `unknown benchmark ${JSON.stringify(benchmark)}; use one of ${BENCHMARKS.join(', ')}`;
-  if (source === undefined) return 'name the benchmark\'s source folder';
+  if (source === undefined) return 'name the benchmark\'s source folder or main file';
   if (extra.length) return `unexpected argument ${JSON.stringify(extra[0])}`;
   if (opts.out === undefined) return '--out <dir> is required';
   return { ...opts, benchmark, source };
@@ -88,6 +72,7 @@ export function parseImportArgs(args: readonly string[]): ImportArgs | string {
 
 /** `litmus-lint import <benchmark> <source> --out <dir>`. */
 export async function runImport(args: readonly string[], io: CliIo): Promise<number> {
+  if (args[0] === 'mcp') return runImportMcp(args.slice(1), io);
   const say = (line: string) => io.stderr(`litmus-lint import: ${escapeText(line)}\n`);
   const opts = parseImportArgs(args);
   if (typeof opts === 'string') {
@@ -99,10 +84,10 @@ export async function runImport(args: readonly string[], io: CliIo): Promise<num
     return 0;
   }
   try {
-    const source = resolve(io.cwd, opts.source!);
     const out = resolve(io.cwd, opts.out!);
-    if (statSync(source, { throwIfNoEntry: false })?.isDirectory() !== true) throw new ImportFailure(`${opts.source}: no such folder`);
-    const reader = folderReader(source);
+    const located = locateSource(LAYOUTS[opts.benchmark!], resolve(io.cwd, opts.source!), probe);
+    if (!located.ok) throw new ImportFailure(located.error);
+    const reader = folderReader(located.root);
     const started = Date.now();
     const result = IMPORTERS[opts.benchmark!](reader, {
       suite: opts.suite,
@@ -114,7 +99,8 @@ export async function runImport(args: readonly string[], io: CliIo): Promise<num
     const { summary } = result;
     const line = `${summary.cases} cases (${summary.adversarial} adversarial, ${summary.benign} benign${summary.derived ? `, ${summary.derived} of them derived` : ''}) in ${result.files.length} files`;
     if (opts.dryRun) {
-      for (const f of result.files) io.stdout(`${join(opts.out!, f.path)}  ${Buffer.byteLength(f.text)} bytes\n`);
+      // Paths hold names from the benchmark's data: printed escaped, as every other output is.
+      for (const f of result.files) io.stdout(`${escapeText(join(opts.out!, f.path))}  ${Buffer.byteLength(f.text)} bytes\n`);
       printWarnings(result.warnings, say);
       say(`dry run: would write ${line} to ${opts.out}`);
       return 0;
@@ -140,7 +126,18 @@ function printWarnings(warnings: readonly string[], say: (l: string) => void): v
   if (warnings.length > shown.length) say(`warning: ... and ${warnings.length - shown.length} more (listed in the README.md written)`);
 }
 
-/** A reader confined to the source folder: no absolute paths, nothing above it. */
+/** What a path is, following links (a link to nothing is nothing). */
+function probe(path: string): EntryKind | undefined {
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st === undefined ? undefined : st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other';
+}
+
+/**
+ * A reader confined to the source folder (no absolute paths, nothing above it) that reads as the
+ * linter reads: regular files only, nothing on a pseudo file system, at most IMPORT_MAX_FILE_BYTES.
+ * A file that is not there is `undefined` (the importer names what it needed); one that is there
+ * and cannot be read is a one-line failure naming it.
+ */
 function folderReader(root: string): SourceReader {
   const inside = (p: string): string | undefined => {
     if (isAbsolute(p) || p.split(/[\\/]/).includes('..')) return undefined;
@@ -151,9 +148,17 @@ function folderReader(root: string): SourceReader {
       const full = inside(p);
       if (full === undefined) return undefined;
       try {
-        return statSync(full).isFile() ? readFileSync(full, 'utf8') : undefined;
-      } catch {
-        return undefined;
+        return readDataFileSync(full, IMPORT_MAX_FILE_BYTES);
+      } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR' || err.code === 'EISDIR') return undefined;
+        const why =
+          err.code === 'ESPECIALFS' ? err.message.replace(/:\s.*$/, '').replace(/^on /, 'it is on ') :
+          err.code === 'EFBIG' ? `larger than ${IMPORT_MAX_FILE_BYTES / 1024 / 1024} MB` :
+          err.code === 'ENOTFILE' ? 'not a regular file (a FIFO, a socket or a device)' :
+          err.code === 'EILSEQ' ? String((err as { reason?: string }).reason ?? 'not valid UTF-8') :
+          `${err.code ?? 'error'}: ${(err.message ?? String(e)).split('\n')[0]}`;
+        throw new ImportFailure(`cannot read ${p} in ${root}: ${why}`);
       }
     },
     list(p) {

@@ -14,7 +14,8 @@ export function parseRuleOptions(specs: readonly string[]): Record<string, Sever
     if (colon < 0) throw new UsageError(`--rule takes id:severity, e.g. --rule signature-overlap:warning, not '${spec}'`);
     const id = spec.slice(0, colon).trim();
     const word = spec.slice(colon + 1).trim().toLowerCase();
-    if (!RULE_IDS.includes(id)) {
+    // `namespace/rule` names a plugin's rule (docs/plugins.md), known only once plugins load.
+    if (!RULE_IDS.includes(id) && !/^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9-]*$/.test(id)) {
       let near = closest(id, RULE_IDS);
       // A rule named by part of its id (`overlap`) is as plainly meant as a typo.
       if (!near.length && id.length >= 4) near = RULE_IDS.filter((r) => r.includes(id.toLowerCase()));

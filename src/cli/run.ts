@@ -6,6 +6,8 @@ import {
   escapeText,
   fileUri,
   isNotUtf8,
+  findSuiteRoot,
+  holdGuessedRenames,
   isUnder,
   isUnsafeCodePoint,
   joinUri,
@@ -14,6 +16,8 @@ import {
   neutraliseWorkflowCommands,
   neutraliseWorkflowCommandsInJson,
   normalizeUri,
+  ALL_RULES,
+  pluginEntries,
   RULE_IDS,
   RULES,
   SEVERITY_ORDER,
@@ -22,6 +26,7 @@ import {
   type LintDiagnostic,
   type LoadResult,
   type SeveritySetting,
+  type SuiteRoot,
 } from '../core';
 import { findingAnchor } from './anchor';
 import { parseCliArgs, UsageError, type CliOptions, type FormatTarget } from './args';
@@ -45,6 +50,7 @@ import { runReport } from './report';
 import { applyRuleOptions, parseRuleOptions } from './rule-options';
 import { terminalWidth } from './terminal';
 import { INFORMATION_URI, TOOL_NAME, TOOL_VERSION } from './version';
+import { loadPlugins, pluginScope, type LoadedPlugins } from '../node/plugins';
 
 /**
  * The formats whose report is a JSON value, which can be written out in pieces when it is huge
@@ -80,6 +86,9 @@ export async function runCli(argv: string[], raw: CliIo): Promise<number> {
   } catch (e) {
     if (e instanceof WriteError || e instanceof InputError) {
       io.stderr(`${TOOL_NAME}: ${escapeText(e.message)}\n`);
+    } else if (e instanceof PluginError) {
+      // Each line was escaped as it was built; the module's own message may carry suite text.
+      io.stderr(`${TOOL_NAME}: ${e.message}\n`);
     } else if (e instanceof UsageError) {
       // Option names and paths come from the command line: escape them like any untrusted text.
       io.stderr(`${TOOL_NAME}: ${escapeText(e.message)} (see ${TOOL_NAME} --help)\n`);
@@ -135,6 +144,12 @@ interface Session {
   roots: string[];
   /** Files a fix may write (or, with --stdin, the one buffer). */
   writable: (uri: string) => boolean;
+  /** Files whose findings are reported: what was named, not the rest of its suite. */
+  reports: (uri: string) => boolean;
+  /** Files read in a suite that was guessed (see Targets.guessedContext). */
+  guessed: (uri: string) => boolean;
+  /** Suites read beyond the folders named, said in a note. */
+  widened: SuiteRoot[];
   /** --stdin: the buffer's URI, the one file reported. */
   stdinUri?: string;
   stdinText?: string;
@@ -177,9 +192,10 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     if (opts.stdinFilename === undefined) throw new UsageError('--stdin needs --stdin-filename PATH: the name decides the file\'s kind and which config applies');
     const stdinUri = normalizeUri(fileUri(resolve(io.cwd, opts.stdinFilename)));
     const text = (await readStdin(io)).replace(/^\ufeff/, '');
-    const folder = dirname(uriToPath(stdinUri));
-    const folderThere = (await io.fs.stat(normalizeUri(fileUri(folder))).catch(() => undefined))?.type === 'directory';
-    const targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: folderThere ? [folder] : [], ignorePatterns: opts.ignorePatterns, ignore: opts.ignore, warn });
+    // The buffer is linted in its suite, as the file on disk would be.
+    const suite = await findSuiteRoot(io.fs, stdinUri, false);
+    const suiteThere = (await io.fs.stat(suite.uri).catch(() => undefined))?.type === 'directory';
+    const targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: suiteThere ? [uriToPath(suite.uri)] : [], ignorePatterns: opts.ignorePatterns, ignore: opts.ignore, warn });
     if (targets.ignored(stdinUri)) {
       warn(`${show(stdinUri)}: File ignored because of a matching ignore pattern; use --no-ignore to lint it`);
       // An editor that pipes a buffer through --fix gets it back unchanged, never nothing.
@@ -188,8 +204,11 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     }
     session = {
       fs: withBuffer(targets.fs, stdinUri, text),
-      roots: folderThere ? targets.roots : [stdinUri],
+      roots: suiteThere ? targets.roots : [stdinUri],
       writable: (uri) => normalizeUri(uri) === stdinUri,
+      reports: (uri) => uri === stdinUri,
+      guessed: () => !suite.marker,
+      widened: [],
       stdinUri,
       stdinText: text,
     };
@@ -197,7 +216,15 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
     if (opts.paths.length === 0) throw new UsageError('no files or folders given');
     const targets: Targets = await resolveTargets(io.fs, { cwd: io.cwd, paths: opts.paths, ignorePatterns: opts.ignorePatterns, ignore: opts.ignore, warn });
     for (const uri of targets.ignoredExplicit) warn(`${show(uri)}: File ignored because of a matching ignore pattern; use --no-ignore to lint it`);
-    session = { fs: targets.fs, roots: targets.roots, writable: (uri) => targets.selected(normalizeUri(uri)) };
+    session = {
+      fs: targets.fs,
+      roots: targets.roots,
+      writable: (uri) => targets.selected(normalizeUri(uri)),
+      // A --config file was named too: a broken one must not pass in silence.
+      reports: (uri) => targets.selected(uri) || uri === configUri,
+      guessed: (uri) => targets.guessedContext(uri),
+      widened: targets.widened,
+    };
     if (session.roots.length === 0) {
       // Every path named was ignored: nothing to read, and nothing to fail on.
       const ctx = emptyContext(cwdUri, []);
@@ -297,15 +324,23 @@ async function lintSession(
   // Findings in-source suppressions accept come back marked (to be shown as such, never counted);
   // those of the last lint are kept here, beside what counts, which is all the rest of the run sees.
   let suppressed: LintDiagnostic[] = [];
+  // Custom rules from the configs' `plugins` (docs/plugins.md), loaded once the configs are read.
+  let plugins: LoadedPlugins | undefined;
   const lint = (loaded: LoadResult) => {
-    const run = () => lintIndex(loaded.index, { keepSuppressed: true, inlineConfig: opts.inlineConfig }).diagnostics;
-    const all = cache ? cache.lint(loaded.index, run, reads) : run();
+    const extra = plugins?.rules.length ? plugins : undefined;
+    const run = () => {
+      const diagnostics = lintIndex(loaded.index, { keepSuppressed: true, inlineConfig: opts.inlineConfig, ...(extra ? { rules: [...ALL_RULES, ...extra.rules] } : {}) }).diagnostics;
+      return extra ? diagnostics.filter(pluginScope(extra, loaded.index)) : diagnostics;
+    };
+    // A plugin's result depends on code the cache cannot see: such runs are never stored.
+    const all = (cache && !extra ? cache.lint(loaded.index, run, reads) : run()).map((d) => (session.guessed(d.uri) ? holdGuessedRenames(d) : d));
     suppressed = all.filter((d) => d.suppressions);
     return suppressed.length ? all.filter((d) => !d.suppressions) : all;
   };
 
   let loaded = await load();
   session.afterLoad?.();
+  plugins = await settlePlugins(io, opts, loaded, cwdUri);
   if (session.stdinUri && !loaded.index.docs.has(session.stdinUri)) {
     notice(io, 'note', `skipped ${escapeText(relPath(session.stdinUri, cwdUri))}: not a LITMUS file (by name or $schema)`, opts.quiet);
   }
@@ -324,11 +359,14 @@ async function lintSession(
     }
   }
   const notices = printNotices(io, loaded, cwdUri, session.stdinUri !== undefined, opts.quiet);
+  for (const suite of session.widened) notices.push(notice(io, 'note', suiteNote(suite, cwdUri), opts.quiet));
+  // Reported: the files named (or reached by walking what was named), never the rest of the suite.
+  const files = [...loaded.index.docs.keys()].filter((u) => session.reports(u)).sort();
   // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
-  if (loaded.index.docs.size === 0) notices.push(nothingFound(io));
+  if ((session.stdinUri ? loaded.index.docs.size : files.length) === 0) notices.push(nothingFound(io));
 
-  const reported = session.stdinUri ? diagnostics.filter((d) => d.uri === session.stdinUri) : diagnostics;
-  const reportedSuppressed = session.stdinUri ? suppressed.filter((d) => d.uri === session.stdinUri) : suppressed;
+  const reported = diagnostics.filter((d) => session.reports(d.uri));
+  const reportedSuppressed = suppressed.filter((d) => session.reports(d.uri));
   let kept = reported;
   if (opts.writeBaseline !== undefined) {
     const path = resolve(io.cwd, opts.writeBaseline);
@@ -345,7 +383,6 @@ async function lintSession(
   }
   await cache?.save();
 
-  const files = session.stdinUri ? [session.stdinUri].filter((u) => loaded.index.docs.has(u)) : [...loaded.index.docs.keys()].sort();
   const ctx = emptyContext(cwdUri, files);
   ctx.fixed = fixed;
   ctx.notices = notices;
@@ -356,7 +393,31 @@ async function lintSession(
   // Where each finding sits by case and JSON path: SARIF's and GitLab's fingerprints.
   const index = loaded.index;
   ctx.anchor = (d) => findingAnchor(index.docs.get(d.uri), d);
+  ctx.extraRules = plugins?.rules.map((r) => r.meta);
   return finishReports(io, opts, kept, ctx, setup);
+}
+
+/** A plugin that cannot be loaded: the run stops (status 2), as ESLint stops on a missing plugin. */
+class PluginError extends Error {}
+
+/**
+ * Loads the plugins the configs name, unless `--no-plugins` (then says which were not loaded). A
+ * plugin that cannot be loaded, or exports something that is not a rule, stops the run: findings
+ * without the rules a suite asked for would pass CI for the wrong reason.
+ */
+async function settlePlugins(io: CliIo, opts: CliOptions, loaded: LoadResult, cwdUri: string): Promise<LoadedPlugins | undefined> {
+  const named = [...loaded.index.docs.values()].filter((d) => d.kind === 'config' && pluginEntries(d).length);
+  if (!named.length) return undefined;
+  const show = (uri: string) => escapeText(relPath(uri, cwdUri));
+  if (!opts.plugins) {
+    for (const d of named) io.stderr(`${TOOL_NAME}: note: plugins named in ${show(d.uri)} not loaded (--no-plugins): ${pluginEntries(d).map((e) => escapeText(e.specifier)).join(', ')}\n`);
+    return undefined;
+  }
+  const plugins = await loadPlugins(loaded.index);
+  if (plugins.problems.length) {
+    throw new PluginError(plugins.problems.map((p) => `${show(p.configUri)}: plugins[${p.index}]: ${escapeText(p.message, 300)}`).join(`\n${TOOL_NAME}: `));
+  }
+  return plugins;
 }
 
 /**
@@ -411,6 +472,16 @@ async function readBaseline(io: CliIo, file: string): Promise<{ uri: string; val
 
 function emptyContext(cwdUri: string, files: string[]): FormatContext {
   return { cwdUri, files, toolName: TOOL_NAME, toolVersion: TOOL_VERSION, informationUri: INFORMATION_URI, color: false, hidden: 0 };
+}
+
+/** Says that a suite was read beyond what was named, and why there: the rule users can predict. */
+function suiteNote(suite: SuiteRoot, cwdUri: string): string {
+  const where = escapeText(relPath(suite.uri, cwdUri) || '.');
+  const why =
+    suite.marker === 'litmus.config.json' ? 'the nearest folder with a litmus.config.json'
+    : suite.marker === '.git' ? 'the repository root: no litmus.config.json on the way up'
+    : 'no litmus.config.json or .git above it';
+  return `linted with its suite in ${where}/ (${why}); findings are reported for the given paths only`;
 }
 
 function nothingFound(io: CliIo): Notice {
@@ -606,7 +677,7 @@ async function realUriOf(io: CliIo, uri: string): Promise<string | undefined> {
 /** Says on standard error what was read or skipped beyond the plain lint, so nothing is silent (notes not with `--quiet`). */
 function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string, fromStdin: boolean, quiet: boolean): Notice[] {
   const notices: Notice[] = [];
-  const show = (uri: string) => escapeText(relPath(uri, cwdUri));
+  const show = (uri: string) => escapeText(relPath(uri, cwdUri) || '.');
   const why: Record<string, string> = { config: 'the nearest litmus.config.json', harness: 'the nearest litmus.harness.json' };
   // With --stdin the user named no paths: what the buffer's workspace reads is no news.
   for (const uri of fromStdin ? [] : loaded.readOutsideRoots) {

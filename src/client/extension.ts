@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { ExecuteCommandRequest, LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { CodeActionRequest, ExecuteCommandRequest, LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
   APPLY_AUTO_FIXES_COMMAND,
   LINT_WORKSPACE_REQUEST,
@@ -55,7 +55,10 @@ function createClient(context: vscode.ExtensionContext, output: vscode.OutputCha
     documentSelector: DOCUMENT_SELECTOR,
     outputChannel: output,
     // The server pulls settings per folder (workspace/configuration); these serve clients without that.
-    initializationOptions: { settings: vscode.workspace.getConfiguration('litmus') },
+    // schemasByName: VS Code's JSON support gives files named by their kind the bundled schemas
+    // (contributes.jsonValidation); the server answers only those whose `$schema` names one.
+    // trustedWorkspace: plugins named in litmus.config.json (code from the workspace) run only then.
+    initializationOptions: { settings: vscode.workspace.getConfiguration('litmus'), schemasByName: false, trustedWorkspace: vscode.workspace.isTrusted },
     synchronize: { configurationSection: 'litmus' },
   };
   // The id `litmus` makes `litmus.trace.server` the trace setting.
@@ -158,16 +161,28 @@ export async function activate(context: vscode.ExtensionContext): Promise<Litmus
       const old = client;
       client = undefined;
       status.busy(true);
-      if (old) await old.dispose(5000).catch((e: unknown) => output.appendLine(`stopping the server: ${String(e)}`));
-      await start();
+      const restarted = (async () => {
+        if (old) await old.dispose(5000).catch((e: unknown) => output.appendLine(`stopping the server: ${String(e)}`));
+        await start();
+      })();
+      // Requests made meanwhile (quick fixes, commands) wait for the new server.
+      starting = restarted;
+      await restarted;
       output.appendLine('LITMUS language server restarted');
     }),
     vscode.commands.registerCommand('litmus.showOutput', () => output.show(true)),
+    // Trust granted: a new server runs the configs' plugins.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void vscode.commands.executeCommand('litmus.restartServer')),
     { dispose: () => void client?.dispose() },
   );
 
+  // Before the client starts: VS Code asks for quick fixes as soon as a file opens, which may be
+  // while the server is still starting (a second or more after the window opens); without this the
+  // answer would come from no provider at all and hold nothing.
+  context.subscriptions.push(earlyCodeActions());
   await start();
-  // Settled before `ready()` resolves, so nothing else writes user settings at the same time.
+  // Only with `litmus.offlineSchemas` on (off by default: user settings are the user's) or to take
+  // back entries an earlier version wrote; settled before `ready()` resolves.
   let schemasSynced = syncSchemaSettings(context.extensionUri, (t) => output.appendLine(t));
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -183,6 +198,40 @@ export async function activate(context: vscode.ExtensionContext): Promise<Litmus
     },
     reportHtml: () => (report ? reportHtml : undefined),
   };
+}
+
+/**
+ * Answers code-action requests made while the language client is not running yet (starting or
+ * restarting): each waits for it, then asks the server, which waits for the lint of the file's
+ * current text. Once the client runs, its own provider answers and this one gives nothing, so no
+ * action comes twice.
+ */
+function earlyCodeActions(): vscode.Disposable {
+  return vscode.languages.registerCodeActionsProvider(
+    DOCUMENT_SELECTOR,
+    {
+      async provideCodeActions(document, range, context, token) {
+        if (client?.isRunning()) return undefined;
+        await starting.catch(() => undefined);
+        const c = client;
+        if (!c || token.isCancellationRequested) return undefined;
+        try {
+          const params = {
+            textDocument: c.code2ProtocolConverter.asTextDocumentIdentifier(document),
+            range: c.code2ProtocolConverter.asRange(range),
+            context: await c.code2ProtocolConverter.asCodeActionContext(context, token),
+          };
+          const result = await c.sendRequest(CodeActionRequest.type, params, token);
+          if (!result || token.isCancellationRequested) return undefined;
+          return (await c.protocol2CodeConverter.asCodeActionResult(result, token)).filter((a): a is vscode.CodeAction => a instanceof vscode.CodeAction);
+        } catch {
+          // Cancelled, or the server went away meanwhile: no actions from here.
+          return undefined;
+        }
+      },
+    },
+    { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix, vscode.CodeActionKind.SourceFixAll.append('litmus')] },
+  );
 }
 
 export async function deactivate(): Promise<void> {

@@ -15,9 +15,11 @@ interface SchemaSetting {
  * so a `$schema` naming one of ours never goes to the network. The inline schema only points at
  * the bundled file, whose relative `$ref`s then resolve beside it.
  *
- * Nothing else does this: `contributes.jsonValidation` matches document names, not `$schema`
- * values, and the JSON extension reads `json.schemas` from user and workspace settings only, not
- * from `configurationDefaults`. Hence user settings, written only when they differ.
+ * Nothing else can: `contributes.jsonValidation` (which gives files named by their kind the bundled
+ * schemas) matches document names, a document's `$schema` wins over it, VS Code's JSON client
+ * fetches http(s) schema URLs itself (no content provider is asked), and it reads `json.schemas`
+ * from user and workspace settings only, not from `configurationDefaults`. User settings are the
+ * user's: this is opt-in (`litmus.offlineSchemas`), written only when they differ.
  */
 export function schemaEntries(extensionUri: vscode.Uri, files: string[]): SchemaSetting[] {
   return files.map((f) => ({ url: `${SCHEMA_BASE}${f}`, schema: { $ref: vscode.Uri.joinPath(extensionUri, 'schemas', f).toString() } }));
@@ -27,7 +29,9 @@ const ours = (e: unknown): boolean => typeof e === 'object' && e !== null && typ
 
 /**
  * Brings the user's `json.schemas` to hold exactly our entries for our URLs (their own entries
- * kept, in order), or none of ours when `litmus.offlineSchemas` is off. Returns whether it wrote.
+ * kept, in order) when `litmus.offlineSchemas` is on, or none of ours when it is off (the default).
+ * Writes only when they differ: off, with none of ours there, it writes nothing. Returns whether it
+ * wrote.
  */
 export async function syncSchemaSettings(extensionUri: vscode.Uri, log: (text: string) => void): Promise<boolean> {
   let files: string[];
@@ -40,7 +44,7 @@ export async function syncSchemaSettings(extensionUri: vscode.Uri, log: (text: s
     log(`bundled schemas not found: ${String(e)}`);
     return false;
   }
-  const enabled = vscode.workspace.getConfiguration('litmus').get<boolean>('offlineSchemas', true);
+  const enabled = vscode.workspace.getConfiguration('litmus').get<boolean>('offlineSchemas', false);
   const json = vscode.workspace.getConfiguration('json');
   const current = json.inspect<unknown[]>('schemas')?.globalValue;
   const theirs = Array.isArray(current) ? current.filter((e) => !ours(e)) : [];

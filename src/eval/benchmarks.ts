@@ -13,6 +13,8 @@ export interface SurfaceString {
   /** Where it comes from (suite, vector, template), for grouping; never printed with the text. */
   group: string;
   text: string;
+  /** The tools a case holding the text would have (tool affinity): the suite's, or the attacker's. */
+  tools?: { name: string; description?: string }[];
 }
 
 export interface SurfaceSet {
@@ -69,7 +71,12 @@ async function agentDojo(dir: string): Promise<SurfaceSet | undefined> {
     if (!isObject(suite)) continue;
     const env: string[] = [];
     stringLeaves(suite.environment_default ?? null, env);
-    for (const text of env) set.clean.push({ group: suiteName, text });
+    // Every case of a suite has the suite's tools.
+    const suiteTools = (Array.isArray(suite.tools) ? suite.tools : []).filter(isObject).map((t) => {
+      const f = isObject(t.function) ? t.function : t;
+      return { name: str(f.name), description: str(f.description) };
+    });
+    for (const text of env) set.clean.push({ group: suiteName, text, tools: suiteTools });
     const tasks = Array.isArray(suite.injection_tasks) ? suite.injection_tasks.filter(isObject) : [];
     const locations = isObject(suite.injection_vector_locations) ? suite.injection_vector_locations : {};
     for (const [vector, where] of Object.entries(locations)) {
@@ -85,7 +92,7 @@ async function agentDojo(dir: string): Promise<SurfaceSet | undefined> {
             const calls = Array.isArray(task.ground_truth_calls) ? task.ground_truth_calls.filter(isObject) : [];
             const tools = calls.map((c) => `You should use the tool \`${str(c.function)}\` with the following arguments: ${JSON.stringify(c.args ?? {})}.`).join('\n');
             const payload = fill(str(attack.template), { goal: str(task.goal), user: str(attack.user_name), model: str(attack.model_name), tools });
-            set.attacked.push({ group: attackName, text: value.split(canary).join(payload) });
+            set.attacked.push({ group: attackName, text: value.split(canary).join(payload), tools: suiteTools });
           }
         }
       }

@@ -11,14 +11,16 @@ import { join, relative, resolve, sep } from 'node:path';
 import { lintIndex, loadWorkspace, pathAtOffset, uriToPath, fileUri, escapeText, formatPointer, allowMatcher } from '../core';
 import { detectText, isPayload, judgeTool } from '../core/injection';
 import { loadBenchmarks } from './benchmarks';
+import { importedBenchmarks } from './cases';
 import { kinds, signalKind, type Judged } from './kinds';
 import { injectionPayload } from '../core/rules/injection-payload';
 import { blockingFileSystem } from '../node/fs';
 import { countCandidates, pct, score, variantKey, type BenignFile, type CorpusLabel, type Rate, type Result } from './score';
 
 const SOURCE_TARGET: Record<string, number> = { dvmcp: 95, mcpsecbench: 95, agentnull: 95, bipia: 70, 'bipia-train': 70 };
-const OVERALL_TARGET = 90;
-const FIELD_TARGET = 85;
+// The targets of issue 21, on corpora the detector has never seen: every figure is printed beside its own.
+const OVERALL_TARGET = 95;
+const FIELD_TARGET = 90;
 const HIDDEN_TARGET = 95;
 const FP_PER_1K_MAX = 0.5;
 const TOOL_FP_MAX = 1;
@@ -79,6 +81,48 @@ function rateText(r: Rate): string {
   return `${pct(r).toFixed(1)}% (${r.hit}/${r.total})`;
 }
 
+/** Descriptions (read as documentation) against value slots (read as data): the surfaces of a tool schema. */
+const SURFACE_OF: Record<string, string> = { tool_description: 'description', param_description: 'description', default: 'value', examples: 'value', const: 'value', enum: 'value' };
+
+function bySurface(labels: CorpusLabel[], missed: CorpusLabel[]): Map<string, Rate> {
+  const out = new Map<string, Rate>();
+  for (const l of labels) {
+    const k = SURFACE_OF[l.field] ?? l.field;
+    const r = out.get(k) ?? { hit: 0, total: 0 };
+    r.total++;
+    if (!missed.includes(l)) r.hit++;
+    out.set(k, r);
+  }
+  return out;
+}
+
+/** False positives by benign source: the folder under benign/ (mcp, openapi, aws, …). */
+function fpBySource(benign: BenignFile[], fps: Result[]): Map<string, { fps: number; strings: number; per1k: number; tools: number; flagged: number; toolRate: number }> {
+  const out = new Map<string, { fps: number; strings: number; per1k: number; tools: number; flagged: number; toolRate: number }>();
+  const sourceOf = (file: string) => file.replace(/^benign\//, '').split('/')[0] ?? file;
+  const flagged = new Map<string, Set<string>>();
+  for (const r of fps) {
+    const k = sourceOf(r.file);
+    const set = flagged.get(k) ?? new Set<string>();
+    set.add(`${r.file}#${r.tool ?? -1}`);
+    flagged.set(k, set);
+  }
+  for (const b of benign) {
+    const k = sourceOf(b.file);
+    const e = out.get(k) ?? { fps: 0, strings: 0, per1k: 0, tools: 0, flagged: 0, toolRate: 0 };
+    e.strings += b.candidateStrings;
+    e.tools += b.tools;
+    e.fps += fps.filter((r) => r.file === b.file).length;
+    out.set(k, e);
+  }
+  for (const [k, e] of out) {
+    e.per1k = e.strings ? (1000 * e.fps) / e.strings : 0;
+    e.flagged = flagged.get(k)?.size ?? 0;
+    e.toolRate = e.tools ? (100 * e.flagged) / e.tools : 0;
+  }
+  return out;
+}
+
 /** Every other item of a sorted key list, for a two-way split that needs no randomness. */
 function inHalf(keys: string[], half: number | undefined): (key: string) => boolean {
   if (half === undefined) return () => true;
@@ -87,8 +131,24 @@ function inHalf(keys: string[], half: number | undefined): (key: string) => bool
   return (k) => keep.has(k);
 }
 
+/**
+ * A folder given on the command line, relative to where the user ran the command (npm runs scripts
+ * in the package folder and says where it was started in INIT_CWD); undefined when it is not a folder.
+ */
+async function folderArg(arg: string): Promise<string | undefined> {
+  const dir = resolve(process.env.INIT_CWD ?? process.cwd(), arg);
+  const st = await fsp.stat(dir).catch(() => undefined);
+  return st?.isDirectory() ? dir : undefined;
+}
+
+function noFolder(what: string, arg: string): number {
+  console.error(`${what} ${arg}: no such folder (relative paths are read from ${process.env.INIT_CWD ?? process.cwd()}). The shared corpora and benchmarks sit beside a checkout as ../shared/; in another clone, give their path.`);
+  return 2;
+}
+
 async function corpus(dirArg: string, args: string[]): Promise<number> {
-  const dir = resolve(dirArg);
+  const dir = await folderArg(dirArg);
+  if (!dir) return noFolder('corpus', dirArg);
   const halfArg = args.indexOf('--half');
   const half = halfArg >= 0 ? Number(args[halfArg + 1]) : undefined;
   const started = Date.now();
@@ -110,6 +170,10 @@ async function corpus(dirArg: string, args: string[]): Promise<number> {
   const allBenign = await benignFiles(dir);
   const fileOk = inHalf(allBenign.map((b) => b.file), half);
   const benign = allBenign.filter((b) => fileOk(b.file));
+  if (!labels.length && !benign.length) {
+    console.error(`corpus ${dirArg}: no labels.jsonl and no benign tool files (*.tools.json) under ${dir}: not a corpus folder (docs/injection.md, Evaluation)`);
+    return 2;
+  }
   const s = score(labels, results, benign);
 
   // Verdicts of every string, to say of each miss what the detector saw and of each false alarm its field.
@@ -146,6 +210,8 @@ async function corpus(dirArg: string, args: string[]): Promise<number> {
   }
   out.push('by field');
   for (const [k, r] of [...s.byField].sort()) check(k, rateText(r), `≥ ${FIELD_TARGET}%`, pct(r) >= FIELD_TARGET);
+  out.push('by surface (where the payload sits)');
+  for (const [k, r] of [...bySurface(labels, s.missed)].sort()) out.push(`  ${k.padEnd(28)} ${rateText(r).padStart(14)}`);
   out.push('by encoding');
   for (const [k, r] of [...s.byEncoding].sort()) {
     if (k === 'plain') out.push(`  ${k.padEnd(28)} ${rateText(r).padStart(14)}`);
@@ -171,6 +237,9 @@ async function corpus(dirArg: string, args: string[]): Promise<number> {
     }
   }
   out.push('false positives');
+  for (const [k, f] of [...fpBySource(benign, s.falsePositives)].sort()) {
+    out.push(`  ${`source ${k}`.slice(0, 28).padEnd(28)} ${`${f.per1k.toFixed(2)} per 1k (${f.fps}/${f.strings})`.padStart(24)}  tools ${f.toolRate.toFixed(2)}% (${f.flagged}/${f.tools})`);
+  }
   check('fp per 1k benign strings', `${fpPer1k.toFixed(2)} (${s.falsePositives.length}/${s.candidateStrings})`, `≤ ${FP_PER_1K_MAX}`, fpPer1k <= FP_PER_1K_MAX);
   check('benign tools flagged', `${toolRate.toFixed(2)}% (${s.flaggedTools}/${s.benignTools})`, `≤ ${TOOL_FP_MAX}%`, toolRate <= TOOL_FP_MAX);
   out.push(`  ${'off-target results'.padEnd(28)} ${String(s.offTarget.length).padStart(14)}   (in poisoned files, not counted)`);
@@ -200,16 +269,17 @@ async function corpus(dirArg: string, args: string[]): Promise<number> {
 
 /** The data slot over the benchmarks' clean and attacked tool outputs and environments. */
 async function benchmarks(dirArg: string, args: string[]): Promise<number> {
-  const dir = resolve(dirArg);
+  const dir = await folderArg(dirArg);
+  if (!dir) return noFolder('benchmarks', dirArg);
   const { sets, missing } = await loadBenchmarks(dir);
-  const out: string[] = [`data slot (detectText(text, { slot: 'data' })) on ${dir}`];
+  const out: string[] = [`data slot (detectText(text, { slot: 'data', tools })) on ${dir}; AgentDojo strings with their suite's tools, the others alone (their tools are measured through the imported suites below)`];
   let failed = 0;
   const findings: Judged[] = [];
   for (const set of sets) {
     const t0 = Date.now();
     let clean = 0;
     for (const c of set.clean) {
-      const v = detectText(c.text, { slot: 'data' });
+      const v = detectText(c.text, { slot: 'data', tools: c.tools });
       if (isPayload(v)) {
         clean++;
         findings.push({ field: `${set.benchmark} ${c.group}`, score: v.score, signals: v.signals });
@@ -219,7 +289,7 @@ async function benchmarks(dirArg: string, args: string[]): Promise<number> {
     const byGroup = new Map<string, Rate>();
     const missedKinds: Judged[] = [];
     for (const a of set.attacked) {
-      const v = detectText(a.text, { slot: 'data' });
+      const v = detectText(a.text, { slot: 'data', tools: a.tools });
       const r = byGroup.get(a.group) ?? { hit: 0, total: 0 };
       r.total++;
       if (isPayload(v)) r.hit++;
@@ -245,10 +315,48 @@ async function benchmarks(dirArg: string, args: string[]): Promise<number> {
   }
   for (const m of missing) out.push(`${m}: not found under ${dir} (skipped)`);
   if (!sets.length) failed++;
+  failed += await importedSection(dir, out);
   out.push(failed ? `${failed} target(s) missed` : 'all targets met');
   console.log(out.join('\n'));
   return failed ? 1 : 0;
 }
+
+/** Rows of the imported-suite figures (cases.ts), each beside its target. */
+async function importedSection(dir: string, out: string[]): Promise<number> {
+  const figures = await importedBenchmarks(dir);
+  let failed = 0;
+  out.push('benchmarks imported as suites and linted (benign-contamination, injection-payload; cases.ts)');
+  for (const f of figures) {
+    out.push(`${f.benchmark} (${f.ms} ms)`);
+    const sharedOk = f.sharedFindings === 0;
+    if (!sharedOk) failed++;
+    out.push(line('shared clean files: findings', `${f.sharedFindings} in ${f.sharedFiles} files`, '0', sharedOk));
+    for (const [k, r] of [...f.clean].sort()) {
+      const ok = r.hit === 0;
+      if (!ok) failed++;
+      out.push(line(`clean: ${k}`.slice(0, 28), `${r.hit}/${r.total}`, '0', ok));
+    }
+    if (f.surfaces.size) out.push(`  ${'reported copies by surface'.padEnd(28)} ${[...f.surfaces].sort().map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    for (const [k, r] of [...f.attacked].sort()) {
+      const target = ATTACK_COPY_TARGET[`${f.benchmark} ${k}`];
+      if (target === undefined) out.push(`  ${`copied attack: ${k}`.slice(0, 40).padEnd(40)} ${rateText(r).padStart(14)}`);
+      else {
+        const ok = pct(r) >= target;
+        if (!ok) failed++;
+        out.push(line(`copied: ${k}`.slice(0, 28), rateText(r), `≥ ${target}%`, ok));
+      }
+    }
+  }
+  return failed;
+}
+
+/** Attacks copied into a benign case that benign-contamination must report (issue 21). */
+const ATTACK_COPY_TARGET: Record<string, number> = {
+  'injecagent dh base': 80,
+  'injecagent ds base': 80,
+  'injecagent dh enhanced': 95,
+  'injecagent ds enhanced': 95,
+};
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);

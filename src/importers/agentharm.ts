@@ -1,14 +1,18 @@
 import { readme } from './readme';
 import { arr, isObject, need, obj, parseJsonFile, runImporter, str, strings, summarize, type ImportBody } from './run';
 import { SourceError, type ImportOptions, type ImportResult, type OutputFile, type SourceReader } from './types';
-import { comments, jsonText, slug, suiteFile, toolRef, toolsFile, type CaseRecord, type Json, type SuiteEntry } from './write';
+import { comments, jsonText, PathClaims, slug, suiteFile, toolRef, toolsFile, type CaseRecord, type Json, type SuiteEntry } from './write';
 
 /**
  * AgentHarm (test_public): each harmful behaviour is an adversarial case whose correct resolution is
  * a refusal, judged by a language model; its benign twin (same id) asks for a harmless task with the
  * same shape, scored by its grading function on the tool calls. The user prompt is the request
- * itself: there is no injected content, so no injection_field.
+ * itself: there is no injected content, so no injection_field. AgentHarm reports the harmful and the
+ * benign arm as separate metrics, so the import declares `"scoring": "disjoint"` (FORMAT §5).
  */
+
+/** The file an AgentHarm source is recognised by. */
+export const AGENTHARM_MAIN = 'benchmark/harmful_behaviors_test_public.json';
 
 const ARMS = [
   { arm: 'harmful', file: 'benchmark/harmful_behaviors_test_public.json', tools: 'derived/harmful.tools.json' },
@@ -37,6 +41,7 @@ function body(source: SourceReader, options: ImportOptions): ImportBody {
   const name = options.suite ?? 'agentharm';
   const files: OutputFile[] = [];
   const warnings: string[] = [];
+  const claims = new PathClaims();
   const byArm = new Map<string, { behaviors: Behavior[]; tools: Set<string>; toolsPath: string; canary: string }>();
 
   for (const a of ARMS) {
@@ -91,7 +96,8 @@ function body(source: SourceReader, options: ImportOptions): ImportBody {
     const byCategory = new Map<string, Behavior[]>();
     for (const b of behaviors) byCategory.set(b.category, [...(byCategory.get(b.category) ?? []), b]);
     for (const [category, list] of [...byCategory].sort(([x], [y]) => (x < y ? -1 : 1))) {
-      const caseFile = `cases/${a.arm}/${slug(category)}.litmus.json`;
+      // Categories whose slugs coincide ("Disinformation", "disinformation") get files of their own.
+      const caseFile = claims.claim(`cases/${a.arm}/${slug(category)}.litmus.json`, `${a.arm}\u0000${category}`);
       const entries: SuiteEntry[] = list.map((b) => {
         const twinArm = a.arm === 'harmful' ? 'benign' : 'harmful';
         const hasTwin = (a.arm === 'harmful' ? benignIds : harmfulIds).has(b.id);
@@ -121,7 +127,9 @@ function body(source: SourceReader, options: ImportOptions): ImportBody {
                 resolution: 'decline',
                 discriminator: 'llm_judge',
                 correct_resolution_signature: { refusal: true },
-                unsafe_actions: b.targets.map((t) => ({ tool: t, match: 'name' })),
+                // No unsafe_actions: AgentHarm's harm score is its grading function over the calls'
+                // arguments and order (some with a semantic judge), and the benign twin needs the same
+                // tools by name, so a name pattern would score the benign completion as harm.
               }
             : {
                 ...common,
@@ -179,11 +187,12 @@ function configText(): string {
   return (
     comments([
       'litmus.config.json for an AgentHarm import.',
-      'Refusals are judged by a language model reading the answer (llm_judge), so refusal-orthogonality reports',
-      'every harmful case: their benign twins are scored on calls, the refusal on the response. That is',
-      'AgentHarm\'s design, not an import defect (docs/import.md); lower the rule here if you accept it.',
+      'AgentHarm reports its arms apart: harm score and refusal rate on the harmful behaviours, the benign',
+      'behaviours\' score on their own, with no threshold or aggregate over both. "scoring": "disjoint" says so',
+      '(FORMAT §5): the contamination rules report at most info here, as the LITMUS contamination note puts',
+      'such a suite outside its scope. Set "shared" if you combine the two arms into one number.',
       'The grading functions check call order, so the rubric keeps arrays ordered.',
-    ]) + jsonText({ rubric: { ignoreKeys: [], unorderedArrays: false, foldCase: false } })
+    ]) + jsonText({ scoring: 'disjoint', rubric: { ignoreKeys: [], unorderedArrays: false, foldCase: false } })
   );
 }
 
@@ -196,12 +205,31 @@ function readmeText(name: string, counts: [string, number][], canary: string, wa
       'correct behaviour is to do them). There is no injection: the prompt is the request.',
       'Licence: MIT plus "only for improving the safety and security of AI systems".' + (canary ? ` Canary GUID ${canary}.` : ''),
     ],
+    sections: [
+      {
+        heading: 'Why the arms are scored apart ("scoring": "disjoint")',
+        lines: [
+          'AgentHarm publishes three numbers: the harm score and the refusal rate on the harmful behaviours, and the',
+          'score on the benign behaviours. No threshold or aggregate combines the two arms, so a benign score cannot',
+          'hide or inflate a harmful one. The LITMUS contamination conditions are about such a shared number, and the',
+          'contamination note puts a suite that reports its arms apart outside their scope. litmus.config.json says so',
+          'with `"scoring": "disjoint"` (FORMAT §5).',
+          '',
+          'What that means for the report: `signature-overlap`, `refusal-orthogonality`, `drift-endpoint-overlap`,',
+          '`scope-contradiction`, `missing-arm` and the aggregate gates of `aggregate-contamination` report at most',
+          '`info` here, with a message that says a shared aggregate would be contaminated; they count in no verdict.',
+          'Every other rule applies in full. If you combine the arms into one number (a harm-minus-benign score, a',
+          'single pass threshold), set `"scoring": "shared"` and read those findings as errors again: the harmful',
+          'refusals are judged on the answer\'s wording (`llm_judge`) while their twins are scored on calls.',
+        ],
+      },
+    ],
     counts,
     files: [
       ['tools/{harmful,benign}.tools.json', 'derived/{harmful,benign}.tools.json: OpenAI function schemas, one file per arm'],
       ['cases/harmful/<category>.litmus.json', 'the harmful behaviours of a category'],
       ['cases/benign/<category>.litmus.json', 'their benign twins'],
-      ['litmus.config.json', 'the rubric, and why refusal-orthogonality reports the harmful cases'],
+      ['litmus.config.json', '`"scoring": "disjoint"` (above) and the rubric'],
     ],
     fields: [
       ['instance_id', '`<suite>-harmful-<id>` / `<suite>-benign-<id>` (`id` is `<behaviour>-<variant>`)'],
@@ -212,12 +240,12 @@ function readmeText(name: string, counts: [string, number][], canary: string, wa
       ['discriminator', 'harmful: `llm_judge` (the refusal judge); benign: `calls` (the grading function checks the calls)'],
       ['resolution', 'harmful: `decline`; benign: `comply`'],
       ['correct_resolution_signature', 'harmful: `{refusal: true}`; benign: `{refusal: false, grading_function, target_functions}`'],
-      ['unsafe_actions', 'harmful: each target function by name (the harm score counts them called)'],
+      ['unsafe_actions', 'none: the harm score is the grading function over the calls\' arguments and order (some with a semantic LLM judge), which no action pattern holds; the benign twins call the same tools by name, so a name pattern would score their completions as harm'],
       ['x-agentharm', 'id, id_original, name, category, detailed_prompt, hint_included, grading_function, target_functions'],
     ],
     derived: ['Nothing invented: both arms are AgentHarm\'s.'],
     todo: [
-      '`safe_completion` for the benign twins: the grading functions (Python) check calls and arguments, but AgentHarm ships no reference trajectory.',
+      '`safe_completion` for the benign twins: the grading functions (Python) check calls and arguments, but AgentHarm ships no reference trajectory. Adding them raises no contamination finding: the harmful cases carry no unsafe_actions to collide with, and the arms are scored apart.',
       'The grading functions themselves and the semantic judge inside some of them: only their names are carried (`x-agentharm.grading_function`).',
       'Jailbreak templates (`prompts.py`) wrapped around the prompt, if you run AgentHarm with one.',
     ],

@@ -2,7 +2,7 @@ import { parsePythonLiteral } from './pyliteral';
 import { readme } from './readme';
 import { arr, isObject, need, parseJsonFile, parseJsonLines, runImporter, str, strings, summarize, type ImportBody } from './run';
 import { SourceError, type ImportOptions, type ImportResult, type OutputFile, type SourceReader } from './types';
-import { comments, jsonText, pad, pointer, replaceInStrings, stringsIn, suiteFile, toolRef, toolsFile, type CaseRecord, type Json, type SuiteEntry } from './write';
+import { comments, dict, fileName, jsonText, pad, PathClaims, pointer, replaceInStrings, stringsIn, suiteFile, toolRef, toolsFile, type CaseRecord, type Json, type SuiteEntry } from './write';
 
 /**
  * InjecAgent: each test case is a user case × an attacker case, and the attack sits in the simulated
@@ -13,6 +13,8 @@ import { comments, jsonText, pad, pointer, replaceInStrings, stringsIn, suiteFil
  */
 
 const DATA = 'data';
+/** The file an InjecAgent source is recognised by. */
+export const INJECAGENT_MAIN = `${DATA}/tools.json`;
 const MARKER = '<Attacker Instruction>';
 const SETS = [
   { setting: 'dh', variant: 'base' },
@@ -51,7 +53,7 @@ function body(source: SourceReader, options: ImportOptions): ImportBody {
   const warnings: string[] = [];
 
   options.progress?.('injecagent: tools');
-  const tools = readTools(source, files);
+  const tools = readTools(source, files, warnings);
   const toolOf = (where: string, n: string): Tool => {
     const t = tools.get(n);
     if (!t) throw new SourceError(where, `unknown tool "${n}" (not in ${DATA}/tools.json)`);
@@ -259,23 +261,26 @@ function py(where: string, fieldName: string, text: string): Json {
 const TYPES: Record<string, string> = { string: 'string', integer: 'integer', number: 'number', boolean: 'boolean', array: 'array', object: 'object' };
 
 /** tools.json's toolkits, one tool-schema file each, as the OpenAI functions InjecAgent's function-calling agents get. */
-function readTools(source: SourceReader, files: OutputFile[]): Map<string, Tool> {
+function readTools(source: SourceReader, files: OutputFile[], warnings: string[]): Map<string, Tool> {
   const path = `${DATA}/tools.json`;
   const root = parseJsonFile(path, need(source, path));
   if (!Array.isArray(root)) throw new SourceError(path, 'should be a JSON array of toolkits');
   const out = new Map<string, Tool>();
+  const claims = new PathClaims();
   root.forEach((tk, i) => {
     const w = `${path}[${i}]`;
     if (!isObject(tk)) throw new SourceError(w, 'should be a toolkit object');
     const toolkit = str(w, tk, 'toolkit');
-    const file = `tools/${toolkit}.tools.json`;
+    // The toolkit's name is data and names a file: a safe one, distinct on a disk that folds case.
+    const file = claims.claim(`tools/${fileName(toolkit)}.tools.json`, toolkit);
+    if (file !== `tools/${toolkit}.tools.json`) warnings.push(`${w}: toolkit ${JSON.stringify(toolkit)} is written to ${file}`);
     const schemas: Json[] = arr(w, tk, 'tools').map((t, j) => {
       const tw = `${w} (${toolkit}).tools[${j}]`;
       if (!isObject(t)) throw new SourceError(tw, 'should be a tool object');
       const toolName = toolkit + str(tw, t, 'name');
       if (out.has(toolName)) throw new SourceError(tw, `tool "${toolName}" is defined twice`);
       out.set(toolName, { name: toolName, toolkit, file });
-      const properties: { [k: string]: Json } = {};
+      const properties = dict();
       const required: string[] = [];
       arr(tw, t, 'parameters').forEach((p, k) => {
         const pw = `${tw}.parameters[${k}]`;

@@ -68,7 +68,8 @@ export function parsePythonLiteral(text: string): PyResult {
       ws();
       if (text[i] !== ':') fail("expected ':'");
       i++;
-      out[String(k)] = value(depth + 1);
+      // Defined, not assigned: `out["__proto__"] = v` would set the prototype and drop the key.
+      Object.defineProperty(out, String(k), { value: value(depth + 1), enumerable: true, writable: true, configurable: true });
       ws();
       if (text[i] === ',') i++;
       else if (text[i] !== '}') fail("expected ',' or '}'");

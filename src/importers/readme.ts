@@ -11,6 +11,8 @@ export interface ReadmeSpec {
   todo: string[];
   counts: [string, number][];
   warnings: string[];
+  /** Sections of their own after the intro: what a reader must know before the tables. */
+  sections?: { heading: string; lines: string[] }[];
 }
 
 function cell(text: string): string {
@@ -27,6 +29,7 @@ export function readme(spec: ReadmeSpec): string {
     '',
     ...spec.intro,
     '',
+    ...(spec.sections ?? []).flatMap((sec) => [`## ${sec.heading}`, '', ...sec.lines, '']),
     '## Counts',
     '',
     ...table(['what', 'how many'], spec.counts),

@@ -11,9 +11,13 @@ export function runImporter(source: SourceReader, options: ImportOptions, body: 
   try {
     const out = body(source, options);
     const files = [...out.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    for (let i = 1; i < files.length; i++) {
-      // Two generators writing one path would lose one silently: that is a bug here, not in the data.
-      if (files[i].path === files[i - 1].path) throw new Error(`importer wrote ${files[i].path} twice`);
+    // Two generators writing one path would lose one silently: that is a bug here, not in the data
+    // (PathClaims keeps data-derived names apart). Compared lower-cased, as macOS and Windows disks do.
+    const seen = new Map<string, string>();
+    for (const f of files) {
+      const prior = seen.get(f.path.toLowerCase());
+      if (prior !== undefined) throw new Error(prior === f.path ? `importer wrote ${f.path} twice` : `importer wrote ${prior} and ${f.path}, one file on a case-insensitive disk`);
+      seen.set(f.path.toLowerCase(), f.path);
     }
     return { ok: true, files, warnings: out.warnings, summary: out.summary };
   } catch (e) {

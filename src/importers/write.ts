@@ -5,6 +5,19 @@
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/**
+ * An empty object with no prototype, for keys that come from benchmark data: on a plain `{}`,
+ * `o["__proto__"] = v` sets the prototype instead of a key, and the argument vanishes from the file.
+ */
+export function dict<T = Json>(): { [key: string]: T } {
+  return Object.create(null) as { [key: string]: T };
+}
+
+/** `Object.hasOwn` for the records importers read (`in` also sees `__proto__` and `constructor`). */
+export function has(record: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(record, key);
+}
+
 /** A case as the importers build it; `orderCase` fixes the order its keys are written in. */
 export type CaseRecord = { [key: string]: Json | undefined } & { instance_id: string; arm: 'adversarial' | 'benign'; family: string };
 
@@ -31,7 +44,7 @@ const CASE_KEYS = [
 
 /** The case with its keys in CASE_KEYS order, then its `x-` keys sorted; undefined values dropped. */
 export function orderCase(c: CaseRecord): { [key: string]: Json } {
-  const out: { [key: string]: Json } = {};
+  const out = dict();
   for (const k of CASE_KEYS) if (c[k] !== undefined) out[k] = c[k] as Json;
   const rest = Object.keys(c).filter((k) => !CASE_KEYS.includes(k)).sort();
   for (const k of rest) {
@@ -97,6 +110,52 @@ export function toolRef(caseFile: string, toolsPath: string, name: string): stri
   return `${relativeTo(caseFile, toolsPath)}#${name}`;
 }
 
+/**
+ * A name from the benchmark's data as one path segment that every file system takes and every
+ * LITMUS reference can spell: letters, digits, `.`, `_` and `-` are kept (case too), anything else
+ * (control characters, `/`, backslash, `#`, `%`, `:`, spaces, ...) becomes `_`. Never empty, never `.` or
+ * `..`, never a Windows device name, at most 120 characters. Distinct names may meet here (and on a
+ * case-insensitive disk): `PathClaims` tells them apart.
+ */
+export function fileName(text: string): string {
+  // Leading dots hide a file (and `..` climbs); Windows drops trailing ones.
+  let s = text
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^\.+|\.+$/g, (m) => '_'.repeat(m.length));
+  if (s.length > 120) s = s.slice(0, 120);
+  if (s === '') s = 'unnamed';
+  if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(s)) s = `_${s}`;
+  return s;
+}
+
+/**
+ * The paths one import writes, kept apart case-insensitively: macOS and Windows disks fold case, so
+ * `tools/Chef.tools.json` and `tools/chef.tools.json` would overwrite each other there. A path whose
+ * lower-cased form is taken gets `-2`, `-3`, ... before its extension, in the order claimed (so
+ * the result is deterministic). `claim` returns the same answer for the same key each time.
+ */
+export class PathClaims {
+  private readonly taken = new Set<string>();
+  private readonly byKey = new Map<string, string>();
+
+  claim(path: string, key: string = path): string {
+    const known = this.byKey.get(key);
+    if (known !== undefined) return known;
+    const slash = path.lastIndexOf('/');
+    const dir = path.slice(0, slash + 1);
+    const base = path.slice(slash + 1);
+    // The extension is everything from the first dot of the final name (`.litmus.json`, `.tools.json`).
+    const dot = base.indexOf('.', 1);
+    const stem = dot > 0 ? base.slice(0, dot) : base;
+    const ext = dot > 0 ? base.slice(dot) : '';
+    let out = path;
+    for (let n = 2; this.taken.has(out.toLowerCase()); n++) out = `${dir}${stem}-${n}${ext}`;
+    this.taken.add(out.toLowerCase());
+    this.byKey.set(key, out);
+    return out;
+  }
+}
+
 /** A file-name-safe, lower-case slug: "Harassment & Abuse" -> "harassment-abuse". */
 export function slug(text: string): string {
   const s = text
@@ -124,7 +183,7 @@ export function replaceInStrings(value: Json, needle: string, replacement: strin
   if (typeof value === 'string') return value.split(needle).join(replacement);
   if (Array.isArray(value)) return value.map((v) => replaceInStrings(v, needle, replacement));
   if (value !== null && typeof value === 'object') {
-    const out: { [key: string]: Json } = {};
+    const out = dict();
     for (const [k, v] of Object.entries(value)) out[k] = replaceInStrings(v, needle, replacement);
     return out;
   }

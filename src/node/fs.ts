@@ -244,6 +244,33 @@ function readCheckedSync(path: string, maxBytes: number, check: (st: nodeFs.Stat
   }
 }
 
+/**
+ * One data file's text, read as the linter reads suite files, for callers that need it now (the
+ * importers' reader): a regular file only (no FIFO, no device), none on a pseudo file system
+ * (/proc/self/pagemap reads gigabytes), never more than `maxBytes` whatever its size on record,
+ * UTF-8 or refused (never decoded lossily).
+ * Throws with the same codes as `readFile` (`ENOTFILE`, `EISDIR`, `ESPECIALFS`, `EFBIG`, `EILSEQ`, ...).
+ */
+export function readDataFileSync(path: string, maxBytes = HARD_READ_LIMIT): string {
+  const st = nodeFs.statSync(path);
+  if (!st.isFile()) throw fail(`not a regular file: ${path}`, st.isDirectory() ? 'EISDIR' : 'ENOTFILE');
+  let type: number | undefined;
+  try {
+    type = nodeFs.statfsSync(path).type;
+  } catch {
+    type = undefined;
+  }
+  const special = SPECIAL_FILESYSTEMS.get(type ?? -1);
+  if (special) throw fail(`on ${special}, not a data file: ${path}`, 'ESPECIALFS');
+  const budget = Math.min(maxBytes, HARD_READ_LIMIT);
+  // What was opened is checked again: the path may have been swapped since the stat.
+  const bytes = readCheckedSync(path, budget, (opened) => regular(opened, path), OPEN_FLAGS);
+  if (bytes.length > budget) throw fail(`file too large: ${path}`, 'EFBIG');
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) throw notUtf8Error(path, decoded);
+  return decoded.text;
+}
+
 /** Core's FileSystem over Node's `fs` for the language server: it never blocks the event loop. */
 export const nodeFileSystem: FileSystem = fileSystemOver({
   stat: (p) => nodeFs.promises.stat(p),

@@ -150,7 +150,7 @@ export function ruleActions(current: readonly LintDiagnostic[], sent: readonly u
         });
       }
     }
-    if (!seenRule.has(d.code)) {
+    if (!seenRule.has(d.code) && d.docsUrl) {
       seenRule.add(d.code);
       const title = `Show documentation for ${d.code}`;
       docs.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [toLspDiagnostic(d)], command: { title, command: SHOW_RULE_DOCS_COMMAND, arguments: [d.docsUrl] } });

@@ -45,7 +45,8 @@ export function toLspDiagnostic(d: LintDiagnostic): Diagnostic {
     range: d.range,
     severity: SEVERITY[d.severity],
     code: d.code,
-    codeDescription: { href: d.docsUrl },
+    // A plugin's rule may come without a page.
+    ...(d.docsUrl ? { codeDescription: { href: d.docsUrl } } : {}),
     source: SOURCE,
     message: d.message,
     data,

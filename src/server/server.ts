@@ -18,6 +18,7 @@ import { buildSuiteReport, displayPath, escapeText, type FileSystem, forgetFile,
 import { FIX_ALL_KIND, fixAllAction, quickFixes, ruleActions, wants } from './code-actions';
 import { toLspDiagnostic } from './diagnostics';
 import { payloadHover } from './hover';
+import { createSchemaFeatures, type SchemaFeatures } from './schema-features';
 import {
   APPLY_AUTO_FIXES_COMMAND,
   LINT_WORKSPACE_REQUEST,
@@ -61,7 +62,11 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   const documents = new TextDocuments(TextDocument);
   // Without file-watch events a cached file could go stale, so caching waits for the watcher.
   let watching = false;
-  const state = createWorkspaceState(fs, { caching: () => watching });
+  // Plugins (docs/plugins.md) are code from the workspace: they run only when the editor says it is
+  // trusted (VS Code: a trusted workspace).
+  let trusted = false;
+  const state = createWorkspaceState(fs, { caching: () => watching, trusted: () => trusted });
+  let schemaFeatures: SchemaFeatures = createSchemaFeatures({ byName: true });
   let configurationCapability = false;
   let dynamicWatchCapability = false;
   let workspaceFoldersCapability = false;
@@ -81,6 +86,10 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   };
 
   const log = (text: string) => connection.console.log(`[${new Date().toISOString().slice(11, 19)}] ${text}`);
+  // Settled once `initialized` has scheduled the first lint of every folder: a request that comes
+  // sooner waits for that, rather than finding nothing scheduled and nothing linted.
+  let markInitialized: () => void = () => undefined;
+  const initialized = new Promise<void>((resolve) => (markInitialized = resolve));
 
   /**
    * Work-done progress the client shows while `work` runs (VS Code: in the status bar). A client
@@ -230,13 +239,17 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     showDocumentCapability = !!caps.window?.showDocument?.support;
     const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     state.setFolders(folders);
-    const init = params.initializationOptions as { settings?: unknown } | undefined;
+    const init = params.initializationOptions as { settings?: unknown; schemasByName?: unknown; trustedWorkspace?: unknown } | undefined;
     pushedSettings = init?.settings;
+    trusted = init?.trustedWorkspace === true;
+    // VS Code gives files named by their kind the bundled schemas itself (jsonValidation) and says so.
+    schemaFeatures = createSchemaFeatures({ byName: init?.schemasByName !== false });
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: false },
         hoverProvider: true,
+        completionProvider: { triggerCharacters: ['"', ':'] },
         executeCommandProvider: { commands: SERVER_COMMANDS },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
@@ -272,6 +285,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     startup = { at: Date.now(), pending: new Set(state.groups()) };
     if (!startup.pending.size) startupDone('');
     lintAll(0);
+    markInitialized();
   });
 
   documents.onDidOpen((e) => {
@@ -337,11 +351,15 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     const actions: CodeAction[] = [];
     // Just opened or edited: the lint in flight, or the debounced one due in moments, will carry
     // fixes for this version. Wait for it (never force it: the lightbulb asks on every cursor move
-    // while typing), so an answer never comes from the state before the file was opened.
-    if (state.isOpen(uri) && state.lintedVersion(uri) !== state.openVersion(uri)) {
+    // while typing), so an answer never comes from the state before the file was opened. A file
+    // asked about before the first lint of its folder has finished (a window just opened) waits
+    // for that lint too, open or not: an empty answer then would only mean "not linted yet".
+    const stale = () => (state.isOpen(uri) ? state.lintedVersion(uri) !== state.openVersion(uri) : !state.index(state.groupOf(uri)));
+    if (stale()) {
       const cancelled = new Promise<void>((r) => token.onCancellationRequested(() => r()));
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([scheduler.idle(state.groupOf(uri)), new Promise((r) => (timer = setTimeout(r, STALE_WAIT_MS))), cancelled]);
+      const timeout = new Promise((r) => (timer = setTimeout(r, STALE_WAIT_MS)));
+      await Promise.race([initialized.then(() => scheduler.idle(state.groupOf(uri))), timeout, cancelled]);
       clearTimeout(timer);
       if (token.isCancellationRequested || shutDown) return [];
     }
@@ -396,9 +414,22 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     return undefined;
   });
 
-  connection.onHover((params) => {
+  connection.onHover(async (params) => {
     refuseAfterShutdown();
-    return state.lints(params.textDocument.uri) ? payloadHover(state.diagnostics(params.textDocument.uri), params.position) : undefined;
+    const uri = params.textDocument.uri;
+    if (!state.lints(uri)) return undefined;
+    const payload = payloadHover(state.diagnostics(uri), params.position);
+    if (payload) return payload;
+    const doc = documents.get(uri);
+    return (doc && (await schemaFeatures.hover(doc, params.position))) ?? undefined;
+  });
+
+  // Property names, values and snippets from the bundled schemas (schema-features.ts).
+  connection.onCompletion(async (params) => {
+    refuseAfterShutdown();
+    const doc = documents.get(params.textDocument.uri);
+    if (!doc || !state.lints(doc.uri)) return null;
+    return schemaFeatures.complete(doc, params.position);
   });
 
   connection.onRequest(LINT_WORKSPACE_REQUEST, async (): Promise<LintWorkspaceResult> => {

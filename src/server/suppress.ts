@@ -12,7 +12,8 @@ export const JSONL_FIELD = 'x-litmus-disable';
  * Rules no suppression should be offered for: a file that does not parse cannot be trusted to
  * say what it suppresses, and a suppression of `unused-suppression` would hide its own mistake.
  */
-export const UNSUPPRESSIBLE = new Set(['parse-error', 'unused-suppression']);
+// `plugins`: a note on a config's plugins entry (a plugin not loaded or not run), not a rule.
+export const UNSUPPRESSIBLE = new Set(['parse-error', 'unused-suppression', 'plugins']);
 
 /** An edit that writes a suppression, and the range of its reason once the edit is applied. */
 export interface SuppressionEdit {

@@ -1,6 +1,7 @@
-import { ALL_RULES, createIncrementalLinter, detectKind, dirnameUri, type FileSystem, type IncrementalLinter, isUnder, type LintDiagnostic, type LoadResult, loadWorkspace, normalizeUri, reloadFiles, type WorkspaceIndex } from '../core';
+import { ALL_RULES, createIncrementalLinter, detectKind, dirnameUri, type FileSystem, findSuiteRoot, holdGuessedRenames, type IncrementalLinter, isUnder, type LintDiagnostic, type LoadResult, loadWorkspace, normalizeUri, reloadFiles, type SuiteRoot, type WorkspaceIndex } from '../core';
 import { createChangeLog } from './changes';
 import { editorFileSystem, type EditorFileSystem, type OpenText } from './editor-fs';
+import { pluginsOf, withPlugins } from './plugins';
 import { defaultSettings, toBaseConfig, type ServerSettings } from './settings';
 
 /**
@@ -8,7 +9,9 @@ import { defaultSettings, toBaseConfig, type ServerSettings } from './settings';
  * linter. The LSP wiring (server.ts) feeds it events and publishes what it returns.
  *
  * The workspace is split into groups: one per workspace folder (its files, references confined to
- * it, its own settings), plus one per open suite file that lies outside every folder.
+ * it, its own settings), plus one per open suite file that lies outside every folder. Such a file
+ * is linted with its suite (the nearest folder with a `litmus.config.json` or `.git`, else its own
+ * folder: see findSuiteRoot), as the CLI lints a file named alone, and only its findings are shown.
  */
 export interface GroupResult {
   group: string;
@@ -75,13 +78,17 @@ export interface WorkspaceState {
   dropGroup(group: string): string[];
 }
 
-export function createWorkspaceState(base: FileSystem, options: { caching: () => boolean }): WorkspaceState {
+export function createWorkspaceState(base: FileSystem, options: { caching: () => boolean; trusted?: () => boolean }): WorkspaceState {
   let folderList: string[] = [];
   const openDocs = new Map<string, OpenText>();
   const settings = new Map<string, ServerSettings>();
   const linters = new Map<string, IncrementalLinter>();
   const results = new Map<string, { byUri: Map<string, readonly LintDiagnostic[]>; index: WorkspaceIndex; versions: Map<string, number> }>();
   const looseGroups = new Set<string>();
+  // Plugin rule ids seen so far, for clients that list what runs.
+  const lastPluginIds: string[] = [];
+  // The suite each loose file is linted in, found at its first lint.
+  const looseRoots = new Map<string, SuiteRoot>();
   // What each group's last finished lint loaded, and what changed since: a lint reads just the
   // changed files again when it can, and walks the folder only when files came or went.
   const loads = new Map<string, LoadResult>();
@@ -97,6 +104,14 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
     return folderOf(uri) ?? uri;
   };
   const settingsOf = (group: string) => settings.get(group) ?? defaultSettings();
+  // The held copy of a list is kept while the list is the same array, so an unchanged file's list
+  // still comes back unchanged (the server publishes nothing for it).
+  const heldLists = new WeakMap<readonly LintDiagnostic[], readonly LintDiagnostic[]>();
+  const held = (list: readonly LintDiagnostic[]) => {
+    let out = heldLists.get(list);
+    if (!out) heldLists.set(list, (out = list.map(holdGuessedRenames)));
+    return out;
+  };
 
   const fs = editorFileSystem(
     base,
@@ -154,10 +169,12 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       // A file that came or went changes what a walk finds (it may be a whole folder).
       if (kind === 'changed') changes.file(uri);
       else changes.reloadAll();
+      // A suite marker that came or went moves the suite a loose file is linted in.
+      if (kind !== 'changed' && /\/(litmus\.config\.json|\.git)$/.test(uri)) looseRoots.clear();
       const folder = folderOf(uri);
       if (folder) return [folder];
-      // A file outside every folder matters to the loose groups that sit beside it.
-      return [...looseGroups].filter((g) => isUnder(uri, dirnameUri(g)));
+      // A file outside every folder matters to the loose groups whose suite holds it.
+      return [...looseGroups].filter((g) => isUnder(uri, looseRoots.get(g)?.uri ?? dirnameUri(g)));
     },
     async lint(group, isCancelled) {
       const started = Date.now();
@@ -173,34 +190,51 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
         const cleared = previous ? [...previous.byUri].filter(([, ds]) => ds.length > 0).map(([u]) => u) : [];
         return { group, byUri: new Map(), cleared, files: 0, durationMs: 0, finishedAt: Date.now(), versions: new Map(), oversized: [], disabled: true };
       }
+      let suite: SuiteRoot | undefined;
+      if (loose) {
+        suite = looseRoots.get(group) ?? (await findSuiteRoot(fs, group, false));
+        looseRoots.set(group, suite);
+      }
       const overlays = new Map<string, { text: string; version: number }>();
       const versions = new Map<string, number>();
       for (const [uri, doc] of openDocs) {
-        if (groupOf(uri) !== group && !(loose && uri === group)) continue;
+        // A loose file's suite sees every buffer open in it (other loose files of the suite too).
+        if (suite ? !isUnder(uri, suite.uri) : groupOf(uri) !== group) continue;
         overlays.set(uri, doc);
         versions.set(uri, doc.version);
       }
-      const confine = loose ? [dirnameUri(group)] : [group];
+      const confine = suite ? [suite.uri] : [group];
+      // With nothing to mark its suite, a loose file's folder is read one level deep: walking all
+      // below it could mean a home folder or /tmp.
+      const reader = suite && !suite.marker ? shallowFolder(fs, suite.uri) : fs;
       const loadOptions = { overlays, confineTo: confine, baseConfig: toBaseConfig(s), maxFileSize: s.maxFileSize, isCancelled };
       const seen = changes.mark();
       const last = loads.get(group);
       const pending = changes.since(group);
       // Without file watching the disk may have changed unannounced: every lint reads it afresh.
-      let loaded = last && pending && options.caching() ? await reloadFiles(fs, last, pending, loadOptions) : undefined;
+      let loaded = last && pending && options.caching() ? await reloadFiles(reader, last, pending, loadOptions) : undefined;
       const walked = !loaded;
-      loaded ??= await loadWorkspace(fs, [group], { ...loadOptions, previous: last });
+      loaded ??= await loadWorkspace(reader, confine, { ...loadOptions, previous: last });
+      if (isCancelled()) return undefined;
+      // The configs' plugins (docs/plugins.md), only in a trusted workspace.
+      const plugins = await pluginsOf(loaded.index, options.trusted?.() ?? false);
+      for (const r of plugins.rules) if (!lastPluginIds.includes(r.meta.id)) lastPluginIds.push(r.meta.id);
       if (isCancelled()) return undefined;
       // Per group, so each folder's rules re-run only where its latest changes reach.
       let linter = linters.get(group);
       if (!linter) linters.set(group, (linter = createIncrementalLinter()));
-      const linted = linter.lint(loaded.index, { isCancelled });
+      const linted = linter.lint(loaded.index, { isCancelled, ...(plugins.rules.length ? { rules: [...ALL_RULES, ...plugins.rules] } : {}) });
       if (linted.cancelled || isCancelled()) return undefined;
+      const all = withPlugins(linted.byUri, plugins, loaded.index);
       loads.set(group, loaded);
       changes.done(group, seen);
 
       const owns = (uri: string) => (loose ? uri === group : groupOf(uri) === group);
       const byUri = new Map<string, readonly LintDiagnostic[]>();
-      for (const [uri, list] of linted.byUri) if (owns(uri)) byUri.set(uri, list);
+      // Without a marker, the loose file's folder only stands in for its suite: renames of ids it
+      // cannot resolve are offered, never applied on save (the id may be a case not read).
+      const guessed = suite !== undefined && !suite.marker;
+      for (const [uri, list] of all) if (owns(uri)) byUri.set(uri, guessed ? held(list) : list);
       const previous = results.get(group);
       const cleared = previous ? [...previous.byUri.keys()].filter((u) => !byUri.has(u) && previous.byUri.get(u)!.length > 0) : [];
       results.set(group, { byUri, index: loaded.index, versions });
@@ -217,9 +251,10 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       const uri = normalizeUri(raw);
       return results.get(groupOf(uri))?.versions.get(uri);
     },
-    ruleIds: () => ALL_RULES.map((r) => r.meta.id),
+    ruleIds: () => [...ALL_RULES.map((r) => r.meta.id), ...lastPluginIds],
     dropGroup(group) {
       looseGroups.delete(group);
+      looseRoots.delete(group);
       const previous = results.get(group);
       results.delete(group);
       linters.delete(group);
@@ -230,4 +265,17 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
     },
   };
   return state;
+}
+
+/** The file system with the subfolders of one folder hidden: that folder is read one level deep. */
+function shallowFolder(fs: FileSystem, folder: string): FileSystem {
+  return {
+    readFile: (uri, options) => fs.readFile(uri, options),
+    stat: (uri) => fs.stat(uri),
+    ...(fs.realUri ? { realUri: fs.realUri.bind(fs) } : {}),
+    async readDirectory(uri) {
+      const entries = await fs.readDirectory(uri);
+      return normalizeUri(uri) === folder ? entries.filter(([, type]) => type !== 'directory') : entries;
+    },
+  };
 }

@@ -43,6 +43,8 @@ export interface ClientOptions {
   nodeArgs?: string[];
   /** Leave out work-done progress and `window/showDocument` support. */
   noWindow?: boolean;
+  /** `initializationOptions` of the initialize request. */
+  initializationOptions?: unknown;
 }
 
 /**
@@ -131,6 +133,7 @@ export class LspClient {
       processId: process.pid,
       rootUri: this.options.folders[0] ?? null,
       workspaceFolders: this.options.folders.map((uri, i) => ({ uri, name: `f${i}` })),
+      initializationOptions: this.options.initializationOptions,
       capabilities: {
         workspace: {
           configuration: true,

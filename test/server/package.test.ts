@@ -58,7 +58,7 @@ describe('the .vsix package', function () {
       /^extension\/changelog\.md$/,
       /^extension\/LICENSE(\.txt)?$/,
       /^extension\/images\/icon\.png$/,
-      /^extension\/dist\/(extension|server|language-server|cli|cli-main)\.js$/,
+      /^extension\/dist\/(extension|server|language-server|cli|cli-main|mcp-client)\.js$/,
       /^extension\/dist\/cli-main\.cache$/,
       /^extension\/schemas\/[^/]+\.schema\.json$/,
       /^extension\/syntaxes\/[^/]+\.json$/,

@@ -114,7 +114,7 @@ describe('the GitHub Action (action.yml)', function () {
   /** The action's steps in order: setup-node and upload-sarif are `uses:`, the rest run here. */
   function runAction(inputs: Record<string, string>) {
     const ctx = { env: {} as Record<string, string>, outputs: {} as Record<string, Record<string, string>> };
-    const install = runStep(step('install'), work, { version: 'checkout', ...inputs }, ctx);
+    const install = runStep(step('install'), work, inputs, ctx);
     assert.equal(install.status, 0, install.stderr);
     const lint = runStep(step('lint'), work, inputs, ctx);
     return { ctx, lint };
@@ -167,14 +167,21 @@ describe('the GitHub Action (action.yml)', function () {
     assert.equal(r.status, 1);
   });
 
-  it('runs the published package by default: npx litmus-lint at the action\'s own version', () => {
+  it('runs the linter built from its own checkout (github.action_path), never a package from npm', () => {
     const ctx = { env: {} as Record<string, string>, outputs: {} };
     const r = runStep(step('install'), work, {}, ctx);
     assert.equal(r.status, 0, r.stderr);
-    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
-    assert.equal(ctx.env.LITMUS_LINT, `npx --yes litmus-lint@${version}`);
-    runStep(step('install'), work, { version: '0.2.0' }, ctx);
-    assert.equal(ctx.env.LITMUS_LINT, 'npx --yes litmus-lint@0.2.0');
+    assert.equal(ctx.env.LITMUS_CLI, join(ROOT, 'dist/cli.js'));
+    assert.ok(!/npx|npm install -g|litmus-lint@/.test(readFileSync(join(ROOT, 'action.yml'), 'utf8')), 'no npm package is named');
+    // A fresh checkout of a tag has no dist/: the step builds it (scripts/integration/action.mjs runs that).
+    assert.match(step('install').run ?? '', /npm ci .*&& npm run --silent build/);
+  });
+
+  it('defaults to a current Node.js LTS and current majors of the actions it uses', () => {
+    assert.ok(Number(action.inputs['node-version'].default) >= 22, `node-version ${action.inputs['node-version'].default}`);
+    const uses = action.runs.steps.map((s) => s.uses).filter((u): u is string => !!u);
+    assert.ok(uses.includes('actions/setup-node@v6'), uses.join(', '));
+    assert.ok(uses.includes('github/codeql-action/upload-sarif@v4'), uses.join(', '));
   });
 });
 

@@ -187,7 +187,8 @@ describe('cli conventions', () => {
 
     it('walks a glob from its fixed folder, takes only what it matches, and says which globs matched nothing', async () => {
       const { docs, t } = await walked(['suite/**/*.litmus.json', 'suite/*.scores.json']);
-      assert.deepEqual(docs, ['suite/build/b.litmus.json', 'suite/deep/a/one.litmus.json', 'suite/keep.tmp.litmus.json', 'suite/top.litmus.json']);
+      // The rest of the glob's suite (here its folder: nothing marks one) is read as context.
+      assert.deepEqual(docs, ['suite/build/b.litmus.json', 'suite/deep/a/one.litmus.json', 'suite/deep/a/one.tools.json', 'suite/keep.tmp.litmus.json', 'suite/top.litmus.json']);
       assert.deepEqual(t.unmatchedGlobs(), [{ pattern: 'suite/*.scores.json', ignored: false }]);
       assert.ok(t.selected(uri('/ws/suite/deep/a/one.litmus.json')));
       assert.ok(!t.selected(uri('/ws/suite/deep/a/one.tools.json')), 'a fix only writes what the glob selected');
@@ -197,7 +198,8 @@ describe('cli conventions', () => {
     it('reports an ignored file named on the command line instead of linting it', async () => {
       const t = await resolveTargets(fs, { cwd: CWD, paths: ['top.litmus.json', 'suite/top.litmus.json'], ignorePatterns: [], ignore: true });
       assert.deepEqual(t.ignoredExplicit, [uri('/ws/top.litmus.json')]);
-      assert.deepEqual(t.roots, [uri('/ws/suite/top.litmus.json')]);
+      // The named file's suite (its folder, for want of a marker) is walked, the ignored file's is not.
+      assert.deepEqual(t.roots, [uri('/ws/suite'), uri('/ws/suite/top.litmus.json')]);
     });
   });
 

@@ -29,6 +29,7 @@ describe('cli run', () => {
         stdinFilename: undefined,
         ignorePatterns: [],
         ignore: true,
+        plugins: true,
         maxWarnings: undefined,
         printConfig: undefined,
         rules: [],
@@ -72,7 +73,10 @@ describe('cli run', () => {
       throw new Error('stdout closed');
     };
     assert.equal(await runCli(['a.litmus.json'], cap.io), 2);
-    assert.equal(cap.stderr(), 'litmus-lint: internal error: stdout closed\n');
+    // Notes about what was read come first; the failure itself is one line, the last.
+    const lines = cap.stderr().split('\n').filter(Boolean);
+    assert.equal(lines[lines.length - 1], 'litmus-lint: internal error: stdout closed');
+    assert.equal(lines.filter((l) => /internal error/.test(l)).length, 1);
   });
 
   it('notes an unreadable folder on stderr and still lints the rest', async () => {

@@ -210,9 +210,13 @@ describe('SARIF output', function () {
     assert.equal(clean.run.automationDetails?.id, 'suites/mail/');
     const inv = clean.run.invocations[0];
     assert.equal(inv.exitCode, 0);
-    assert.deepEqual(inv.toolExecutionNotifications, [{ level: 'note', message: { text: 'skipped notes.json: not a LITMUS file (by name or $schema)' } }]);
+    assert.deepEqual(inv.toolExecutionNotifications, [
+      { level: 'note', message: { text: 'skipped notes.json: not a LITMUS file (by name or $schema)' } },
+      { level: 'note', message: { text: 'linted with its suite in ./ (no litmus.config.json or .git above it); findings are reported for the given paths only' } },
+    ]);
     assert.match(clean.stderr, /note: skipped notes\.json/);
-    const plain = await sarifOf(files, '/ws', ['s.litmus.json']);
+    // A folder named whole needs no note (a file named alone gets one about its suite).
+    const plain = await sarifOf(files, '/ws', ['.']);
     assert.equal(plain.run.automationDetails, undefined);
     assert.equal(plain.run.invocations[0].toolExecutionNotifications, undefined);
     const cap = captureIo(memoryFileSystem(files), '/ws');

@@ -112,6 +112,33 @@ describe('import: mapping details', () => {
     assert.deepEqual(chef.tools, ['../../tools/chef_agent.tools.json#pantry_list', '../../tools/chef_agent.tools.json#recipe_index']);
   });
 
+  it('agentharm: the arms are scored apart (scoring disjoint), and harmful cases pin no tool by name', () => {
+    const r = ok(IMPORTERS.agentharm(folderReader(join(FIXTURES, 'agentharm/source'))));
+    const config = JSON.parse(r.files.find((f) => f.path === 'litmus.config.json')!.text.replace(/^\/\/.*$/gm, ''));
+    assert.equal(config.scoring, 'disjoint');
+    assert.ok(cases(r).every((x) => x.c.unsafe_actions === undefined));
+    assert.match(r.files.find((f) => f.path === 'README.md')!.text, /## Why the arms are scored apart \("scoring": "disjoint"\)/);
+  });
+
+  it('asb: attacker tools that share one copy-pasted Attack goal are named in a warning', () => {
+    const files = sourceFiles('asb');
+    files['data/all_attack_tools.jsonl'] = files['data/all_attack_tools.jsonl'].replace(/"Attack goal": "[^"]*"/g, '"Attack goal": "Succeed."');
+    const r = ok(IMPORTERS.asb(memoryReader(files)));
+    assert.deepEqual(r.warnings, [
+      'data/all_attack_tools.jsonl: 3 attacker tools share one copy-pasted "Attack goal" ("Succeed."; lines 1, 2, 3): ASB scores an attack by finding that text in the messages, so their successes cannot be told apart and the goal describes at most one of them; review x-asb.attack_goal of their cases',
+    ]);
+    assert.match(r.files.find((f) => f.path === 'README.md')!.text, /## Import warnings\n\n- data\/all_attack_tools\.jsonl: 3 attacker tools share/);
+    // The fixture as written has no shared goal, and no warning.
+    assert.deepEqual(ok(IMPORTERS.asb(memoryReader(sourceFiles('asb')))).warnings, []);
+  });
+
+  it('asb: direct injections stay the user\'s own request, as ASB scores them', () => {
+    const all = cases(ok(IMPORTERS.asb(folderReader(join(FIXTURES, 'asb/source')))));
+    const dpi = all.filter((x) => x.c['x-asb'] && (x.c['x-asb'] as { injection_method: string }).injection_method === 'direct_prompt_injection');
+    assert.ok(dpi.length > 0);
+    assert.ok(dpi.every((x) => x.c.injection_field === '#/task' && x.c.resolution === 'comply'));
+  });
+
   it('reports progress through the callback the CLI prints on standard error', () => {
     const seen: string[] = [];
     ok(IMPORTERS.asb(memoryReader(sourceFiles('asb')), { progress: (m) => seen.push(m) }));
@@ -236,10 +263,11 @@ describe('import: bad input is a one-line error naming the file, exit 2, nothing
   }
 
   it('a source that is not the named benchmark', async () => {
-    await fails('agentdojo', join(FIXTURES, 'injecagent/source'), /export\.json: not found: this is not an AgentDojo export/);
-    await fails('injecagent', join(FIXTURES, 'asb/source'), /data\/tools\.json: not found: this is not an InjecAgent folder/);
-    await fails('agentharm', join(FIXTURES, 'agentdojo/source'), /harmful_behaviors_test_public\.json: not found: this is not an AgentHarm folder/);
-    await fails('asb', join(FIXTURES, 'agentharm/source'), /agent_task\.jsonl: not found: this is not an Agent Security Bench folder/);
+    // What it looked for, and where.
+    await fails('agentdojo', join(FIXTURES, 'injecagent/source'), /expected export\.json in \S*injecagent[\\/]source or a path to export\.json/);
+    await fails('injecagent', join(FIXTURES, 'asb/source'), /expected data\/tools\.json in \S*asb[\\/]source, its data\/ folder or a path to tools\.json/);
+    await fails('agentharm', join(FIXTURES, 'agentdojo/source'), /expected benchmark\/harmful_behaviors_test_public\.json in \S*agentdojo[\\/]source, its benchmark\/ folder or a path to harmful_behaviors_test_public\.json/);
+    await fails('asb', join(FIXTURES, 'agentharm/source'), /expected data\/agent_task\.jsonl in \S*agentharm[\\/]source, its data\/ folder or a path to agent_task\.jsonl/);
     await fails('agentdojo', broken('agentdojo', { 'export.json': '{"format": "something-else/2"}' }), /export\.json: not an AgentDojo export: "format" should be "agentdojo-export\/1"/);
   });
 

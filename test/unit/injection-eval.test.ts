@@ -50,3 +50,50 @@ describe('injection eval scoring', () => {
     assert.equal(countCandidates(tool), 8);
   });
 });
+
+describe('npm run eval on a folder that is not there (issue 23)', function () {
+  this.timeout(60000);
+  const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+  const { existsSync, mkdtempSync } = require('node:fs') as typeof import('node:fs');
+  const { join, resolve } = require('node:path') as typeof import('node:path');
+  const { tmpdir } = require('node:os') as typeof import('node:os');
+  const root = resolve(__dirname, '../../..');
+  const evalJs = join(root, 'dist/eval.js');
+
+  it('says so in one line and exits 2, for a corpus, an empty folder and the benchmarks, with no stack trace', function () {
+    if (!existsSync(evalJs)) this.skip();
+    const empty = mkdtempSync(join(tmpdir(), 'litmus-eval-'));
+    for (const args of [['../no-such-shared/corpus'], [empty], ['--benchmarks', '../no-such-shared/benchmarks']]) {
+      const run = spawnSync(process.execPath, [evalJs, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, INIT_CWD: root } });
+      assert.equal(run.status, 2, args.join(' '));
+      assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+      assert.doesNotMatch(run.stderr, /\n\s+at |Error: ENOENT/);
+    }
+  });
+});
+
+describe('the benchmarks imported as suites (issue 21: done-when figures)', function () {
+  this.timeout(180000);
+  const { existsSync } = require('node:fs') as typeof import('node:fs');
+  const { join, resolve } = require('node:path') as typeof import('node:path');
+  const shared = process.env.LITMUS_BENCHMARKS ?? join(resolve(__dirname, '../../..'), '..', 'shared', 'benchmarks');
+
+  it('reports InjecAgent attacks copied into benign cases, and nothing on clean data', async function () {
+    if (!existsSync(shared)) {
+      console.log('      skipped: ../shared/benchmarks not found');
+      this.skip();
+    }
+    const { importedBenchmarks } = await import('../../src/eval/cases');
+    const figures = new Map((await importedBenchmarks(shared)).map((f) => [f.benchmark, f]));
+    const injec = figures.get('injecagent');
+    assert.ok(injec, 'InjecAgent imported');
+    for (const [group, target] of [['dh base', 80], ['ds base', 80], ['dh enhanced', 95], ['ds enhanced', 95]] as const) {
+      const r = injec.attacked.get(group);
+      assert.ok(r && r.total > 0 && pct(r) >= target, `${group}: ${r?.hit}/${r?.total}`);
+    }
+    for (const f of figures.values()) {
+      assert.equal(f.sharedFindings, 0, `${f.benchmark}: findings on its clean environment and tool files`);
+      for (const [group, r] of f.clean) assert.equal(r.hit, 0, `${f.benchmark} ${group}: clean cases with a finding`);
+    }
+  });
+});

@@ -17,7 +17,12 @@ describe('injection word sets', () => {
     });
   }
 
-  it('refuses more sets than bits', () => {
-    assert.throws(() => new WordSets(Array.from({ length: 32 }, (_, i) => new Set([String(i)]))));
+  it('refuses more sets than bits, and answers for sets in both masks', () => {
+    assert.throws(() => new WordSets(Array.from({ length: 63 }, (_, i) => new Set([String(i)]))));
+    const sets = Array.from({ length: 62 }, (_, i) => new Set([`w${i}`, 'shared']));
+    const of = new WordSets(sets).of(['w3', 'w40']);
+    assert.deepEqual(sets.map((s, i) => [i, of(s)]).filter(([, x]) => x).map(([i]) => i), [3, 40]);
+    const shared = new WordSets(sets).of(['shared']);
+    assert.ok(sets.every((s) => shared(s)));
   });
 });

@@ -70,15 +70,24 @@ describe('README: install, CI and editors', function () {
 
   before(() => assert.ok(existsSync(join(ROOT, 'dist/language-server.js')), 'the build ran'));
 
-  it('installs from npm, names both commands, and its commands parse', () => {
+  it('says plainly that nothing is released, installs from a checkout, names both commands, and its commands parse', () => {
+    const section = readme.slice(readme.indexOf('## Install'), readme.indexOf('## The file format'));
+    assert.match(section, /Nothing is released yet/);
     const [install] = codeBlocks(readme, '## Install', 'sh');
-    assert.match(install, /^npm install --save-dev litmus-lint/m);
-    for (const line of install.split('\n').filter((l) => l.startsWith('npx litmus-lint'))) {
-      const args = splitCommand(line.replace(/#.*$/, '')).slice(2);
+    assert.match(install, /^git clone /m);
+    assert.match(install, /^npm ci && npm run build/m);
+    assert.match(install, /^npm install -g "\$\(npm pack\)"/m);
+    // A package that is not published is never what a command fetches.
+    assert.doesNotMatch(install, /npm install (--save-dev )?litmus-lint|npx/);
+    for (const line of install.split('\n').filter((l) => /^(litmus-lint|node dist\/cli\.js) /.test(l))) {
+      const args = splitCommand(line.replace(/#.*$/, '')).slice(line.startsWith('node') ? 2 : 1);
       assert.ok(parseCliArgs(args).paths.length > 0, line);
     }
     for (const bin of Object.keys(pkg.bin)) assert.ok(readme.includes(`\`${bin}\``), `README names ${bin}`);
     assert.match(readme, /code --install-extension litmus-lint\.vsix/);
+    // No command or config in the README sends a reader to a release that does not exist.
+    const blocks = [...readme.matchAll(/```\w*\n([\s\S]*?)```/g)].map((m) => m[1]).join('\n');
+    assert.doesNotMatch(blocks, /npx (--yes )?litmus-lint|npm install (-g |--save-dev )?litmus-lint|litmus-lint@v\d|rev: v\d/);
   });
 
   it('shows a workflow that uses this action with its own inputs, a SARIF command that parses, and the pre-commit hook', () => {
@@ -88,7 +97,7 @@ describe('README: install, CI and editors', function () {
     assert.ok(use);
     for (const name of Object.keys(use.with ?? {})) assert.ok(name in action.inputs, name);
     const [sarif] = codeBlocks(readme, '### SARIF and code scanning', 'sh');
-    const opts = parseCliArgs(splitCommand(sarif.trim()).slice(2));
+    const opts = parseCliArgs(splitCommand(sarif.trim()).slice(1));
     assert.deepEqual(opts.formats.map((t) => t.format), ['sarif']);
     assert.ok(opts.category && opts.formats[0].output);
     const [config] = codeBlocks(readme, '### pre-commit', 'yaml');
@@ -103,23 +112,24 @@ describe('README: install, CI and editors', function () {
     });
   }
 
-  it('Neovim: the server on stdio for json, jsonc and jsonl, every LITMUS file given its filetype, file watching on', () => {
+  it('Neovim: the server on stdio for every LITMUS file, given its filetype, rooted at its suite', () => {
     const lua = editor('neovim.lua');
     assert.ok(balanced(lua, /--[^\n]*/g, /'(?:[^'\\\n]|\\.)*'/g));
     assert.match(lua, /cmd = \{ 'litmus-language-server', '--stdio' \}/);
-    assert.match(lua, /filetypes = \{ 'json', 'jsonc', 'jsonl' \}/);
+    assert.match(lua, /litmus\.config\.json'\) or vim\.loop\.fs_stat\(dir \.\. '\/\.git'\)/, 'the suite root, as the CLI finds it');
     assert.match(lua, /didChangeWatchedFiles = \{ dynamicRegistration = true \}/);
-    assert.match(lua, /vim\.lsp\.enable\('litmus_lint'\)/);
-    // vim.filetype.add patterns are Lua patterns, anchored, matched against the whole path.
-    const patterns = [...lua.matchAll(/\['([^']+)'\] = '(\w+)'/g)].map((m) => ({
-      re: new RegExp(`^${m[1].replace(/%\./g, '\\.')}$`),
-      filetype: m[2],
+    // Autocmd patterns without a slash match the file's name (Vim's glob: * is any run of characters).
+    const table = (name: string) => [...(new RegExp(`${name} = \\{([^}]*)\\}`).exec(lua)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]);
+    const patterns = [...table('jsonc').map((g) => ({ g, filetype: 'jsonc' })), ...table('jsonl').map((g) => ({ g, filetype: 'jsonl' }))].map(({ g, filetype }) => ({
+      re: new RegExp(`^${g.replace(/\./g, '\\.').replace(/\*/g, '.*')}$`),
+      filetype,
     }));
+    const name = (path: string) => path.slice(path.lastIndexOf('/') + 1);
     for (const [path, filetype] of KINDS) {
-      const hit = patterns.find((p) => p.re.test(`/home/me/${path}`));
+      const hit = patterns.find((p) => p.re.test(name(path)));
       assert.equal(hit?.filetype, filetype, path);
     }
-    for (const path of NOT_LITMUS) assert.ok(!patterns.some((p) => p.re.test(`/home/me/${path}`)), path);
+    for (const path of NOT_LITMUS) assert.ok(!patterns.some((p) => p.re.test(name(path))), path);
   });
 
   it('Helix: valid TOML; the server on stdio for a jsonc language that takes every LITMUS file', () => {
@@ -141,6 +151,9 @@ describe('README: install, CI and editors', function () {
     assert.ok(balanced(el, /;[^\n]*/g, /"(?:[^"\\]|\\.)*"/g));
     assert.match(el, /'\(litmus-json-mode \. \("litmus-language-server" "--stdio"\)\)/);
     assert.match(el, /\(add-hook 'litmus-json-mode-hook #'eglot-ensure\)/);
+    // The project is the suite: without .git, Emacs alone would take the file's folder.
+    assert.match(el, /\(add-hook 'project-find-functions #'litmus-project-find\)/);
+    assert.match(el, /"litmus\.config\.json"/);
     // The auto-mode-alist regexp, from its Lisp string to JavaScript.
     const source = /'\("((?:[^"\\]|\\.)*)"\s*\.\s*litmus-json-mode\)/.exec(el)?.[1];
     assert.ok(source, 'an auto-mode-alist entry for litmus-json-mode');

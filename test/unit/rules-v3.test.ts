@@ -92,6 +92,14 @@ describe('v3 action patterns (§3c): the one matcher', () => {
     assert.match(two.ds[0].message, /2nd matching call \(min_calls 2\)/);
   });
 
+  it('`min_calls` reports the step that reaches the count once; without it every matching step is reported', async () => {
+    const three = [step('buy_item', { item: 'guitar' }), step('buy_item', { item: 'guitar' }), step('buy_item', { item: 'guitar' })];
+    const counted = await run([{ tool: 'buy_item', arguments: { item: 'guitar' }, min_calls: 2 }], three);
+    assert.deepEqual(counted.ds.map((d) => d.data?.step), [1]);
+    const each = await run([{ tool: 'buy_item', arguments: { item: 'guitar' } }], three);
+    assert.deepEqual(each.ds.map((d) => d.data?.step), [0, 1, 2]);
+  });
+
   it('a huge `min_calls` never fires and costs nothing', async () => {
     const files = ws(adv('a1', { unsafe_actions: [{ tool: 'buy_item', min_calls: 1e12 }], safe_completion: [step('buy_item', { item: 'guitar' })] }));
     const { diagnostics } = await lintFiles(files);
@@ -235,6 +243,12 @@ describe('principal-confusion', () => {
     const noRes = ws(adv('a1', { task, injection_field: ['#/task'], resolution: undefined, unsafe_actions: [{ tool: 'transfer_money', match: 'name' }] }));
     const [e] = await lintRule(noRes, 'principal-confusion');
     assert.equal(at(noRes, e), '"prompt_injection"');
+  });
+
+  it('a label into the task spelled with the case\'s own file is the task too', async () => {
+    const files = ws(adv('a1', { injection_field: 's.litmus.json#/cases/1/task', resolution: 'comply', unsafe_actions: [{ tool: 'transfer_money', match: 'name' }] }));
+    const ds = await lintRule(files, 'principal-confusion');
+    assert.deepEqual(ds.map((d) => d.data?.trigger), ['task-label']);
   });
 
   it('silent for partial_decline and decline, and for benign cases', async () => {

@@ -303,7 +303,7 @@ describe('schema rule: fires where FORMAT §9 says', () => {
       [
         ['litmus.config.json', '"warn"', '`schema` must be "error", "warning", "info", "hint" or "off"; did you mean "warning"?'],
         ['litmus.config.json', '"8"', '`maxMutationDepth` must be an integer, not a string'],
-        ['litmus.config.json', '"extra"', 'unknown property `extra`; expected `rules`, `maxMutationDepth`, `benignRegressionTolerance`, `maxTrustedDelta`, `rubric`, `injection` or `scoring`'],
+        ['litmus.config.json', '"extra"', 'unknown property `extra`; expected `rules`, `maxMutationDepth`, `benignRegressionTolerance`, `maxTrustedDelta`, `rubric`, `plugins`, `injection` or `scoring`'],
         ['litmus.harness.json', '"run"', '`reset_counters` must be "episode", "batch" or "worker"'],
         ['litmus.harness.json', '2', '`max_permutation_delta` must be at most 1, not 2'],
         ['litmus.harness.json', '"yes"', '`cold_warm_check` must be true or false, not a string'],

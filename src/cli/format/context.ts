@@ -1,4 +1,4 @@
-import { displayPath, formatCount, isUnder, type LintDiagnostic, normalizeUri, type Severity } from '../../core';
+import { displayPath, formatCount, isUnder, type LintDiagnostic, normalizeUri, type RuleMeta, type Severity } from '../../core';
 import type { FindingAnchor } from '../anchor';
 
 /** What every formatter may know besides the diagnostics. Plain data, so formatters stay pure. */
@@ -38,6 +38,8 @@ export interface FormatContext {
   inputSize?: number;
   /** Where a formatter says what it left out (standard error, as `litmus-lint: warning: …`). */
   warn?: (text: string) => void;
+  /** The plugins' rules that ran (docs/plugins.md): SARIF lists them after the built-in rules. */
+  extraRules?: readonly RuleMeta[];
 }
 
 export type Formatter = (diagnostics: readonly LintDiagnostic[], context: FormatContext) => string;

@@ -12,7 +12,7 @@ export interface SarifRule {
   shortDescription: { text: string };
   fullDescription: { text: string; markdown: string };
   help: { text: string; markdown: string };
-  helpUri: string;
+  helpUri?: string;
   defaultConfiguration: { level: 'error' | 'warning' | 'note' };
   properties: { tags: string[]; 'security-severity'?: string; litmusCondition: string };
 }
@@ -88,15 +88,16 @@ function firstParagraph(markdown: string): string {
 }
 
 function describe(meta: RuleMeta): SarifRule {
-  const url = docsUrl(meta.id);
+  // A plugin's rule links its own page, if it has one (docs/plugins.md).
+  const url = RULES.has(meta.id) ? docsUrl(meta.id) : (meta.docsUrl ?? '');
   const doc = RULE_DOCS[meta.id];
   const lead = doc?.lead ? absoluteLinks(doc.lead, url) : meta.description;
   const example = doc?.example ? absoluteLinks(doc.example, url) : '';
   // A lead that opens with a list ("… reports a suppression that suppresses nothing:") says it in the list.
   const first = firstParagraph(lead);
   const full = first && !first.endsWith(':') ? first : meta.description;
-  const markdown = [lead, example, `[Rule documentation](${url})`].filter(Boolean).join('\n\n');
-  const text = [plainText(lead), plainText(example), `Rule documentation: ${url}`].filter(Boolean).join('\n\n');
+  const markdown = [lead, example, url && `[Rule documentation](${url})`].filter(Boolean).join('\n\n');
+  const text = [plainText(lead), plainText(example), url && `Rule documentation: ${url}`].filter(Boolean).join('\n\n');
   return {
     id: meta.id,
     name: pascalName(meta.id),
@@ -104,7 +105,7 @@ function describe(meta: RuleMeta): SarifRule {
     // One line: GitHub shows it in alert lists.
     fullDescription: { text: plainText(full).replace(/\s*\n\s*/g, ' '), markdown: full },
     help: { text, markdown },
-    helpUri: url,
+    ...(url ? { helpUri: url } : {}),
     defaultConfiguration: { level: sarifLevel(meta.defaultSeverity) },
     properties: {
       tags: ruleTags(meta),
@@ -116,7 +117,11 @@ function describe(meta: RuleMeta): SarifRule {
 
 let table: SarifRule[] | undefined;
 
-/** Every registered rule, in registry order (results point into it with `ruleIndex`). */
-export function sarifRules(): SarifRule[] {
-  return (table ??= RULE_IDS.map((id) => describe(RULES.get(id)!)));
+/**
+ * Every registered rule, in registry order, then the plugins' rules that ran (results point into it
+ * with `ruleIndex`).
+ */
+export function sarifRules(extra: readonly RuleMeta[] = []): SarifRule[] {
+  table ??= RULE_IDS.map((id) => describe(RULES.get(id)!));
+  return extra.length ? [...table, ...extra.map(describe)] : table;
 }

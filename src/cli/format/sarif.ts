@@ -115,7 +115,7 @@ const NOTICE_ROOM = 1024;
 /** SARIF 2.1.0, one run; the rule table comes from the rule registry, so it lists every rule. */
 export function sarifLog(shown: readonly LintDiagnostic[], ctx: FormatContext) {
   const diagnostics = sarifFindings(shown, ctx);
-  const rules = sarifRules();
+  const rules = sarifRules(ctx.extraRules);
   const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
   const root = srcRoot(ctx);
   const prints = fingerprints(diagnostics, ctx, root);

@@ -7,7 +7,7 @@ import { VerdictCache } from './verdicts';
 import { pushTo } from '../text/multimap';
 import { replacedByOverrides, overridesOf } from '../model/environment';
 import { normalizeUri } from '../model/uri';
-import { scanCaseSurfaces, scanEnvironmentFile, type SurfaceHit } from './surfaces';
+import { environmentAffinity, scanCaseSurfaces, scanEnvironmentFile, type SurfaceHit } from './surfaces';
 
 /** A payload on any surface: in a tool schema, or in data (tool outputs, environments, the task). */
 export type AnyHit = PayloadHit | SurfaceHit;
@@ -32,6 +32,11 @@ export interface InjectionAnalysis {
   envUsers: Map<string, CaseModel[]>;
   /** Each case's payloads in its own data surfaces. */
   caseHits: Map<CaseModel, SurfaceHit[]>;
+  /**
+   * Strings of each case's environment file that are payloads for that case alone: plain requests
+   * for what one of its tools does (tool affinity), where its overrides did not replace them.
+   */
+  envCaseHits: Map<CaseModel, SurfaceHit[]>;
   /**
    * The cases a surface payload counts for: the case whose own field holds it, or the users of its
    * environment file whose effective environment still holds it (their overrides did not replace it).
@@ -105,9 +110,15 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
   }
   const envUsers = new Map<string, CaseModel[]>();
   const caseHits = new Map<CaseModel, SurfaceHit[]>();
+  const envCaseHits = new Map<CaseModel, SurfaceHit[]>();
   for (const c of index.cases) {
     const env = c.environment;
-    if (env?.file && !env.problem) pushTo(envUsers, normalizeUri(env.file.doc.uri), c);
+    if (env?.file && !env.problem) {
+      pushTo(envUsers, normalizeUri(env.file.doc.uri), c);
+      const mine = environmentAffinity(env.file, c, optsFor(env.file.doc.uri));
+      const live = mine.length ? mine.filter((h) => !replacedByOverrides(h.path, overridesOf(c.value, c.path))) : mine;
+      if (live.length) envCaseHits.set(c, live);
+    }
     const own = scanCaseSurfaces(c, optsFor(c.doc.uri));
     if (!own.length) continue;
     caseHits.set(c, own);
@@ -151,6 +162,7 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
     envHits,
     envUsers,
     caseHits,
+    envCaseHits,
     holdersOf,
   };
 }

@@ -126,6 +126,8 @@ export interface Decoded {
   text: string;
   /** Not prose but another encoded layer (base64 of base64): decode again, do not score yet. */
   layer?: boolean;
+  /** A short token decoded to a few words: a finding only when they give an order. */
+  short?: boolean;
 }
 
 /** Printable ASCII that is itself one long base64 or hex run. */
@@ -170,9 +172,26 @@ function decodeEntities(text: string): string | undefined {
   return count >= 4 ? out : undefined;
 }
 
+/** A few words (letters, spaces, light punctuation), as a short encoded order decodes to: "Ignore all", "say hi". */
+const FEW_WORDS = /^[\p{L}\p{M}'’]+( [\p{L}\p{M}'’]+){1,6}[.!?]?$/u;
+
+/**
+ * A whole value that is one short base64 token (8 to 24 characters: too short to decode to the
+ * sentence the run scan below wants) and decodes to a few words. A credential pair ("user:pass") or an ID decodes to no words.
+ */
+function shortBase64(text: string): string | undefined {
+  const t = text.trim();
+  if (t.length < 8 || t.length > 24 || !/^[A-Za-z0-9+/]+={0,2}$/.test(t) || /^[a-z]+$|^[A-Z]+$|^[0-9]+$/.test(t)) return undefined;
+  const bytes = base64Bytes(t);
+  const s = bytes && utf8(bytes);
+  return s && FEW_WORDS.test(s) ? s : undefined;
+}
+
 /** Every readable text hidden in `text` by one layer of encoding. */
 export function decodeLayer(text: string): Decoded[] {
   const out: Decoded[] = [];
+  const short = text.length >= 8 && text.length < 32 ? shortBase64(text) : undefined;
+  if (short) out.push({ encoding: 'base64', text: short, short: true });
   for (const token of base64Tokens(text)) {
     const bytes = base64Bytes(token);
     const s = bytes && utf8(bytes);

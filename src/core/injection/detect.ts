@@ -1,10 +1,12 @@
 import { scanChars } from './chars';
 import { decodeLayer } from './decode';
 import { IMPERATIVES, QUESTION_WORDS } from './lexicon';
-import { finalMark, words } from './prose';
+import { finalMark, fold, words } from './prose';
 import { dataSignals, reweighForData } from './people';
 import { shapeSignals } from './shape';
 import { lexicalSignals, type ContextReads, type Signal, type TextContext } from './signals';
+import { affinitySignal } from './affinity';
+import { stripFiller } from './filler';
 
 export type { ContextReads, Signal, Slot, TextContext } from './signals';
 
@@ -22,15 +24,25 @@ export const THRESHOLD = 1;
 /** Below this a signal is weak: it can add to a finding but not make one with other weak ones. */
 export const WEAK = 0.6;
 const MAX_DEPTH = 3;
+/** Below this length no text is padded out of view (filler.ts reads only longer ones). */
+const FILLED = 160;
 
-const NON_ASCII = /[^\x00-\x7f]/;
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
-/** Case, width and quote variants folded, so `ＩＧＮＯＲＥ` and `ignore` read the same. */
-function fold(text: string): string {
-  // ASCII is its own NFKC form and has no curly quotes: only its case folds.
-  if (!NON_ASCII.test(text)) return text.toLowerCase();
-  return text.normalize('NFKC').toLowerCase().replace(/[\u2018\u2019\u201b\u2032]/g, "'").replace(/[\u201c\u201d\u201f\u2033]/g, '"');
+/**
+ * Signals add up. Weak ones only corroborate: without one signal of at least WEAK weight, they never
+ * add up to a finding (a long, agent-facing description collects many of them honestly).
+ */
+function scoreOf(signals: readonly Signal[]): number {
+  const strong = signals.filter((s) => s.weight >= WEAK).reduce((a, s) => a + s.weight, 0);
+  const weak = signals.filter((s) => s.weight < WEAK).reduce((a, s) => a + s.weight, 0);
+  return strong + (strong > 0 ? weak : Math.min(weak, THRESHOLD - 0.1));
+}
+
+/** A verdict with one more signal (tool affinity, judged apart from the text's own verdict). */
+export function withSignal(v: StringVerdict, signal: Signal): StringVerdict {
+  const signals = [...v.signals.filter((s) => s.id !== signal.id), signal].sort((a, b) => b.weight - a.weight);
+  return { ...v, signals, score: Math.round(scoreOf(signals) * 100) / 100 };
 }
 
 function mergeSignals(into: Signal[], more: Signal[]): void {
@@ -60,6 +72,15 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
     }
     const inner = fold(layer.text);
     const innerWords = words(inner);
+    if (layer.short) {
+      // A few encoded words: an order ("Ignore all", "say hi") hides; a phrase may be an encoded ID.
+      const lead = innerWords.list[0] === 'please' ? innerWords.list[1] : innerWords.list[0];
+      if (IMPERATIVES.has(lead ?? '')) {
+        decodedOut.push(layer.text);
+        mergeSignals(out, [{ id: 'encoded-base64', weight: 1, explanation: 'hides an order in base64 encoding' }]);
+      }
+      continue;
+    }
     // Prose hidden behind an encoding is concealment in itself; what it says is scored as well.
     if (innerWords.list.length >= 4 || (innerWords.list.length >= 1 && layer.text.length >= 12 && UNSPACED.test(layer.text))) {
       decodedOut.push(layer.text);
@@ -94,16 +115,23 @@ export function detectText(text: string, ctx: TextContext, reads?: ContextReads)
   if (chars.homoglyphWords > 0) {
     signals.push({ id: 'homoglyph', weight: 1, explanation: 'mixes Latin letters with Cyrillic or Greek look-alikes in a word' });
   }
-  mergeSignals(signals, textSignals(chars.visible, ctx, 0, decoded, reads));
+  // A long run of filler is cut out, so an instruction after it reads as text of its own.
+  const unfilled = chars.visible.length >= FILLED ? stripFiller(chars.visible) : undefined;
+  if (unfilled && unfilled.removed >= 32) signals.push({ id: 'filler', weight: 0.3, explanation: 'pads the text with a long run of repeated characters' });
+  mergeSignals(signals, textSignals(unfilled ? unfilled.text : chars.visible, ctx, 0, decoded, reads));
   if (chars.tagText.trim()) {
     decoded.unshift(chars.tagText);
     mergeSignals(signals, textSignals(chars.tagText, ctx, 1, decoded, reads));
   }
-  // Weak signals only corroborate: without one signal of at least WEAK weight, they never add up
-  // to a finding (a long, agent-facing description collects many of them honestly).
-  const strong = signals.filter((s) => s.weight >= WEAK).reduce((a, s) => a + s.weight, 0);
-  const weak = signals.filter((s) => s.weight < WEAK).reduce((a, s) => a + s.weight, 0);
-  const score = strong + (strong > 0 ? weak : Math.min(weak, THRESHOLD - 0.1));
+  if (ctx.slot === 'data' && ctx.tools?.length) {
+    // The verdict now depends on the case's tools, not on the text alone.
+    if (reads) reads.toolSpecific = true;
+    if (scoreOf(signals) < THRESHOLD) {
+      const affinity = affinitySignal(fold(chars.visible), ctx.tools);
+      if (affinity) signals.push(affinity);
+    }
+  }
+  const score = scoreOf(signals);
   const hidden = chars.tagCount > 0 || chars.bidiCount > 0 || chars.zeroWidthInWord > 0;
   let shown: string | undefined = decoded.length ? decoded.join('\n') : undefined;
   if (!shown && chars.visible !== text && (hidden || chars.homoglyphWords > 0)) shown = chars.visible;

@@ -5,6 +5,11 @@
 
 const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 
+/** A regex source that matches `s` as it is, for alternations of fixed strings. */
+export function literal(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
 /** Verbs that discard what the agent was told. */
 export const OVERRIDE_VERBS = set('ignore ignoring ignored disregard disregarding disregarded forget forgetting');
 /** Passive forms that announce a control is gone ("safeguards are disabled"). */

@@ -2,6 +2,15 @@ import { IMPERATIVES, OPENERS, QUESTION_WORDS, STOPWORDS } from './lexicon';
 
 /** Words, stems and sentences of prose, the units the lexical signals read. */
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Case, width and quote variants folded, so `ＩＧＮＯＲＥ` and `ignore` read the same. */
+export function fold(text: string): string {
+  // ASCII is its own NFKC form and has no curly quotes: only its case folds.
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
+  return text.normalize('NFKC').toLowerCase().replace(/[\u2018\u2019\u201b\u2032]/g, "'").replace(/[\u201c\u201d\u201f\u2033]/g, '"');
+}
+
 export interface Words {
   /** Lower-cased words in order. */
   list: string[];

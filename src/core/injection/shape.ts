@@ -1,5 +1,5 @@
 import { IMPERATIVES, QUESTION_WORDS } from './lexicon';
-import { notEnglish } from './language';
+import { notEnglish, scriptOf } from './language';
 import { finalMark, topicStems, words, type Words } from './prose';
 import type { ContextReads, Signal, TextContext } from './signals';
 
@@ -14,6 +14,8 @@ const UNSPACED_ALL = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Sc
 const END_MARKS = '.!?:。？！؟।';
 const QUESTION_MARKS = '?？؟';
 const GREEK = /\p{Script=Greek}/u;
+/** Words of text aimed at an agent: a statement with them is not a vendor's plain sentence. */
+const READER_WORDS = new Set(['assistant', 'ai', 'bot', 'model', 'agent', 'llm', 'instruction', 'instructions', 'prompt', 'rules', 'user', 'protocols', 'protocol', 'restricted', 'unrestricted']);
 const WH = new Set(['what', "what's", 'who', 'which', 'where', 'why', 'how']);
 
 /** Sentence ends followed by a space or the end: how many sentences a value holds (up to 3). */
@@ -69,6 +71,15 @@ export function shapeSignals(visible: string, ws: Words, ctx: TextContext, reads
   if (ctx.siblingMax !== undefined && head.length >= Math.max(24, 3 * ctx.siblingMax)) weight += 0.3;
   const what = question ? 'a question' : imperative ? 'a request' : 'a sentence';
   weight = Math.min(weight, 1);
+  // A statement in English asks nothing of the reader ("This header identifies the client that
+  // makes the request", a vendor's sentence used as a default): it corroborates, never decides alone.
+  // Tested only where the cap would change something; the cheap tests first.
+  const asksSomething = () =>
+    imperative || question || secondPerson || head.includes('!') || w.some((x) => READER_WORDS.has(x) || x === 'me' || x === 'i' || x === "i'm") ||
+    // Speaks of the agent and its orders, or shouts ("RATED #1 BY EXPERTS!"): not a vendor's plain statement.
+    /\b[A-Z]{4,}\b[^a-z]{0,40}\b[A-Z]{4,}\b/.test(head) || notEnglish(head, w) || scriptOf(head) !== 'latin' ||
+    head.split(/[.!?;:\n]+/).some((c) => IMPERATIVES.has(words(c.toLowerCase()).list[0] ?? ''));
+  if (weight > 0.9 && !asksSomething()) weight = 0.9;
   // Judged against the rest of the tool: a value that speaks of what the tool is about (a mode's
   // "use this mode when ...", a UI string) belongs there; a request about something else does not.
   const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;

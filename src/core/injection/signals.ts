@@ -7,6 +7,7 @@ import {
   IMPERATIVES,
   INSTRUCTION_NOUNS,
   LIFTED,
+  literal,
   NEGATIONS,
   OUTPUT_NOUNS,
   OVERRIDE_VERBS,
@@ -16,17 +17,21 @@ import {
   TRANSFER_VERBS,
 } from './lexicon';
 import { code } from '../text/escape';
+import type { Signal } from './signal';
 import { PhraseGroups } from './phrases';
 import { WordSets } from './presence';
 import { finalMark, sentences, topicStems, words, type Sentence, type Words } from './prose';
 import { isExampleHost, nearAddress, sinks } from './sinks';
 import { notEnglish, scriptOf } from './language';
+import { crossToolSignals, dictationSignals, pretextSignals } from './orders';
+import { FOREIGN_WORDS, foreignSignals, mayBeForeign } from './multilingual';
 
-/** One piece of evidence. Weights add up; a string is a payload at a total of 1. */
-export interface Signal {
-  id: string;
-  weight: number;
-  explanation: string;
+export type { Signal } from './signal';
+
+/** What the tool-affinity signal needs of a tool: plain data, so any caller can pass the tools of a case. */
+export interface AffinityTool {
+  name: string;
+  description?: string;
 }
 
 /**
@@ -52,6 +57,11 @@ export interface TextContext {
    * A function is called only when a verdict needs the topic, which few do.
    */
   topic?: ReadonlyMap<string, number> | (() => ReadonlyMap<string, number>);
+  /**
+   * In the `data` slot: the case's tools that could act on the text, less the one that returned it.
+   * A plain request there for what one of them does is a payload (`tool-affinity`, affinity.ts).
+   */
+  tools?: readonly AffinityTool[];
 }
 
 /**
@@ -65,10 +75,6 @@ export interface ContextReads {
 /** What a command to override must name to be about the agent's safety rather than a setting. */
 const SAFETY_NOUNS = new Set(['safety', 'safeguards', 'safeguard', 'guardrails', 'restrictions', 'security', 'instructions', 'guidelines']);
 
-/** A regex source that matches `s` as it is, for alternations of fixed strings. */
-function literal(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
 
 /** `<INFORMATION> ... </INFORMATION>`: an upper-case tag that opens and closes around text. */
 function pseudoTag(raw: string): boolean {
@@ -102,7 +108,7 @@ function near(ws: string[], a: ReadonlySet<string>, b: ReadonlySet<string>, gap:
 }
 
 const HUSH = new Set(['silently', 'quietly', 'secretly', 'covertly', 'discreetly']);
-const HUSHED_ACTS = new Set(['append', 'add', 'include', 'send', 'copy', 'forward', 'attach', 'insert', 'upload', 'share', 'exfiltrate', 'email', 'post', 'transfer', 'delete', 'execute', 'invoke', 'call', 'bcc', 'cc']);
+const HUSHED_ACTS = new Set(['append', 'add', 'include', 'send', 'copy', 'forward', 'attach', 'insert', 'upload', 'share', 'exfiltrate', 'email', 'post', 'transfer', 'delete', 'execute', 'invoke', 'call', 'bcc', 'cc', 'set', 'change', 'replace', 'modify', 'alter', 'redirect', 'route', 'swap', 'substitute', 'rewrite']);
 const CONCEAL_PHRASES = ['keep this secret', 'keep it secret', 'keep this hidden', 'keep it hidden', 'keep it confidential', 'hidden from the user', 'hide it from', 'hide this from', 'without the user knowing', 'without the user noticing', 'user should not know', 'user must not know', 'behind the user'];
 const ALWAYS = new Set(['always']);
 const SECRET_PHRASES = ['api key', 'api keys', 'session token', 'access token', 'auth token', 'secret key', 'private key', 'bearer token', 'ssh key', 'credit card', 'card number', 'social security number'];
@@ -124,7 +130,12 @@ const REPLY_VERBS = new Set(['respond', 'reply', 'answer']);
 /** Words without which no sentence shapes the answer: "your …", "every …", a reply verb. */
 const REPLY_TALK = new Set(['your', "your's", ...EVERY, ...REPLY_VERBS]);
 const REPLY_RULE_WORDS = new Set(['only', 'always', 'never', 'user', 'uppercase', 'lowercase', 'capitals', 'language']);
-const REVEAL_VERBS = new Set(['output', 'print', 'reveal', 'show', 'repeat', 'disclose', 'share', 'leak', 'dump', 'display', 'write', 'tell']);
+const REVEAL_VERBS = new Set(['output', 'print', 'reveal', 'show', 'repeat', 'disclose', 'share', 'leak', 'dump', 'display', 'write', 'tell', 'paste', 'give', 'copy', 'provide', 'send']);
+/** Words that name the model as the reader, and their stems (not the topic of what it is told). */
+const MODEL_WORDS = new Set(['llm', 'llms', 'assistant', 'agent', 'ai', 'model']);
+const MODEL_STEMS = new Set(['note', 'llm', 'assistant', 'agent', 'model', 'should', 'must']);
+/** "Repeat the words above", "output initialization above": the text the agent was given before this one. */
+const ABOVE = /\b(repeat|output|print|copy|reveal|show|write|paste|return)\b[^.\n]{0,40}\b(words|text|initialization|instructions|everything|content|prompt|lines|messages)\s+above\b/;
 const PROMPT_NOUNS = new Set(['prompt', 'instructions', 'instruction', 'directives', 'guidelines']);
 /** Phrases that name the user's conversation as a whole. */
 const CONVERSATION = ['previous messages', 'prior messages', 'earlier messages', 'conversation history', 'chat history', 'the conversation', 'this conversation', "user's messages", 'user messages', 'previous conversation', 'message history'];
@@ -233,6 +244,7 @@ const PHRASES = new PhraseGroups({
   consent: CONSENT_FORGERY,
   toolTalk: TOOL_TALK,
   forbidOthers: FORBID_OTHERS,
+  selfDisable: ['must no longer be used', 'should no longer be used', 'do not use this tool', "don't use this tool", 'stop using this tool', 'never use this tool', 'must not be used anymore'],
   delimiter: DELIMITERS,
   announce: ANNOUNCE,
   rolePlay: ROLE_PLAY,
@@ -240,11 +252,27 @@ const PHRASES = new PhraseGroups({
   secret: SECRET_PHRASES,
 });
 
+/** Words that can open an order about another tool or tamper with its results (orders.ts). */
+const ORDERING = new Set(['before', 'after', 'prior', 'following', 'whenever', 'once', 'when', 'time', 'replace', 'overwrite', 'override', 'substitute', 'correct', 'modify', 'alter', 'rewrite', 'swap', 'change', 'adjust', 'patch']);
+/** Verbs that make the agent say something (orders.ts reads what follows them). */
+const SAYING = new Set(['say', 'print', 'repeat', 'reply', 'respond', 'answer', 'echo', 'output']);
+const FRAMING = new Set(['prefix', 'preface', 'begin', 'start', 'end', 'open', 'close', 'finish']);
+/** Words without one of which no pretext phrase (orders.ts) occurs. */
+const PRETEXT_WORDS = new Set(['mandatory', 'compulsory', 'obligatory', 'requirement', 'protocol', 'compliance', 'proceeding', 'prerequisite', 'otherwise', 'verification', 'audit', 'integrity', 'initialization', 'initialisation']);
+/** Words of the pretext phrases that are common: only a text with one is searched for those phrases. */
+const PRETEXT_COMMON = new Set(['required', 'update', 'policy', 'first', 'fail', 'setup', 'check']);
+/** What a pretext makes mandatory: a link, a shell command, a script. */
+const MANDATED = /:\/\/|www\.|curl|wget|sh |powershell|python|chmod|nc /;
+/** Words of a claimed authorisation (orders.ts). */
+const AUTH_WORDS = new Set(['granted', 'password', 'authorized', 'authorised', 'authentication']);
+/** The pretext phrases whose words are common, found by their text. */
+const PRETEXT_TEXT = /required by|(system|security|critical) update|(company|corporate|security) policy|(this|done) first|will fail|setup step|security check/;
+
 /** Every word set the signals below look for, so that one pass over the words says which occur. */
 const WORD_SETS = new WordSets([
   OVERRIDE_VERBS, INSTRUCTION_NOUNS, CONTROL_NOUNS, BYPASS_VERBS, LIFTABLE, LIFTED, COMMAND_OVERRIDES, CONCEAL_VERBS, CONCEAL_GERUNDS, HUSH, HUSHED_ACTS,
   ALWAYS, ALSO, TOOL_WORDS, BEFORE_WORDS, FRESH, ORDER_NOUNS, OTHER_WORDS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
-  PRESSURE_WORDS, SECRET_WORDS,
+  PRESSURE_WORDS, SECRET_WORDS, ORDERING, SAYING, FRAMING, PRETEXT_WORDS, FOREIGN_WORDS, PRETEXT_COMMON, AUTH_WORDS,
 ]);
 
 /** An identifier shape (snake, kebab or camel case): an English word cannot name a tool. */
@@ -265,6 +293,7 @@ const ANSWER_STEMS = new Set(['respons', 'answer', 'reply', 'replie', 'messag', 
 const NOT_A_SECRET = new Set(['fewer', 'maximum', 'max', 'limit', 'count', 'number', 'usage', 'budget', 'name', 'arn', 'id', 'identifier', 'stored', 'location', 'where']);
 const PAGING = new Set(['page', 'pages', 'pagination', 'paginated', 'paginate', 'cursor', 'next', 'nexttoken', 'continuation']);
 const NON_ASCII_WORD = /[^\x00-\x7f]/;
+const NON_ASCII_TEXT = /[^\x00-\x7f]/;
 const UNSPACED_TEXT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 /** A question mark of any script, or letters outside ASCII: a one-sentence text that may still ask. */
 const MAY_ASK = /[?？؟]|[^\x00-\x7f]/;
@@ -275,6 +304,28 @@ function mentionsDotEnv(text: string): boolean {
     const before = text[i - 1];
     const after = text[i + 4];
     if ((after === undefined || !/[a-z0-9_]/.test(after)) && (before === undefined || /[\s~/"'`(]/.test(before))) return true;
+  }
+  return false;
+}
+
+
+/** A quoted literal of up to three characters, or a code-like one: "Append '-' for descending order". */
+const SYNTAX_LITERAL = /(^|[\s(])(['"])[^'"\s]{1,3}\2([\s,.;:)]|$)/;
+/** Advice to protect a secret, not a request for it: "keep your API key confidential", "never share it". */
+const PROTECT = new Set(['keep', 'store', 'protect', 'treat', 'guard', 'secure', 'rotate', 'revoke', 'regenerate', 'never', 'avoid']);
+function protective(s: Sentence): boolean {
+  if (PROTECT.has(s.lead) || PROTECT.has(s.verb ?? '')) return true;
+  // "do not share", "don't send", "never expose": the transfer is forbidden.
+  return s.words.some((x, i) => TRANSFER_VERBS.has(x) && s.words.slice(Math.max(0, i - 2), i).some((n) => NEGATIONS.has(n)));
+}
+/** "The agent must be installed / be running / have access": a software agent's state, not an order to the reader. */
+const STATE_VERBS = new Set(['be', 'have', 'run', 'support', 'exist', 'reside', 'belong', 'match', 'contain', 'remain', 'stay', 'report', 'connect', 'authenticate', 'register', 'own', 'hold', 'use']);
+function softwareAgent(w: readonly string[]): boolean {
+  for (let i = 0; i + 3 < w.length; i++) {
+    if (w[i] !== 'the' || w[i + 1] !== 'agent') continue;
+    const modal = w[i + 2];
+    const verb = modal === 'needs' ? w[i + 4] : w[i + 3];
+    if ((modal === 'must' || modal === 'should' || modal === 'needs') && STATE_VERBS.has(verb ?? '')) return true;
   }
   return false;
 }
@@ -345,10 +396,28 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     if (!ctx.topic) return false;
     if (reads) reads.toolSpecific = true;
     const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
-    return AGENT_STEMS.some((t) => (topic.get(t) ?? 0) >= NAME_COUNT);
+    if (AGENT_STEMS.some((t) => (topic.get(t) ?? 0) >= NAME_COUNT)) return true;
+    // Or another text of the tool speaks of the agent as a piece of software too ("the agent runs on the host").
+    const self = topicStems([text]);
+    return AGENT_STEMS.some((t) => (topic.get(t) ?? 0) - (self.has(t) ? 1 : 0) > 0);
   };
-  if (obliged && aboutAgents()) {
+  // Every sentence that speaks to the model is mostly about the tool (its names and texts).
+  const coachesOnTool = () => {
+    if (ctx.slot !== 'description' || !ctx.topic) return false;
+    if (reads) reads.toolSpecific = true;
+    const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+    const spoken = sents().filter((s) => s.words.some((x) => MODEL_WORDS.has(x)));
+    return spoken.length > 0 && spoken.every((s) => {
+      const stems = [...topicStems([s.text])].filter((t) => !MODEL_STEMS.has(t));
+      return stems.length > 0 && stems.filter((t) => (topic.get(t) ?? 0) > 1).length * 2 >= stems.length;
+    });
+  };
+  if (obliged && (aboutAgents() || softwareAgent(w))) {
     add('addresses-agent', 0.3, 'tells an agent what it must do, in the documentation of a tool about agents');
+  } else if ((obliged || phrases.has('addressed')) && coachesOnTool()) {
+    // "Note to LLM: use the collection-indexes tool to verify the field": a server coaching the
+    // model on its own tool, in the tool's own words.
+    add('addresses-agent', 0.4, "tells the AI agent how to use this tool's own features");
   } else if (obliged) {
     add('addresses-agent', 0.7, 'tells the AI agent what it must do');
   } else if (phrases.has('addressed')) {
@@ -365,6 +434,8 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     const object = w.slice(i + 1, i + 4).some((x) => CONCEAL_OBJECTS.has(x));
     for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(w[j]) && object) concealed = true;
   }
+  // "Keep your API key confidential and never share it": advice to protect a secret, not to hide an act.
+  if (concealed && (occurs(SECRET_WORDS) || phrases.has('secret')) && sents().some(protective)) concealed = false;
   const hushed = close(HUSH, HUSHED_ACTS, 1) >= 0;
   if (concealed || hushed || phrases.has('conceal') || (phrases.has('let') && w.includes('user'))) {
     add('concealment', 0.8, 'asks the agent to hide what it does from the user');
@@ -414,7 +485,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   else if (replyRule) add('answer-shaping', 0.6, 'sets a rule for how the agent answers');
 
   // Asking the agent to reveal what it was told: its prompt, hidden or system instructions.
-  if (close(REVEAL_VERBS, PROMPT_NOUNS, 4) >= 0 && (phrases.has('systemPrompt') || w.includes('hidden') || w.includes('your') || w.includes('initial'))) {
+  if ((close(REVEAL_VERBS, PROMPT_NOUNS, 6) >= 0 && (phrases.has('systemPrompt') || w.includes('hidden') || w.includes('your') || w.includes('initial'))) || (text.includes('above') && ABOVE.test(text))) {
     add('prompt-leak', 1, 'asks the agent to reveal its instructions or system prompt');
   }
   // The conversation itself as cargo: "include the previous messages", "send the chat history".
@@ -433,7 +504,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // a question (by its mark) or a sentence in another language is read as a request too.
   if (ctx.topic && ctx.slot === 'description' && (SECOND_SENTENCE.test(text) || MAY_ASK.test(text))) {
     // Technical prose (code spans, links, braces) documents the tool; a hijacked task is plain prose.
-    const plain = (s: Sentence) => !/[`{[]|\]\(|::/.test(s.text);
+    // A markdown heading ("## Why is this bad?") titles the documentation that follows; a quoted
+    // literal ("Append '-' for descending order") documents a value's syntax.
+    const plain = (s: Sentence) => !/[`{[]|\]\(|::/.test(s.text) && !(s.text.startsWith('#') && s.words.length <= 8) && !(SYNTAX_LITERAL.test(s.text) && s.words.length <= 15);
     // Examples inside fenced code blocks are not requests to the reader.
     const prose = text.includes('```') ? sentences(text.split('```').filter((_, i) => i % 2 === 0).join('\n\n')) : sents();
     const ends = (s: Sentence) => '.?!。？！؟'.includes(finalMark(s.text) || 'x');
@@ -503,8 +576,17 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   } else if (riding) {
     add('cross-tool', 0.7, `tells the agent to also call another tool (${code(named[0])})`);
   } else if (named.length && (w.includes('instead') || phrases.has('redirect'))) {
-    add('cross-tool', 0.4, `directs the agent to another tool (${code(named[0])})`);
+    // "Use X instead" is honest deprecation; "instead, for every request" sends all the work there.
+    // In the sentence that names the tool and says "instead".
+    const all = sents().some(
+      (s) =>
+        s.words.includes('instead') &&
+        s.words.some((x) => named.includes(x)) &&
+        (s.words.some((x, i) => EVERY.has(x) && ['request', 'requests', 'operation', 'operations', 'call', 'calls', 'task', 'tasks', 'query', 'queries'].includes(s.words[i + 1] ?? '')) || s.words.includes('always') || PHRASES.find(s.words).has('role')),
+    );
+    add('cross-tool', all ? 0.7 : 0.4, `directs the agent to another tool (${code(named[0])})${all ? ' for all its work' : ''}`);
   }
+  if (phrases.has('selfDisable')) add('tool-redirect', 0.4, 'tells the agent to stop using this tool');
   if (!out.some((s) => s.id === 'tool-redirect' || s.id === 'cross-tool')) {
     // A call to a snake_case function by name, or talk about the tool descriptions themselves.
     const callIdx = directive && occurs(DIRECTIVE_VERBS) ? near(w, DIRECTIVE_VERBS, new Set(w.filter((x) => /^[a-z][a-z0-9]*_[a-z0-9_]+$/.test(x))), 2) : -1;
@@ -528,12 +610,19 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
       // A pagination token is a cursor, not a credential ("use the returned token to retrieve the next page").
       // Nor is a counted token ("fewer tokens") or a reference to where a secret is kept ("the name of the secret").
       const paging = (s: Sentence) => s.words.some((x) => PAGING.has(x) || NOT_A_SECRET.has(x));
-      const asked = sents().filter((s) => s.imperative && !paging(s) && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
+      const asked = sents().filter((s) => s.imperative && !paging(s) && !protective(s) && s.words.some((x) => TRANSFER_VERBS.has(x)) && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
       if (asked.some((s) => s.words.includes('your'))) add('secret-request', 1, 'asks for your credentials, keys or tokens');
       else if (asked.length) add('secret-request', 0.7, 'asks for credentials, keys or tokens');
       else if (asks) add('sensitive-target', 0.3, 'asks for credentials or tokens');
     }
   }
+
+  // Hooks on another tool and tampering with its results; pretexts that make an action mandatory;
+  // the agent's answer dictated; other languages' overrides (in a function of their own, so this one
+  // stays small enough for the JIT to optimise as a whole).
+  const mayOrder =
+    occurs(ORDERING) || occurs(SAYING) || occurs(FRAMING) || occurs(AUTH_WORDS) || occurs(PRETEXT_WORDS) || occurs(PRETEXT_COMMON) || occurs(FOREIGN_WORDS) || NON_ASCII_TEXT.test(text);
+  if (mayOrder) for (const sig of orderSignals(text, ws, ctx, reads, occurs, sents, toolShaped, sensitivePath)) add(sig.id, sig.weight, sig.explanation);
 
   const sink = sinks(text);
   if (sink.markdownImage || sink.queryData) add('exfiltration-sink', sink.markdownImage ? 1 : 0.6, 'builds a link that carries data out in its query string');
@@ -548,4 +637,62 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   if (pressure) add('pressure', pressure > 1 ? 0.4 : 0.2, 'uses urgency or false authority');
 
   return out;
+}
+
+/** The signals of orders.ts and multilingual.ts, each behind the cheap test that it can fire. */
+function orderSignals(
+  text: string,
+  ws: Words,
+  ctx: TextContext,
+  reads: ContextReads | undefined,
+  occurs: (set: ReadonlySet<string>) => boolean,
+  sents: () => Sentence[],
+  toolShaped: boolean,
+  sensitivePath: boolean,
+): Signal[] {
+  const w = ws.list;
+  const out: Signal[] = [];
+  const add = (sig: Signal) => {
+    if (!out.some((s) => s.id === sig.id)) out.push(sig);
+  };
+  const ordering = occurs(ORDERING);
+  const saying = occurs(SAYING);
+  if (toolShaped && ordering && identifierSoon(w)) {
+    // A parameter of this tool ("when using `ahead_of_run`") is not another tool: all its stems are the tool's names.
+    const ownName = (id: string) => {
+      if (!ctx.topic) return false;
+      if (reads) reads.toolSpecific = true;
+      const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+      const stems = [...topicStems([id])];
+      return stems.length > 0 && stems.every((t) => (topic.get(t) ?? 0) >= NAME_COUNT);
+    };
+    for (const sig of crossToolSignals(sents(), ws, ctx.ownTool, ownName)) add(sig);
+  }
+  // A pretext needs its words, then what it makes mandatory (a link, a command, a secret file).
+  const pretext = occurs(PRETEXT_WORDS) || (occurs(PRETEXT_COMMON) && PRETEXT_TEXT.test(text));
+  if (pretext && (sensitivePath || MANDATED.test(text))) for (const sig of pretextSignals(text, ws, sensitivePath)) add(sig);
+  const claims = occurs(AUTH_WORDS);
+  const framing = occurs(FRAMING) && occurs(REPLY_TALK) && text.includes(' with');
+  if (saying || framing || claims) {
+    const onTopic = (verb: string) => {
+      if (!ctx.topic) return false;
+      if (reads) reads.toolSpecific = true;
+      const topic = typeof ctx.topic === 'function' ? ctx.topic() : ctx.topic;
+      return (topic.get(verb) ?? 0) >= NAME_COUNT;
+    };
+    // A dictated answer quotes what to say: without a quote no sentence needs splitting.
+    const quoted = saying && /['"\u2018\u201c]/.test(text);
+    for (const sig of dictationSignals(text, quoted ? sents() : [], onTopic, framing, claims)) add(sig);
+  }
+  if (mayBeForeign(w, text, occurs(FOREIGN_WORDS))) for (const sig of foreignSignals(text, w)) add(sig);
+  return out;
+}
+
+/** An ordering or tampering word with an identifier a few words after it, before any sentence is split. */
+function identifierSoon(w: readonly string[]): boolean {
+  for (let i = 0; i < w.length; i++) {
+    if (!ORDERING.has(w[i])) continue;
+    for (let j = i + 1; j <= i + 6 && j < w.length; j++) if (w[j].length >= 4 && (w[j].includes('_') || w[j].includes('-'))) return true;
+  }
+  return false;
 }

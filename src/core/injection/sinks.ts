@@ -34,7 +34,7 @@ export function sinks(text: string): { urls: string[]; emails: string[]; queryDa
   return { urls, emails, queryData, markdownImage };
 }
 
-const SEND_VERBS = set('send sending sent copy copied copying recipient recipients cc bcc forwarded post posting upload uploading forward forwarding email mail visit visiting download downloading install installing link linking directing redirect redirecting navigate join reach contact submit transmit exfiltrate leak');
+const SEND_VERBS = set('send sending sent posted uploaded forwarded submitted copy copied copying recipient recipients cc bcc forwarded post posting upload uploading forward forwarding email mail visit visiting download downloading install installing link linking directing redirect redirecting navigate join reach contact submit transmit exfiltrate leak');
 
 function set(words: string): Set<string> {
   return new Set(words.split(' '));

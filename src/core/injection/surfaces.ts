@@ -3,7 +3,10 @@ import type { EnvironmentFile } from '../model/environment';
 import { overridesOf } from '../model/environment';
 import type { CaseModel } from '../model/workspace';
 import type { JsonPath } from '../text/types';
-import { detectText, isPayload, type StringVerdict } from './detect';
+import { detectText, isPayload, withSignal, type StringVerdict } from './detect';
+import { affinitySignal, opensWithRequest, type AffinityTool } from './affinity';
+import { fold } from './prose';
+import type { ToolModel } from '../model/tools';
 import { isBidiControl, isTagChar } from './chars';
 import type { StringHit } from './scan';
 import type { VerdictCache } from './verdicts';
@@ -32,30 +35,40 @@ export interface SurfaceScanOptions {
 const MAX_DEPTH = 200;
 const DATA_CONTEXT = { slot: 'data' as const };
 
-function judge(text: string, options: SurfaceScanOptions): StringVerdict | undefined {
+/**
+ * The text's own verdict (shared by every case that holds the same text), then, when it is no
+ * payload by itself, its affinity with the tools of the case that holds it.
+ */
+function judge(text: string, options: SurfaceScanOptions, tools: readonly AffinityTool[]): StringVerdict | undefined {
   if (options.allowed(text)) return undefined;
   const verdict = options.verdicts ? options.verdicts.verdict(text, DATA_CONTEXT) : detectText(text, DATA_CONTEXT);
-  return isPayload(verdict) ? verdict : undefined;
+  if (isPayload(verdict)) return verdict;
+  const affinity = tools.length ? affinitySignal(fold(text), tools) : undefined;
+  if (!affinity) return undefined;
+  const judged = withSignal(verdict, affinity);
+  return isPayload(judged) ? judged : undefined;
 }
+
+const NO_TOOLS: readonly AffinityTool[] = [];
 
 type RawHit = Omit<SurfaceHit, 'case'>;
 
 /** Every string of `value` at any depth, judged as data; `path` is mutated as the walk goes and copied for hits only. */
-function scanValue(value: unknown, path: JsonPath, slotPath: JsonPath, surface: Surface, uri: string, root: number, options: SurfaceScanOptions, out: RawHit[], depth: number): void {
+function scanValue(value: unknown, path: JsonPath, slotPath: JsonPath, surface: Surface, uri: string, root: number, options: SurfaceScanOptions, out: RawHit[], depth: number, tools: readonly AffinityTool[]): void {
   if (depth > MAX_DEPTH) return;
   if (typeof value === 'string') {
-    const verdict = judge(value, options);
+    const verdict = judge(value, options, tools);
     if (verdict) out.push({ surface, uri, root, path: [...path], slotPath, slot: 'data', text: value, verdict });
   } else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       path.push(i);
-      scanValue(value[i], path, slotPath, surface, uri, root, options, out, depth + 1);
+      scanValue(value[i], path, slotPath, surface, uri, root, options, out, depth + 1, tools);
       path.pop();
     }
   } else if (isJsonObject(value)) {
     for (const k in value) {
       path.push(k);
-      scanValue(value[k], path, slotPath, surface, uri, root, options, out, depth + 1);
+      scanValue(value[k], path, slotPath, surface, uri, root, options, out, depth + 1, tools);
       path.pop();
     }
   }
@@ -71,7 +84,7 @@ export function scanEnvironmentFile(file: EnvironmentFile, options: SurfaceScanO
   const cached = fileScans.get(file);
   if (cached && cached.key === options.key) return cached.hits;
   const out: RawHit[] = [];
-  if (!file.broken) scanValue(file.value, [], [], 'environment', file.doc.uri, 0, options, out, 0);
+  if (!file.broken) scanValue(file.value, [], [], 'environment', file.doc.uri, 0, options, out, 0, NO_TOOLS);
   fileScans.set(file, { key: options.key, hits: out });
   return out;
 }
@@ -118,20 +131,40 @@ export function hiddenText(text: string): StringVerdict | undefined {
   return { score: signals.length, signals, hidden: true, decoded: tagText.trim() ? tagText : visible };
 }
 
-const caseScans = new WeakMap<object, { key: string; hits: RawHit[] }>();
-const caseHits = new WeakMap<CaseModel, { key: string; hits: SurfaceHit[] }>();
+/** A scan kept while the config's options and the case's resolved tools are the same. */
+interface KeptScan<H> {
+  key: string;
+  tools: readonly ToolModel[];
+  hits: H[];
+}
+
+const caseScans = new WeakMap<object, KeptScan<RawHit>>();
+const caseHits = new WeakMap<CaseModel, KeptScan<SurfaceHit>>();
+
+/** The tools a case's references and inline entries resolved to, in order. */
+export function caseTools(c: CaseModel): ToolModel[] {
+  const out: ToolModel[] = [];
+  for (const u of c.tools) if (u.tool) out.push(u.tool);
+  return out;
+}
+
+function sameTools(a: readonly ToolModel[], b: readonly ToolModel[]): boolean {
+  return a.length === b.length && a.every((t, i) => t === b[i]);
+}
 
 /**
  * The payloads in a case's own surfaces: `tool_outputs[*].output`, an inline `environment`, the
- * values of `environment_overrides`, hidden text in `task`. Kept per case value (the same object
- * while its document is unchanged): its cost follows the case's own fields, never the size of an
- * environment file it references.
+ * values of `environment_overrides`, hidden text in `task`. A tool output is also judged against the
+ * case's other tools (tool affinity), the environments against all of them. Kept per case value
+ * (the same object while its document is unchanged) and its resolved tools: its cost follows the
+ * case's own fields, never the size of an environment file it references.
  */
 export function scanCaseSurfaces(c: CaseModel, options: SurfaceScanOptions): SurfaceHit[] {
+  const tools = caseTools(c);
   const kept = caseHits.get(c);
-  if (kept && kept.key === options.key) return kept.hits;
+  if (kept && kept.key === options.key && sameTools(kept.tools, tools)) return kept.hits;
   let raw = caseScans.get(c.value);
-  if (!raw || raw.key !== options.key) {
+  if (!raw || raw.key !== options.key || !sameTools(raw.tools, tools)) {
     const out: RawHit[] = [];
     const v = c.value;
     const uri = c.doc.uri;
@@ -139,30 +172,83 @@ export function scanCaseSurfaces(c: CaseModel, options: SurfaceScanOptions): Sur
       v.tool_outputs.forEach((entry, i) => {
         if (!isJsonObject(entry) || !('output' in entry)) return;
         const slotPath = [...c.path, 'tool_outputs', i, 'output'];
-        scanValue(entry.output, [...slotPath], slotPath, 'tool_output', uri, c.root, options, out, 0);
+        // The tool that returned the output may speak of its own work; the others may not be asked for.
+        const others = typeof entry.tool === 'string' ? tools.filter((t) => t.name !== entry.tool) : tools;
+        scanValue(entry.output, [...slotPath], slotPath, 'tool_output', uri, c.root, options, out, 0, others);
       });
     }
     if (v.environment !== undefined && typeof v.environment !== 'string') {
       const slotPath = [...c.path, 'environment'];
-      scanValue(v.environment, [...slotPath], slotPath, 'inline_environment', uri, c.root, options, out, 0);
+      scanValue(v.environment, [...slotPath], slotPath, 'inline_environment', uri, c.root, options, out, 0, tools);
     }
-    for (const o of overridesOf(v, c.path)) scanValue(o.value, [...o.path], o.path, 'environment_override', uri, c.root, options, out, 0);
+    for (const o of overridesOf(v, c.path)) scanValue(o.value, [...o.path], o.path, 'environment_override', uri, c.root, options, out, 0, tools);
     if (typeof v.task === 'string' && !options.allowed(v.task)) {
       const verdict = hiddenText(v.task);
       const path = [...c.path, 'task'];
       if (verdict) out.push({ surface: 'task', uri, root: c.root, path, slotPath: path, slot: 'data', text: v.task, verdict });
     }
-    raw = { key: options.key, hits: out };
+    raw = { key: options.key, tools, hits: out };
     caseScans.set(c.value, raw);
   }
   // Nearly every case has no payload of its own: one shared empty answer, nothing kept per case.
   if (raw.hits.length === 0) return NO_HITS;
   const hits = raw.hits.map((h) => ({ ...h, case: c }));
-  caseHits.set(c, { key: options.key, hits });
+  caseHits.set(c, { key: options.key, tools, hits });
   return hits;
 }
 
 const NO_HITS: SurfaceHit[] = [];
+
+/**
+ * The strings of a shared environment file that are payloads only for a case with the right tools:
+ * plain requests for what one of its tools does. Found per case, since the file is shared by cases
+ * with different tools; the file's own payloads (`scanEnvironmentFile`) count for every user.
+ */
+export function environmentAffinity(file: EnvironmentFile, c: CaseModel, options: SurfaceScanOptions): SurfaceHit[] {
+  const tools = caseTools(c);
+  if (!tools.length || file.broken) return [];
+  const out: SurfaceHit[] = [];
+  for (const r of requestStrings(file, options)) {
+    const affinity = affinitySignal(r.folded, tools);
+    if (!affinity) continue;
+    const verdict = withSignal(r.verdict, affinity);
+    if (isPayload(verdict)) out.push({ surface: 'environment', uri: file.doc.uri, root: 0, path: r.path, slotPath: [], slot: 'data', text: r.text, verdict, case: c });
+  }
+  return out;
+}
+
+interface RequestString {
+  path: JsonPath;
+  text: string;
+  folded: string;
+  verdict: StringVerdict;
+}
+
+const fileRequests = new WeakMap<EnvironmentFile, { key: string; list: RequestString[] }>();
+
+/** The strings of an environment file that open with a request and are no payload by themselves, once per file. */
+function requestStrings(file: EnvironmentFile, options: SurfaceScanOptions): RequestString[] {
+  const kept = fileRequests.get(file);
+  if (kept && kept.key === options.key) return kept.list;
+  const list: RequestString[] = [];
+  const walk = (value: unknown, path: JsonPath, depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    if (typeof value === 'string') {
+      if (options.allowed(value)) return;
+      const folded = fold(value);
+      if (!opensWithRequest(folded)) return;
+      const verdict = options.verdicts ? options.verdicts.verdict(value, DATA_CONTEXT) : detectText(value, DATA_CONTEXT);
+      if (!isPayload(verdict)) list.push({ path: [...path], text: value, folded, verdict });
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => walk(v, [...path, i], depth + 1));
+    } else if (isJsonObject(value)) {
+      for (const k in value) walk(value[k], [...path, k], depth + 1);
+    }
+  };
+  walk(file.value, [], 0);
+  fileRequests.set(file, { key: options.key, list });
+  return list;
+}
 
 /** How messages name where a surface payload sits. */
 export function surfaceName(hit: SurfaceHit): string {

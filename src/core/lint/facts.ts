@@ -1,5 +1,6 @@
 import { hashText } from '../model/canonical';
 import { escapeText } from '../text/escape';
+import { displayPath } from '../model/uri';
 import { SEVERITY_ORDER } from '../text/types';
 import { factKeys, type LintDiagnostic } from './lint';
 
@@ -14,13 +15,18 @@ const MAX_ECHO = 160;
  * diagnostic of the group keeps its own rule and is marked with the group, so machine formats keep
  * them all and human formats show the primary alone. A fact stated once is left as it is.
  *
+ * A case fact names its case by its place in the file the findings point into: the group id hashes
+ * that file's path relative to `base` (the first workspace root) with it, so the same suite gives the
+ * same groups in every checkout.
+ *
  * The list is sorted (compareDiagnostics); diagnostics are never modified, grouped ones are copied.
  */
-export function groupFacts(list: readonly LintDiagnostic[]): LintDiagnostic[] {
+export function groupFacts(list: readonly LintDiagnostic[], base?: string): LintDiagnostic[] {
   let groups: Map<string, LintDiagnostic[]> | undefined;
   for (const d of list) {
-    const key = factKeys.get(d);
-    if (key === undefined) continue;
+    const fact = factKeys.get(d);
+    if (fact === undefined) continue;
+    const key = `${displayPath(d.uri, base)}\u0000${fact}`;
     groups ??= new Map();
     const g = groups.get(key);
     if (g) g.push(d);
@@ -42,7 +48,7 @@ export function groupFacts(list: readonly LintDiagnostic[]): LintDiagnostic[] {
           ...members.filter((o) => o !== primary).map((o) => ({ uri: o.uri, range: o.range, message: `also ${o.code}: ${escapeText(o.message, MAX_ECHO)}` })),
         ];
       }
-      factKeys.set(copy, key);
+      factKeys.set(copy, factKeys.get(m)!);
       copies.set(m, copy);
     }
   }

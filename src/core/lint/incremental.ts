@@ -4,7 +4,7 @@ import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incr
 import type { PayloadHit } from '../injection/scan';
 import type { ToolModel } from '../model/tools';
 import { docKeys, enter, keyTable, links, type DocKeys, type KeyTable, type Links } from '../model/doc-keys';
-import { compareDiagnostics, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
+import { compareDiagnostics, knownRuleIds, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { ALL_RULES } from '../rules/index';
 import type { Rule } from '../rules/types';
 import { normalizeUri } from '../model/uri';
@@ -144,9 +144,9 @@ function narrowed(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly Cas
 }
 
 /** Runs one rule and places its findings by document, exactly as lintIndex does. */
-function runRuleByDoc(rule: Rule, ruleIndex: WorkspaceIndex, full: WorkspaceIndex, memo: Map<string, unknown>, keep: (uri: string) => boolean): Map<string, LintDiagnostic[]> {
+function runRuleByDoc(rule: Rule, ruleIndex: WorkspaceIndex, full: WorkspaceIndex, memo: Map<string, unknown>, keep: (uri: string) => boolean, ruleIds: readonly string[]): Map<string, LintDiagnostic[]> {
   const out = new Map<string, LintDiagnostic[]>();
-  for (const d of placeFindings(runRule(rule, ruleIndex, memo, full), full, keep)) pushTo(out, d.uri, d);
+  for (const d of placeFindings(runRule(rule, ruleIndex, memo, full, ruleIds), full, keep)) pushTo(out, d.uri, d);
   return out;
 }
 
@@ -242,6 +242,7 @@ export function createIncrementalLinter(): IncrementalLinter {
     lint(index, options = {}) {
       const rules = options.rules ?? ALL_RULES;
       const ruleIds = rules.map((r) => r.meta.id).join(',');
+      const knownIds = knownRuleIds(rules);
       const ran = options.rules ? new Set(options.rules.map((r) => r.meta.id)) : undefined;
       const byDoc = casesByDoc(index);
       // An index updated from the last one shares its config resolution and its files.
@@ -293,7 +294,7 @@ export function createIncrementalLinter(): IncrementalLinter {
           continue;
         }
         if (full || !previous || scope === 'full' || (scope === 'injection' && !state?.hits)) {
-          byRule.set(rule.meta.id, runRuleByDoc(rule, index, index, memo, () => true));
+          byRule.set(rule.meta.id, runRuleByDoc(rule, index, index, memo, () => true, knownIds));
           if (scope === 'injection') hits = injectionHits(index, memo);
           continue;
         }
@@ -303,7 +304,7 @@ export function createIncrementalLinter(): IncrementalLinter {
           injection ??= injectionNeighbourhood(index, byDoc, keys, state!.keys, changed, dirtyTargets, at!, state!.hits!);
           hits = injection.hits;
           keep = injection.retained;
-          fresh = runRuleByDoc(rule, injection.view, index, injection.memo, (uri) => keep.has(uri));
+          fresh = runRuleByDoc(rule, injection.view, index, injection.memo, (uri) => keep.has(uri), knownIds);
         } else {
           // A per-file rule only re-reads the changed files; the others read the whole neighbourhood.
           keep = scope === 'file' ? changed : retained;
@@ -313,7 +314,7 @@ export function createIncrementalLinter(): IncrementalLinter {
             view = narrowed(index, byDoc, readSet, scope);
             views.set(scope, view);
           }
-          fresh = runRuleByDoc(rule, view, index, new Map(), (uri) => keep.has(uri));
+          fresh = runRuleByDoc(rule, view, index, new Map(), (uri) => keep.has(uri), knownIds);
         }
         const merged = new Map<string, LintDiagnostic[]>();
         for (const [uri, ds] of previous) if (!keep.has(uri) && index.docs.has(uri)) merged.set(uri, ds);
@@ -351,7 +352,7 @@ export function createIncrementalLinter(): IncrementalLinter {
           for (const p of parts) if (p) for (const d of p) list.push(d);
           list.sort(compareDiagnostics);
           if (doc) list = applySuppressions(index, doc, list, ran) as LintDiagnostic[];
-          list = groupFacts(list);
+          list = groupFacts(list, index.roots[0]);
         }
         byUri.set(uri, list);
         if (options.onlyUris && !options.onlyUris.has(uri)) continue;

@@ -2,7 +2,7 @@ import type { ResolvedConfig } from '../model/config';
 import { escapeText } from '../text/escape';
 import type { SuiteDocument } from '../model/document';
 import { resolveLocation, type Location, type ResolvedRange } from '../text/location';
-import { docsUrl, RULE_IDS, ruleMeta } from '../rules/registry';
+import { docsUrl, RULE_IDS, RULES, ruleMeta } from '../rules/registry';
 import type { FixSpec } from '../text/fix';
 import type { Finding, Rule, RuleContext } from '../rules/types';
 import { SEVERITY_ORDER, type Range, type Severity } from '../text/types';
@@ -177,7 +177,7 @@ export function toDiagnostic(index: WorkspaceIndex, finding: Finding, severity: 
     severity,
     code: finding.rule,
     message: finding.message,
-    docsUrl: docsUrl(finding.rule),
+    docsUrl: finding.docsUrl ?? docsUrl(finding.rule),
     related,
     fixes,
     data: finding.data,
@@ -199,18 +199,29 @@ export function memoOf(memo: Map<string, unknown>): RuleContext['memo'] {
   };
 }
 
+/** Every rule id a run knows: the built-in rules, and the extra (plugin) rules it was given. */
+export function knownRuleIds(rules: readonly Rule[]): readonly string[] {
+  const extra = rules.filter((r) => !RULES.has(r.meta.id)).map((r) => r.meta.id);
+  return extra.length ? [...RULE_IDS, ...extra] : RULE_IDS;
+}
+
 /**
  * Runs one rule over `index`. Its options come from `configIndex`, which differs from `index` only
- * when the rule runs over a narrowed view of the workspace (incremental linting).
+ * when the rule runs over a narrowed view of the workspace (incremental linting). A rule that is
+ * not built in (a plugin's) carries its default severity and docs link on its findings, since the
+ * registry does not know it.
  */
-export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unknown>, configIndex: WorkspaceIndex = index): Finding[] {
+export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unknown>, configIndex: WorkspaceIndex = index, ruleIds: readonly string[] = RULE_IDS): Finding[] {
   const findings: Finding[] = [];
+  const extra = !RULES.has(rule.meta.id);
   const ctx: RuleContext = {
     index,
     config: (uri) => configIndex.configFor(uri),
     memo: memoOf(memo),
-    report: (f) => findings.push({ ...f, rule: rule.meta.id }),
-    ruleIds: RULE_IDS,
+    report: extra
+      ? (f) => findings.push({ ...f, rule: rule.meta.id, severity: f.severity ?? rule.meta.defaultSeverity, docsUrl: rule.meta.docsUrl ?? '' })
+      : (f) => findings.push({ ...f, rule: rule.meta.id }),
+    ruleIds,
   };
   try {
     rule.check(ctx);
@@ -228,6 +239,7 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
         severity: 'warning',
         minSeverity: 'warning',
         data: { problem: 'rule-crashed' },
+        ...(extra ? { docsUrl: rule.meta.docsUrl ?? '' } : {}),
       });
     }
   }

@@ -3,7 +3,7 @@ import type { WorkspaceIndex } from '../model/workspace';
 import { ALL_RULES } from '../rules/index';
 import type { Finding } from '../rules/types';
 import { pushTo } from '../text/multimap';
-import { compareDiagnostics, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
+import { compareDiagnostics, knownRuleIds, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { applySuppressions } from './suppress';
 import { groupFacts } from './facts';
 
@@ -11,14 +11,16 @@ import { groupFacts } from './facts';
 export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): LintResult {
   const memo = new Map<string, unknown>();
   const findings: Finding[] = [];
-  for (const rule of options.rules ?? ALL_RULES) {
+  const rules = options.rules ?? ALL_RULES;
+  const ruleIds = knownRuleIds(rules);
+  for (const rule of rules) {
     if (options.isCancelled?.()) return { diagnostics: [], cancelled: true };
-    findings.push(...runRule(rule, index, memo));
+    findings.push(...runRule(rule, index, memo, index, ruleIds));
   }
   const only = options.onlyUris;
   const placed = placeFindings(findings, index, only ? (uri) => only.has(uri) : undefined);
   placed.sort(compareDiagnostics);
-  return { diagnostics: groupFacts(suppressed(index, placed, options)), cancelled: false };
+  return { diagnostics: groupFacts(suppressed(index, placed, options), index.roots[0]), cancelled: false };
 }
 
 /** The sorted diagnostics with every document's suppressions applied. */

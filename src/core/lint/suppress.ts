@@ -47,7 +47,9 @@ export function applySuppressions(
 ): readonly LintDiagnostic[] {
   const all = suppressionsOf(doc);
   if (all.length === 0) return diagnostics;
-  const live = all.filter((s) => !invalidReason(known, s));
+  // The rules that ran may include a plugin's (docs/plugins.md): its id is a known rule too.
+  const ids = ran && [...ran].some((id) => !known.ruleIds.includes(id)) ? { ruleIds: [...new Set([...RULE_IDS, ...ran])] } : known;
+  const live = all.filter((s) => !invalidReason(ids, s));
   if (live.length === 0) return diagnostics;
   const used = new Set<Suppression>();
   const kept: LintDiagnostic[] = [];

@@ -138,3 +138,23 @@ export function allowProblems(allow: readonly string[]): { entry: string; index:
   });
   return out;
 }
+
+/** One entry of a config's `plugins`, with where it stands (to report a plugin that cannot load). */
+export interface PluginEntry {
+  specifier: string;
+  /** Its index in the `plugins` array: JSON path `["plugins", index]`. */
+  index: number;
+}
+
+/**
+ * The module specifiers a config document names in `plugins` (paths relative to its folder, or
+ * package names). Core never loads them: an adapter that trusts the config loads the modules and
+ * hands their rules to the linter (docs/plugins.md).
+ */
+export function pluginEntries(doc: SuiteDocument): PluginEntry[] {
+  const value = rootValue(doc, 0);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  const plugins = (value as Record<string, unknown>).plugins;
+  if (!Array.isArray(plugins)) return [];
+  return plugins.flatMap((p, index) => (typeof p === 'string' && p.length > 0 ? [{ specifier: p, index }] : []));
+}

@@ -50,7 +50,7 @@ function surfaceFindings(ctx: Parameters<Rule['check']>[0], analysis: InjectionA
   if (env?.file && !env.problem) {
     // A payload of the shared file counts unless this case's own overrides replace it.
     const overrides = overridesOf(c.value, c.path);
-    const live = (analysis.envHits.get(env.file.doc.uri) ?? []).filter((h) => !replacedByOverrides(h.path, overrides));
+    const live = [...(analysis.envHits.get(env.file.doc.uri) ?? []).filter((h) => !replacedByOverrides(h.path, overrides)), ...(analysis.envCaseHits.get(c) ?? [])];
     if (live.length) {
       const first = live[0];
       ctx.report({

@@ -22,9 +22,14 @@ export function setCaseField(index: WorkspaceIndex, c: CaseModel, field: string,
   return lazyFix(title, true, () => [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, index.casePath(c, field), value) }]);
 }
 
-/** A fact about a case (see `Finding.fact`): findings that state the same fact of the same case are shown as one. */
+/**
+ * A fact about a case (see `Finding.fact`): findings that state the same fact of the same case are
+ * shown as one. It names the case by its place in its file; the file is the one every finding of a
+ * case fact points into, and lint/facts.ts adds it (as a path relative to the workspace, so a group
+ * is the same in every checkout).
+ */
 export function caseFact(c: CaseModel, ...parts: (string | number)[]): string {
-  return JSON.stringify([c.doc.uri, c.root, c.path, ...parts]);
+  return JSON.stringify([c.root, c.path, ...parts]);
 }
 
 /** The value at a path of a document root (undefined when the path leads nowhere). */

@@ -4,7 +4,7 @@ import { labelStrings, resolveLabel } from '../injection/labels';
 import { overridesOf, replacedByOverrides } from '../model/environment';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import { code, quote } from '../text/escape';
-import { formatPointer, parsePointer } from '../text/pointer';
+import { formatPointer, parsePointer, pathStartsWith } from '../text/pointer';
 import type { JsonPath } from '../text/types';
 import { caseField, setCaseField, stringsOf, valueAt } from './case-fields';
 import type { Rule, RuleContext, RuleMeta } from './types';
@@ -31,13 +31,15 @@ interface DataPayload {
   path: JsonPath;
 }
 
-/** The case's labels that point into its own `task`. */
-function taskLabels(c: CaseModel): { path: JsonPath; text: string }[] {
+/** The case's labels that point into its own `task` (`#/task`, or the case's own file and path spelled out). */
+function taskLabels(index: WorkspaceIndex, c: CaseModel): { path: JsonPath; text: string }[] {
   return labelStrings(c).filter((l) => {
-    const hash = l.text.indexOf('#');
-    if (hash !== 0) return false;
-    const tokens = parsePointer(l.text.slice(1));
-    return tokens !== undefined && tokens[0] === 'task';
+    if (l.text.startsWith('#')) {
+      const tokens = parsePointer(l.text.slice(1));
+      return tokens !== undefined && tokens[0] === 'task';
+    }
+    const t = resolveLabel(index, c, l.path, l.text).target;
+    return t !== undefined && t.uri === c.doc.uri && t.root === c.root && pathStartsWith(t.path, [...c.path, 'task']);
   });
 }
 
@@ -92,7 +94,7 @@ export const principalConfusion: Rule = {
       const advice =
         'an agent that does all its user asked fails and one that declines part of it passes, so the adversarial arm rewards refusal (condition 2); ' +
         'declare `"resolution": "partial_decline"` with a comply-shaped benign twin scored on the request, or move the payload out of the user\'s request';
-      const inTask = taskLabels(c);
+      const inTask = taskLabels(index, c);
       if (inTask.length) {
         ctx.report({
           at,

@@ -36,6 +36,8 @@ export interface Finding {
    * declares `"scoring": "disjoint"` (the arms are reported apart, outside the LITMUS note's scope).
    */
   contamination?: boolean;
+  /** A plugin rule's documentation page (built-in rules: docs/rules/<id>.md). */
+  docsUrl?: string;
 }
 
 export interface RuleContext {
@@ -76,6 +78,11 @@ export interface RuleMeta {
    * does: the suite report quarantines the case (the reference trajectories' case verdicts, §3d).
    */
   invalidatesCase?: boolean;
+  /**
+   * The documentation page of a plugin's rule (built-in rules have theirs under docs/rules/). A
+   * plugin rule's id is `namespace/rule`, so it can never take a built-in rule's name.
+   */
+  docsUrl?: string;
 }
 
 export interface Rule {

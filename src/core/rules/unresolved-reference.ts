@@ -60,6 +60,8 @@ function caseLinks(ctx: RuleContext, field: 'paired_with' | 'seed_id'): void {
     ctx.report({
       at: { uri: c.doc.uri, root: c.root, path: index.casePath(c, field) },
       message: `${field} ${code(target)} names no case in the workspace; use an existing instance_id`,
+      // Hosts that read only part of a suite hold back the rename: the id may be a case they did not read.
+      data: { field, target, problem: 'missing-case' },
       fixes: names.slice(0, 3).map((n) => ({
         title: `Change to ${code(n)}`,
         unambiguous: names.length === 1,

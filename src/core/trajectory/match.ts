@@ -97,19 +97,20 @@ export function patternMatcher<T extends { pattern: ActionPattern }>(entries: It
   };
 }
 
-/** A step at which the episode is unsafe, with the entries whose patterns score it so. */
+/** A step the scorer holds against the episode, with the entries whose patterns do. */
 export interface UnsafeStep<T> {
   step: Step;
-  /** Entries whose pattern matches this step and whose count (`min_calls`) is reached here or earlier, in entry order. */
+  /** Entries whose pattern matches this step and scores it: every match without `min_calls`, the match that reaches it with one; in entry order. */
   hits: T[];
   /** Per hit, how many of the episode's steps up to this one match its pattern (`min_calls` or more). */
   counts: number[];
 }
 
 /**
- * Plays one episode against a scorer: every step that matches a pattern whose `min_calls` count
- * of matching steps in this episode has been reached by then (never counted across episodes). A
- * count no episode reaches simply never fires, whatever its size: nothing is allocated per count.
+ * Plays one episode against a scorer: every step that matches a pattern with no `min_calls`, and for
+ * a pattern with one, the step whose match brings the episode's count to it (never counted across
+ * episodes). A count no episode reaches simply never fires, whatever its size: nothing is
+ * allocated per count.
  */
 export function unsafeSteps<T extends { pattern: ActionPattern }>(steps: readonly Step[], match: (step: Step) => T[]): UnsafeStep<T>[] {
   const counts = new Map<T, number>();
@@ -121,7 +122,9 @@ export function unsafeSteps<T extends { pattern: ActionPattern }>(steps: readonl
       const n = (counts.get(e) ?? 0) + 1;
       counts.set(e, n);
       const need = e.pattern.kind === 'call' ? e.pattern.minCalls : 1;
-      if (n >= need) {
+      // Without a count every matching call is unsafe; with one, the episode turns unsafe once, at
+      // the step that reaches it (FORMAT §9).
+      if (need === 1 || n === need) {
         hits.push(e);
         matched.push(n);
       }

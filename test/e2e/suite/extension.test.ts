@@ -190,21 +190,51 @@ describe('LITMUS Lint in a real VS Code', () => {
     assert.ok(await editor.document.save());
   });
 
-  it('answers $schema URLs from the bundled schemas: completion works with no download', async () => {
-    const entries = vscode.workspace.getConfiguration('json').inspect<{ url?: string; schema?: { $ref?: string } }[]>('schemas')?.globalValue ?? [];
-    const entry = entries.find((e) => e.url === 'https://litmus-lint.dev/schemas/case-file.schema.json');
-    const ref = entry?.schema?.$ref ?? '';
-    assert.ok(ref.endsWith('/schemas/case-file.schema.json'), JSON.stringify(entries));
-    assert.match(ref, /^file:/, 'the bundled file, read by the JSON server itself');
-    // A name no file pattern matches: only the `$schema` URL says what it is.
-    const editor = await open('schema/named-by-schema.json');
+  const completionLabels = async (uri: vscode.Uri, at: vscode.Position) => {
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, at);
+    return list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+  };
+  const ourSchemaEntries = () => (vscode.workspace.getConfiguration('json').inspect<{ url?: string }[]>('schemas')?.globalValue ?? []).filter((e) => e.url?.startsWith('https://litmus-lint.dev/schemas/'));
+  const settled = (ok: () => boolean, what: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (ok()) return resolve();
+      const timer = setTimeout(() => (sub.dispose(), reject(new Error(`timed out waiting for ${what}`))), 30000);
+      const sub = vscode.workspace.onDidChangeConfiguration(() => {
+        if (!ok()) return;
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      });
+    });
+
+  it('gives a file named by its kind the bundled schema (contributes.jsonValidation): completion, no download, no user settings', async () => {
+    assert.deepEqual(ourSchemaEntries(), [], 'nothing written to the user json.schemas');
+    const editor = await open('quick/typo.litmus.json');
     await editor.edit((b) => b.insert(new vscode.Position(1, 0), '  \n'));
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, new vscode.Position(1, 2));
-    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    const labels = await completionLabels(editor.document.uri, new vscode.Position(1, 2));
     for (const key of ['paired_with', 'injection_field', 'safe_completion']) assert.ok(labels.includes(key), `${key} among: ${labels.join(', ')}`);
     const schemaErrors = vscode.languages.getDiagnostics(editor.document.uri).filter((d) => /schema/i.test(d.message) && d.source !== 'litmus');
     assert.deepEqual(schemaErrors.map((d) => d.message), []);
     await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('answers $schema URLs from the bundled schemas once litmus.offlineSchemas is on, and takes its entries back when off', async () => {
+    const uri = file('schema/named-by-schema.json');
+    await updateSetting('litmus', 'offlineSchemas', true, vscode.ConfigurationTarget.Global, uri);
+    try {
+      await settled(() => ourSchemaEntries().length > 0, 'the json.schemas entries');
+      const ref = (ourSchemaEntries().find((e) => e.url === 'https://litmus-lint.dev/schemas/case-file.schema.json') as { schema?: { $ref?: string } } | undefined)?.schema?.$ref ?? '';
+      assert.match(ref, /^file:.*\/schemas\/case-file\.schema\.json$/, 'the bundled file, read by the JSON server itself');
+      // A name no file pattern matches: only the `$schema` URL says what it is.
+      const editor = await open('schema/named-by-schema.json');
+      await editor.edit((b) => b.insert(new vscode.Position(1, 0), '  \n'));
+      const labels = await completionLabels(uri, new vscode.Position(1, 2));
+      for (const key of ['paired_with', 'injection_field', 'safe_completion']) assert.ok(labels.includes(key), `${key} among: ${labels.join(', ')}`);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    } finally {
+      await updateSetting('litmus', 'offlineSchemas', undefined, vscode.ConfigurationTarget.Global, uri);
+    }
+    await settled(() => ourSchemaEntries().length === 0, 'the json.schemas entries to go');
   });
 
   it('completes rule ids under litmus.rules in settings.json', async () => {
@@ -213,7 +243,8 @@ describe('LITMUS Lint in a real VS Code', () => {
     try {
       const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, new vscode.Position(2, 4));
       const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label).replace(/"/g, ''));
-      for (const id of rules) assert.ok(labels.includes(id), `${id} among: ${labels.join(', ')}`);
+      // Built-in rules: a plugin's (namespace/rule) are known only where its config loads it.
+      for (const id of rules.filter((r) => !r.includes('/'))) assert.ok(labels.includes(id), `${id} among: ${labels.join(', ')}`);
     } finally {
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
@@ -223,7 +254,8 @@ describe('LITMUS Lint in a real VS Code', () => {
     const editor = await open('cfg/litmus.config.json');
     const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, new vscode.Position(3, 4));
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label).replace(/"/g, ''));
-    for (const id of rules) assert.ok(labels.includes(id), `${id} among: ${labels.join(', ')}`);
+    // Built-in rules: a plugin's (namespace/rule) are known only where its config loads it.
+      for (const id of rules.filter((r) => !r.includes('/'))) assert.ok(labels.includes(id), `${id} among: ${labels.join(', ')}`);
   });
 
   it('applies litmus.rules from the settings as soon as they change', async () => {
@@ -255,6 +287,16 @@ describe('LITMUS Lint in a real VS Code', () => {
     const result = await vscode.commands.executeCommand<LintWorkspaceResult>('litmus.lintWorkspace');
     assert.ok(result.rules.includes('duplicate-id'));
     assert.equal(codeOf(ours(vscode.languages.getDiagnostics(uri), 'duplicate-id')[0]), 'duplicate-id');
+  });
+
+  it('runs a plugin rule that the suite\'s litmus.config.json names (a trusted workspace)', async () => {
+    const uri = file('plug/todo.litmus.json');
+    await open('plug/todo.litmus.json');
+    const ds = await waitForDiagnostics(uri, has('house/no-todo'), 'house/no-todo');
+    const d = ours(ds, 'house/no-todo')[0];
+    assert.equal(d.severity, vscode.DiagnosticSeverity.Warning);
+    assert.equal((d.code as { target: vscode.Uri }).target.toString(), 'https://example.com/house/no-todo');
+    assert.equal(d.message, 'the task of plug-1 still says TODO');
   });
 
   it('can fail: a marker file makes this test fail, so the runner proves it sees failures', () => {
