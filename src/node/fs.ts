@@ -1,6 +1,6 @@
 import * as nodeFs from 'node:fs';
 import { type DirEntry, type EntryType, type FileSystem, fileUri, uriToPath } from '../core';
-import { decodeUtf8, notUtf8Error } from './utf8';
+import { decodeUtf8, notUtf8Error, type Decoded } from './utf8';
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -42,9 +42,10 @@ interface Calls {
   /**
    * Opens the file without waiting (a FIFO's open would block until a writer came), checks what it
    * opened, and reads at most `maxBytes + 1` bytes of it, so a caller can tell it holds more.
-   * `check` sees the opened file's own status before a byte is read, and may throw.
+   * `check` sees the opened file's own status before a byte is read, and may throw. `take` gets the
+   * bytes at once, before anything else runs: they may sit in a buffer the next read reuses.
    */
-  readChecked(path: string, maxBytes: number, check: (st: nodeFs.Stats) => MaybePromise<void>, flags: number): MaybePromise<Uint8Array>;
+  readChecked<T>(path: string, maxBytes: number, check: (st: nodeFs.Stats) => MaybePromise<void>, flags: number, take: (bytes: Uint8Array) => T): MaybePromise<T>;
   readdir(path: string): MaybePromise<nodeFs.Dirent<Buffer>[]>;
   realpath(path: string): MaybePromise<string>;
 }
@@ -122,28 +123,29 @@ function fileSystemOver(calls: Calls): FileSystem {
         regular(st, path);
         return dataFileSystem(st, path);
       };
+      // Read as UTF-8 or not at all: a lossy decoding would put U+FFFD where the bytes were, and a fix
+      // written back from it would destroy them.
+      const take = (bytes: Uint8Array): Decoded | undefined => (bytes.length > budget ? undefined : decodeUtf8(bytes));
       // Read with a budget whatever the status says: a size on record can be 0 for a file that never ends.
-      let bytes: Uint8Array | undefined;
+      let read: { decoded: Decoded | undefined } | undefined;
       if (listedFiles.has(path)) {
         try {
-          bytes = await calls.readChecked(path, budget, check, LISTED_FLAGS);
+          read = { decoded: await calls.readChecked(path, budget, check, LISTED_FLAGS, take) };
         } catch (e) {
           // Since listed, it became a link: read it as any path, below.
           if ((e as { code?: string })?.code !== 'ELOOP') throw e;
           listedFiles.delete(path);
         }
       }
-      if (!bytes) {
+      if (!read) {
         // Reading a FIFO or a device such as /dev/zero never ends, and opening some devices does
         // something; a suite path may name one, so a path the listing did not type is statted first.
         const st = await calls.stat(path);
         await check(st);
-        bytes = await calls.readChecked(path, budget, check, OPEN_FLAGS);
+        read = { decoded: await calls.readChecked(path, budget, check, OPEN_FLAGS, take) };
       }
-      if (bytes.length > budget) throw fail(`file too large: ${path}`, 'EFBIG');
-      // Read as UTF-8 or not at all: a lossy decoding would put U+FFFD where the bytes were, and a fix
-      // written back from it would destroy them.
-      const decoded = decodeUtf8(bytes);
+      const decoded = read.decoded;
+      if (!decoded) throw fail(`file too large: ${path}`, 'EFBIG');
       if (!decoded.ok) throw notUtf8Error(path, decoded);
       return decoded.text;
     },
@@ -179,13 +181,14 @@ function fileSystemOver(calls: Calls): FileSystem {
 }
 
 /**
- * The buffer for the next read: first the size on record plus one byte (to see the end of the file
+ * The length of the next read: first the size on record plus one byte (to see the end of the file
  * in the same read), then as much again as was read, for a file that grows or whose size on record
- * is wrong (procfs says 0); never past the budget. Uninitialised: every byte kept was read into it.
+ * is wrong (procfs says 0); never past the budget. Buffers are uninitialised: every byte kept was
+ * read into them.
  */
-function nextChunk(total: number, maxBytes: number, sizeHint: number): Uint8Array {
+function chunkLength(total: number, maxBytes: number, sizeHint: number): number {
   const want = total === 0 && sizeHint > 0 ? sizeHint + 1 : Math.max(total, MIN_CHUNK);
-  return Buffer.allocUnsafe(Math.max(1, Math.min(want, CHUNK, maxBytes + 1 - total)));
+  return Math.max(1, Math.min(want, CHUNK, maxBytes + 1 - total));
 }
 
 function joined(chunks: Uint8Array[], total: number): Uint8Array {
@@ -200,7 +203,7 @@ function joined(chunks: Uint8Array[], total: number): Uint8Array {
  */
 const ended = (got: number, asked: number, total: number, size: number): boolean => got < asked && total === size;
 
-async function readCheckedAsync(path: string, maxBytes: number, check: (st: nodeFs.Stats) => MaybePromise<void>, flags: number): Promise<Uint8Array> {
+async function readCheckedAsync<T>(path: string, maxBytes: number, check: (st: nodeFs.Stats) => MaybePromise<void>, flags: number, take: (bytes: Uint8Array) => T): Promise<T> {
   const h = await nodeFs.promises.open(path, flags);
   try {
     const st = await h.stat();
@@ -208,20 +211,27 @@ async function readCheckedAsync(path: string, maxBytes: number, check: (st: node
     const chunks: Uint8Array[] = [];
     let total = 0;
     while (total <= maxBytes) {
-      const buf = nextChunk(total, maxBytes, st.size);
+      const buf = Buffer.allocUnsafe(chunkLength(total, maxBytes, st.size));
       const { bytesRead } = await h.read(buf, 0, buf.length, null);
       if (bytesRead === 0) break;
       chunks.push(buf.subarray(0, bytesRead));
       total += bytesRead;
       if (ended(bytesRead, buf.length, total, st.size)) break;
     }
-    return joined(chunks, total);
+    return take(joined(chunks, total));
   } finally {
     await h.close();
   }
 }
 
-function readCheckedSync(path: string, maxBytes: number, check: (st: nodeFs.Stats) => MaybePromise<void>, flags: number): Uint8Array {
+/**
+ * The blocking reader's first buffer, kept from one read to the next: a suite is hundreds of files
+ * read one after another, and a fresh buffer for each left the process holding memory it no longer
+ * used. Safe only because `take` consumes the bytes before the next read starts.
+ */
+let scratch: Buffer | undefined;
+
+function readCheckedSync<T>(path: string, maxBytes: number, check: (st: nodeFs.Stats) => MaybePromise<void>, flags: number, take: (bytes: Uint8Array) => T): T {
   const fd = nodeFs.openSync(path, flags);
   try {
     const st = nodeFs.fstatSync(fd);
@@ -231,14 +241,22 @@ function readCheckedSync(path: string, maxBytes: number, check: (st: nodeFs.Stat
     const chunks: Uint8Array[] = [];
     let total = 0;
     while (total <= maxBytes) {
-      const buf = nextChunk(total, maxBytes, size);
+      const length = chunkLength(total, maxBytes, size);
+      let buf: Buffer;
+      if (total === 0) {
+        // Later chunks (a file over the chunk size, or one that grew) are joined into a copy.
+        if (!scratch || scratch.length < length) scratch = Buffer.allocUnsafe(Math.max(length, MIN_CHUNK));
+        buf = scratch.subarray(0, length);
+      } else {
+        buf = Buffer.allocUnsafe(length);
+      }
       const n = nodeFs.readSync(fd, buf, 0, buf.length, null);
       if (n === 0) break;
       chunks.push(buf.subarray(0, n));
       total += n;
       if (ended(n, buf.length, total, size)) break;
     }
-    return joined(chunks, total);
+    return take(joined(chunks, total));
   } finally {
     nodeFs.closeSync(fd);
   }
@@ -264,9 +282,8 @@ export function readDataFileSync(path: string, maxBytes = HARD_READ_LIMIT): stri
   if (special) throw fail(`on ${special}, not a data file: ${path}`, 'ESPECIALFS');
   const budget = Math.min(maxBytes, HARD_READ_LIMIT);
   // What was opened is checked again: the path may have been swapped since the stat.
-  const bytes = readCheckedSync(path, budget, (opened) => regular(opened, path), OPEN_FLAGS);
-  if (bytes.length > budget) throw fail(`file too large: ${path}`, 'EFBIG');
-  const decoded = decodeUtf8(bytes);
+  const decoded = readCheckedSync(path, budget, (opened) => regular(opened, path), OPEN_FLAGS, (bytes) => (bytes.length > budget ? undefined : decodeUtf8(bytes)));
+  if (!decoded) throw fail(`file too large: ${path}`, 'EFBIG');
   if (!decoded.ok) throw notUtf8Error(path, decoded);
   return decoded.text;
 }
