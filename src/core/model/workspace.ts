@@ -113,11 +113,12 @@ function readCaseFacts(doc: SuiteDocument): CaseFacts[] {
 /** Most cases only reference tools: they share this empty map rather than each holding one. */
 const NO_INLINE_USES: ReadonlyMap<number, ToolUse> = new Map();
 
-/** `path` with two more steps, as a new array. */
+/**
+ * `path` with two more steps, as a new array of exactly that length: a copy grown by `push` keeps
+ * room for seventeen more, and there are two such paths per case.
+ */
 function extended(path: JsonPath, a: string | number, b: string | number): JsonPath {
-  const out = path.slice();
-  out.push(a, b);
-  return out;
+  return path.concat(a, b);
 }
 
 function caseFact(root: number, path: JsonPath, value: Record<string, unknown>, read: ReturnType<typeof toolReader>): CaseFacts {
@@ -291,8 +292,10 @@ function modelsOf(r: Resolver, doc: SuiteDocument): CaseModel[] {
   const resolutions: Resolutions = new Map();
   for (const f of readCaseFacts(doc)) {
     const tools = f.value.tools;
-    const uses: ToolUse[] = [];
-    if (Array.isArray(tools)) for (let i = 0; i < tools.length; i++) uses.push(resolveUse(r, doc, f, tools[i], i, resolutions));
+    // Arrays of their exact length (`map`, `new Array(n)`): one grown by `push` keeps room for
+    // seventeen entries, and there are two per case.
+    if (Array.isArray(tools) && f.uses.length === 0 && tools.length) f.uses = new Array(2 * tools.length);
+    const uses: ToolUse[] = Array.isArray(tools) ? tools.map((entry: unknown, i) => resolveUse(r, doc, f, entry, i, resolutions)) : [];
     // A case whose references all resolve as before is the same model as before: rules that key
     // their own caches on it keep them.
     const env = f.value.environment === undefined ? undefined : resolveEnvUse(r, doc, f);
