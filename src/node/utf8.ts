@@ -12,7 +12,11 @@ const lossy = new TextDecoder('utf-8');
 
 /** The text of UTF-8 bytes (a byte-order mark dropped), or where they stop being UTF-8. */
 export function decodeUtf8(bytes: Uint8Array): Decoded {
-  if (isUtf8(bytes)) return { ok: true, text: lossy.decode(bytes) };
+  if (isUtf8(bytes)) {
+    // Well-formed: Buffer's decoder gives TextDecoder's text in less time (a read of every file of a suite).
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    return { ok: true, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+  }
   const byteOffset = firstBadByte(bytes);
   // The position the editor shows for that byte: the text before it decodes cleanly, less the BOM the decoder drops.
   const charOffset = lossy.decode(bytes.subarray(0, byteOffset)).length;

@@ -1,4 +1,4 @@
-import { dirnameUri, type EntryType, type FileSystem, normalizeUri } from '../core';
+import { dirnameUri, type DirEntry, type EntryType, type FileSystem, normalizeUri } from '../core';
 
 export interface OpenText {
   text: string;
@@ -79,7 +79,7 @@ export function editorFileSystem(
 ): EditorFileSystem {
   const texts = new Map<string, string>();
   const stats = new Map<string, { type: EntryType; size: number } | undefined>();
-  const dirs = new Map<string, [string, EntryType][]>();
+  const dirs = new Map<string, DirEntry[]>();
   const reals = new Map<string, string>();
   const paths = createPathIndex();
 
@@ -117,7 +117,7 @@ export function editorFileSystem(
       }
       // Unsaved new buffers are part of the suite as the author sees it.
       const names = new Set(entries.map((e) => e[0]));
-      const extra: [string, EntryType][] = [];
+      const extra: DirEntry[] = [];
       for (const open of openUris()) {
         if (dirnameUri(open) !== uri) continue;
         const name = decodeURIComponent(open.slice(open.lastIndexOf('/') + 1));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { getNodeValue, parseTree, type Node } from 'jsonc-parser';
-import { parseJson, parseJsonLines } from '../../src/core';
+import { parseJson, parseJsonLines, resolveLocation, LineIndex, type JsonPath, type Location } from '../../src/core';
 
 const RUNS = { seed: 20261130, numRuns: 300 };
 
@@ -128,5 +128,55 @@ describe('strict JSON parsing: values from JSON.parse, trees built as walked', (
     const deep = parseJson('['.repeat(300) + ']'.repeat(300));
     assert.equal(deep.roots[0].broken, true);
     assert.match(deep.issues[0].message, /nesting deeper/);
+  });
+
+  it('places a path where the tree would, without building it, for any path, existing or not', () => {
+    /** Paths into the value, a step past its leaves, and wrong-typed or missing steps. */
+    const pathsOf = (v: unknown, prefix: JsonPath, out: JsonPath[]): JsonPath[] => {
+      out.push(prefix, [...prefix, 'nope'], [...prefix, 7], [...prefix, '0']);
+      if (Array.isArray(v)) v.forEach((e, i) => pathsOf(e, [...prefix, i], out));
+      else if (v !== null && typeof v === 'object') for (const [k, e] of Object.entries(v)) pathsOf(e, [...prefix, k], out);
+      return out;
+    };
+    const cases = fc.record({ suite: fc.string(), cases: fc.array(tricky, { maxLength: 12 }), x: tricky });
+    fc.assert(
+      fc.property(fc.oneof(tricky, cases), fc.integer({ min: 0, max: layouts.length - 1 }), (value, layout) => {
+        const text = layouts[layout](value);
+        const parsed = parseJson(text);
+        const root = parsed.roots[0];
+        assert.ok(root.locate, 'strict roots read locations off the text');
+        const lines = new LineIndex(text);
+        // The same root without `locate`, so the tree answers.
+        const treeOnly = { text, lines, parsed: { ...parsed, roots: [{ node: root.node, value: root.value, line: 0, broken: false }] } };
+        const viaText = { text, lines, parsed };
+        // Repeated and out of order: the kept element starts must not change an answer.
+        const paths = pathsOf(root.value, [], []);
+        for (const path of [...paths, ...paths.reverse()]) {
+          for (const part of ['value', 'key'] as const) {
+            const at: Location = { uri: 'file:///x', root: 0, path, part };
+            assert.deepEqual(resolveLocation(viaText, at), resolveLocation(treeOnly, at), `${JSON.stringify(path)} (${part}) in ${text}`);
+          }
+        }
+      }),
+      { ...RUNS, numRuns: 100 },
+    );
+  });
+
+  it('places locations in JSONL lines and in JSON with comments off the text too', () => {
+    const text = '// head\n{ /* "cases": [ */ "cases": [ {"a": 1}, /* , */ {"b": [2, 3]} ] }';
+    const lines = parseJsonLines('{"a": 1}\r\n\n  {"b": ["x", {"c": null}]}\n');
+    for (const [source, parsed] of [[text, parseJson(text)], ['{"a": 1}\r\n\n  {"b": ["x", {"c": null}]}\n', lines]] as const) {
+      const doc = { text: source, lines: new LineIndex(source), parsed };
+      const treeOnly = { ...doc, parsed: { ...parsed, roots: parsed.roots.map((r) => ({ node: r.node, value: r.value, line: r.line, broken: r.broken })) } };
+      for (let root = 0; root < parsed.roots.length; root++) {
+        assert.ok(parsed.roots[root].locate);
+        for (const path of [[], ['cases', 1, 'b', 1], ['b', 1, 'c'], ['b', 0], ['a'], ['cases', 5]] as JsonPath[]) {
+          for (const part of ['value', 'key'] as const) {
+            const at: Location = { uri: 'file:///x', root, path, part };
+            assert.deepEqual(resolveLocation(doc, at), resolveLocation(treeOnly, at));
+          }
+        }
+      }
+    }
   });
 });

@@ -1,6 +1,5 @@
-import { findNodeAtLocation } from 'jsonc-parser';
 import { rootValue, type SuiteDocument } from '../model/document';
-import { parsePointer, pathFromTokens, pathStartsWith } from '../text/pointer';
+import { parsePointer, pathInValue, pathStartsWith } from '../text/pointer';
 import type { JsonPath } from '../text/types';
 import { decodeLocationPath, normalizeUri, resolveTarget } from '../model/uri';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
@@ -61,11 +60,11 @@ export function labelStrings(c: CaseModel): { path: JsonPath; text: string }[] {
   return [];
 }
 
+/** Resolved on the value, as rules read it: no parse tree is built for a label (ranges come at the end). */
 function resolveIn(doc: SuiteDocument, root: number, prefix: JsonPath, tokens: string[]): JsonPath | undefined {
   const r = doc.parsed.roots[root];
-  if (!r?.node || r.broken) return undefined;
-  const start = prefix.length ? findNodeAtLocation(r.node, prefix) : r.node;
-  const rel = pathFromTokens(start, tokens);
+  if (!r || r.broken) return undefined;
+  const rel = pathInValue(valueAt(doc, root, prefix), tokens);
   return rel ? [...prefix, ...rel] : undefined;
 }
 
@@ -99,7 +98,7 @@ export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath
     return label;
   }
   const root = doc.parsed.roots[0];
-  if (!root?.node || root.broken) {
+  if (!root || root.broken) {
     // `parse-error` already reports the file; a label into it cannot be judged until it parses.
     label.problem = 'broken-file';
     return label;

@@ -190,10 +190,14 @@ export function scanCaseSurfaces(c: CaseModel, options: SurfaceScanOptions): Sur
     raw = { key: options.key, tools, hits: out };
     caseScans.set(c.value, raw);
   }
+  // Nearly every case has no payload of its own: one shared empty answer, nothing kept per case.
+  if (raw.hits.length === 0) return NO_HITS;
   const hits = raw.hits.map((h) => ({ ...h, case: c }));
   caseHits.set(c, { key: options.key, tools, hits });
   return hits;
 }
+
+const NO_HITS: SurfaceHit[] = [];
 
 /**
  * The strings of a shared environment file that are payloads only for a case with the right tools:

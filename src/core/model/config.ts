@@ -123,6 +123,8 @@ export function allowMatcher(allow: readonly string[]): (text: string) => boolea
     if (compiled?.ok) patterns.push(compiled.re);
     else exact.add(entry);
   }
+  // Asked for every string the detector might judge: an empty list (nearly every config) answers at once.
+  if (patterns.length === 0) return exact.size === 0 ? () => false : (text) => exact.has(text);
   return (text) => exact.has(text) || patterns.some((p) => p.test(text));
 }
 

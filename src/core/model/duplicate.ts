@@ -57,3 +57,12 @@ export function duplicateForm(fromUri: string, value: Record<string, unknown>): 
   forms.set(value, form);
   return form;
 }
+
+/**
+ * A cheap key that duplicates always share: their arms and tasks, canonically. Most cases of a suite
+ * have a task of their own, so a case whose key no other case has cannot be a duplicate, and its full
+ * form (a canonical text of the whole case) is never built.
+ */
+export function duplicateHint(value: Record<string, unknown>): string {
+  return `${canonicalize(value.arm) ?? ''}\u0000${canonicalize(value.task) ?? ''}`;
+}

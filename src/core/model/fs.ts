@@ -4,6 +4,13 @@
  */
 export type EntryType = 'file' | 'directory' | 'other';
 
+/**
+ * A directory entry: its name, its type (a symbolic link's is its target's), and, when the host
+ * knows it, whether the entry is a symbolic link. A walk that knows an entry is none takes its real
+ * path from its folder's, rather than asking the host once per file.
+ */
+export type DirEntry = [name: string, type: EntryType, link?: boolean];
+
 export interface FileSystem {
   /**
    * The file's text (UTF-8). Rejects when the file cannot be read, and with code `EFBIG` when it
@@ -12,8 +19,8 @@ export interface FileSystem {
    * reports the first bad byte and keeps the file from every fix.
    */
   readFile(uri: string, options?: { maxBytes?: number }): Promise<string>;
-  /** Entries of a directory as [name, type]; symbolic links report the type of their target. */
-  readDirectory(uri: string): Promise<[string, EntryType][]>;
+  /** Entries of a directory; symbolic links report the type of their target. */
+  readDirectory(uri: string): Promise<DirEntry[]>;
   /** Undefined when nothing is there (or a link points nowhere). */
   stat(uri: string): Promise<{ type: EntryType; size: number } | undefined>;
   /** The canonical URI with symbolic links resolved, when the host knows it. */

@@ -1,7 +1,7 @@
 import { readConfig, type ConfigOverrides } from './config';
 import { createDocument, forgetDocument, unreadableDocument, type SuiteDocument } from './document';
 import { forgetTools } from './stable-tools';
-import { isNotUtf8, type FileSystem, type NotUtf8 } from './fs';
+import { isNotUtf8, type DirEntry, type FileSystem, type NotUtf8 } from './fs';
 import { detectKind, kindFromName, type FileKind } from './kinds';
 import { LineIndex } from '../text/lines';
 import { NUL_MESSAGE } from '../text/parse';
@@ -179,13 +179,14 @@ async function realOf(fs: FileSystem, uri: string): Promise<string | undefined> 
 
 /**
  * True when `uri` may be read: no confinement, or it lies inside a confinement root both as
- * written and, when the host resolves links, where its symbolic links lead.
+ * written and, when the host resolves links, where its symbolic links lead. `knownReal` is its real
+ * path when the caller has it already (a file that is no link, in a folder whose real path is known).
  */
-async function allowed(reader: Reader, uri: string): Promise<boolean> {
+async function allowed(reader: Reader, uri: string, knownReal?: string): Promise<boolean> {
   const roots = reader.options.confineTo;
   if (!roots) return true;
   if (!roots.some((r) => isUnder(uri, normalizeUri(r)))) return false;
-  const real = await realOf(reader.fs, uri);
+  const real = knownReal ?? (await realOf(reader.fs, uri));
   if (real === undefined) return true;
   return (reader.realRoots ?? []).some((r) => isUnder(real, r)) || roots.some((r) => isUnder(real, normalizeUri(r)));
 }
@@ -214,7 +215,7 @@ async function walk(reader: Reader, dir: string, out: string[], seen: Set<string
     reader.refused.push(normalizeUri(dir));
     return;
   }
-  let entries: [string, string][];
+  let entries: DirEntry[];
   try {
     entries = await fs.readDirectory(dir);
   } catch (e) {
@@ -222,18 +223,21 @@ async function walk(reader: Reader, dir: string, out: string[], seen: Set<string
     return;
   }
   entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  for (const [name, type] of entries) {
+  for (const [name, type, link] of entries) {
     if (isCancelled?.()) return;
     const uri = joinUri(dir, name);
     if (type === 'directory') {
       if (!SKIPPED_DIRS.has(name)) await walk(reader, uri, out, seen, roots);
     } else if (type === 'file' && candidate(name)) {
-      if (reader.options.confineTo && !(await allowed(reader, uri))) reader.refused.push(normalizeUri(uri));
+      // A file the host says is no link lies where its folder really is: one real-path lookup per
+      // folder, not one per file.
+      const needReal = reader.options.confineTo !== undefined || reader.givenReal !== undefined;
+      const fileReal = !needReal ? undefined : link === false && resolved !== undefined ? normalizeUri(joinUri(resolved, name)) : await realOf(fs, uri);
+      if (reader.options.confineTo && !(await allowed(reader, uri, fileReal))) reader.refused.push(normalizeUri(uri));
       else {
         out.push(normalizeUri(uri));
         // A file linked from outside is read, and said: the user did not name it.
-        const fileReal = reader.givenReal ? await realOf(fs, uri) : undefined;
-        if (fileReal !== undefined && !insideGiven(reader, fileReal, roots)) reader.linkedOutside.push(normalizeUri(uri));
+        if (reader.givenReal && fileReal !== undefined && !insideGiven(reader, fileReal, roots)) reader.linkedOutside.push(normalizeUri(uri));
       }
     } else if (type === 'other' && name.includes('\uFFFD')) {
       // The host lists a name whose bytes are not UTF-8 under a lossy spelling: it cannot be

@@ -50,8 +50,13 @@ export interface IndexOptions {
 interface CaseFacts extends Omit<CaseModel, 'doc' | 'tools'> {
   /** Inline tool entries by their index in `tools`, normalised once. */
   inlineUses: ReadonlyMap<number, ToolUse>;
-  /** The last resolution of each reference, with what it depended on (see buildIndex). */
-  uses: (CachedUse | undefined)[];
+  /**
+   * The last resolution of each reference and what it depended on (see buildIndex), in pairs: the
+   * use of entry i at 2i, the facts about its target at 2i + 1. The facts are the object the build
+   * shared between every case of the file that names the same reference, so a use costs no record
+   * of its own.
+   */
+  uses: (ToolUse | TargetFacts | undefined)[];
   /** The last resolution of its `environment` reference, with what it depended on. */
   envUse?: CachedEnv;
   /** The last model built from these facts. */
@@ -66,8 +71,8 @@ interface CachedEnv {
   outside: boolean;
 }
 
-interface CachedUse {
-  use: ToolUse;
+/** What a reference's resolution depended on: the facts about its target file. */
+interface TargetFacts {
   file?: ToolFile;
   hasDoc: boolean;
   readError?: string;
@@ -86,17 +91,21 @@ function readCaseFacts(doc: SuiteDocument): CaseFacts[] {
   if (cached) return cached;
   const out: CaseFacts[] = [];
   const read = toolReader(doc.uri);
-  doc.parsed.roots.forEach((_root, rootIndex) => {
+  const roots = doc.parsed.roots;
+  // Plain loops: this runs once per case of the workspace, and a closure per file cost more than the work.
+  for (let rootIndex = 0; rootIndex < roots.length; rootIndex++) {
     const value = rootValue(doc, rootIndex);
-    if (!isJsonObject(value)) return;
-    if (doc.kind === 'cases' && Array.isArray(value.cases)) {
-      value.cases.forEach((c, i) => {
+    if (!isJsonObject(value)) continue;
+    const cases = value.cases;
+    if (doc.kind === 'cases' && Array.isArray(cases)) {
+      for (let i = 0; i < cases.length; i++) {
+        const c: unknown = cases[i];
         if (isJsonObject(c)) out.push(caseFact(rootIndex, ['cases', i], c, read));
-      });
+      }
     } else if (doc.kind === 'caseLines' || !('cases' in value)) {
       out.push(caseFact(rootIndex, [], value, read));
     }
-  });
+  }
   caseFacts.set(doc, out);
   return out;
 }
@@ -104,14 +113,24 @@ function readCaseFacts(doc: SuiteDocument): CaseFacts[] {
 /** Most cases only reference tools: they share this empty map rather than each holding one. */
 const NO_INLINE_USES: ReadonlyMap<number, ToolUse> = new Map();
 
+/**
+ * `path` with two more steps, as a new array of exactly that length: a copy grown by `push` keeps
+ * room for seventeen more, and there are two such paths per case.
+ */
+function extended(path: JsonPath, a: string | number, b: string | number): JsonPath {
+  return path.concat(a, b);
+}
+
 function caseFact(root: number, path: JsonPath, value: Record<string, unknown>, read: ReturnType<typeof toolReader>): CaseFacts {
   let inlineUses: Map<number, ToolUse> | undefined;
-  if (Array.isArray(value.tools)) {
-    value.tools.forEach((entry, i) => {
-      if (typeof entry === 'string') return;
-      const usePath: JsonPath = [...path, 'tools', i];
+  const tools = value.tools;
+  if (Array.isArray(tools)) {
+    for (let i = 0; i < tools.length; i++) {
+      const entry: unknown = tools[i];
+      if (typeof entry === 'string') continue;
+      const usePath = extended(path, 'tools', i);
       (inlineUses ??= new Map()).set(i, { path: usePath, inline: true, tool: read(entry, root, usePath) });
-    });
+    }
   }
   return {
     root,
@@ -183,19 +202,31 @@ function resolver(docs: Map<string, SuiteDocument>, toolFiles: Map<string, ToolF
  * How the references of one file resolve, by reference text: the cases of a suite file name the same
  * few dozen tools again and again, and each text resolves the same way within one build.
  */
-type Resolutions = Map<string, Omit<CachedUse, 'use'> & { use: Omit<ToolUse, 'path'> }>;
+type Resolutions = Map<string, TargetFacts & { use: Omit<ToolUse, 'path'> }>;
+
+/** The resolution of a reference at its own path in a case: the shared resolution's fields, in their order. */
+function placedUse(u: Omit<ToolUse, 'path'>, path: JsonPath): ToolUse {
+  // Written out rather than spread after `path`: that spread is V8's slow generic copy, once per tool use.
+  const use: ToolUse = { path, ref: u.ref, inline: u.inline };
+  if (u.targetUri !== undefined) use.targetUri = u.targetUri;
+  if (u.targetName !== undefined) use.targetName = u.targetName;
+  if (u.problem !== undefined) use.problem = u.problem;
+  if (u.tool !== undefined) use.tool = u.tool;
+  return use;
+}
 
 function resolveUse(r: Resolver, doc: SuiteDocument, f: CaseFacts, entry: unknown, i: number, resolutions: Resolutions): ToolUse {
   if (typeof entry !== 'string') {
     // The same ToolModel object every time the document is unchanged, so work keyed on it carries over.
-    return f.inlineUses.get(i) ?? { path: [...f.path, 'tools', i], inline: true };
+    return f.inlineUses.get(i) ?? { path: extended(f.path, 'tools', i), inline: true };
   }
   // What a reference resolves to depends on its text and on these facts about its target alone;
   // while they stand, the previous resolution is reused.
-  const cached = f.uses[i];
-  const t = cached?.use.targetUri;
-  if (cached && (t === undefined || (r.toolFiles.get(t) === cached.file && r.docs.has(t) === cached.hasDoc && r.readErrors.get(t) === cached.readError && r.outside(t) === cached.outside))) {
-    return cached.use;
+  const cached = f.uses[2 * i] as ToolUse | undefined;
+  const facts = f.uses[2 * i + 1] as TargetFacts | undefined;
+  const t = cached?.targetUri;
+  if (cached && facts && (t === undefined || (r.toolFiles.get(t) === facts.file && r.docs.has(t) === facts.hasDoc && r.readErrors.get(t) === facts.readError && r.outside(t) === facts.outside))) {
+    return cached;
   }
   let resolved = resolutions.get(entry);
   if (!resolved) {
@@ -204,8 +235,9 @@ function resolveUse(r: Resolver, doc: SuiteDocument, f: CaseFacts, entry: unknow
     resolved = { use, file: u ? r.toolFiles.get(u) : undefined, hasDoc: u ? r.docs.has(u) : false, readError: u ? r.readErrors.get(u) : undefined, outside: u ? r.outside(u) : false };
     resolutions.set(entry, resolved);
   }
-  const use: ToolUse = { path: [...f.path, 'tools', i], ...resolved.use };
-  f.uses[i] = { ...resolved, use };
+  const use = placedUse(resolved.use, extended(f.path, 'tools', i));
+  f.uses[2 * i] = use;
+  f.uses[2 * i + 1] = resolved;
   return use;
 }
 
@@ -259,10 +291,14 @@ function modelsOf(r: Resolver, doc: SuiteDocument): CaseModel[] {
   const out: CaseModel[] = [];
   const resolutions: Resolutions = new Map();
   for (const f of readCaseFacts(doc)) {
-    const uses = Array.isArray(f.value.tools) ? f.value.tools.map((entry, i) => resolveUse(r, doc, f, entry, i, resolutions)) : [];
+    const tools = f.value.tools;
+    // Arrays of their exact length (`map`, `new Array(n)`): one grown by `push` keeps room for
+    // seventeen entries, and there are two per case.
+    if (Array.isArray(tools) && f.uses.length === 0 && tools.length) f.uses = new Array(2 * tools.length);
+    const uses: ToolUse[] = Array.isArray(tools) ? tools.map((entry: unknown, i) => resolveUse(r, doc, f, entry, i, resolutions)) : [];
     // A case whose references all resolve as before is the same model as before: rules that key
     // their own caches on it keep them.
-    const env = resolveEnvUse(r, doc, f);
+    const env = f.value.environment === undefined ? undefined : resolveEnvUse(r, doc, f);
     let c = f.model;
     if (!c || c.environment !== env || c.tools.length !== uses.length || c.tools.some((u, i) => u !== uses[i])) {
       c = caseModel(doc, f, uses, env);
@@ -586,13 +622,15 @@ export function referencedEnvironmentFiles(docs: Iterable<SuiteDocument>): Set<s
   const out = new Set<string>();
   for (const doc of docs) {
     if (doc.kind !== 'cases' && doc.kind !== 'caseLines') continue;
-    for (const c of readCaseFacts(doc)) {
-      const t = typeof c.value.environment === 'string' ? environmentTarget(doc.uri, c.value.environment) : undefined;
-      if (t) out.add(t);
-    }
+    referencedBy(doc);
+    for (const t of environmentsCache.get(doc) ?? NO_TARGETS) out.add(t);
   }
   return out;
 }
+
+const NO_TARGETS: readonly string[] = [];
+/** The environment files among `referencedBy`'s targets, per document. */
+const environmentsCache = new WeakMap<SuiteDocument, readonly string[]>();
 
 /** Every file URI the cases of these documents reference, tools and environments (for loading referenced files). */
 export function referencedToolFiles(docs: Iterable<SuiteDocument>): Set<string> {
@@ -611,13 +649,26 @@ export function referencedBy(doc: SuiteDocument): readonly string[] {
   const cached = referencedCache.get(doc);
   if (cached) return cached;
   const out = new Set<string>();
+  const environments = new Set<string>();
+  // The cases of a file name the same few dozen references again and again: each text once.
+  const seen = new Set<string>();
+  const seenEnv = new Set<string>();
   for (const c of readCaseFacts(doc)) {
-    const env = typeof c.value.environment === 'string' ? environmentTarget(doc.uri, c.value.environment) : undefined;
-    if (env) out.add(env);
+    const envRef = c.value.environment;
+    if (typeof envRef === 'string' && !seenEnv.has(envRef)) {
+      seenEnv.add(envRef);
+      const env = environmentTarget(doc.uri, envRef);
+      if (env) {
+        out.add(env);
+        environments.add(env);
+      }
+    }
     const tools = c.value.tools;
     if (!Array.isArray(tools)) continue;
-    for (const entry of tools) {
-      if (typeof entry !== 'string') continue;
+    for (let i = 0; i < tools.length; i++) {
+      const entry: unknown = tools[i];
+      if (typeof entry !== 'string' || seen.has(entry)) continue;
+      seen.add(entry);
       const parsed = parseToolReference(entry);
       if (!parsed) continue;
       try {
@@ -629,5 +680,6 @@ export function referencedBy(doc: SuiteDocument): readonly string[] {
   }
   const list = [...out];
   referencedCache.set(doc, list);
+  environmentsCache.set(doc, environments.size ? [...environments] : NO_TARGETS);
   return list;
 }

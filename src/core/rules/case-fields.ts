@@ -4,7 +4,7 @@ import { code } from '../text/escape';
 import type { Location } from '../text/location';
 import type { JsonPath } from '../text/types';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
-import type { FixSpec } from '../text/fix';
+import { lazyFix, type FixSpec } from '../text/fix';
 
 /** How messages name a case: its instance_id, escaped. */
 export function caseName(c: CaseModel): string {
@@ -18,11 +18,8 @@ export function caseField(index: WorkspaceIndex, c: CaseModel, ...path: JsonPath
 
 /** A one-change fix that sets (or adds) a field of a case, tied to the document's version. */
 export function setCaseField(index: WorkspaceIndex, c: CaseModel, field: string, value: unknown, title: string): FixSpec {
-  return {
-    title,
-    unambiguous: true,
-    changes: [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, index.casePath(c, field), value) }],
-  };
+  // Computed when read: the edit costs a parse of the text around the case.
+  return lazyFix(title, true, () => [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, index.casePath(c, field), value) }]);
 }
 
 /**

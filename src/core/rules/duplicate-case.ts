@@ -1,4 +1,4 @@
-import { duplicateForm } from '../model/duplicate';
+import { duplicateForm, duplicateHint } from '../model/duplicate';
 import type { CaseModel } from '../model/workspace';
 import { pushTo } from '../text/multimap';
 import { caseField, caseName } from './case-fields';
@@ -32,8 +32,15 @@ export const duplicateCase: Rule = {
   meta,
   check(ctx) {
     const { index } = ctx;
+    // Copies share their arm and task: only cases that share those with another case get their
+    // whole canonical form built (a text the size of the case, for every case, was most of the rule).
+    const hints = index.cases.map((c) => duplicateHint(c.value));
+    const hinted = new Map<string, number>();
+    for (const h of hints) hinted.set(h, (hinted.get(h) ?? 0) + 1);
     const byForm = new Map<string, CaseModel[]>();
-    for (const c of index.cases) {
+    for (let i = 0; i < index.cases.length; i++) {
+      const c = index.cases[i];
+      if (hinted.get(hints[i])! < 2) continue;
       const form = duplicateForm(c.doc.uri, c.value);
       if (form !== undefined) pushTo(byForm, form, c);
     }

@@ -3,7 +3,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { isJsonObject } from '../model/canonical';
 import { metaSchema07 } from './generated/meta-07';
 import { metaSchema2020 } from './generated/meta-2020';
-import { firstDuplicate, forMetaCheck, schemaComplexity } from './complexity';
+import { firstDuplicate, forMetaCheck, schemaSize, schemaStructure } from './complexity';
 import { compileLinear } from '../text/regex';
 
 /**
@@ -190,20 +190,27 @@ export function compileSchemaChecked(schema: unknown): CompiledSchema {
     const hit = byObject.get(schema);
     if (hit !== undefined) return hit;
   }
-  const bounds = isJsonObject(schema) ? schemaComplexity(schema) : { ok: true as const };
-  // Over the bounds, the key text alone could be megabytes: not cached by text.
-  let compiled: CompiledSchema | undefined = bounds.ok ? undefined : { kind: 'too-complex', reason: bounds.reason };
+  // Over the length bound, the key text alone could be megabytes: not cached by text.
+  const size = schemaSize(schema);
+  let compiled: CompiledSchema | undefined = size.ok ? undefined : { kind: 'too-complex', reason: size.reason };
   const text = compiled ? undefined : cacheKey(schema);
   if (text !== undefined) {
     compiled = byText.get(text);
-    if (compiled === undefined) {
-      compiled = compileUncached(schema);
-      if (byText.size >= MAX_CACHED) byText.delete(byText.keys().next().value as string);
-    } else {
+    if (compiled !== undefined) {
       // Recently used keys stay; the oldest are evicted first.
       byText.delete(text);
+      byText.set(text, compiled);
+    } else {
+      // The other bounds are the same for every schema with this key (schemaStructure), so a key
+      // found above was within them: the walk runs once per key, not once per tool.
+      const structure = schemaStructure(schema);
+      if (!structure.ok) compiled = { kind: 'too-complex', reason: structure.reason };
+      else {
+        compiled = compileUncached(schema);
+        if (byText.size >= MAX_CACHED) byText.delete(byText.keys().next().value as string);
+        byText.set(text, compiled);
+      }
     }
-    byText.set(text, compiled);
   }
   if (isJsonObject(schema)) byObject.set(schema, compiled!);
   return compiled!;

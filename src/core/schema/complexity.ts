@@ -65,6 +65,12 @@ function localTarget(root: unknown, ref: string): unknown {
  * it follows the written tree, so a deep schema cannot overflow the stack here.
  */
 export function schemaComplexity(schema: unknown): Complexity {
+  const size = schemaSize(schema);
+  return size.ok ? schemaStructure(schema) : size;
+}
+
+/** The length bound alone: the one bound annotations count towards. */
+export function schemaSize(schema: unknown): Complexity {
   if (!isJsonObject(schema)) return { ok: true };
   let bytes: number;
   try {
@@ -73,6 +79,15 @@ export function schemaComplexity(schema: unknown): Complexity {
     return { ok: false, reason: 'it cannot be written as JSON' };
   }
   if (bytes > SCHEMA_LIMITS.maxBytes) return { ok: false, reason: `it is ${bytes} characters long (limit ${SCHEMA_LIMITS.maxBytes})` };
+  return { ok: true };
+}
+
+/**
+ * The depth, `$ref` and expansion bounds. They follow subschema keywords only, so two schemas that
+ * differ in their annotations alone (compile.ts's cache key) are within them or over them alike.
+ */
+export function schemaStructure(schema: unknown): Complexity {
+  if (!isJsonObject(schema)) return { ok: true };
 
   // Depth and `$ref` count, over the tree as written.
   let refs = 0;

@@ -12,18 +12,23 @@ import { skipBlank, skipString } from './strict-tree';
  * pays one scan of its text.
  */
 const spellings = new WeakMap<object, Map<string, string>>();
+/**
+ * Whether any literal was ever noted. Nearly no suite has one, and canonical forms ask for every
+ * container they write: without this, each asked a weak map that holds nothing.
+ */
+let anyNoted = false;
 
 /** Integer literals of 16 or more digits: the only ones that can be past 2^53. */
 const LONG_DIGITS = /\d{16}/;
 
 /** The literal of a big integer member of `container` (an array index as a string), if it has one. */
 export function exactIntegerAt(container: object, key: string): string | undefined {
-  return spellings.get(container)?.get(key);
+  return anyNoted ? spellings.get(container)?.get(key) : undefined;
 }
 
 /** All of a container's big-integer literals, for a walk over its members; undefined for nearly every container. */
 export function exactIntegersOf(container: object): ReadonlyMap<string, string> | undefined {
-  return spellings.get(container);
+  return anyNoted ? spellings.get(container) : undefined;
 }
 
 function note(container: object, key: string, literal: string, value: unknown): void {
@@ -31,6 +36,7 @@ function note(container: object, key: string, literal: string, value: unknown): 
   if (typeof value !== 'number' || Number.isSafeInteger(value) || !/^-?\d+$/.test(literal) || Number(literal) !== value) return;
   let map = spellings.get(container);
   if (!map) spellings.set(container, (map = new Map()));
+  anyNoted = true;
   map.set(key, literal);
 }
 

@@ -20,3 +20,19 @@ export interface FixSpec {
   changesClaim?: boolean;
   changes: { uri: string; version?: number; changes: TextChange[] }[];
 }
+
+/**
+ * A fix whose changes are computed the first time they are read. Computing one runs jsonc-parser's
+ * `modify`, which parses the text it edits; most reports never read them (the text and JSON formats
+ * show titles), and a rule may build a fix before it knows it will report anything.
+ */
+export function lazyFix(title: string, unambiguous: boolean, changes: () => FixSpec['changes']): FixSpec {
+  let computed: FixSpec['changes'] | undefined;
+  return {
+    title,
+    unambiguous,
+    get changes() {
+      return (computed ??= changes());
+    },
+  };
+}

@@ -71,6 +71,10 @@ export function resolveLocation(doc: ParsedSource, at: Location): ResolvedRange 
   if ('offset' in at) {
     offset = at.offset;
     length = at.length;
+  } else if (doc.parsed.roots[at.root]?.locate) {
+    // Strict JSON: read off the text, no tree built.
+    const found = doc.parsed.roots[at.root].locate!(at.path);
+    ({ offset, length } = at.part === 'key' ? (found.key ?? { offset: found.offset, length: found.length === 0 ? 0 : 1 }) : found);
   } else {
     const root = doc.parsed.roots[at.root]?.node;
     if (!root) {

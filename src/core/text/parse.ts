@@ -1,6 +1,8 @@
 import { createScanner, getNodeValue, parseTree, printParseErrorCode, ParseErrorCode, SyntaxKind, type Node, type ParseError } from 'jsonc-parser';
 import { quote } from './escape';
 import { skipBlank, skipString, strictTree } from './strict-tree';
+import { StrictLocator, type Located } from './strict-locate';
+import type { JsonPath } from './types';
 import { recordExactIntegers, recordExactIntegersFromTree } from './exact-numbers';
 
 /**
@@ -37,6 +39,11 @@ export interface ParsedRoot {
   readonly line: number;
   /** True when a syntax error makes the tree unreliable: rules do not read it. */
   readonly broken: boolean;
+  /**
+   * For strict JSON: where a path leads, read off the text without building the tree
+   * (`strict-locate.ts`). Locations use it; what needs nodes (hovers, edits) reads `node`.
+   */
+  readonly locate?: (path: JsonPath) => Located;
 }
 
 export interface ParsedText {
@@ -154,42 +161,59 @@ function blanked(text: string, spans: number[]): string {
  * not), or when the value holds fewer property names than the text, which means a key is
  * duplicated: the exact path reports each of those.
  */
-function strictValue(text: string): { value: unknown } | undefined {
+function strictValue(text: string): { value: unknown; unsafeIntegers: boolean } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
-  let seen = 0;
-  const stack: unknown[] = [value];
-  const depths: number[] = [1];
-  while (stack.length) {
-    const v = stack.pop();
-    const depth = depths.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth > MAX_NESTING) return undefined;
-    if (Array.isArray(v)) {
-      for (const e of v) {
-        if (e !== null && typeof e === 'object') {
-          stack.push(e);
-          depths.push(depth + 1);
-        }
+  unsafeSeen = false;
+  const keys = value !== null && typeof value === 'object' ? adopt(value, 1) : 0;
+  return keys >= 0 && keys === keyCount(text) ? { value, unsafeIntegers: unsafeSeen } : undefined;
+}
+
+/** 2^53: every double at least this large is an integer a double may have rounded. */
+const UNSAFE = 9007199254740992;
+/** Set by `adopt` when a member is a number past ±2^53 (only then can a literal have been rounded). */
+let unsafeSeen = false;
+
+/**
+ * Takes a parsed container over: its objects lose their prototype, and its property names are
+ * counted. -1 when it nests deeper than MAX_NESTING. Recursive, and so bounded by MAX_NESTING: a
+ * plain recursion was half the time of a walk with its own stack. Notes whether a member is a
+ * number a double may have rounded, so that nearly every file skips the search for big integers.
+ */
+function adopt(v: object, depth: number): number {
+  if (depth > MAX_NESTING) return -1;
+  let keys = 0;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const e: unknown = v[i];
+      if (typeof e === 'number') {
+        if (e >= UNSAFE || e <= -UNSAFE) unsafeSeen = true;
+      } else if (e !== null && typeof e === 'object') {
+        const n = adopt(e, depth + 1);
+        if (n < 0) return -1;
+        keys += n;
       }
-    } else {
-      Object.setPrototypeOf(v, null);
-      const record = v as Record<string, unknown>;
-      for (const k in record) {
-        seen++;
-        const e = record[k];
-        if (e !== null && typeof e === 'object') {
-          stack.push(e);
-          depths.push(depth + 1);
-        }
+    }
+  } else {
+    Object.setPrototypeOf(v, null);
+    const record = v as Record<string, unknown>;
+    for (const k in record) {
+      keys++;
+      const e = record[k];
+      if (typeof e === 'number') {
+        if (e >= UNSAFE || e <= -UNSAFE) unsafeSeen = true;
+      } else if (e !== null && typeof e === 'object') {
+        const n = adopt(e, depth + 1);
+        if (n < 0) return -1;
+        keys += n;
       }
     }
   }
-  return seen === keyCount(text) ? { value } : undefined;
+  return keys;
 }
 
 /**
@@ -264,20 +288,25 @@ function shift(root: Node, delta: number): void {
 const unusable = (line: number): ParsedRoot => ({ node: undefined, value: undefined, line, broken: true });
 
 /** A root whose value came from `JSON.parse`; its tree is built as it is walked. */
-function strictRoot(source: string, base: number, end: number, line: number, value: unknown): ParsedRoot {
+function strictRoot(source: string | (() => string), base: number, end: number, line: number, value: unknown): ParsedRoot {
   let tree: Node | undefined;
   let built = false;
+  let locator: StrictLocator | undefined;
+  // JSON with comments: the blanked text the tree and the locator read is made again when first
+  // needed, rather than kept beside the file's own text for every such file (few get a finding).
+  const text = typeof source === 'string' ? () => source : source;
   return {
     value,
     line,
     broken: false,
     get node(): Node | undefined {
       if (!built) {
-        tree = strictTree(source, base, end);
+        tree = strictTree(text(), base, end);
         built = true;
       }
       return tree;
     },
+    locate: (path) => (locator ??= new StrictLocator(text(), base, end)).locate(path),
   };
 }
 
@@ -322,15 +351,19 @@ function parseValue(source: string, text: string, base: number, line: number, wh
   // text, so the rare commented line takes the jsonc-parser path instead.
   let strict = strictValue(text);
   let treeText = wholeFile ? text : source;
+  let blanked = false;
   if (!strict && wholeFile && text.includes('/')) {
     const blank = withoutComments(text);
     strict = blank === undefined ? undefined : strictValue(blank);
-    if (blank !== undefined) treeText = blank;
+    if (blank !== undefined) {
+      treeText = blank;
+      blanked = true;
+    }
   }
   if (strict) {
     // Integers past 2^53 keep their spelling beside the value, for canonical comparison.
-    recordExactIntegers(treeText, base, base + text.length, strict.value);
-    return { root: strictRoot(treeText, base, base + text.length, line, strict.value), issues: [] };
+    if (strict.unsafeIntegers) recordExactIntegers(treeText, base, base + text.length, strict.value);
+    return { root: strictRoot(blanked ? () => withoutComments(text)! : treeText, base, base + text.length, line, strict.value), issues: [] };
   }
   const { deep, commas } = scanIssues(text, base);
   if (deep) return { root: unusable(line), issues: [{ ...deep, offset: base + deep.offset }] };

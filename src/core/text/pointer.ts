@@ -52,6 +52,32 @@ export function pathFromTokens(root: Node | undefined, tokens: readonly string[]
   return node ? path : undefined;
 }
 
+/**
+ * The same over a plain value (`JSON.parse` or jsonc-parser's `getNodeValue`, objects without a
+ * prototype): where the parse tree's walk would land, without building the tree. With duplicate
+ * keys both see the last one, the one readers read.
+ */
+export function pathInValue(root: unknown, tokens: readonly string[]): JsonPath | undefined {
+  const path: JsonPath = [];
+  let v = root;
+  for (const token of tokens) {
+    if (Array.isArray(v)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token)) return undefined;
+      const index = Number(token);
+      if (index >= v.length) return undefined;
+      v = v[index];
+      path.push(index);
+    } else if (v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, token)) {
+      v = (v as Record<string, unknown>)[token];
+      path.push(token);
+    } else {
+      return undefined;
+    }
+  }
+  // JSON has no undefined: only a start that is not there gives it.
+  return v === undefined ? undefined : path;
+}
+
 export function nodeAtPointer(root: Node | undefined, pointer: string): Node | undefined {
   const tokens = parsePointer(pointer);
   if (!tokens) return undefined;

@@ -45,7 +45,7 @@ let commaCount = 0;
 const KEEP_COMMAS = 2048;
 
 /** Index just past the value that starts at `i`. */
-function skipValue(text: string, i: number): number {
+export function skipValue(text: string, i: number): number {
   const c = text.charCodeAt(i);
   if (c === 34) return skipString(text, i);
   if (c === 123 || c === 91) {

@@ -1,0 +1,159 @@
+import { skipBlank, skipString, skipValue } from './strict-tree';
+import type { JsonPath } from './types';
+
+/**
+ * Where a path leads in strict JSON text, read off the text itself: no tree is built.
+ *
+ * Placing a finding needs the offsets of one value. A tree, even one built as it is walked, lists
+ * every child of each container on the path, and so scans every sibling to its end: a suite file's
+ * whole `cases` array for a finding in its first case. This walk stops at the value the path names:
+ * an object's properties are read up to the key it wants (strict text has no duplicate keys, so the
+ * first is the one readers read), an array's elements are skipped up to the index it wants, and what
+ * was read is kept per object and per array, so the next finding in the same file resumes where the
+ * last one stopped instead of scanning from the first element again.
+ *
+ * It answers exactly what `deepest` over the tree answers (location.ts): the deepest value along
+ * the path that exists, and the key that holds it (for `part: 'key'`). A property test holds the two
+ * to each other.
+ */
+export interface Located {
+  offset: number;
+  length: number;
+  /** The key of the property whose value this is; absent for the root and for array elements. */
+  key?: { offset: number; length: number };
+}
+
+/** JSON's four blanks. */
+const isBlank = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9;
+
+export class StrictLocator {
+  /** Element starts found so far, per array (by the offset of its `[`). */
+  private readonly elements = new Map<number, number[]>();
+  /** Properties read so far, per object (by the offset of its `{`). */
+  private readonly objects = new Map<number, ObjectScan>();
+
+  /** `text` holds strict JSON (no duplicate keys) between `start` and `end`, blanks aside. */
+  constructor(
+    private readonly text: string,
+    private readonly start: number,
+    private readonly end: number,
+  ) {}
+
+  locate(path: JsonPath): Located {
+    const text = this.text;
+    let at = skipBlank(text, this.start);
+    let stop = this.end;
+    while (stop > at && isBlank(text.charCodeAt(stop - 1))) stop--;
+    if (at >= stop) return { offset: 0, length: 0 };
+    let key: Located['key'];
+    for (const segment of path) {
+      const c = text.charCodeAt(at);
+      let next: number | undefined;
+      let nextKey: Located['key'];
+      if (c === 91 /* [ */) {
+        if (typeof segment === 'number' && Number.isInteger(segment) && segment >= 0) next = this.element(at, segment);
+      } else if (c === 123 /* { */) {
+        if (typeof segment === 'string') {
+          const found = this.property(at, segment);
+          if (found) {
+            next = found.value;
+            nextKey = found.key;
+          }
+        }
+      }
+      if (next === undefined) break;
+      at = next;
+      key = nextKey;
+    }
+    const length = skipValue(text, at) - at;
+    return key ? { offset: at, length, key } : { offset: at, length };
+  }
+
+  /** Start of element `index` of the array whose `[` is at `open`, or undefined when it has fewer. */
+  private element(open: number, index: number): number | undefined {
+    const text = this.text;
+    let starts = this.elements.get(open);
+    if (!starts) {
+      starts = [];
+      const first = skipBlank(text, open + 1);
+      if (text.charCodeAt(first) !== 93 /* ] */) starts.push(first);
+      this.elements.set(open, starts);
+    }
+    while (starts.length <= index) {
+      const last = starts[starts.length - 1];
+      if (last === undefined || last < 0) return undefined;
+      const after = skipBlank(text, skipValue(text, last));
+      if (text.charCodeAt(after) !== 44 /* , */) {
+        // The array ends here: remembered, so a later index past it stops at once.
+        starts.push(-1);
+        return undefined;
+      }
+      starts.push(skipBlank(text, after + 1));
+    }
+    const s = starts[index];
+    return s < 0 ? undefined : s;
+  }
+
+  /**
+   * The value start and key of property `name` of the object whose `{` is at `open`. The properties
+   * read so far are kept per object, with where the reading stopped: a second lookup in the same
+   * object (the next finding in a case) never skips a value again, however large (a suite's
+   * `cases`, a case's 20,000 completion steps).
+   */
+  private property(open: number, name: string): Property | undefined {
+    const text = this.text;
+    let scan = this.objects.get(open);
+    if (!scan) this.objects.set(open, (scan = { props: new Map(), next: skipBlank(text, open + 1), pending: -1, done: false }));
+    const known = scan.props.get(name);
+    if (known) return known;
+    while (!scan.done) {
+      if (scan.pending >= 0) {
+        // The value of the last property read is skipped only now, when a later key is wanted.
+        const after = skipBlank(text, skipValue(text, scan.pending));
+        scan.pending = -1;
+        if (text.charCodeAt(after) !== 44 /* , */) {
+          scan.done = true;
+          break;
+        }
+        scan.next = skipBlank(text, after + 1);
+      }
+      const i = scan.next;
+      if (text.charCodeAt(i) !== 34 /* " */) {
+        scan.done = true;
+        break;
+      }
+      const keyEnd = skipString(text, i);
+      const value = skipBlank(text, skipBlank(text, keyEnd) + 1);
+      const found: Property = { value, key: { offset: i, length: keyEnd - i } };
+      const key = keyText(text, i, keyEnd);
+      // Strict text has no duplicate keys; the first is kept all the same.
+      if (!scan.props.has(key)) scan.props.set(key, found);
+      scan.pending = value;
+      if (key === name) return found;
+    }
+    return undefined;
+  }
+}
+
+interface Property {
+  value: number;
+  key: { offset: number; length: number };
+}
+
+/** What has been read of one object: its properties by key, and where reading resumes. */
+interface ObjectScan {
+  props: Map<string, Property>;
+  /** Start of the next key, once `pending` (the start of the last value read) is skipped. */
+  next: number;
+  pending: number;
+  done: boolean;
+}
+
+/** The key a string token from `start` to `end` (quotes included) spells. */
+function keyText(text: string, start: number, end: number): string {
+  for (let k = start + 1; k < end - 1; k++) {
+    // An escape is decoded by JSON.parse; without one the token is its own text.
+    if (text.charCodeAt(k) === 92 /* \\ */) return JSON.parse(text.slice(start, end)) as string;
+  }
+  return text.slice(start + 1, end - 1);
+}
