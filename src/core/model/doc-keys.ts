@@ -1,5 +1,5 @@
 import { canonicalHash, fieldValue, hashText } from './canonical';
-import { duplicateForm } from './duplicate';
+import { duplicateHint } from './duplicate';
 import type { SuiteDocument } from './document';
 import { parseToolReference } from './tools';
 import { decodeLocationPath, normalizeUri, resolveTarget } from './uri';
@@ -7,7 +7,7 @@ import { environmentTarget, type CaseModel } from './workspace';
 
 /** The keys one document holds, computed once per document object (see incremental.ts). */
 export interface DocKeys {
-  /** Shared with every other holder: `i:` ids, `f:` families, `s:` canonical signatures, `d:` cases' duplicate forms. */
+  /** Shared with every other holder: `i:` ids, `f:` families, `s:` canonical signatures, `d:` cases' arm, task and signature (what copies share). */
   keys: Set<string>;
   /** The document as a reference target (its normalised URI). */
   self: string;
@@ -64,8 +64,10 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKey
     if (c.family !== undefined) keys.add(`f:${c.family}`);
     const sig = canonicalHash(fieldValue(v, 'correct_resolution_signature'));
     if (sig !== undefined) keys.add(`s:${sig}`);
-    const form = duplicateForm(doc.uri, v);
-    if (form !== undefined) keys.add(`d:${hashText(form)}`);
+    // Copies always share their arm, task and signature, so that cheap key links every case that
+    // may be a copy of this one (cases of one templated task stay apart by their signatures); the
+    // canonical text of the whole case, built for every case of an edited file, was a tenth of an edit.
+    keys.add(`d:${hashText(`${duplicateHint(v)}\u0000${sig ?? ''}`)}`);
     if (Array.isArray(v.tools)) {
       for (const entry of v.tools) {
         const t = typeof entry === 'string' ? targetOf(doc.uri, entry) : undefined;
