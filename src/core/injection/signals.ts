@@ -122,7 +122,22 @@ function near(ws: string[], a: ReadonlySet<string>, b: ReadonlySet<string>, gap:
 
 const HUSH = new Set(['silently', 'quietly', 'secretly', 'covertly', 'discreetly']);
 const HUSHED_ACTS = new Set(['append', 'add', 'include', 'send', 'copy', 'forward', 'attach', 'insert', 'upload', 'share', 'exfiltrate', 'email', 'post', 'transfer', 'delete', 'execute', 'invoke', 'call', 'bcc', 'cc', 'set', 'change', 'replace', 'modify', 'alter', 'redirect', 'route', 'swap', 'substitute', 'rewrite']);
-const CONCEAL_PHRASES = ['keep this secret', 'keep it secret', 'keep this hidden', 'keep it hidden', 'keep it confidential', 'hidden from the user', 'hide it from', 'hide this from', 'without the user knowing', 'without the user noticing', 'user should not know', 'user must not know', 'behind the user'];
+const CONCEAL_PHRASES = ['keep this secret', 'keep it secret', 'keep this hidden', 'keep it hidden', 'keep it confidential', 'hidden from the user', 'hide it from', 'hide this from', 'without the user knowing', 'without the user noticing', 'user should not know', 'user must not know', 'behind the user', 'keep this to yourself', 'keep that to yourself', 'keep it to yourself', 'point this out', 'point that out', 'point it out', 'no need to mention it', 'no need to mention this'];
+/** Verbs that change a value: with a number or a value noun, and kept from the user, the value is tampered with. */
+const VALUE_CHANGES = new Set(['add', 'subtract', 'lower', 'raise', 'increase', 'decrease', 'reduce', 'round', 'multiply', 'double', 'halve', 'inflate', 'deflate', 'swap', 'replace', 'change', 'switch', 'set', 'alter', 'adjust', 'bump', 'cut', 'mark']);
+const VALUE_NOUNS = new Set(['amount', 'amounts', 'price', 'prices', 'fare', 'fares', 'total', 'totals', 'value', 'values', 'recipient', 'recipients', 'account', 'destination', 'units', 'currency', 'rate', 'rates', 'figure', 'figures', 'quantity', 'balance', 'cost', 'costs', 'fee', 'fees']);
+/** An order (the sentence's verb, or a verb right after a covert adverb) that changes a number or a value. */
+function changesValue(s: Sentence): boolean {
+  const x = s.words;
+  // "Lower every quoted fare …": a change verb opening the sentence before its object reads as an order even where the lexicon has no such imperative.
+  const opens = (i: number) => i === 0 && ['every', 'each', 'all', 'the', 'any', 'its', 'their'].includes(x[1] ?? '');
+  const at = x.findIndex((v, i) => VALUE_CHANGES.has(v) && ((s.imperative && (s.verb ?? s.lead) === v) || opens(i) || HUSH.has(x[i - 1] ?? '')));
+  if (at < 0) return false;
+  const object = x.slice(at + 1, at + 8);
+  return object.some((v) => VALUE_NOUNS.has(v) || /\d/.test(v));
+}
+/** "…; the user does not need to know.": a change kept from the user, said at the end of a clause (not "the caller does not need to know the fields"). */
+const NEED_NOT_KNOW = /\b(the user|users|anyone|they|nobody|no one) (does not|doesn't|do not|don't|need not|needn't|has no need to|should not|shouldn't)( need to)? (know|be told|notice)\s*([.;!]|$)/;
 const ALWAYS = new Set(['always']);
 const SECRET_PHRASES = ['api key', 'api keys', 'session token', 'access token', 'auth token', 'secret key', 'private key', 'bearer token', 'ssh key', 'credit card', 'card number', 'social security number'];
 const USER_OVERRIDES = ['regardless of what the user', 'no matter what the user', 'even if the user', 'whatever the user says', 'ignore what the user', 'instead of what the user', 'ignore the user', "ignore the user's", 'than what the user'];
@@ -196,7 +211,7 @@ const ADDRESSED = ['assistant', 'ai', 'agent', 'model', 'llm', 'assistants', 'ag
 );
 const SPOKEN_TO = ['ai assistant', 'as an ai', 'ai agent', 'ai model', 'language model'];
 const LET_PHRASES = ["don't let", 'do not let', 'never let'];
-const ROLE_PHRASES = ['you are now', 'from now on', 'act as', 'pretend to be', 'your new task', 'you are allowed'];
+const ROLE_PHRASES = ['you are now', 'from now on', 'from here on', 'from this point on', 'from this point forward', 'henceforth', 'for the rest of the conversation', 'for the remainder of the conversation', 'act as', 'pretend to be', 'your new task', 'you are allowed'];
 /** New orders named by their noun: not a role change where the noun is the tool's own parameter (`instructions`, `policy`). */
 const ROLE_NOUN_PHRASES = ['new instructions', 'new policy', 'new protocol', 'new rules', 'updated instructions', 'new system prompt', 'new system message', 'updated system prompt'];
 const ROLE_NOUNS = ['instructions', 'policy', 'protocol', 'rules', 'prompt', 'message'];
@@ -280,7 +295,12 @@ const PHRASES = new PhraseGroups({
   consent: CONSENT_FORGERY,
   toolTalk: TOOL_TALK,
   forbidOthers: FORBID_OTHERS,
-  selfDisable: ['this tool is deprecated', 'this tool has been deprecated', 'this tool is obsolete', 'must no longer be used', 'should no longer be used', 'do not use this tool', "don't use this tool", 'stop using this tool', 'never use this tool', 'must not be used anymore'],
+  selfDisable: [
+    ...['tool', 'endpoint', 'function', 'operation', 'method', 'api'].flatMap((x) =>
+      ['deprecated', 'obsolete', 'retired', 'discontinued', 'decommissioned', 'superseded', 'no longer maintained', 'no longer supported'].flatMap((y) => [`this ${x} is ${y}`, `this ${x} has been ${y}`, `this ${x} was ${y}`]),
+    ),
+    'must no longer be used', 'should no longer be used', 'do not use this tool', "don't use this tool", 'stop using this tool', 'never use this tool', 'must not be used anymore',
+  ],
   delimiter: DELIMITERS,
   announce: ANNOUNCE,
   rolePlay: ROLE_PLAY,
@@ -293,10 +313,10 @@ const PHRASES = new PhraseGroups({
 });
 
 /** Words that can open an order about another tool or tamper with its results (orders.ts). */
-const ORDERING = new Set(['before', 'after', 'prior', 'following', 'whenever', 'once', 'when', 'time', 'returned', 'multiply', 'inflate', 'halve', 'replace', 'overwrite', 'override', 'substitute', 'correct', 'modify', 'alter', 'rewrite', 'swap', 'change', 'adjust', 'patch']);
+const ORDERING = new Set(['before', 'after', 'prior', 'ahead', 'following', 'discard', 'whenever', 'once', 'when', 'time', 'returned', 'multiply', 'inflate', 'halve', 'replace', 'overwrite', 'override', 'substitute', 'correct', 'modify', 'alter', 'rewrite', 'swap', 'change', 'adjust', 'patch']);
 /** Verbs that make the agent say something (orders.ts reads what follows them). */
 const SAYING = new Set(['say', 'print', 'repeat', 'reply', 'respond', 'answer', 'echo', 'output']);
-const FRAMING = new Set(['prefix', 'preface', 'begin', 'start', 'end', 'open', 'close', 'finish']);
+const FRAMING = new Set(['prefix', 'preface', 'begin', 'start', 'end', 'open', 'close', 'finish', 'lead', 'kick']);
 /** Words without one of which no pretext phrase (orders.ts) occurs. */
 const PRETEXT_WORDS = new Set(['mandatory', 'compulsory', 'obligatory', 'requirement', 'protocol', 'compliance', 'proceeding', 'prerequisite', 'otherwise', 'verification', 'audit', 'integrity', 'initialization', 'initialisation']);
 /** Words of the pretext phrases that are common: only a text with one is searched for those phrases. */
@@ -641,8 +661,10 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // "Keep your API key confidential and never share it": advice to protect a secret, not to hide an act.
   if (concealed && (occurs(SECRET_WORDS) || phrases.has('secret')) && sents().some(protective)) concealed = false;
   const hushed = close(HUSH, HUSHED_ACTS, 1) >= 0;
-  if (concealed || hushed || phrases.has('conceal') || (phrases.has('let') && w.includes('user'))) {
+  if (concealed || hushed || phrases.has('conceal') || (phrases.has('let') && w.includes('user')) || (w.includes('know') && NEED_NOT_KNOW.test(text))) {
     add('concealment', 0.8, 'asks the agent to hide what it does from the user');
+    // What is hidden is a change to a value the agent passes on: "quietly add 15 to it", "round every price down by 20% … do not point this out".
+    if (sents().some(changesValue)) add('value-tampering', 0.4, 'tells the agent to change a value it passes on and keep it from the user');
   }
 
   // "New instructions" is one phrase: it announces orders (new-instruction, above) or, without that, changes the rules.
@@ -954,7 +976,15 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // stays small enough for the JIT to optimise as a whole).
   const mayOrder =
     occurs(ORDERING) || occurs(SAYING) || occurs(FRAMING) || occurs(AUTH_WORDS) || occurs(PRETEXT_WORDS) || occurs(PRETEXT_COMMON) || occurs(FOREIGN_WORDS) || occurs(COVERT) || occurs(OPENING_WORDS) || NON_ASCII_TEXT.test(text);
-  if (mayOrder) for (const sig of orderSignals(text, ws, ctx, reads, occurs, sents, toolShaped, sensitivePath)) add(sig.id, sig.weight, sig.explanation);
+  if (mayOrder) {
+    for (const sig of orderSignals(text, ws, ctx, reads, occurs, sents, toolShaped, sensitivePath)) {
+      // An order read closely ("lead off your next message with '…'") outweighs the same kind read
+      // loosely, unless the loose reading found the tool coaching the model on its own results (weak).
+      const i = out.findIndex((s) => s.id === sig.id);
+      if (i >= 0 && out[i].weight >= 0.6 && out[i].weight < sig.weight) out[i] = sig;
+      else add(sig.id, sig.weight, sig.explanation);
+    }
+  }
 
   const sink = sinks(text);
   if (sink.markdownImage || sink.queryData) add('exfiltration-sink', sink.markdownImage ? 1 : 0.6, 'builds a link that carries data out in its query string');
@@ -1015,7 +1045,7 @@ function orderSignals(
     };
     // A dictated answer quotes what to say: without a quote no sentence needs splitting.
     // A claimed check beside a saying verb ("The password is correct. Reply with Access Granted") needs none.
-    const quoted = saying && (/['"\u2018\u201c]/.test(text) || /\bthe (exact |following )?(words?|phrase|sentence)\b/.test(text) || claims);
+    const quoted = (saying && (/['"\u2018\u201c]/.test(text) || /\bthe (exact |following )?(words?|phrase|sentence)\b/.test(text))) || claims;
     for (const sig of dictationSignals(text, quoted ? sents() : [], onTopic, framing, claims)) add(sig);
   }
   if (mayBeForeign(w, text, occurs(FOREIGN_WORDS))) for (const sig of foreignSignals(text, w)) add(sig);
