@@ -169,6 +169,8 @@ export function crossToolSignals(ss: readonly Sentence[], ws: Words, own: string
   return out;
 }
 
+/** "Mandatory" in other languages ("…, das ist Pflicht", "obavezno je"): the pretext word of a payload in them. */
+export const FOREIGN_MANDATORY = ['pflicht', 'verpflichtend', 'obligatorisch', 'vorgeschrieben', 'verplicht', 'obavezno', 'obavezan', 'obavezna', 'obvezno', 'obligatorio', 'obligatoria', 'obligatoire', 'obbligatorio', 'obbligatoria', 'obrigatório', 'obrigatorio', 'obowiązkowe', 'obowiazkowe', 'obowiązkowo', 'povinné', 'povinne', 'обязательно', 'обавезно', 'zorunlu', 'wajib'];
 /** Pretexts that make an action compulsory: a policy, a protocol, an update, a step to do first. */
 const PRETEXTS = new PhraseGroups({
   pretext: [
@@ -176,6 +178,7 @@ const PRETEXTS = new PhraseGroups({
     'security verification', 'security audit', 'company policy', 'corporate policy', 'compliance', 'for compliance', 'compliance check', 'system update', 'security update',
     'critical update', 'do this first', 'must be done first', 'before proceeding', 'prerequisite', 'otherwise the tool will not work', 'or the tool will fail', 'will not work otherwise',
     'for verification', 'verification step', 'audit requirement', 'integrity check', 'initialization step', 'initialisation step', 'setup step',
+    ...FOREIGN_MANDATORY,
   ],
 });
 
