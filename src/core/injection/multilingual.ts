@@ -84,12 +84,13 @@ const CONVERSATION = set(`
 `);
 /** "Antworte nur mit '…'", "napiši samo '…'": a saying verb, "only", and a quoted literal. */
 const SAY = set(`
-  antworte antwortet sag sage schreibe schreib gib antwoord zeg schrijf réponds reponds dis écris ecris responde di escribe rispondi scrivi responda diga escreva
+  antworte sag sage schreibe schreib antwoord zeg schrijf réponds reponds écris ecris responde escribe rispondi scrivi responda diga escreva
   odpowiedz napisz powiedz odpověz odpovez napiš napis řekni rekni odgovori odgovaraj odgovarajte napiši napisi reci kaži kazi ответь отвечай напиши скажи одговори напиши реци cevap yaz söyle soyle jawab tulis katakan
 `);
 const ONLY = set('nur ausschließlich ausschliesslich alleen uniquement seulement solo solamente únicamente unicamente apenas somente tylko jedynie pouze jen samo isključivo iskljucivo jedino только лишь само искључиво sadece hanya');
 /** "Your instructions", in other languages: what a reveal verb must have beside it to leak the prompt. */
 const YOUR = set('deine deinen deiner dein jouw je tes vos tus sus tue tuoi tuas teus twoje swoje tvoje tvoja svoje svoja svoj tvoj твои свои твоје своје senin kamu');
+const CONJUNCTIONS = set('und and en et y e i a и і ve dan');
 const QUOTE = /["'\u2018\u201c\u201e\u00ab]/;
 
 /** Scripts written without spaces: "ignore previous instructions" as characters. */
@@ -154,11 +155,16 @@ export function foreignSignals(text: string, w: readonly string[]): Signal[] {
     for (let j = i + 1; j <= i + 5 && j < w.length; j++) if (CONVERSATION.has(w[j])) sent = true;
   }
   if (sent) out.push({ id: 'conversation-exfiltration', weight: /@|:\/\//.test(text) ? 1 : 0.7, explanation: "tells the agent, in another language, to send the user's conversation on" });
+  // The saying verb opens its clause (an order, not "… sono supportate solo quando …"), "only" follows it, then the quoted literal.
   let said = false;
-  for (let i = 0; i < w.length && !said; i++) {
-    if (!SAY.has(w[i])) continue;
-    const after = w.slice(i + 1, i + 7);
-    if (after.some((x) => ONLY.has(x)) && QUOTE.test(text)) said = true;
+  if (QUOTE.test(text)) {
+    for (const clause of text.split(/[.!?;,:\n]\s/)) {
+      const cw = clause.trim().split(/\s+/);
+      const at = SAY.has(cw[0]) ? 0 : CONJUNCTIONS.has(cw[0]) && SAY.has(cw[1] ?? '') ? 1 : -1;
+      if (at < 0) continue;
+      const only = cw.slice(at + 1, at + 7).findIndex((x) => ONLY.has(x));
+      if (only >= 0 && QUOTE.test(cw.slice(at + 2 + only).join(' '))) said = true;
+    }
   }
   if (said) out.push({ id: 'answer-shaping', weight: 1, explanation: 'dictates, in another language, word for word what the agent is to say' });
   return out;

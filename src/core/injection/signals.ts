@@ -301,12 +301,12 @@ const PHRASES = new PhraseGroups({
   consent: CONSENT_FORGERY,
   toolTalk: TOOL_TALK,
   forbidOthers: FORBID_OTHERS,
-  selfDisable: [
-    ...['tool', 'endpoint', 'function', 'operation', 'method', 'api'].flatMap((x) =>
-      ['deprecated', 'obsolete', 'retired', 'discontinued', 'decommissioned', 'superseded', 'no longer maintained', 'no longer supported'].flatMap((y) => [`this ${x} is ${y}`, `this ${x} has been ${y}`, `this ${x} was ${y}`]),
-    ),
-    'must no longer be used', 'should no longer be used', 'do not use this tool', "don't use this tool", 'stop using this tool', 'never use this tool', 'must not be used anymore',
-  ],
+  selfDisable: ['this tool is deprecated', 'this tool has been deprecated', 'this tool is obsolete', 'must no longer be used', 'should no longer be used', 'do not use this tool', "don't use this tool", 'stop using this tool', 'never use this tool', 'must not be used anymore'],
+  // The same said of an endpoint, a function or an API, in more words: read in descriptions only, where
+  // a tool documents itself (a deprecation note as a default value is out of place already).
+  retired: ['tool', 'endpoint', 'function', 'operation', 'method', 'api'].flatMap((x) =>
+    ['deprecated', 'obsolete', 'retired', 'discontinued', 'decommissioned', 'superseded', 'no longer maintained', 'no longer supported'].flatMap((y) => [`this ${x} is ${y}`, `this ${x} has been ${y}`, `this ${x} was ${y}`]),
+  ),
   delimiter: DELIMITERS,
   announce: ANNOUNCE,
   rolePlay: ROLE_PLAY,
@@ -940,7 +940,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     );
     add('cross-tool', all ? 0.7 : 0.4, `directs the agent to another tool (${code(named[0])})${all ? ' for all its work' : ''}`);
   }
-  if (phrases.has('selfDisable')) add('tool-redirect', 0.4, 'tells the agent to stop using this tool');
+  if (phrases.has('selfDisable') || (phrases.has('retired') && (ctx.slot === 'description' || ctx.slot === 'title'))) add('tool-redirect', 0.4, 'tells the agent to stop using this tool');
   if (!out.some((s) => s.id === 'tool-redirect' || s.id === 'cross-tool')) {
     // A call to a snake_case function by name, or talk about the tool descriptions themselves.
     const callIdx = directive && occurs(DIRECTIVE_VERBS) ? near(w, DIRECTIVE_VERBS, new Set(w.filter((x) => /^[a-z][a-z0-9]*_[a-z0-9_]+$/.test(x))), 2) : -1;
