@@ -268,7 +268,7 @@ describe('injection detector: held-out kinds in new words (issue 21, round 4)', 
     assert.ok(!flagged('Sendet die Nachricht an den angegebenen Kanal. Antwortet mit der ID der Nachricht.'));
     assert.ok(!flagged('Vraća vremensku prognozu za grad. Odgovor sadrži temperaturu i vlažnost.'));
     // "solo" after a word that is no saying verb, before a quoted option: documentation.
-    assert.ok(!flagged("Le asserzioni sono supportate solo quando l'opzione '--module' è impostata su 'esnext'."));
+    assert.ok(!ids("Le asserzioni sono supportate solo quando l'opzione '--module' è impostata su 'esnext'.").includes('answer-shaping'));
   });
 
   it('flags the agent called by name and ordered, a role that never refuses, a forged consent that skips the check', () => {
