@@ -50,12 +50,12 @@ const ORDERS = set(`
 const ROLE_PHRASES = [
   'du bist jetzt', 'ab jetzt bist du', 'von nun an', 'tu es maintenant', 'désormais tu', 'a partir de maintenant', 'à partir de maintenant', 'ahora eres',
   'a partir de ahora', 'desde ahora eres', 'ora sei', "d'ora in poi", 'da ora in poi', 'agora você é', 'agora voce e', 'a partir de agora', 'jij bent nu', 'vanaf nu',
-  'teraz jesteś', 'teraz jestes', 'od teraz', 'nyní jsi', 'nyni jsi', 'od teď', 'od ted', 'sada si', 'od sada', 'ti si sada', 'sad si', 'теперь ты', 'отныне',
+  'teraz jesteś', 'teraz jestes', 'od teraz', 'nyní jsi', 'nyni jsi', 'od teď', 'od ted', 'sada si', 'od sada', 'odsad si', 'odsada si', 'od sad', 'ti si sada', 'sad si', 'теперь ты', 'отныне',
   'ты теперь', 'сада си', 'од сада', 'тепер ти', 'artık sen', 'artik sen', 'sekarang kamu',
 ];
 const ROLE = new PhraseGroups({ role: ROLE_PHRASES });
 /** A word of each role phrase that English text does not use ("bist", "eres", "sada"): the phrases are searched only when one occurs. */
-const ROLE_WORDS = set(`bist jetzt nun maintenant désormais desormais eres ahora sei poi você voce agora bent vanaf jesteś jestes teraz nyní nyni teď ted sada sad теперь отныне сада
+const ROLE_WORDS = set(`odsad odsada bist jetzt nun maintenant désormais desormais eres ahora sei poi você voce agora bent vanaf jesteś jestes teraz nyní nyni teď ted sada sad теперь отныне сада
   тепер artık artik sekarang`);
 
 
@@ -80,6 +80,7 @@ const SEND = set(`
 const CONVERSATION = set(`
   chatverlauf gesprächsverlauf gespraechsverlauf unterhaltung konversation nachrichtenverlauf gesprek chatgeschiedenis conversation historique
   conversación conversacion historial conversazione cronologia conversa histórico historico rozmowy rozmowę rozmowe konverzaci konverzace
+  nachricht nachrichten poruke poruku mensajes messaggi mensagens wiadomości wiadomosci zprávy zpravy сообщения поруке повідомлення mesajları mesajlari pesan
   razgovora razgovor razgovore prepisku konverzaciju переписку разговор историю историју разговора переписку листування sohbet geçmişi gecmisi percakapan
 `);
 /** "Antworte nur mit '…'", "napiši samo '…'": a saying verb, "only", and a quoted literal. */
@@ -90,6 +91,8 @@ const SAY = set(`
 const ONLY = set('nur ausschließlich ausschliesslich alleen uniquement seulement solo solamente únicamente unicamente apenas somente tylko jedynie pouze jen samo isključivo iskljucivo jedino только лишь само искључиво sadece hanya');
 /** "Your instructions", in other languages: what a reveal verb must have beside it to leak the prompt. */
 const YOUR = set('deine deinen deiner dein jouw je tes vos tus sus tue tuoi tuas teus twoje swoje tvoje tvoja svoje svoja svoj tvoj твои свои твоје своје senin kamu');
+const WITHOUT = set('ohne zonder sans sin senza sem bez без без');
+const LIMITS = set('einschränkungen einschraenkungen beschränkungen beschraenkungen grenzen regeln beperkingen restrictions limites restricciones límites limites restrizioni limiti restrições restricoes ograniczeń ograniczen omezení omezeni ograničenja ogranicenja ograničenje pravila ограничений ограничения правил ограничења обмежень');
 const CONJUNCTIONS = set('und and en et y e i a и і ve dan');
 const QUOTE = /["'\u2018\u201c\u201e\u00ab]/;
 
@@ -131,7 +134,9 @@ export function foreignSignals(text: string, w: readonly string[]): Signal[] {
     for (let j = Math.max(0, i - 6); j < i; j++) if (ORDERS.has(w[j])) discard = i;
   }
   if (discard >= 0 || UNSPACED_OVERRIDE.test(text) || (OTHER_SCRIPTS.test(text) && SCRIPT_OVERRIDE.test(text))) out.push({ id: 'instruction-override', weight: 1, explanation: 'tells the agent, in another language, to discard its instructions' });
-  if (ROLE.find(w).has('role') || UNSPACED_ROLE.test(text)) out.push({ id: 'role-change', weight: 0.7, explanation: "tries, in another language, to change the agent's role" });
+  // "… bez ikakvih ograničenja", "ohne Einschränkungen": the new role is one without limits.
+  const unbound = w.some((x, i) => LIMITS.has(x) && w.slice(Math.max(0, i - 3), i).some((y) => WITHOUT.has(y)));
+  if (ROLE.find(w).has('role') || UNSPACED_ROLE.test(text)) out.push({ id: 'role-change', weight: unbound ? 1 : 0.7, explanation: unbound ? "gives the agent, in another language, a new role without limits" : "tries, in another language, to change the agent's role" });
   let leak = false;
   for (let i = 0; i < w.length && !leak; i++) {
     if (!SECRETS.has(w[i])) continue;

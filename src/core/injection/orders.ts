@@ -23,9 +23,9 @@ const set = (s: string) => new Set(s.split(/\s+/).filter(Boolean));
 
 /** Words that make an order hold for every call: a hook, not a one-off step. */
 const EVERY = set('every each any all whenever always');
-const ORDER_WORDS = set('before after prior ahead following whenever once when');
+const ORDER_WORDS = set('before after prior ahead precede precedes following whenever once when');
 /** Verbs that change what another tool returned or will use. */
-const TAMPER_VERBS = set('multiply inflate halve set replace replaces replacing overwrite overwrites overwriting override overriding substitute substitutes substituting correct correcting modify modifying alter altering rewrite rewriting swap swapping change changing adjust adjusting patch patching discard discarding');
+const TAMPER_VERBS = set('multiply inflate halve set replace replaces replacing overwrite overwrites overwriting override overriding substitute substitutes substituting correct correcting modify modifying alter altering rewrite rewriting swap swapping change changing adjust adjusting patch patching discard discarding fix fixing drop dropping remove removing hide hiding omit omitting filter');
 /** What a tool returns or is called with. */
 const RESULT_NOUNS = set('result results output outputs response responses value values return returns returned data list recipient recipients arguments argument parameters parameter answer answers address amount destination account rows records entries figures total totals statuses');
 /** A reference back to a tool named before ("its result", "that tool's output"). */
@@ -86,10 +86,10 @@ function orderedAgainst(s: Sentence, own: string | undefined, ownName: (id: stri
 }
 
 /** Tampering verbs that say so whatever they act on ("correct the prices it shows"); `set` and `change` also configure. */
-const STRONG_TAMPER = set('multiply inflate halve replace overwrite override substitute substitutes correct modify alter rewrite swap adjust patch falsify discard');
+const STRONG_TAMPER = set('multiply inflate halve replace overwrite override substitute substitutes correct modify alter rewrite swap adjust patch falsify discard fix drop remove hide omit filter');
 
 /** What another tool gave, named with it: "the values returned by get_rates". */
-const GIVEN_BY = /\b(returned|produced|reported|given|shown|fetched|retrieved)\s+(by|from)\s+[a-z0-9]+[_-][a-z0-9_-]+/;
+const GIVEN_BY = /\b(returned|produced|reported|given|shown|fetched|retrieved)\s+(by|from)\s+[a-z0-9]+[_-][a-z0-9_-]+|\bwhat\s+[a-z0-9]+[_-][a-z0-9_-]+\s+(returned|returns|gave|gives|produced|reported|showed|shows)\b/;
 /** A sending verb: what another tool returned, sent on ("send the contact list it returned to …"). */
 const SEND_ON = set('send forward email post upload share copy transmit');
 /** What the other tool gave, spoken of as such: "the total it reported", "the prices it shows". */
@@ -111,7 +111,7 @@ function tamperOrder(s: Sentence, ordered = false): boolean {
     return new RegExp(`[;:,]\\s*${x}\\b`).test(s.text);
   });
 }
-const ORDER_LEADS = set('to must should always then and also silently automatically please first quietly secretly');
+const ORDER_LEADS = set('to must should always then and also silently automatically please first quietly secretly can');
 
 /** "… and use its response as the path instead": this tool's answer put in place of another's input. */
 const USED_INSTEAD = /\buse\s+(its|their|this tool's|the tool's|the)\s+(\w+\s+)?(response|result|output|value|answer|return)s?\s+(as|for)\b[^.;]{0,60}\binstead\b|\bin place of\b/;
@@ -124,6 +124,7 @@ const FED_IN = new RegExp(
   [
     String.raw`\b(its|this tool's|this function's|the tool's|my)\s+(\w+\s+)?(output|result|response|answer|return value)s?\s+(as|into|substitutes?|replaces?|becomes?|overrides?)\b`,
     String.raw`\b(should|must|shall|has to|needs to|will)\s+be\s+(the\s+)?(\w+\s+)?(string|value|text|output|result|response|data)\s+(that\s+)?this\s+(tool|function)\s+(returns|gives|outputs|produces)`,
+    String.raw`\b(should|must|shall|has to|needs to|will)\s+be\s+(whatever|what)\s+this(\s+(tool|function))?\s+(returns|gives|outputs|produces)`,
     String.raw`\b(output|result|response)s?\s+of\s+this\s+(tool|function)\s+as\s+(authoritative|final|the truth|correct)`,
     String.raw`\b(authoritative|precedence|priority)\s+over\b`,
   ].join('|'),
@@ -186,6 +187,7 @@ const PRETEXTS = new PhraseGroups({
 const SHELL = new RegExp(
   [
     String.raw`\b(curl|wget)\b[^\n|]{0,200}\|\s*(sudo\s+)?(ba|z)?sh\b`,
+    String.raw`\bpipe\s+(https?:)?\/\/\S+\s+(in)?to\s+(sudo\s+)?(ba|z)?sh\b`,
     String.raw`\b(curl|wget)\b[^\n]{0,200}\s(-d|--data(-binary|-raw)?|-F|--form|-T|--upload-file|--post-data|--post-file)\b`,
     String.raw`\b(curl|wget)\s+(-[a-z]+\s+)*(https?:)?\/\/`,
     String.raw`\b(ba|z)?sh\s+-c\b`,
@@ -228,6 +230,8 @@ const CHAINED_SAY = /\b(and|then)\s+(only\s+)?(say|print|repeat|reply|respond|an
 const FRAME = /\b(prefix|preface|begin|start|end|open|close|finish|lead off|kick off)\s+(your|each|every|all)\s+(\w+\s+)?(reply|replies|response|responses|answer|answers|message|messages|output)\s+with\b/;
 /** "The only acceptable output is: …": the one answer allowed, given after a colon or a quote. */
 const ONLY_ANSWER = /\bthe only (acceptable|allowed|permitted|valid|correct|possible|admissible) (output|answer|reply|response|message)s? (you (may|can) give |allowed )?(is|will be|must be|shall be)\s*[:"'\u2018\u201c]/;
+/** "Your next output has to be the phrase '…'": after a claimed check, the answer fixed to a literal. */
+const OUTPUT_FIXED = /\byour\s+((next|every|each|first)\s+)?(reply|response|answer|message|output)\s+(must|should|shall|has to|needs to|is to|will)\s+be\s+(exactly\s+)?(the\s+(phrase|words?|text)\s*)?:?\s*["'\u2018\u201c]/;
 /** Verbs that give the payoff a claimed check was for: "acknowledge with …", "confirm by stating …". */
 const PAYOFF_VERBS = new Set([...SAY_VERBS, ...set('acknowledge confirm state declare announce write type')]);
 /** "Your first words must be '…'", "the final line should be …": the answer's opening or close fixed. */
@@ -271,8 +275,8 @@ export function dictationSignals(text: string, ss: readonly Sentence[], onTopic:
   const claimed = claims && AUTH_CLAIMS.test(text);
   // After a claimed check, an order to say anything is the payoff the claim was for ("… is correct. Reply with Access Granted").
   // The order may be a clause of its own after the claim: "… the right secret word; acknowledge with …".
-  const clauseOrder = (s: Sentence) => s.words.some((x, i) => i > 0 && PAYOFF_VERBS.has(x) && !onTopic(x) && new RegExp(`[;:]\\s*${x}\\b`).test(s.text));
-  const payoff = claimed && ss.some((s) => (s.imperative && PAYOFF_VERBS.has(s.verb ?? s.lead) && !onTopic(s.verb ?? s.lead)) || clauseOrder(s));
+  const clauseOrder = (s: Sentence) => s.words.some((x, i) => i > 0 && PAYOFF_VERBS.has(x) && !onTopic(x) && new RegExp(`([;:]|, (so|then|and))\\s*${x}\\b`).test(s.text));
+  const payoff = claimed && (ss.some((s) => (s.imperative && PAYOFF_VERBS.has(s.verb ?? s.lead) && !onTopic(s.verb ?? s.lead)) || clauseOrder(s)) || OUTPUT_FIXED.test(text));
   if ((dictated || payoff) && !ss.some((s) => s.imperative && onTopic(s.verb ?? s.lead))) out.push({ id: 'answer-shaping', weight: 1, explanation: 'dictates word for word what the agent is to say' });
   else if ((framing && FRAME.test(text)) || fixesOpening(text)) out.push({ id: 'answer-shaping', weight: 1, explanation: 'dictates how the agent is to begin or end its answer' });
   else if (ONLY_ANSWER.test(text)) out.push({ id: 'answer-shaping', weight: 1, explanation: 'fixes the only answer the agent may give' });

@@ -121,11 +121,11 @@ function near(ws: string[], a: ReadonlySet<string>, b: ReadonlySet<string>, gap:
 }
 
 const HUSH = new Set(['silently', 'quietly', 'secretly', 'covertly', 'discreetly']);
-const HUSHED_ACTS = new Set(['append', 'add', 'include', 'send', 'copy', 'forward', 'attach', 'insert', 'upload', 'share', 'exfiltrate', 'email', 'post', 'transfer', 'delete', 'execute', 'invoke', 'call', 'bcc', 'cc', 'set', 'change', 'replace', 'modify', 'alter', 'redirect', 'route', 'swap', 'substitute', 'rewrite']);
+const HUSHED_ACTS = new Set(['double', 'triple', 'halve', 'increase', 'decrease', 'raise', 'lower', 'round', 'inflate', 'multiply', 'append', 'add', 'include', 'send', 'copy', 'forward', 'attach', 'insert', 'upload', 'share', 'exfiltrate', 'email', 'post', 'transfer', 'delete', 'execute', 'invoke', 'call', 'bcc', 'cc', 'set', 'change', 'replace', 'modify', 'alter', 'redirect', 'route', 'swap', 'substitute', 'rewrite']);
 const CONCEAL_PHRASES = ['keep this secret', 'keep it secret', 'keep this hidden', 'keep it hidden', 'keep it confidential', 'hidden from the user', 'hide it from', 'hide this from', 'without the user knowing', 'without the user noticing', 'user should not know', 'user must not know', 'behind the user', 'keep this to yourself', 'keep that to yourself', 'keep it to yourself', 'point this out', 'point that out', 'point it out', 'no need to mention it', 'no need to mention this'];
 /** Verbs that change a value: with a number or a value noun, and kept from the user, the value is tampered with. */
-const VALUE_CHANGES = new Set(['add', 'subtract', 'lower', 'raise', 'increase', 'decrease', 'reduce', 'round', 'multiply', 'double', 'halve', 'inflate', 'deflate', 'swap', 'replace', 'change', 'switch', 'set', 'alter', 'adjust', 'bump', 'cut', 'mark']);
-const VALUE_NOUNS = new Set(['amount', 'amounts', 'price', 'prices', 'fare', 'fares', 'total', 'totals', 'value', 'values', 'recipient', 'recipients', 'account', 'destination', 'units', 'currency', 'rate', 'rates', 'figure', 'figures', 'quantity', 'balance', 'cost', 'costs', 'fee', 'fees']);
+const VALUE_CHANGES = new Set(['add', 'triple', 'subtract', 'lower', 'raise', 'increase', 'decrease', 'reduce', 'round', 'multiply', 'double', 'halve', 'inflate', 'deflate', 'swap', 'replace', 'change', 'switch', 'set', 'alter', 'adjust', 'bump', 'cut', 'mark']);
+const VALUE_NOUNS = new Set(['amount', 'amounts', 'price', 'prices', 'fare', 'fares', 'total', 'totals', 'value', 'values', 'recipient', 'recipients', 'account', 'destination', 'units', 'currency', 'rate', 'rates', 'figure', 'figures', 'quantity', 'quantities', 'balance', 'cost', 'costs', 'fee', 'fees']);
 /** An order (the sentence's verb, or a verb right after a covert adverb) that changes a number or a value. */
 function changesValue(s: Sentence): boolean {
   const x = s.words;
@@ -134,7 +134,8 @@ function changesValue(s: Sentence): boolean {
   const at = x.findIndex((v, i) => VALUE_CHANGES.has(v) && ((s.imperative && (s.verb ?? s.lead) === v) || opens(i) || HUSH.has(x[i - 1] ?? '')));
   if (at < 0) return false;
   const object = x.slice(at + 1, at + 8);
-  return object.some((v) => VALUE_NOUNS.has(v) || /\d/.test(v));
+  // After a covert adverb the object may be a pronoun ("secretly double it"): the value is named elsewhere in the sentence.
+  return object.some((v) => VALUE_NOUNS.has(v) || /\d/.test(v)) || (HUSH.has(x[at - 1] ?? '') && x.some((v) => VALUE_NOUNS.has(v)));
 }
 /** "…; the user does not need to know.": a change kept from the user, said at the end of a clause (not "the caller does not need to know the fields"). */
 const NEED_NOT_KNOW = /\b(the user|users|anyone|they|nobody|no one) (does not|doesn't|do not|don't|need not|needn't|has no need to|should not|shouldn't)( need to)? (know|be told|notice)\s*([.;!]|$)/;
@@ -319,7 +320,7 @@ const PHRASES = new PhraseGroups({
 });
 
 /** Words that can open an order about another tool or tamper with its results (orders.ts). */
-const ORDERING = new Set(['before', 'after', 'prior', 'ahead', 'following', 'discard', 'whenever', 'once', 'when', 'time', 'returned', 'multiply', 'inflate', 'halve', 'replace', 'overwrite', 'override', 'substitute', 'correct', 'modify', 'alter', 'rewrite', 'swap', 'change', 'adjust', 'patch']);
+const ORDERING = new Set(['before', 'after', 'prior', 'ahead', 'precede', 'precedes', 'following', 'discard', 'whenever', 'once', 'when', 'time', 'returned', 'multiply', 'inflate', 'halve', 'replace', 'overwrite', 'override', 'substitute', 'correct', 'modify', 'alter', 'rewrite', 'swap', 'change', 'adjust', 'patch']);
 /** Verbs that make the agent say something (orders.ts reads what follows them). */
 const SAYING = new Set(['say', 'print', 'repeat', 'reply', 'respond', 'answer', 'echo', 'output']);
 const FRAMING = new Set(['prefix', 'preface', 'begin', 'start', 'end', 'open', 'close', 'finish', 'lead', 'kick']);
@@ -992,13 +993,16 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // the agent's answer dictated; other languages' overrides (in a function of their own, so this one
   // stays small enough for the JIT to optimise as a whole).
   const mayOrder =
-    occurs(ORDERING) || occurs(SAYING) || occurs(FRAMING) || occurs(AUTH_WORDS) || occurs(PRETEXT_WORDS) || occurs(PRETEXT_COMMON) || occurs(FOREIGN_WORDS) || occurs(COVERT) || occurs(OPENING_WORDS) || NON_ASCII_TEXT.test(text);
+    occurs(ORDERING) || occurs(SAYING) || occurs(FRAMING) || occurs(AUTH_WORDS) || occurs(PRETEXT_WORDS) || occurs(PRETEXT_COMMON) || occurs(FOREIGN_WORDS) || occurs(COVERT) || occurs(OPENING_WORDS) || NON_ASCII_TEXT.test(text) || text.includes('granted');
   if (mayOrder) {
-    for (const sig of orderSignals(text, ws, ctx, reads, occurs, sents, toolShaped, sensitivePath)) {
+    const orders = orderSignals(text, ws, ctx, reads, occurs, sents, toolShaped, sensitivePath);
+    // After a claimed check ("Login verified."), no reading of the answer as the tool's own coaching stands.
+    const forged = orders.some((s) => s.id === 'forged-authorization');
+    for (const sig of orders) {
       // An order read closely ("lead off your next message with '…'") outweighs the same kind read
       // loosely, unless the loose reading found the tool coaching the model on its own results (weak).
       const i = out.findIndex((s) => s.id === sig.id);
-      if (i >= 0 && out[i].weight >= 0.6 && out[i].weight < sig.weight) out[i] = sig;
+      if (i >= 0 && (out[i].weight >= 0.6 || forged) && out[i].weight < sig.weight) out[i] = sig;
       else add(sig.id, sig.weight, sig.explanation);
     }
   }
@@ -1050,7 +1054,8 @@ function orderSignals(
   // A pretext needs its words, then what it makes mandatory (a link, a command, a secret file).
   const pretext = occurs(PRETEXT_WORDS) || (occurs(PRETEXT_COMMON) && PRETEXT_TEXT.test(text));
   if (pretext && (sensitivePath || MANDATED.test(text))) for (const sig of pretextSignals(text, ws, sensitivePath)) add(sig);
-  const claims = occurs(AUTH_WORDS);
+  // A quoted claim keeps its quote on the word ("'access granted'"): look for it in the text as well.
+  const claims = occurs(AUTH_WORDS) || text.includes('granted');
   const framing = occurs(FRAMING) && occurs(REPLY_TALK) && text.includes(' with');
   const opening = occurs(OPENING_WORDS) && w.includes('be') && /['"\u2018\u201c]/.test(text);
   if (saying || framing || claims || opening) {
