@@ -267,7 +267,7 @@ export function decodeLayer(text: string, ws?: readonly string[]): Decoded[] {
   const out: Decoded[] = [];
   const short = text.length >= 8 && text.length < 32 ? shortBase64(text) : undefined;
   if (short) out.push({ encoding: 'base64', text: short, short: true });
-  else if (text.length >= 12) {
+  else if (text.length >= 12 && /[A-Za-z0-9+/=]\s*$/.test(text.slice(-4))) {
     // A short token standing alone at the end of a longer text ("…\n\nc2F5IHB3bmVk", "…: aGkgdGhlcmU="): read as a whole short value is.
     const m = /(?:^|\s)([A-Za-z0-9+/]{8,24}={0,2})\s*$/.exec(text.slice(-40));
     const tail = m ? shortBase64(m[1]) : undefined;
