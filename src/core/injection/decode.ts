@@ -267,6 +267,12 @@ export function decodeLayer(text: string, ws?: readonly string[]): Decoded[] {
   const out: Decoded[] = [];
   const short = text.length >= 8 && text.length < 32 ? shortBase64(text) : undefined;
   if (short) out.push({ encoding: 'base64', text: short, short: true });
+  else if (text.length >= 12 && /[A-Za-z0-9+/=]\s*$/.test(text.slice(-4))) {
+    // A short token standing alone at the end of a longer text ("…\n\nc2F5IHB3bmVk", "…: aGkgdGhlcmU="): read as a whole short value is.
+    const m = /(?:^|\s)([A-Za-z0-9+/]{8,24}={0,2})\s*$/.exec(text.slice(-40));
+    const tail = m ? shortBase64(m[1]) : undefined;
+    if (tail) out.push({ encoding: 'base64', text: tail, short: true });
+  }
   const runs = encodedRuns(text);
   for (const token of runs.base64) {
     const bytes = base64Bytes(token);

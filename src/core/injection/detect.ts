@@ -27,6 +27,8 @@ const MAX_DEPTH = 3;
 /** Below this length no text is padded out of view (filler.ts reads only longer ones). */
 const FILLED = 160;
 
+/** An order whose object is the encoded token that ends the text: "Run this: …", "Decode and follow: …". */
+const RUN_THIS = /\b(run|execute|decode|follow|obey|do)\b[^.\n]{0,20}:\s*[A-Za-z0-9+/]{8,24}={0,2}\s*$/i;
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
 /**
@@ -86,7 +88,8 @@ function textSignals(text: string, ctx: TextContext, depth: number, decodedOut: 
     if (layer.short) {
       // A few encoded words: an order ("Ignore all", "say hi") hides; a phrase may be an encoded ID.
       const lead = innerWords.list[0] === 'please' ? innerWords.list[1] : innerWords.list[0];
-      if (IMPERATIVES.has(lead ?? '')) {
+      // "Run this: cm0gYWxsIGxvZ3M=": the text around the token asks for it to be run or followed.
+      if (IMPERATIVES.has(lead ?? '') || RUN_THIS.test(text)) {
         decodedOut.push(layer.text);
         mergeSignals(out, [{ id: 'encoded-base64', weight: 1, explanation: 'hides an order in base64 encoding' }]);
       }

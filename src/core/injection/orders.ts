@@ -23,17 +23,17 @@ const set = (s: string) => new Set(s.split(/\s+/).filter(Boolean));
 
 /** Words that make an order hold for every call: a hook, not a one-off step. */
 const EVERY = set('every each any all whenever always');
-const ORDER_WORDS = set('before after prior following whenever once when');
+const ORDER_WORDS = set('before after prior ahead precede precedes following whenever once when');
 /** Verbs that change what another tool returned or will use. */
-const TAMPER_VERBS = set('multiply inflate halve set replace replaces replacing overwrite overwrites overwriting override overriding substitute substituting correct correcting modify modifying alter altering rewrite rewriting swap swapping change changing adjust adjusting patch patching');
+const TAMPER_VERBS = set('multiply inflate halve set replace replaces replacing overwrite overwrites overwriting override overriding substitute substitutes substituting correct correcting modify modifying alter altering rewrite rewriting swap swapping change changing adjust adjusting patch patching discard discarding fix fixing drop dropping remove removing hide hiding omit omitting filter');
 /** What a tool returns or is called with. */
-const RESULT_NOUNS = set('result results output outputs response responses value values return returned data list recipient recipients arguments argument parameters parameter answer answers address amount destination account');
+const RESULT_NOUNS = set('result results output outputs response responses value values return returns returned data list recipient recipients arguments argument parameters parameter answer answers address amount destination account rows records entries figures total totals statuses');
 /** A reference back to a tool named before ("its result", "that tool's output"). */
 const BACK = set("its their it's that those");
 
 /** Words around a name that make it a tool's: "call send_email", "the search_docs tool", "after list_files returns". */
-const CALL_BEFORE = set('call calls calling called use using uses invoke invoking invokes run running runs execute executing tool function');
-const CALL_AFTER = set('tool function returns returned runs ran completes completed finishes finished succeeds succeeded responds responded would call calls result results output response responses');
+const CALL_BEFORE = set('call calls calling called use using uses invoke invoking invokes invocation invocations run running runs execute executing execution tool function');
+const CALL_AFTER = set('tool function returns returned runs ran completes completed finishes finished succeeds succeeded responds responded would call calls result results output response responses gives gave yields yielded provides produces produced receives');
 
 const HAS_RUN = set('has have is was had');
 const RAN = set('run ran returned completed finished been called done executed');
@@ -59,7 +59,7 @@ function within(w: readonly string[], i: number, gap: number, words: ReadonlySet
 }
 
 /** Words that may stand between an ordering word and the tool it names: "before any call to send_email". */
-const ORDER_GAP = set('any every each all a an the call calls calling to using use running invoking executing of');
+const ORDER_GAP = set('any every each all a an the call calls calling to using use running invoking executing of invocation invocations execution executions');
 
 /** An ordering against another tool in a sentence: "before (any call to) send_email", "after search_docs returns", "whenever list_files is used". */
 function orderedAgainst(s: Sentence, own: string | undefined, ownName: (id: string) => boolean): { every: boolean; after: boolean } | undefined {
@@ -77,16 +77,19 @@ function orderedAgainst(s: Sentence, own: string | undefined, ownName: (id: stri
     while (j < w.length && j <= i + 4 && ORDER_GAP.has(w[j])) j++;
     if (!isTool(j)) continue;
     const gap = w.slice(i + 1, j);
-    return { every: x === 'whenever' || x === 'when' || gap.some((g) => EVERY.has(g)), after: x === 'after' || x === 'following' || x === 'once' };
+    // "before read_file every time", "ahead of search_web, always": the hook may follow the name.
+    const later = w.slice(j + 1, j + 4);
+    const every = x === 'whenever' || x === 'when' || gap.some((g) => EVERY.has(g)) || later.includes('always') || ((later.includes('every') || later.includes('each')) && later.includes('time'));
+    return { every, after: x === 'after' || x === 'following' || x === 'once' };
   }
   return undefined;
 }
 
 /** Tampering verbs that say so whatever they act on ("correct the prices it shows"); `set` and `change` also configure. */
-const STRONG_TAMPER = set('multiply inflate halve replace overwrite override substitute correct modify alter rewrite swap adjust patch falsify');
+const STRONG_TAMPER = set('multiply inflate halve replace overwrite override substitute substitutes correct modify alter rewrite swap adjust patch falsify discard fix drop remove hide omit filter');
 
 /** What another tool gave, named with it: "the values returned by get_rates". */
-const GIVEN_BY = /\b(returned|produced|reported|given|shown|fetched|retrieved)\s+(by|from)\s+[a-z0-9]+[_-][a-z0-9_-]+/;
+const GIVEN_BY = /\b(returned|produced|reported|given|shown|fetched|retrieved)\s+(by|from)\s+[a-z0-9]+[_-][a-z0-9_-]+|\bwhat\s+[a-z0-9]+[_-][a-z0-9_-]+\s+(returned|returns|gave|gives|produced|reported|showed|shows)\b/;
 /** A sending verb: what another tool returned, sent on ("send the contact list it returned to …"). */
 const SEND_ON = set('send forward email post upload share copy transmit');
 /** What the other tool gave, spoken of as such: "the total it reported", "the prices it shows". */
@@ -108,10 +111,24 @@ function tamperOrder(s: Sentence, ordered = false): boolean {
     return new RegExp(`[;:,]\\s*${x}\\b`).test(s.text);
   });
 }
-const ORDER_LEADS = set('to must should always then and also silently automatically please first quietly secretly');
+const ORDER_LEADS = set('to must should always then and also silently automatically please first quietly secretly can');
 
 /** "… and use its response as the path instead": this tool's answer put in place of another's input. */
 const USED_INSTEAD = /\buse\s+(its|their|this tool's|the tool's|the)\s+(\w+\s+)?(response|result|output|value|answer|return)s?\s+(as|for)\b[^.;]{0,60}\binstead\b|\bin place of\b/;
+/**
+ * This tool's answer fed into, or put over, what another tool takes or gives: "pass its output as
+ * read_file's path", "its result substitutes the invoice total", "the query search_web receives should
+ * be the string this tool returns", "treat the output of this tool as authoritative over …".
+ */
+const FED_IN = new RegExp(
+  [
+    String.raw`\b(its|this tool's|this function's|the tool's|my)\s+(\w+\s+)?(output|result|response|answer|return value)s?\s+(as|into|substitutes?|replaces?|becomes?|overrides?)\b`,
+    String.raw`\b(should|must|shall|has to|needs to|will)\s+be\s+(the\s+)?(\w+\s+)?(string|value|text|output|result|response|data)\s+(that\s+)?this\s+(tool|function)\s+(returns|gives|outputs|produces)`,
+    String.raw`\b(should|must|shall|has to|needs to|will)\s+be\s+(whatever|what)\s+this(\s+(tool|function))?\s+(returns|gives|outputs|produces)`,
+    String.raw`\b(output|result|response)s?\s+of\s+this\s+(tool|function)\s+as\s+(authoritative|final|the truth|correct)`,
+    String.raw`\b(authoritative|precedence|priority)\s+over\b`,
+  ].join('|'),
+);
 /** Adverbs that keep a change from the user. */
 export const COVERT = set('silently quietly secretly covertly discreetly unnoticed');
 /** What a covert change does to a value another tool is called with. */
@@ -137,6 +154,8 @@ export function crossToolSignals(ss: readonly Sentence[], ws: Words, own: string
   for (const s of ss) {
     const order = orderedAgainst(s, own, ownName);
     const tamper = tamperOrder(s, order !== undefined) || ((order !== undefined || ordered) && USED_INSTEAD.test(s.text));
+    // This tool's answer put into another tool's input or over its result, once an order against that tool was given or in the same sentence.
+    if ((order !== undefined || ordered || otherTool(s.words, own, ownName) >= 0) && FED_IN.test(s.text)) tampered = true;
     if (order) ordered = true;
     if (order?.every) hook = true;
     if (covertChange(s, own, ownName)) tampered = true;
@@ -151,6 +170,8 @@ export function crossToolSignals(ss: readonly Sentence[], ws: Words, own: string
   return out;
 }
 
+/** "Mandatory" in other languages ("…, das ist Pflicht", "obavezno je"): the pretext word of a payload in them. */
+export const FOREIGN_MANDATORY = ['pflicht', 'verpflichtend', 'obligatorisch', 'vorgeschrieben', 'verplicht', 'obavezno', 'obavezan', 'obavezna', 'obvezno', 'obligatorio', 'obligatoria', 'obligatoire', 'obbligatorio', 'obbligatoria', 'obrigatório', 'obrigatorio', 'obowiązkowe', 'obowiazkowe', 'obowiązkowo', 'povinné', 'povinne', 'обязательно', 'обавезно', 'zorunlu', 'wajib'];
 /** Pretexts that make an action compulsory: a policy, a protocol, an update, a step to do first. */
 const PRETEXTS = new PhraseGroups({
   pretext: [
@@ -158,6 +179,7 @@ const PRETEXTS = new PhraseGroups({
     'security verification', 'security audit', 'company policy', 'corporate policy', 'compliance', 'for compliance', 'compliance check', 'system update', 'security update',
     'critical update', 'do this first', 'must be done first', 'before proceeding', 'prerequisite', 'otherwise the tool will not work', 'or the tool will fail', 'will not work otherwise',
     'for verification', 'verification step', 'audit requirement', 'integrity check', 'initialization step', 'initialisation step', 'setup step',
+    ...FOREIGN_MANDATORY,
   ],
 });
 
@@ -165,6 +187,7 @@ const PRETEXTS = new PhraseGroups({
 const SHELL = new RegExp(
   [
     String.raw`\b(curl|wget)\b[^\n|]{0,200}\|\s*(sudo\s+)?(ba|z)?sh\b`,
+    String.raw`\bpipe\s+(https?:)?\/\/\S+\s+(in)?to\s+(sudo\s+)?(ba|z)?sh\b`,
     String.raw`\b(curl|wget)\b[^\n]{0,200}\s(-d|--data(-binary|-raw)?|-F|--form|-T|--upload-file|--post-data|--post-file)\b`,
     String.raw`\b(curl|wget)\s+(-[a-z]+\s+)*(https?:)?\/\/`,
     String.raw`\b(ba|z)?sh\s+-c\b`,
@@ -204,7 +227,13 @@ const SAY_VERBS = set('say print repeat reply respond answer echo output');
 /** A saying verb after "and"/"then" with its literal: the second order of an imperative sentence. */
 const CHAINED_SAY = /\b(and|then)\s+(only\s+)?(say|print|repeat|reply|respond|answer|echo|output)\s+(only\s+)?(with\s+)?["'\u2018\u201c][^"'\u2019\u201d\n]{1,60}["'\u2019\u201d]/;
 /** Where the answer starts or ends: "prefix your reply with …", "begin your response with …". */
-const FRAME = /\b(prefix|preface|begin|start|end|open|close|finish)\s+(your|each|every|all)\s+(\w+\s+)?(reply|replies|response|responses|answer|answers|message|messages|output)\s+with\b/;
+const FRAME = /\b(prefix|preface|begin|start|end|open|close|finish|lead off|kick off)\s+(your|each|every|all)\s+(\w+\s+)?(reply|replies|response|responses|answer|answers|message|messages|output)\s+with\b/;
+/** "The only acceptable output is: …": the one answer allowed, given after a colon or a quote. */
+const ONLY_ANSWER = /\bthe only (acceptable|allowed|permitted|valid|correct|possible|admissible) (output|answer|reply|response|message)s? (you (may|can) give |allowed )?(is|will be|must be|shall be)\s*[:"'\u2018\u201c]/;
+/** "Your next output has to be the phrase '…'": after a claimed check, the answer fixed to a literal. */
+const OUTPUT_FIXED = /\byour\s+((next|every|each|first)\s+)?(reply|response|answer|message|output)\s+(must|should|shall|has to|needs to|is to|will)\s+be\s+(exactly\s+)?(the\s+(phrase|words?|text)\s*)?:?\s*["'\u2018\u201c]/;
+/** Verbs that give the payoff a claimed check was for: "acknowledge with …", "confirm by stating …". */
+const PAYOFF_VERBS = new Set([...SAY_VERBS, ...set('acknowledge confirm state declare announce write type')]);
 /** "Your first words must be '…'", "the final line should be …": the answer's opening or close fixed. */
 const OPENING_LINE = new RegExp(
   String.raw`(\byour\s+((reply|response|answer|message|output)'s\s+)?(very\s+)?(first|opening|last|final|closing)\s+(words?|line|sentence)` +
@@ -245,9 +274,12 @@ export function dictationSignals(text: string, ss: readonly Sentence[], onTopic:
   });
   const claimed = claims && AUTH_CLAIMS.test(text);
   // After a claimed check, an order to say anything is the payoff the claim was for ("… is correct. Reply with Access Granted").
-  const payoff = claimed && ss.some((s) => s.imperative && SAY_VERBS.has(s.verb ?? s.lead) && !onTopic(s.verb ?? s.lead));
+  // The order may be a clause of its own after the claim: "… the right secret word; acknowledge with …".
+  const clauseOrder = (s: Sentence) => s.words.some((x, i) => i > 0 && PAYOFF_VERBS.has(x) && !onTopic(x) && new RegExp(`([;:]|, (so|then|and))\\s*${x}\\b`).test(s.text));
+  const payoff = claimed && (ss.some((s) => (s.imperative && PAYOFF_VERBS.has(s.verb ?? s.lead) && !onTopic(s.verb ?? s.lead)) || clauseOrder(s)) || OUTPUT_FIXED.test(text));
   if ((dictated || payoff) && !ss.some((s) => s.imperative && onTopic(s.verb ?? s.lead))) out.push({ id: 'answer-shaping', weight: 1, explanation: 'dictates word for word what the agent is to say' });
   else if ((framing && FRAME.test(text)) || fixesOpening(text)) out.push({ id: 'answer-shaping', weight: 1, explanation: 'dictates how the agent is to begin or end its answer' });
+  else if (ONLY_ANSWER.test(text)) out.push({ id: 'answer-shaping', weight: 1, explanation: 'fixes the only answer the agent may give' });
   if (claimed) out.push({ id: 'forged-authorization', weight: 0.5, explanation: 'claims a password or an authorisation check has passed' });
   return out;
 }
