@@ -1,7 +1,7 @@
 // Shared by the integration layers (pre-commit, Neovim, Emacs): counted checks, the Debian
 // packages a layer needs, and one "N passed, N failed" line that scripts/test.mjs adds up.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,22 @@ export function writeFiles(dir, files) {
 /** A copy of examples/ under `dir`: a suite with known findings, for the editor layers. */
 export function copyExamples(dir) {
   cpSync(join(ROOT, 'examples'), dir, { recursive: true });
+}
+
+/**
+ * What an editor layer starts from, under `tmp`: `bin/litmus-language-server` running this
+ * checkout's build (put `bin` first on the editor's PATH), a copy of examples/ as `suite`, and
+ * `findingsOf(rel)`, the CLI's diagnostics for each of its files linted in that folder.
+ */
+export function editorSuite(tmp) {
+  const bin = join(tmp, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'litmus-language-server'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'dist/language-server.js')}" "$@"\n`);
+  chmodSync(join(bin, 'litmus-language-server'), 0o755);
+  const suite = join(tmp, 'examples');
+  copyExamples(suite);
+  const cli = JSON.parse(run(process.execPath, [join(ROOT, 'dist/cli.js'), '--format', 'json', '.'], { cwd: suite }).out.replace(/^[^{]*/, ''));
+  return { bin, suite, findingsOf: (rel) => cli.files.find((f) => f.path === rel)?.diagnostics ?? [] };
 }
 
 /**

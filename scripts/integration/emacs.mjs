@@ -2,23 +2,16 @@
 // batch mode, on a copy of examples/ (a suite marked by its litmus.config.json, no .git: the case
 // where Emacs alone would take the file's folder for the project), with litmus-language-server on
 // the PATH from this checkout's build.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLayer, copyExamples, ROOT, run } from './common.mjs';
+import { createLayer, editorSuite, ROOT, run } from './common.mjs';
 
 const layer = createLayer('emacs');
 layer.setup('emacs');
 const { tmp, check } = layer;
 if (!check('the build is there (dist/language-server.js)', existsSync(join(ROOT, 'dist/language-server.js')))) layer.finish();
 
-const bin = join(tmp, 'bin');
-mkdirSync(bin);
-writeFileSync(join(bin, 'litmus-language-server'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'dist/language-server.js')}" "$@"\n`);
-chmodSync(join(bin, 'litmus-language-server'), 0o755);
-const suite = join(tmp, 'examples');
-copyExamples(suite);
-const cli = JSON.parse(run(process.execPath, [join(ROOT, 'dist/cli.js'), '--format', 'json', '.'], { cwd: suite }).out.replace(/^[^{]*/, ''));
-const findings = (rel) => cli.files.find((f) => f.path === rel)?.diagnostics ?? [];
+const { bin, suite, findingsOf: findings } = editorSuite(tmp);
 console.log(`(${run('emacs', ['--version']).out.split('\n')[0]})`);
 
 function inEmacs(rel, action) {

@@ -2,23 +2,17 @@
 // of examples/ (a suite marked by its litmus.config.json, no .git), with litmus-language-server on
 // the PATH from this checkout's build. Each file gets what the CLI gives it in the folder, the
 // client's root is the suite, and quick fixes come back.
-import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLayer, copyExamples, ROOT, run } from './common.mjs';
+import { createLayer, editorSuite, ROOT, run } from './common.mjs';
 
 const layer = createLayer('neovim');
 layer.setup('neovim');
 const { tmp, check } = layer;
 if (!check('the build is there (dist/language-server.js)', existsSync(join(ROOT, 'dist/language-server.js')))) layer.finish();
 
-const bin = join(tmp, 'bin');
-mkdirSync(bin);
-writeFileSync(join(bin, 'litmus-language-server'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'dist/language-server.js')}" "$@"\n`);
-chmodSync(join(bin, 'litmus-language-server'), 0o755);
-const suite = join(tmp, 'examples');
-copyExamples(suite);
-const cli = JSON.parse(run(process.execPath, [join(ROOT, 'dist/cli.js'), '--format', 'json', '.'], { cwd: suite }).out.replace(/^[^{]*/, ''));
-const expected = (rel) => (cli.files.find((f) => f.path === rel)?.diagnostics ?? []).map((d) => `${d.line}:${d.column} ${d.ruleId}`).sort();
+const { bin, suite, findingsOf } = editorSuite(tmp);
+const expected = (rel) => findingsOf(rel).map((d) => `${d.line}:${d.column} ${d.ruleId}`).sort();
 
 const version = run('nvim', ['--version']).out.split('\n')[0];
 console.log(`(${version})`);
@@ -33,7 +27,7 @@ function inNeovim(rel, action) {
 }
 
 for (const rel of ['tools/mail.tools.json', 'cases/calendar.litmus.json', 'cases/mail-variants.litmus.jsonl', 'litmus.harness.json']) {
-  const d = cli.files.find((f) => f.path === rel)?.diagnostics ?? [];
+  const d = findingsOf(rel);
   const fixable = d.find((x) => x.fixes.length);
   const got = inNeovim(rel, fixable);
   if (!check(`${rel}: the server attaches`, got.attached === true, got.error ?? JSON.stringify(got))) continue;
