@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { escapeText } from '../core';
-import { BENCHMARKS, IMPORTERS, LAYOUTS, locateSource, type EntryKind, type OutputFile, type SourceReader } from '../importers/index';
-import { readDataFileSync } from '../node/fs';
+import { BENCHMARKS, IMPORTERS, LAYOUTS, locateSource, type EntryKind, type OutputFile } from '../importers/index';
+import { benchmarkReader, SourceReadFailure } from '../node/source-reader';
 import { IMPORT_MCP_USAGE_LINE, runImportMcp } from './import-mcp';
 import { walkImportArgs, type CommonImportArgs } from './import-args';
 import type { CliIo } from './io';
-
-/** No benchmark file is read past this (the largest published one is under 4 MB). */
-export const IMPORT_MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 export const IMPORT_USAGE = `Usage: litmus-lint import <${BENCHMARKS.join('|')}> <source> --out <dir> [options]
        ${IMPORT_MCP_USAGE_LINE}
@@ -87,7 +84,7 @@ export async function runImport(args: readonly string[], io: CliIo): Promise<num
     const out = resolve(io.cwd, opts.out!);
     const located = locateSource(LAYOUTS[opts.benchmark!], resolve(io.cwd, opts.source!), probe);
     if (!located.ok) throw new ImportFailure(located.error);
-    const reader = folderReader(located.root);
+    const reader = benchmarkReader(located.root);
     const started = Date.now();
     const result = IMPORTERS[opts.benchmark!](reader, {
       suite: opts.suite,
@@ -110,7 +107,7 @@ export async function runImport(args: readonly string[], io: CliIo): Promise<num
     say(`wrote ${line} to ${opts.out}`);
     return 0;
   } catch (e) {
-    if (e instanceof ImportFailure) {
+    if (e instanceof ImportFailure || e instanceof SourceReadFailure) {
       say(e.message);
       return 2;
     }
@@ -130,47 +127,6 @@ function printWarnings(warnings: readonly string[], say: (l: string) => void): v
 function probe(path: string): EntryKind | undefined {
   const st = statSync(path, { throwIfNoEntry: false });
   return st === undefined ? undefined : st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other';
-}
-
-/**
- * A reader confined to the source folder (no absolute paths, nothing above it) that reads as the
- * linter reads: regular files only, nothing on a pseudo file system, at most IMPORT_MAX_FILE_BYTES.
- * A file that is not there is `undefined` (the importer names what it needed); one that is there
- * and cannot be read is a one-line failure naming it.
- */
-function folderReader(root: string): SourceReader {
-  const inside = (p: string): string | undefined => {
-    if (isAbsolute(p) || p.split(/[\\/]/).includes('..')) return undefined;
-    return join(root, p);
-  };
-  return {
-    read(p) {
-      const full = inside(p);
-      if (full === undefined) return undefined;
-      try {
-        return readDataFileSync(full, IMPORT_MAX_FILE_BYTES);
-      } catch (e) {
-        const err = e as NodeJS.ErrnoException;
-        if (err.code === 'ENOENT' || err.code === 'ENOTDIR' || err.code === 'EISDIR') return undefined;
-        const why =
-          err.code === 'ESPECIALFS' ? err.message.replace(/:\s.*$/, '').replace(/^on /, 'it is on ') :
-          err.code === 'EFBIG' ? `larger than ${IMPORT_MAX_FILE_BYTES / 1024 / 1024} MB` :
-          err.code === 'ENOTFILE' ? 'not a regular file (a FIFO, a socket or a device)' :
-          err.code === 'EILSEQ' ? String((err as { reason?: string }).reason ?? 'not valid UTF-8') :
-          `${err.code ?? 'error'}: ${(err.message ?? String(e)).split('\n')[0]}`;
-        throw new ImportFailure(`cannot read ${p} in ${root}: ${why}`);
-      }
-    },
-    list(p) {
-      const full = inside(p);
-      if (full === undefined) return undefined;
-      try {
-        return readdirSync(full).sort();
-      } catch {
-        return undefined;
-      }
-    },
-  };
 }
 
 function checkRelative(p: string): void {

@@ -14,12 +14,12 @@
  *   finding on the clean environment and tool files.
  */
 import { join } from 'node:path';
-import { readFileSync, readdirSync } from 'node:fs';
+import { benchmarkReader } from '../node/source-reader';
 import { parse } from 'jsonc-parser';
 import { lintIndex, loadWorkspace, memoryFileSystem } from '../core';
 import { benignContamination } from '../core/rules/benign-contamination';
 import { injectionPayload } from '../core/rules/injection-payload';
-import { IMPORTERS, type OutputFile, type SourceReader } from '../importers/index';
+import { IMPORTERS, type OutputFile } from '../importers/index';
 import type { Rate } from './score';
 
 export interface CaseFigures {
@@ -37,24 +37,6 @@ export interface CaseFigures {
   ms: number;
 }
 
-function folderReader(root: string): SourceReader {
-  return {
-    read(p) {
-      try {
-        return readFileSync(join(root, p), 'utf8');
-      } catch {
-        return undefined;
-      }
-    },
-    list(p) {
-      try {
-        return readdirSync(join(root, p)).sort();
-      } catch {
-        return undefined;
-      }
-    },
-  };
-}
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Case = { [k: string]: Json };
@@ -113,7 +95,7 @@ const suite = (cases: Case[]) => JSON.stringify({ suite: 'eval', cases }, null, 
 
 async function injecAgent(dir: string): Promise<CaseFigures | undefined> {
   const t0 = Date.now();
-  const r = IMPORTERS.injecagent(folderReader(join(dir, 'injecagent')));
+  const r = IMPORTERS.injecagent(benchmarkReader(join(dir, 'injecagent')));
   if (!r.ok) return undefined;
   const fig: CaseFigures = { benchmark: 'injecagent', attacked: new Map(), clean: new Map(), sharedFindings: 0, sharedFiles: 0, notes: [], ms: 0, surfaces: new Map() };
   // The user tool's clean response, by family, from the derived controls.
@@ -160,7 +142,7 @@ async function injecAgent(dir: string): Promise<CaseFigures | undefined> {
 /** AgentDojo and ASB: the benchmark's own benign cases are the clean ones; each attack copied into a benign case. */
 async function withOwnControls(name: 'agentdojo' | 'asb', dir: string, sharedPrefix: string[]): Promise<CaseFigures | undefined> {
   const t0 = Date.now();
-  const r = IMPORTERS[name](folderReader(join(dir, name)));
+  const r = IMPORTERS[name](benchmarkReader(join(dir, name)));
   if (!r.ok) return undefined;
   const fig: CaseFigures = { benchmark: name, attacked: new Map(), clean: new Map(), sharedFindings: 0, sharedFiles: 0, notes: [], ms: 0, surfaces: new Map() };
   const extra: Record<string, string> = {};

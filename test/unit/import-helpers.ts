@@ -1,32 +1,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { blockingFileSystem } from '../../src/node/fs';
+import { benchmarkReader } from '../../src/node/source-reader';
 import { runCli } from '../../src/cli/run';
 import type { CliIo } from '../../src/cli/io';
-import type { SourceReader } from '../../src/importers/index';
 
 export const ROOT = resolve(__dirname, '../../..');
 export const FIXTURES = join(ROOT, 'test/fixtures/import');
 
-/** A reader over a real folder, as the CLI reads a benchmark. */
-export function folderReader(root: string): SourceReader {
-  return {
-    read(p) {
-      try {
-        return readFileSync(join(root, p), 'utf8');
-      } catch {
-        return undefined;
-      }
-    },
-    list(p) {
-      try {
-        return readdirSync(join(root, p)).sort();
-      } catch {
-        return undefined;
-      }
-    },
-  };
-}
+/** A reader over a real folder: the one the CLI reads a benchmark through. */
+export const folderReader = benchmarkReader;
 
 /** Every file under a folder as `{ relative path: text }`, paths `/`-separated and sorted. */
 export function readTree(root: string, base = ''): Record<string, string> {
