@@ -157,6 +157,19 @@ interface Session {
   afterLoad?: () => void;
 }
 
+/**
+ * A question about a file asked once per file: the session asks it of every finding (thousands in
+ * one file), and each answer walks the named folders and globs.
+ */
+function perUri(answer: (uri: string) => boolean): (uri: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (uri) => {
+    let a = known.get(uri);
+    if (a === undefined) known.set(uri, (a = answer(uri)));
+    return a;
+  };
+}
+
 /** What the reports need beyond the diagnostics, decided before anything is linted. */
 interface ReportSetup {
   /** SARIF's %SRCROOT%, when a SARIF report is asked for. */
@@ -221,8 +234,8 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
       roots: targets.roots,
       writable: (uri) => targets.selected(normalizeUri(uri)),
       // A --config file was named too: a broken one must not pass in silence.
-      reports: (uri) => targets.selected(uri) || uri === configUri,
-      guessed: (uri) => targets.guessedContext(uri),
+      reports: perUri((uri) => targets.selected(uri) || uri === configUri),
+      guessed: perUri((uri) => targets.guessedContext(uri)),
       widened: targets.widened,
     };
     if (session.roots.length === 0) {
