@@ -15,7 +15,7 @@ export interface CliOptions {
   failSeverity: 'error' | 'warning';
   config?: string;
   quiet: boolean;
-  /** `--hints`: stylish lists `hint` findings instead of counting them in one line. */
+  /** `--hints`: stylish lists `hint` findings and out-of-scope notices instead of counting them in one line. */
   hints: boolean;
   /** False with `--no-inline-config`: in-source suppressions (FORMAT §11) are not applied. */
   inlineConfig: boolean;

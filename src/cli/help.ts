@@ -36,7 +36,7 @@ export function helpText(): string {
     '      --rule <id>:<severity>    set a rule\'s severity (error, warning, info, hint, off) over any config; repeatable',
     '      --print-config <file>     print the config that applies to the file, as JSON, and lint nothing',
     '  -q, --quiet                   report errors only (and no notes on standard error)',
-    '      --hints                   stylish: list hint findings (confirmed labels) instead of counting them in one line',
+    '      --hints                   stylish: list hints (confirmed labels) and out-of-scope notices instead of counting them',
     '      --no-inline-config        apply no in-source suppressions (litmus-disable comments, x-litmus-disable)',
     '      --fix                     apply every unambiguous fix, print what changed, report what remains',
     '      --fix-dry-run             compute the fixes and show them (json: each file\'s `output`), write nothing',

@@ -115,6 +115,29 @@ describe('CLI output: what needs action first (issue 20 item 1)', function () {
     assert.match(out, /^✔ no problems in 1 file$/m);
   });
 
+  it('counts the notices a disjoint suite leaves by rule, read from their data; --hints lists them', () => {
+    const uri = 'file:///w/a.litmus.json';
+    const notice = (code: string, n: number) => testDiagnostic(uri, { severity: 'info', code, message: `notice ${n}`, data: { scope: 'scoring-disjoint' }, range: { start: { line: n, character: 0 }, end: { line: n, character: 1 } } });
+    const ds = [
+      notice('refusal-orthogonality', 1),
+      notice('refusal-orthogonality', 2),
+      notice('signature-overlap', 3),
+      // An info of the same rule outside the declared scope is listed as before.
+      testDiagnostic(uri, { severity: 'info', code: 'refusal-orthogonality', message: 'in scope', range: { start: { line: 4, character: 0 }, end: { line: 4, character: 1 } } }),
+    ];
+    const out = stylish(ds, formatContext('file:///w', [uri], { width: 300 }));
+    assert.doesNotMatch(out, /notice \d/);
+    assert.match(out, /in scope/);
+    assert.match(out, /✖ 1 problem \(0 errors, 0 warnings, 1 info\) in 1 file/);
+    assert.equal(
+      lines(out).pop(),
+      '2 `refusal-orthogonality` notices outside the scope the suite declares (`"scoring": "disjoint"`); 1 `signature-overlap` notice outside the scope the suite declares (`"scoring": "disjoint"`) — `--hints` lists them',
+    );
+    const all = stylish(ds, formatContext('file:///w', [uri], { width: 300, showHints: true }));
+    assert.equal(all.match(/notice \d/g)?.length, 3);
+    assert.match(all, /✖ 4 problems \(0 errors, 0 warnings, 4 info\) in 1 file\n$/);
+  });
+
   it('--quiet with --hints is a usage error', () => {
     assert.throws(() => parseCliArgs(['--quiet', '--hints', '.']), UsageError);
   });

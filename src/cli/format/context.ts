@@ -30,7 +30,7 @@ export interface FormatContext {
   maxResults?: number;
   /** stylish: the columns its lines are laid out for (default 80). */
   width?: number;
-  /** stylish: list `hint` findings (`--hints`) instead of counting them in one line. */
+  /** stylish: list `hint` findings and out-of-scope notices (`--hints`) instead of counting them in one line. */
   showHints?: boolean;
   /** Findings that in-source suppressions accept (each with `suppressions`): SARIF and JSON list them, stylish counts them. */
   suppressed?: readonly LintDiagnostic[];

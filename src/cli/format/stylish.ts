@@ -1,4 +1,4 @@
-import { countHints, escapeText, formatCount, hintSummaryLine, neutraliseWorkflowCommands, type LintDiagnostic, type Severity } from '../../core';
+import { countHints, escapeText, formatCount, hintSummaryLine, isOutOfScope, neutraliseWorkflowCommands, type LintDiagnostic, type Severity } from '../../core';
 import { DEFAULT_WIDTH, displayWidth, wrap } from '../terminal';
 import { autoFixable, countSeverities, plural, relPath, type FormatContext, type Formatter } from './context';
 
@@ -94,8 +94,9 @@ function summaryLines(text: string, width: number, indent = ''): string[] {
 export function* stylishChunks(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): Generator<string> {
   const width = ctx.width ?? DEFAULT_WIDTH;
   // One fact, one finding: the group's primary stands for the others (machine formats keep them all).
-  const listed = diagnostics.filter((d) => (ctx.showHints || d.severity !== 'hint') && (!d.fact || d.fact.primary));
-  const hints = ctx.showHints ? [] : countHints(diagnostics);
+  // Hints, and the notices a declared `"scoring": "disjoint"` leaves (the same words on every pair), are counted, not listed.
+  const listed = diagnostics.filter((d) => (ctx.showHints || (d.severity !== 'hint' && !isOutOfScope(d))) && (!d.fact || d.fact.primary));
+  const hints = ctx.showHints ? [] : countHints(diagnostics, true);
   const byFile = new Map<string, LintDiagnostic[]>();
   for (const d of listed) {
     const list = byFile.get(d.uri);

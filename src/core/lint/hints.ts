@@ -34,8 +34,20 @@ const KINDS: readonly { rule: string; when: (data: Record<string, unknown>) => b
 
 function kindOf(d: LintDiagnostic): HintKind {
   const data = d.data ?? {};
+  if (isOutOfScope(d)) {
+    const why = 'outside the scope the suite declares (`"scoring": "disjoint"`)';
+    return { kind: `out-of-scope:${d.code}`, one: `\`${d.code}\` notice ${why}`, many: `\`${d.code}\` notices ${why}` };
+  }
   for (const k of KINDS) if (k.rule === d.code && k.when(data)) return k.kind;
   return { kind: `rule:${d.code}`, one: `\`${d.code}\` hint`, many: `\`${d.code}\` hints` };
+}
+
+/**
+ * A finding its suite's declared scope turned into a notice (FORMAT §5, `"scoring": "disjoint"`):
+ * the same words on every pair of such a suite, and nothing to do while its arms stay apart.
+ */
+export function isOutOfScope(d: LintDiagnostic): boolean {
+  return d.data?.scope === 'scoring-disjoint' && (d.severity === 'info' || d.severity === 'hint');
 }
 
 /** 2546 → "2,546": counts people read. */
@@ -43,11 +55,14 @@ export function formatCount(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** The hints among the diagnostics, counted by kind: the largest count first, then by kind. */
-export function countHints(diagnostics: Iterable<LintDiagnostic>): HintCount[] {
+/**
+ * The hints among the diagnostics, counted by kind: the largest count first, then by kind. With
+ * `notices`, the out-of-scope notices (isOutOfScope) too, which a person's listing counts as well.
+ */
+export function countHints(diagnostics: Iterable<LintDiagnostic>, notices = false): HintCount[] {
   const counts = new Map<string, { kind: HintKind; count: number }>();
   for (const d of diagnostics) {
-    if (d.severity !== 'hint') continue;
+    if (d.severity !== 'hint' && !(notices && isOutOfScope(d))) continue;
     const k = kindOf(d);
     const entry = counts.get(k.kind);
     if (entry) entry.count++;
