@@ -3,7 +3,7 @@ import { createDocument, type SuiteDocument } from '../model/document';
 import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incremental-injection';
 import type { PayloadHit } from '../injection/scan';
 import type { ToolModel } from '../model/tools';
-import { docKeys, enter, keyTable, links, type DocKeys, type KeyTable, type Links } from '../model/doc-keys';
+import { docKeys, enter, keyTable, links, reenter, type DocKeys, type KeyTable, type Links } from '../model/doc-keys';
 import { compareDiagnostics, knownRuleIds, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { ALL_RULES } from '../rules/index';
 import type { Rule } from '../rules/types';
@@ -221,10 +221,16 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: ReadonlyMap
   for (const t of dirtyTargets) usersOf(t, keep);
   const read = new Set(retained);
   const see = (uri: string) => void read.add(uri);
+  // Retained documents share most of their keys (a family, a pair's ids): each key's holders once.
+  const visited = new Set<string>();
   for (const uri of retained) {
     const k = keys.get(uri);
     if (!k) continue;
-    for (const key of k.keys) holdersOf(key, see);
+    for (const key of k.keys) {
+      if (visited.has(key)) continue;
+      visited.add(key);
+      holdersOf(key, see);
+    }
     for (const t of k.targets) {
       const target = docOf(t);
       if (target) read.add(target);
@@ -336,8 +342,9 @@ export function createIncrementalLinter(): IncrementalLinter {
         for (const uri of changed) {
           const was = state.keys.get(uri);
           const now = keys.get(uri);
-          if (was) enter(table, uri, was, true);
-          if (now) enter(table, uri, now);
+          if (was && now) reenter(table, uri, was, now);
+          else if (was) enter(table, uri, was, true);
+          else if (now) enter(table, uri, now);
         }
       } else {
         table = keyTable(keys);
