@@ -68,9 +68,13 @@ describe('language server under hostile use', function () {
     client.proc.on('exit', (code, signal) => (died = `server exited (${code ?? signal})`));
     await client.start();
     const big = 't'.repeat(400_000);
+    // Buffers outside the workspace get their own empty folder: a lone file's folder is read as its
+    // suite, and the shared temp folder may hold anything (megabytes of other JSON read in a 48 MB heap).
+    const outside = workspace({});
+    cleanups.push(outside.cleanup);
     // 200 buffers of 400 KB each: 80 MB of text if closed buffers were kept.
     for (let i = 0; i < 200 && !died; i++) {
-      const uri = i % 2 ? uriOf(`${ws.dir}-outside-${i}.litmus.json`) : ws.uri(`draft-${i}.litmus.json`);
+      const uri = i % 2 ? outside.uri(`outside-${i}.litmus.json`) : ws.uri(`draft-${i}.litmus.json`);
       client.open(uri, caseOf(`d${i}`, { task: big }));
       await client.request('litmus/lintWorkspace');
       client.close(uri);
