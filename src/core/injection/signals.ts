@@ -160,6 +160,8 @@ const REPLY_NOUNS = new Set(['response', 'responses', 'answer', 'answers', 'repl
 const REPLY_VERBS = new Set(['respond', 'reply', 'answer']);
 /** Words without which no sentence shapes the answer: "your …", "every …", a reply verb. */
 const REPLY_TALK = new Set(['your', "your's", ...EVERY, ...REPLY_VERBS]);
+/** The reader's own ("your answer"): what `yours` below looks for before a noun. */
+const YOURS = new Set(['your', "your's"]);
 const REPLY_RULE_WORDS = new Set(['only', 'always', 'never', 'user', 'uppercase', 'lowercase', 'capitals', 'language']);
 const REVEAL_VERBS = new Set(['output', 'print', 'reveal', 'show', 'repeat', 'disclose', 'share', 'leak', 'dump', 'display', 'write', 'tell', 'paste', 'give', 'copy', 'provide', 'send', 'put', 'relay', 'recite', 'restate', 'summarize', 'summarise', 'enclose']);
 /** Words that name the model as the reader, and their stems (not the topic of what it is told). */
@@ -359,6 +361,7 @@ const WORD_SETS = new WordSets([
   ALWAYS, ALSO, TOOL_WORDS, BEFORE_WORDS, FRESH, ORDER_NOUNS, OTHER_WORDS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
   PRESSURE_WORDS, SECRET_WORDS, ORDERING, SAYING, FRAMING, PRETEXT_WORDS, FOREIGN_WORDS, PRETEXT_COMMON, AUTH_WORDS, TASK_NOUNS, REST_WORDS, WRITER,
   SECRET_FILE_WORDS, DESTRUCTIVE_WORDS, DECODE_VERBS, COVERT, OPENING_WORDS, TASK_OBJECTS,
+  YOURS, ANSWER_NOUNS, OUTPUT_NOUNS, EVERY, REPLY_NOUNS, REPLY_VERBS, REPLY_RULE_WORDS,
 ]);
 
 
@@ -718,10 +721,12 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // (not "the NextToken value from each response": an API's responses).
   const everyAnswer = (s: Sentence) => s.words.some((x, i) => EVERY.has(x) && s.words.slice(i + 1, i + 4).some((n) => REPLY_NOUNS.has(n))) && !s.words.some((x) => DOC_WORDS.has(x) || PAGING.has(x));
   // "Respond only in French", "Always reply to the user in capitals": a rule for how it answers.
-  const replyTalk = occurs(REPLY_TALK);
-  const replyRule = replyTalk && sents().some((s) => s.imperative && REPLY_VERBS.has(s.verb ?? s.lead) && s.words.some((x) => REPLY_RULE_WORDS.has(x)));
-  const answerSents = replyTalk ? sents().filter((s) => yours(s, ANSWER_NOUNS) || everyAnswer(s)) : [];
-  const outputSents = replyTalk ? sents().filter((s) => yours(s, OUTPUT_NOUNS)) : [];
+  // Each test reads words of one sentence, so each needs its words in the text: most texts with "your"
+  // or "all" have none of the nouns, and are not split into sentences for them.
+  const your = occurs(YOURS);
+  const replyRule = occurs(REPLY_VERBS) && occurs(REPLY_RULE_WORDS) && sents().some((s) => s.imperative && REPLY_VERBS.has(s.verb ?? s.lead) && s.words.some((x) => REPLY_RULE_WORDS.has(x)));
+  const answerSents = (your && occurs(ANSWER_NOUNS)) || (occurs(EVERY) && occurs(REPLY_NOUNS)) ? sents().filter((s) => yours(s, ANSWER_NOUNS) || everyAnswer(s)) : [];
+  const outputSents = your && occurs(OUTPUT_NOUNS) ? sents().filter((s) => yours(s, OUTPUT_NOUNS)) : [];
   // A server's own advice on answering with its results ("include links to the repositories in your
   // response") speaks of what the tool is about; a hijacked answer speaks of something else.
   const ordered = answerSents.filter((s) => s.imperative);
@@ -956,8 +961,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const secretWord = occurs(SECRET_WORDS) || (text.includes('_') && w.some((x) => x.includes('_') && isSecret(x))) || phrases.has('secret');
   if (sensitivePath || secretWord) {
     const asks = close(TRANSFER_VERBS, ASKED_FOR, 8) >= 0;
-    const imperativeAsk = sents().some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.test(s.text) || mentionsDotEnv(s.text)));
-    if (sensitivePath && (imperativeAsk || (asks && directive))) add('secret-request', 1, 'asks for a secret file or key (e.g. ~/.ssh, .env)');
+    // Read only where a secret file is named (the sentence that asks names it).
+    const imperativeAsk = () => sents().some((s) => s.imperative && s.words.length >= 3 && (SENSITIVE_PATHS.test(s.text) || mentionsDotEnv(s.text)));
+    if (sensitivePath && (imperativeAsk() || (asks && directive))) add('secret-request', 1, 'asks for a secret file or key (e.g. ~/.ssh, .env)');
     else if (sensitivePath && asks) add('secret-request', 0.7, 'asks for a secret file or key (e.g. ~/.ssh, .env, credentials)');
     else if (sensitivePath) add('sensitive-target', 0.5, 'names a secret file or key');
     else {
