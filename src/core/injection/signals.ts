@@ -353,6 +353,13 @@ const SECRET_FILE_WORDS = new Set(['ssh', 'id_rsa', 'id_ed25519', 'id_ecdsa', 'p
 /** A word of each DESTRUCTIVE command (the fork bomb has none and is looked for by its text). */
 const DESTRUCTIVE_WORDS = new Set(['rm', 'del', 'format', 'mkfs', 'dd', 'drop', 'chmod', 'shutdown']);
 
+/** A secret word between underscores or at a word's ends ("db_password", "token_url"): one native scan, not a split per word. */
+const SECRET_PART = new RegExp(`(?:^|_)(?:${[...SECRET_WORDS].filter((x) => !x.includes('_')).map(literal).join('|')})(?:_|$)`);
+/** A secret word, or a word that holds one between underscores (a word without an underscore holds none). */
+function isSecret(x: string): boolean {
+  return SECRET_WORDS.has(x) || (x.includes('_') && SECRET_PART.test(x));
+}
+
 /** Verbs that ask for an encoded text to be decoded ("Decode this …", "Decode and execute: …"). */
 const DECODE_VERBS = new Set(['decode', 'decipher', 'decrypt', 'unscramble', 'deobfuscate']);
 /** Every word set the signals below look for, so that one pass over the words says which occur. */
@@ -360,7 +367,7 @@ const WORD_SETS = new WordSets([
   OVERRIDE_VERBS, INSTRUCTION_NOUNS, CONTROL_NOUNS, BYPASS_VERBS, LIFTABLE, LIFTED, COMMAND_OVERRIDES, CONCEAL_VERBS, CONCEAL_GERUNDS, HUSH, HUSHED_ACTS,
   ALWAYS, ALSO, TOOL_WORDS, BEFORE_WORDS, FRESH, ORDER_NOUNS, OTHER_WORDS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
   PRESSURE_WORDS, SECRET_WORDS, ORDERING, SAYING, FRAMING, PRETEXT_WORDS, FOREIGN_WORDS, PRETEXT_COMMON, AUTH_WORDS, TASK_NOUNS, REST_WORDS, WRITER,
-  SECRET_FILE_WORDS, DESTRUCTIVE_WORDS, DECODE_VERBS, COVERT, OPENING_WORDS, TASK_OBJECTS,
+  SECRET_FILE_WORDS, DESTRUCTIVE_WORDS, DECODE_VERBS, COVERT, OPENING_WORDS, TASK_OBJECTS, MODEL_WORDS,
   YOURS, ANSWER_NOUNS, OUTPUT_NOUNS, EVERY, REPLY_NOUNS, REPLY_VERBS, REPLY_RULE_WORDS,
 ]);
 
@@ -956,7 +963,6 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   }
 
   const sensitivePath = (occurs(SECRET_FILE_WORDS) && SENSITIVE_PATHS.test(text)) || mentionsDotEnv(text);
-  const isSecret = (x: string) => SECRET_WORDS.has(x) || (x.includes('_') && x.split('_').some((p) => SECRET_WORDS.has(p)));
   // A word is a secret word, or holds one between underscores (there are none without an underscore).
   const secretWord = occurs(SECRET_WORDS) || (text.includes('_') && w.some((x) => x.includes('_') && isSecret(x))) || phrases.has('secret');
   if (sensitivePath || secretWord) {
@@ -971,7 +977,11 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
       // A pagination token is a cursor, not a credential ("use the returned token to retrieve the next page").
       // Nor is a counted token ("fewer tokens") or a reference to where a secret is kept ("the name of the secret").
       const paging = (s: Sentence) => s.words.some((x) => PAGING.has(x) || NOT_A_SECRET.has(x));
-      const asked: Sentence[] = sents().filter((s) => s.imperative && !paging(s) && !protective(s) && (s.words.some((x) => TRANSFER_VERBS.has(x)) || s.verb === 'list') && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
+      // The sentences below need their words in the text: a transfer verb (or "list") for an order, the
+      // reader's own secret for a question; without them no sentence is split here.
+      const mayHandOver = occurs(TRANSFER_VERBS) || w.includes('list');
+      const mayBeYours = (w.includes('your') || w.includes('ur')) && (occurs(SECRET_WORDS) || w.includes('api'));
+      const asked: Sentence[] = !mayHandOver ? [] : sents().filter((s) => s.imperative && !paging(s) && !protective(s) && (s.words.some((x) => TRANSFER_VERBS.has(x)) || s.verb === 'list') && (s.words.some(isSecret) || PHRASES.find(s.words).has('secret')));
       // A tool about secrets, tokens or passwords (its name or a parameter says so) asks for them by design.
       const ownSecret = (s: Sentence) => {
         const named = s.words.filter(isSecret).flatMap((x) => x.split('_').filter((p) => SECRET_WORDS.has(p)));
@@ -980,7 +990,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
       // "What is your password", "it's important that you share your password with me", "confirm your password":
       // the reader's own secret asked for without an imperative lead.
       const yourSecret = (s: Sentence) => s.words.some((x, i) => (x === 'your' || x === 'ur') && s.words.slice(i + 1, i + 3).some((y) => SECRET_WORDS.has(y) || y === 'api'));
-      if (!asked.length) {
+      if (!asked.length && mayBeYours) {
         for (const s of sents()) {
           if (!yourSecret(s) || protective(s) || paging(s)) continue;
           const w0 = s.words[0] ?? '';
