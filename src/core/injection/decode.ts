@@ -208,6 +208,11 @@ const MORSE: Record<string, string> = {
   '..--..': '?', '.-.-.-': '.', '--..--': ',', '-.-.--': '!', '.----.': "'", '-..-.': '/',
 };
 
+/**
+ * What every Morse run of SPELLED holds: two symbols, a space, a symbol. "--flag" and "..." (common in
+ * documentation) do not, so their texts go on to the cheaper word test below.
+ */
+const MORSE_HINT = /[.-]{2} [.-]/;
 const SPELLED = /[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}|[01]{8}\s+[01]{8}|[.-]{2,4} [.-]{1,4} [.-]{1,4} [.-]/;
 
 /**
@@ -216,7 +221,7 @@ const SPELLED = /[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}|[01
  * two or more symbols, so two of them stand side by side.
  */
 function maySpell(text: string, ws: readonly string[] | undefined): boolean {
-  if (text.includes('.-') || text.includes('-.') || text.includes('..') || text.includes('--')) return true;
+  if (MORSE_HINT.test(text)) return true;
   if (!ws) return SPELLED.test(text);
   let pairs = 0;
   for (const x of ws) {
@@ -259,6 +264,28 @@ function spelledBytes(text: string, ws?: readonly string[]): Decoded[] {
   return out;
 }
 
+const TAIL_END = /[A-Za-z0-9+/=]\s*$/;
+const TAIL_TOKEN = /(?:^|\s)([A-Za-z0-9+/]{8,24}={0,2})\s*$/;
+
+/**
+ * Whether the text can end in a token TAIL_TOKEN takes: past trailing white space (what `\s` matches)
+ * and up to two `=`, its last eight characters are base64 letters. Most texts end in a word shorter
+ * than that or in a full stop, and skip the pattern.
+ */
+function endsInToken(text: string): boolean {
+  let end = text.length;
+  // TAIL_END has let through at most three characters of white space.
+  while (end > text.length - 4 && end > 0 && WHITE.test(text[end - 1])) end--;
+  for (let pad = 0; pad < 2 && end > 0 && text.charCodeAt(end - 1) === 0x3d; pad++) end--;
+  if (end < 8) return false;
+  for (let i = end - 8; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128 || !(CLASS[c] & 1) || c === 0x3d || c === 0x2d || c === 0x5f) return false;
+  }
+  return true;
+}
+const WHITE = /\s/;
+
 /**
  * Every readable text hidden in `text` by one layer of encoding. `ws`, when given, are the words of
  * `text` (a cheap test of whether bytes are spelled out in it).
@@ -267,9 +294,9 @@ export function decodeLayer(text: string, ws?: readonly string[]): Decoded[] {
   const out: Decoded[] = [];
   const short = text.length >= 8 && text.length < 32 ? shortBase64(text) : undefined;
   if (short) out.push({ encoding: 'base64', text: short, short: true });
-  else if (text.length >= 12 && /[A-Za-z0-9+/=]\s*$/.test(text.slice(-4))) {
+  else if (text.length >= 12 && TAIL_END.test(text.slice(-4)) && endsInToken(text)) {
     // A short token standing alone at the end of a longer text ("…\n\nc2F5IHB3bmVk", "…: aGkgdGhlcmU="): read as a whole short value is.
-    const m = /(?:^|\s)([A-Za-z0-9+/]{8,24}={0,2})\s*$/.exec(text.slice(-40));
+    const m = TAIL_TOKEN.exec(text.slice(-40));
     const tail = m ? shortBase64(m[1]) : undefined;
     if (tail) out.push({ encoding: 'base64', text: tail, short: true });
   }
