@@ -80,13 +80,16 @@ export function finalMark(text: string): string {
   return i >= 0 ? text[i] : '';
 }
 
+const LIST_ITEM = /^([-*•]|\d+[.)]\s)/;
+const SPACE = /\s/;
+
 /** Paragraphs: hard-wrapped lines join; blank lines and list items separate. Linear, no backtracking. */
 function paragraphs(text: string): string[] {
   const out: string[] = [];
   let cur = '';
   for (const raw of text.split('\n')) {
     const line = raw.trim();
-    if (!line || /^([-*•]|\d+[.)]\s)/.test(line)) {
+    if (!line || LIST_ITEM.test(line)) {
       if (cur) out.push(cur);
       cur = line;
     } else {
@@ -105,10 +108,10 @@ function splitSentences(paragraph: string): string[] {
   let start = 0;
   for (let i = 0; i < paragraph.length - 1; i++) {
     const c = paragraph[i];
-    if ((c !== '.' && c !== '!' && c !== '?') || !/\s/.test(paragraph[i + 1])) continue;
+    if ((c !== '.' && c !== '!' && c !== '?') || !SPACE.test(paragraph[i + 1])) continue;
     if (c === '.') {
       let b = i;
-      while (b > start && !/\s/.test(paragraph[b - 1])) b--;
+      while (b > start && !SPACE.test(paragraph[b - 1])) b--;
       // "(e.g. …": an opening bracket or quote before the abbreviation is not part of it.
       if (ABBREVIATIONS.has(paragraph.slice(b, i).toLowerCase().replace(/^[("'[]+/, ''))) continue;
     }
