@@ -20,6 +20,7 @@ import { code } from '../text/escape';
 import type { Signal } from './signal';
 import { PhraseGroups } from './phrases';
 import { WordSets } from './presence';
+import { markBit, marksOf, NON_ASCII_BIT } from './marks';
 import { finalMark, sentences, stem, topicStems, words, type Sentence, type Words } from './prose';
 import { isExampleHost, nearAddress, sinks } from './sinks';
 import { notEnglish, scriptOf } from './language';
@@ -360,6 +361,20 @@ function isSecret(x: string): boolean {
   return SECRET_WORDS.has(x) || (x.includes('_') && SECRET_PART.test(x));
 }
 
+const LT = markBit('<');
+const BRACKET = markBit('[');
+const HASH = markBit('#');
+const COLON = markBit(':');
+const SLASH = markBit('/');
+const BACKTICK = markBit('`');
+const UNDERSCORE = markBit('_');
+const COMMA = markBit(',');
+const DOT = markBit('.');
+const AT = markBit('@');
+const BANG = markBit('!');
+/** What `sinks` finds in a text without a mark a link or an address needs. */
+const NO_SINK: ReturnType<typeof sinks> = { urls: [], emails: [], queryData: false, markdownImage: false };
+
 /** Verbs that ask for an encoded text to be decoded ("Decode this …", "Decode and execute: …"). */
 const DECODE_VERBS = new Set(['decode', 'decipher', 'decrypt', 'unscramble', 'deobfuscate']);
 /** Every word set the signals below look for, so that one pass over the words says which occur. */
@@ -369,7 +384,9 @@ const WORD_SETS = new WordSets([
   PRESSURE_WORDS, SECRET_WORDS, ORDERING, SAYING, FRAMING, PRETEXT_WORDS, FOREIGN_WORDS, PRETEXT_COMMON, AUTH_WORDS, TASK_NOUNS, REST_WORDS, WRITER,
   SECRET_FILE_WORDS, DESTRUCTIVE_WORDS, DECODE_VERBS, COVERT, OPENING_WORDS, TASK_OBJECTS, MODEL_WORDS,
   YOURS, ANSWER_NOUNS, OUTPUT_NOUNS, EVERY, REPLY_NOUNS, REPLY_VERBS, REPLY_RULE_WORDS,
-]);
+], PHRASES);
+/** The words without one of which no signal of orders.ts or multilingual.ts can fire (but for other scripts and a quoted claim). */
+const MAY_ORDER = WORD_SETS.mask([ORDERING, SAYING, FRAMING, AUTH_WORDS, PRETEXT_WORDS, PRETEXT_COMMON, FOREIGN_WORDS, COVERT, OPENING_WORDS]);
 
 
 /** Where a second sentence can start: a line break, or an end mark before a space (see `sentences`). */
@@ -392,7 +409,6 @@ const ANSWER_STEMS = new Set(['respons', 'answer', 'reply', 'replie', 'messag', 
 const NOT_A_SECRET = new Set(['cost', 'costs', 'fewer', 'maximum', 'max', 'limit', 'count', 'number', 'usage', 'budget', 'name', 'arn', 'id', 'identifier', 'stored', 'location', 'where']);
 const PAGING = new Set(['page', 'pages', 'pagination', 'paginated', 'paginate', 'cursor', 'next', 'nexttoken', 'continuation']);
 const NON_ASCII_WORD = /[^\x00-\x7f]/;
-const NON_ASCII_TEXT = /[^\x00-\x7f]/;
 const UNSPACED_TEXT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 /** A question mark of any script, or letters outside ASCII: a one-sentence text that may still ask. */
 const MAY_ASK = /[?？؟]|[^\x00-\x7f]/;
@@ -514,8 +530,10 @@ function softwareAgent(w: readonly string[]): boolean {
 export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: string = text, reads?: ContextReads): Signal[] {
   const out: Signal[] = [];
   const w = ws.list;
-  const phrases = PHRASES.find(w);
-  const occurs = WORD_SETS.of(w);
+  // Word sets and phrases, in one pass over the words.
+  const reading = WORD_SETS.read(w);
+  const phrases = reading.phrases;
+  const occurs = reading.occurs;
   // Two words can only be near each other when both occur.
   const close = (a: ReadonlySet<string>, b: ReadonlySet<string>, gap: number) => (occurs(a) && occurs(b) ? near(w, a, b, gap) : -1);
   const add = (id: string, weight: number, explanation: string) => {
@@ -597,23 +615,27 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   }
 
   // Every token and tag has a `<`, `[` or `#`, the role line a `:`; `raw` has a `<` only if `text` has.
-  const angle = text.includes('<');
-  const tagged = angle || text.includes('[');
-  if ((tagged || text.includes('#')) && CHAT_TOKENS.some((t) => text.includes(t))) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
+  // Each search below waits for its first mark, found with the others in one pass over the text.
+  const marks = marksOf(text);
+  const angle = (marks & LT) !== 0;
+  const tagged = angle || (marks & BRACKET) !== 0;
+  const hash = (marks & HASH) !== 0;
+  const colon = (marks & COLON) !== 0;
+  if ((tagged || hash) && CHAT_TOKENS.some((t) => text.includes(t))) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
   else if (tagged && MARKUP_TAGS.some((t) => text.includes(t) && !admonition(t, raw))) {
     // "[IMPORTANT]" opens many an MCP server's own advice to the model: alone it only corroborates.
     const bracketOnly = MARKUP_TAGS.every((t) => !text.includes(t) || t.startsWith('[') || admonition(t, raw));
     add('authority-markup', bracketOnly ? 0.5 : 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
   }
-  else if ((text.includes(':') && /(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text)) || (angle && /<\|[a-z_]{2,20}\|>/.test(text))) add('authority-markup', 0.7, 'poses as a system or assistant message');
+  else if ((colon && /(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text)) || (angle && /<\|[a-z_]{2,20}\|>/.test(text))) add('authority-markup', 0.7, 'poses as a system or assistant message');
   else if (tagged && BRACKET_SYSTEM.test(text)) add('authority-markup', 0.7, 'opens a bracketed system or admin instruction');
   else if (angle && raw.includes('</') && authorityTag(raw)) add('authority-markup', 0.8, 'wraps text in a made-up tag that claims the system\'s voice');
   else if (angle && pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
 
   // Fake turns and delimiters: "##(system message)", "END OF USER INPUT", "User:" lines of a made-up dialogue.
-  if (text.includes('##') && FAKE_HEADER.test(text)) add('fake-delimiter', 0.8, 'poses as a system or admin header');
+  if (hash && text.includes('##') && FAKE_HEADER.test(text)) add('fake-delimiter', 0.8, 'poses as a system or admin header');
   else if (phrases.has('delimiter')) add('fake-delimiter', 0.7, 'fakes the end of the input or a change of mode');
-  else if (text.includes(':') && ROLE_ANYWHERE.test(text) && roleLines(text)) add('fake-delimiter', 0.6, 'fakes a conversation turn with role lines');
+  else if (colon && ROLE_ANYWHERE.test(text) && roleLines(text)) add('fake-delimiter', 0.6, 'fakes a conversation turn with role lines');
 
   // New orders announced: "new directive", "adhere to the following instruction", "all other tasks are secondary".
   const freshAt = close(FRESH, ORDER_NOUNS, 3);
@@ -627,11 +649,11 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   else if (close(OTHER_WORDS, ORDER_NOUNS, 2) >= 0 && w.includes('all')) add('new-instruction', 0.5, 'sets aside every other instruction');
 
   // Text a renderer hides: an HTML comment with words in it.
-  const comment = text.indexOf('<!--');
+  const comment = angle ? text.indexOf('<!--') : -1;
   if (comment >= 0 && text.indexOf('-->', comment) > comment && words(text.slice(comment, text.indexOf('-->', comment))).list.length >= 3) {
     add('hidden-comment', 0.7, 'hides text in an HTML comment that rendered views do not show');
   }
-  if ((occurs(DESTRUCTIVE_WORDS) || text.includes(':(){')) && DESTRUCTIVE.test(text)) add('destructive-command', 0.6, 'contains a destructive shell or database command');
+  if ((occurs(DESTRUCTIVE_WORDS) || (colon && text.includes(':(){'))) && DESTRUCTIVE.test(text)) add('destructive-command', 0.6, 'contains a destructive shell or database command');
 
   const obliged = phrases.has('obliged');
   // "The agent must echo ..." documents a tool that is itself about agents (an agent platform's API).
@@ -653,7 +675,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   };
   // "Assistant, stop helping the user …": the agent called by name, then given an order.
   let vocative = false;
-  if (occurs(MODEL_WORDS) && text.includes(',')) {
+  if (occurs(MODEL_WORDS) && (marks & COMMA) !== 0) {
     for (const m of text.matchAll(VOCATIVE)) if (IMPERATIVES.has(m[3]) && !USAGE_LEADS.has(m[3])) vocative = true;
   }
   if (vocative) {
@@ -807,9 +829,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     if (carried) add('personal-data', 0.6, "moves the user's personal data into a call the tool is not about");
   }
 
-  if (riskyCode(text)) add('risky-code', 0.6, 'embeds code that reaches the network, the shell or the environment');
+  if ((marks & BACKTICK) !== 0 && riskyCode(text)) add('risky-code', 0.6, 'embeds code that reaches the network, the shell or the environment');
   // A shell handed to a remote host ("nc host 4444 -e /bin/sh", "/dev/tcp/…"), made an obligation: no tool's documentation requires that.
-  if ((text.includes('/bin/') || text.includes('/dev/tcp/')) && REMOTE_SHELL.test(text) && OBLIGATION.test(text)) add('shell-command', 1, 'obliges the agent to open a shell for a remote host');
+  if ((marks & SLASH) !== 0 && (text.includes('/bin/') || text.includes('/dev/tcp/')) && REMOTE_SHELL.test(text) && OBLIGATION.test(text)) add('shell-command', 1, 'obliges the agent to open a shell for a remote host');
 
   // A request to the reader that has nothing to do with the tool: a hijacked task. In any language:
   // a question (by its mark) or a sentence in another language is read as a request too.
@@ -930,7 +952,8 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // `text` is folded: its words are lower-case and hold no hyphen, so an identifier among them
   // (TOOL_SHAPE) is a word with an underscore, and a text without one has none.
   const shaped = (r: string) => r.length >= 4 && r.includes('_');
-  const toolShaped = text.includes('_') && ws.raw.some(shaped);
+  const underscore = (marks & UNDERSCORE) !== 0;
+  const toolShaped = underscore && ws.raw.some(shaped);
   if (toolShaped && reads) reads.toolSpecific = true;
   const named = toolShaped ? ws.raw.filter((r) => r !== ctx.ownTool && shaped(r)) : [];
   // "you must also call X": a second call riding on this one (piggy-backing), not documentation.
@@ -962,9 +985,10 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     else if (callIdx >= 0 && directive) add('tool-talk', 0.3, 'directs the agent to call a function by name');
   }
 
-  const sensitivePath = (occurs(SECRET_FILE_WORDS) && SENSITIVE_PATHS.test(text)) || mentionsDotEnv(text);
+  const dot = (marks & DOT) !== 0;
+  const sensitivePath = (occurs(SECRET_FILE_WORDS) && SENSITIVE_PATHS.test(text)) || (dot && mentionsDotEnv(text));
   // A word is a secret word, or holds one between underscores (there are none without an underscore).
-  const secretWord = occurs(SECRET_WORDS) || (text.includes('_') && w.some((x) => x.includes('_') && isSecret(x))) || phrases.has('secret');
+  const secretWord = occurs(SECRET_WORDS) || (underscore && w.some((x) => x.includes('_') && isSecret(x))) || phrases.has('secret');
   if (sensitivePath || secretWord) {
     const asks = close(TRANSFER_VERBS, ASKED_FOR, 8) >= 0;
     // Read only where a secret file is named (the sentence that asks names it).
@@ -1008,8 +1032,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // Hooks on another tool and tampering with its results; pretexts that make an action mandatory;
   // the agent's answer dictated; other languages' overrides (in a function of their own, so this one
   // stays small enough for the JIT to optimise as a whole).
-  const mayOrder =
-    occurs(ORDERING) || occurs(SAYING) || occurs(FRAMING) || occurs(AUTH_WORDS) || occurs(PRETEXT_WORDS) || occurs(PRETEXT_COMMON) || occurs(FOREIGN_WORDS) || occurs(COVERT) || occurs(OPENING_WORDS) || NON_ASCII_TEXT.test(text) || text.includes('granted');
+  const mayOrder = reading.any(MAY_ORDER) || (marks & NON_ASCII_BIT) !== 0 || text.includes('granted');
   if (mayOrder) {
     const orders = orderSignals(text, ws, ctx, reads, occurs, sents, toolShaped, sensitivePath);
     // After a claimed check ("Login verified."), no reading of the answer as the tool's own coaching stands.
@@ -1023,7 +1046,8 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     }
   }
 
-  const sink = sinks(text);
+  // A link needs a `:` or a `.`, an address an `@`, a markdown image a `!`.
+  const sink = dot || colon || (marks & (AT | BANG)) !== 0 ? sinks(text) : NO_SINK;
   if (sink.markdownImage || sink.queryData) add('exfiltration-sink', sink.markdownImage ? 1 : 0.6, 'builds a link that carries data out in its query string');
   else {
     const hosts = sink.urls.length || sink.emails.length ? [...sink.urls, ...sink.emails].filter((h) => !isExampleHost(h)) : [];
