@@ -101,28 +101,41 @@ const CLASS = Uint8Array.from({ length: 128 }, (_, c) => {
 
 /**
  * Runs of base64 alphabet long enough to carry a sentence (16+), and runs of hex digits (24+, whole
- * bytes), in one pass over the text; each cut at MAX_TOKEN.
+ * bytes); each cut at MAX_TOKEN. A run of 16 or more covers a position of every remainder modulo 16,
+ * so only every sixteenth character is looked at until one is in the alphabet; its run is then read
+ * out both ways (hex digits are base64 letters too, so every long hex run lies in such a run).
  */
 function encodedRuns(text: string): { base64: string[]; hex: string[] } {
   const base64: string[] = [];
   const hex: string[] = [];
-  let b = -1;
-  let h = -1;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 0;
-    const k = c < 128 ? CLASS[c] : 0;
-    if (k & 1) {
-      if (b < 0) b = i;
-    } else if (b >= 0) {
-      if (i - b >= 16) base64.push(text.slice(b, Math.min(i, b + MAX_TOKEN)));
-      b = -1;
+  const n = text.length;
+  const cls = (i: number): number => {
+    const c = text.charCodeAt(i);
+    return c < 128 ? CLASS[c] : 0;
+  };
+  for (let i = 15; i < n; ) {
+    if (!(cls(i) & 1)) {
+      i += 16;
+      continue;
     }
-    if (k & 2) {
-      if (h < 0) h = i;
-    } else if (h >= 0) {
-      if (i - h >= 24 && (i - h) % 2 === 0) hex.push(text.slice(h, Math.min(i, h + MAX_TOKEN)));
-      h = -1;
+    let b = i;
+    while (b > 0 && cls(b - 1) & 1) b--;
+    let e = i + 1;
+    while (e < n && cls(e) & 1) e++;
+    if (e - b >= 16) {
+      base64.push(text.slice(b, Math.min(e, b + MAX_TOKEN)));
+      let h = -1;
+      for (let j = b; j <= e; j++) {
+        if (j < e && cls(j) & 2) {
+          if (h < 0) h = j;
+        } else if (h >= 0) {
+          if (j - h >= 24 && (j - h) % 2 === 0) hex.push(text.slice(h, Math.min(j, h + MAX_TOKEN)));
+          h = -1;
+        }
+      }
     }
+    // The next position of remainder 15 past the run (the character at `e` is outside it).
+    i = e + ((15 - (e % 16) + 16) % 16);
   }
   return { base64, hex };
 }
