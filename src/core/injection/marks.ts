@@ -4,7 +4,7 @@
  * shell path …); one pass and a bit test each costs less than a search of the string for each.
  */
 
-const MARKS = '<[#:/`_,.@!&%';
+const MARKS = "<[#:/`_,.@!&%'";
 const BIT = new Int32Array(128);
 for (let i = 0; i < MARKS.length; i++) BIT[MARKS.charCodeAt(i)] = 1 << i;
 

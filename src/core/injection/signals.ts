@@ -175,6 +175,8 @@ const OBLIGATION = /\b(must|has to|have to|needs? to|is required|are required|re
 /** A sentence that opens by calling the model: "Assistant, stop …", "AI, please print …". */
 const VOCATIVE = /(?:^|[.!?\n]\s*)(assistant|ai|agent|model|llm)\s*,\s*(please\s+)?([a-z']+)/g;
 /** "Repeat the words above", "output initialization above": the text the agent was given before this one. */
+const ABOVE_VERBS = new Set(['repeat', 'output', 'print', 'copy', 'reveal', 'show', 'write', 'paste', 'return']);
+const ABOVE_WORD = new Set(['above']);
 const ABOVE = /\b(repeat|output|print|copy|reveal|show|write|paste|return)\b[^.\n]{0,40}\b(words|text|initialization|instructions|everything|content|prompt|lines|messages)\s+above\b/;
 const PROMPT_NOUNS = new Set(['prompt', 'instructions', 'instruction', 'directives', 'guidelines']);
 /** Phrases that name the user's conversation as a whole. */
@@ -200,6 +202,9 @@ const CONSENT_FORGERY = ['pre-authorized', 'pre authorized', 'preauthorized', 'p
 
 const MARKUP_TAGS = ['<important>', '</important>', '<system>', '</system>', '<hidden>', '</hidden>', '<secret>', '<instructions>', '<instruction>', '[important]', '[system]', '<admin>', '<override>'];
 const CHAT_TOKENS = ['[inst]', '[/inst]', '<<sys>>', '<|im_start|>', '<|im_end|>', '<|system|>', '<|assistant|>', '<|user|>', '<|endoftext|>', '<|eot_id|>', '<|start_header_id|>', '<start_of_turn>', '### instruction', '### system'];
+/** Any of CHAT_TOKENS, or of MARKUP_TAGS, in one search of the text rather than one per token. */
+const ANY_CHAT_TOKEN = new RegExp(CHAT_TOKENS.map(literal).join('|'));
+const ANY_MARKUP_TAG = new RegExp(MARKUP_TAGS.map(literal).join('|'));
 
 /** HTML documentation's own admonitions: a lower-case `<important>` or `<note>` among `<p>` and `<code>`. */
 const HTML_DOC = /<\/?(p|code|a|ul|ol|li|b|i|br|div|span)[ >/]/;
@@ -372,8 +377,14 @@ const COMMA = markBit(',');
 const DOT = markBit('.');
 const AT = markBit('@');
 const BANG = markBit('!');
+const APOSTROPHE = markBit("'");
 /** What `sinks` finds in a text without a mark a link or an address needs. */
 const NO_SINK: ReturnType<typeof sinks> = { urls: [], emails: [], queryData: false, markdownImage: false };
+
+/** Single words some signals wait for ("… does not need to know", "tell me what I …"). */
+const KNOW = new Set(['know']);
+const I = new Set(['i']);
+const WHAT = new Set(['what']);
 
 /** Verbs that ask for an encoded text to be decoded ("Decode this …", "Decode and execute: …"). */
 const DECODE_VERBS = new Set(['decode', 'decipher', 'decrypt', 'unscramble', 'deobfuscate']);
@@ -383,7 +394,7 @@ const WORD_SETS = new WordSets([
   ALWAYS, ALSO, TOOL_WORDS, BEFORE_WORDS, FRESH, ORDER_NOUNS, OTHER_WORDS, IMPERATIVES, CALL_VERBS, THIS, REPLY_TALK, REVEAL_VERBS, PROMPT_NOUNS, CARRY_VERBS, CONVERSATION_NOUNS, TRANSFER_VERBS, ASKED_FOR, DIRECTIVE_VERBS,
   PRESSURE_WORDS, SECRET_WORDS, ORDERING, SAYING, FRAMING, PRETEXT_WORDS, FOREIGN_WORDS, PRETEXT_COMMON, AUTH_WORDS, TASK_NOUNS, REST_WORDS, WRITER,
   SECRET_FILE_WORDS, DESTRUCTIVE_WORDS, DECODE_VERBS, COVERT, OPENING_WORDS, TASK_OBJECTS, MODEL_WORDS,
-  YOURS, ANSWER_NOUNS, OUTPUT_NOUNS, EVERY, REPLY_NOUNS, REPLY_VERBS, REPLY_RULE_WORDS,
+  YOURS, ANSWER_NOUNS, OUTPUT_NOUNS, EVERY, REPLY_NOUNS, REPLY_VERBS, REPLY_RULE_WORDS, KNOW, I, WHAT, ABOVE_VERBS, ABOVE_WORD,
 ], PHRASES);
 /** The words without one of which no signal of orders.ts or multilingual.ts can fire (but for other scripts and a quoted claim). */
 const MAY_ORDER = WORD_SETS.mask([ORDERING, SAYING, FRAMING, AUTH_WORDS, PRETEXT_WORDS, PRETEXT_COMMON, FOREIGN_WORDS, COVERT, OPENING_WORDS]);
@@ -621,8 +632,8 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const tagged = angle || (marks & BRACKET) !== 0;
   const hash = (marks & HASH) !== 0;
   const colon = (marks & COLON) !== 0;
-  if ((tagged || hash) && CHAT_TOKENS.some((t) => text.includes(t))) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
-  else if (tagged && MARKUP_TAGS.some((t) => text.includes(t) && !admonition(t, raw))) {
+  if ((tagged || hash) && ANY_CHAT_TOKEN.test(text)) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
+  else if (tagged && ANY_MARKUP_TAG.test(text) && MARKUP_TAGS.some((t) => text.includes(t) && !admonition(t, raw))) {
     // "[IMPORTANT]" opens many an MCP server's own advice to the model: alone it only corroborates.
     const bracketOnly = MARKUP_TAGS.every((t) => !text.includes(t) || t.startsWith('[') || admonition(t, raw));
     add('authority-markup', bracketOnly ? 0.5 : 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
@@ -707,7 +718,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // "Keep your API key confidential and never share it": advice to protect a secret, not to hide an act.
   if (concealed && (occurs(SECRET_WORDS) || phrases.has('secret')) && sents().some(protective)) concealed = false;
   const hushed = close(HUSH, HUSHED_ACTS, 1) >= 0;
-  if (concealed || hushed || phrases.has('conceal') || (phrases.has('let') && w.includes('user')) || (w.includes('know') && NEED_NOT_KNOW.test(text))) {
+  if (concealed || hushed || phrases.has('conceal') || (phrases.has('let') && w.includes('user')) || (occurs(KNOW) && NEED_NOT_KNOW.test(text))) {
     add('concealment', 0.8, 'asks the agent to hide what it does from the user');
     // What is hidden is a change to a value the agent passes on: "quietly add 15 to it", "round every price down by 20% … do not point this out".
     if (sents().some(changesValue)) add('value-tampering', 0.4, 'tells the agent to change a value it passes on and keep it from the user');
@@ -784,7 +795,10 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
     for (let j = 0; j < w.length; j++) if (PROMPT_NOUNS.has(w[j]) && w.slice(Math.max(0, j - 6), j).some((x) => REVEAL_VERBS.has(x)) && !isName(stem(w[j]))) return true;
     return false;
   };
-  if ((close(REVEAL_VERBS, PROMPT_NOUNS, 6) >= 0 && leaked()) || (text.includes('above') && ABOVE.test(text))) {
+  // ABOVE's verb and "above" are words of the text, unless an apostrophe or a letter outside ASCII
+  // stands beside one (its \b is ASCII's, the words' are not): only then is the text searched without them.
+  const mayBeAbove = (occurs(ABOVE_VERBS) && occurs(ABOVE_WORD)) || (marks & (APOSTROPHE | NON_ASCII_BIT)) !== 0;
+  if ((close(REVEAL_VERBS, PROMPT_NOUNS, 6) >= 0 && leaked()) || (mayBeAbove && text.includes('above') && ABOVE.test(text))) {
     add('prompt-leak', 1, 'asks the agent to reveal its instructions or system prompt');
   }
   // The conversation itself as cargo: "include the previous messages", "send the chat history".
@@ -941,7 +955,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   }
 
   // A description that wants something for its writer ("tell me what it says", "send it to me").
-  if ((ctx.slot === 'description' || ctx.slot === 'title') && (occurs(WRITER) || (w.includes('i') && w.includes('what')))) {
+  if ((ctx.slot === 'description' || ctx.slot === 'title') && (occurs(WRITER) || (occurs(I) && occurs(WHAT)))) {
     const mine = forTheWriter(sents());
     if (mine.length) add('writer-request', mine.every(aboutOwnTool) ? 0.5 : 1, 'asks the reader to do something for the writer ("tell me", "send it to me")');
   }
