@@ -66,6 +66,8 @@ function utf8(bytes: number[]): string | undefined {
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 /** Each ASCII code's value in base64, -1 when it is none. */
 const B64_VALUE = Int8Array.from({ length: 128 }, (_, c) => B64.indexOf(String.fromCharCode(c)));
+/** The same, reading the URL-safe alphabet's `-` and `_` as `+` and `/` (without rewriting the token first). */
+const B64_ANY_VALUE = Int8Array.from(B64_VALUE, (v, c) => (c === 0x2d ? 62 : c === 0x5f ? 63 : v));
 
 function base64Bytes(token: string): number[] | undefined {
   let end = token.length;
@@ -74,14 +76,13 @@ function base64Bytes(token: string): number[] | undefined {
   // `cfg=SGVsbG8...`: a key and `=` before the payload are not part of it.
   const eq = clean.lastIndexOf('=');
   if (eq >= 0) clean = clean.slice(eq + 1);
-  clean = clean.replace(/-/g, '+').replace(/_/g, '/');
   if (clean.length % 4 === 1) return undefined;
   const bytes: number[] = [];
   let buf = 0;
   let bits = 0;
   for (let i = 0; i < clean.length; i++) {
     const c = clean.charCodeAt(i);
-    const v = c < 128 ? B64_VALUE[c] : -1;
+    const v = c < 128 ? B64_ANY_VALUE[c] : -1;
     if (v < 0) return undefined;
     buf = (buf << 6) | v;
     bits += 6;
