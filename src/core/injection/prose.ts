@@ -163,11 +163,37 @@ function wordsBefore(part: string, ws: readonly string[], at: number): number {
   return n;
 }
 
-/** Sentences of a folded text. */
-export function sentences(text: string): Sentence[] {
+/** Each ASCII code that ASCII_WORDS takes into a word. */
+const WORD_CHAR = Uint8Array.from({ length: 128 }, (_, c) => (/[A-Za-z0-9_']/.test(String.fromCharCode(c)) ? 1 : 0));
+
+/** How many words ASCII_WORDS finds in an ASCII text, without making them. */
+function asciiWordCount(text: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const w = WORD_CHAR[text.charCodeAt(i)] === 1;
+    if (w && !inWord) n++;
+    inWord = w;
+  }
+  return n;
+}
+
+/**
+ * Sentences of a folded text. `all`, when given, are `words(text).list`: a sentence's words are then
+ * taken from it in order rather than found again (no word spans a line break or a sentence's end, and
+ * paragraphs join lines with a space, so the sentences' words are the text's words, in order).
+ */
+export function sentences(text: string, all?: readonly string[]): Sentence[] {
   const out: Sentence[] = [];
+  let at = 0;
   for (const part of paragraphs(text).flatMap(splitSentences)) {
-    const ws = words(part).list;
+    let ws: string[];
+    if (all) {
+      ws = NON_ASCII.test(part) ? words(part).list : all.slice(at, at + asciiWordCount(part));
+      at += ws.length;
+    } else {
+      ws = words(part).list;
+    }
     if (!ws.length) continue;
     let k = 0;
     // "IMPORTANT: read ...", "Note - call ...": a label word opens the sentence, the request follows.

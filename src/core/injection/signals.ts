@@ -554,7 +554,7 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // Sentences are split only for the signals whose words occur: a sentence's lead and verb are words
   // of the text, so without those words no sentence can qualify.
   let split: Sentence[] | undefined;
-  const sents = () => (split ??= sentences(text));
+  const sents = () => (split ??= sentences(text, w));
   // The tool's own subject, read only where a signal weighs what a sentence is about (few do).
   const topicMap = (): ReadonlyMap<string, number> | undefined => {
     if (!ctx.topic) return undefined;
