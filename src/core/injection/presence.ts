@@ -17,6 +17,11 @@ export class WordSets<G extends string = never> {
   private readonly high: number[] = [];
   /** The phrases a word opens, when `phrases` were given. */
   private readonly leads: (Lead<G> | undefined)[] = [];
+  /**
+   * The shapes (first letter, last letter, length) of the indexed words: most words of a text have
+   * none of them and are passed over without a map lookup (which hashes the word first).
+   */
+  private readonly shapes = new Uint8Array(SHAPES);
 
   /**
    * `phrases`, when given, are found by `read` in the same pass over the words (a phrase group's own
@@ -29,6 +34,7 @@ export class WordSets<G extends string = never> {
       if (k === undefined) {
         k = this.low.length;
         this.index.set(w, k);
+        this.shapes[shape(w)] = 1;
         this.low.push(0);
         this.high.push(0);
         this.leads.push(undefined);
@@ -61,7 +67,9 @@ export class WordSets<G extends string = never> {
     let low = 0;
     let high = 0;
     const phrases = new Set<G>();
+    const shapes = this.shapes;
     for (let i = 0; i < ws.length; i++) {
+      if (shapes[shape(ws[i])] === 0) continue;
       const k = this.index.get(ws[i]);
       if (k === undefined) continue;
       low |= this.low[k];
@@ -98,6 +106,16 @@ export class WordSets<G extends string = never> {
       return ((i < 31 ? low : high) & (1 << i % 31)) !== 0;
     };
   }
+}
+
+/** Letters a to z are 0 to 25; any other character is 26. */
+function letter(c: number): number {
+  return c >= 0x61 && c <= 0x7a ? c - 0x61 : 26;
+}
+const SHAPES = 27 * 27 * 32;
+/** A word's first and last letter and its length (32 and over as one), as one index. */
+function shape(w: string): number {
+  return (letter(w.charCodeAt(0)) * 27 + letter(w.charCodeAt(w.length - 1))) * 32 + (w.length < 31 ? w.length : 31);
 }
 
 /** Several listed sets, as one pair of bit masks. */

@@ -186,7 +186,7 @@ function asciiWordCount(text: string): number {
 export function sentences(text: string, all?: readonly string[]): Sentence[] {
   const out: Sentence[] = [];
   let at = 0;
-  for (const part of paragraphs(text).flatMap(splitSentences)) {
+  for (const paragraph of paragraphs(text)) for (const part of splitSentences(paragraph)) {
     let ws: string[];
     if (all) {
       ws = NON_ASCII.test(part) ? words(part).list : all.slice(at, at + asciiWordCount(part));
