@@ -66,6 +66,8 @@ function utf8(bytes: number[]): string | undefined {
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 /** Each ASCII code's value in base64, -1 when it is none. */
 const B64_VALUE = Int8Array.from({ length: 128 }, (_, c) => B64.indexOf(String.fromCharCode(c)));
+/** The same, reading the URL-safe alphabet's `-` and `_` as `+` and `/` (without rewriting the token first). */
+const B64_ANY_VALUE = Int8Array.from(B64_VALUE, (v, c) => (c === 0x2d ? 62 : c === 0x5f ? 63 : v));
 
 function base64Bytes(token: string): number[] | undefined {
   let end = token.length;
@@ -74,14 +76,13 @@ function base64Bytes(token: string): number[] | undefined {
   // `cfg=SGVsbG8...`: a key and `=` before the payload are not part of it.
   const eq = clean.lastIndexOf('=');
   if (eq >= 0) clean = clean.slice(eq + 1);
-  clean = clean.replace(/-/g, '+').replace(/_/g, '/');
   if (clean.length % 4 === 1) return undefined;
   const bytes: number[] = [];
   let buf = 0;
   let bits = 0;
   for (let i = 0; i < clean.length; i++) {
     const c = clean.charCodeAt(i);
-    const v = c < 128 ? B64_VALUE[c] : -1;
+    const v = c < 128 ? B64_ANY_VALUE[c] : -1;
     if (v < 0) return undefined;
     buf = (buf << 6) | v;
     bits += 6;
@@ -101,28 +102,41 @@ const CLASS = Uint8Array.from({ length: 128 }, (_, c) => {
 
 /**
  * Runs of base64 alphabet long enough to carry a sentence (16+), and runs of hex digits (24+, whole
- * bytes), in one pass over the text; each cut at MAX_TOKEN.
+ * bytes); each cut at MAX_TOKEN. A run of 16 or more covers a position of every remainder modulo 16,
+ * so only every sixteenth character is looked at until one is in the alphabet; its run is then read
+ * out both ways (hex digits are base64 letters too, so every long hex run lies in such a run).
  */
 function encodedRuns(text: string): { base64: string[]; hex: string[] } {
   const base64: string[] = [];
   const hex: string[] = [];
-  let b = -1;
-  let h = -1;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 0;
-    const k = c < 128 ? CLASS[c] : 0;
-    if (k & 1) {
-      if (b < 0) b = i;
-    } else if (b >= 0) {
-      if (i - b >= 16) base64.push(text.slice(b, Math.min(i, b + MAX_TOKEN)));
-      b = -1;
+  const n = text.length;
+  const cls = (i: number): number => {
+    const c = text.charCodeAt(i);
+    return c < 128 ? CLASS[c] : 0;
+  };
+  for (let i = 15; i < n; ) {
+    if (!(cls(i) & 1)) {
+      i += 16;
+      continue;
     }
-    if (k & 2) {
-      if (h < 0) h = i;
-    } else if (h >= 0) {
-      if (i - h >= 24 && (i - h) % 2 === 0) hex.push(text.slice(h, Math.min(i, h + MAX_TOKEN)));
-      h = -1;
+    let b = i;
+    while (b > 0 && cls(b - 1) & 1) b--;
+    let e = i + 1;
+    while (e < n && cls(e) & 1) e++;
+    if (e - b >= 16) {
+      base64.push(text.slice(b, Math.min(e, b + MAX_TOKEN)));
+      let h = -1;
+      for (let j = b; j <= e; j++) {
+        if (j < e && cls(j) & 2) {
+          if (h < 0) h = j;
+        } else if (h >= 0) {
+          if (j - h >= 24 && (j - h) % 2 === 0) hex.push(text.slice(h, Math.min(j, h + MAX_TOKEN)));
+          h = -1;
+        }
+      }
     }
+    // The next position of remainder 15 past the run (the character at `e` is outside it).
+    i = e + ((15 - (e % 16) + 16) % 16);
   }
   return { base64, hex };
 }
@@ -208,6 +222,11 @@ const MORSE: Record<string, string> = {
   '..--..': '?', '.-.-.-': '.', '--..--': ',', '-.-.--': '!', '.----.': "'", '-..-.': '/',
 };
 
+/**
+ * What every Morse run of SPELLED holds: two symbols, a space, a symbol. "--flag" and "..." (common in
+ * documentation) do not, so their texts go on to the cheaper word test below.
+ */
+const MORSE_HINT = /[.-]{2} [.-]/;
 const SPELLED = /[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}|[01]{8}\s+[01]{8}|[.-]{2,4} [.-]{1,4} [.-]{1,4} [.-]/;
 
 /**
@@ -216,7 +235,7 @@ const SPELLED = /[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}|[01
  * two or more symbols, so two of them stand side by side.
  */
 function maySpell(text: string, ws: readonly string[] | undefined): boolean {
-  if (text.includes('.-') || text.includes('-.') || text.includes('..') || text.includes('--')) return true;
+  if (MORSE_HINT.test(text)) return true;
   if (!ws) return SPELLED.test(text);
   let pairs = 0;
   for (const x of ws) {
@@ -259,6 +278,28 @@ function spelledBytes(text: string, ws?: readonly string[]): Decoded[] {
   return out;
 }
 
+const TAIL_END = /[A-Za-z0-9+/=]\s*$/;
+const TAIL_TOKEN = /(?:^|\s)([A-Za-z0-9+/]{8,24}={0,2})\s*$/;
+
+/**
+ * Whether the text can end in a token TAIL_TOKEN takes: past trailing white space (what `\s` matches)
+ * and up to two `=`, its last eight characters are base64 letters. Most texts end in a word shorter
+ * than that or in a full stop, and skip the pattern.
+ */
+function endsInToken(text: string): boolean {
+  let end = text.length;
+  // TAIL_END has let through at most three characters of white space.
+  while (end > text.length - 4 && end > 0 && WHITE.test(text[end - 1])) end--;
+  for (let pad = 0; pad < 2 && end > 0 && text.charCodeAt(end - 1) === 0x3d; pad++) end--;
+  if (end < 8) return false;
+  for (let i = end - 8; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128 || !(CLASS[c] & 1) || c === 0x3d || c === 0x2d || c === 0x5f) return false;
+  }
+  return true;
+}
+const WHITE = /\s/;
+
 /**
  * Every readable text hidden in `text` by one layer of encoding. `ws`, when given, are the words of
  * `text` (a cheap test of whether bytes are spelled out in it).
@@ -267,9 +308,9 @@ export function decodeLayer(text: string, ws?: readonly string[]): Decoded[] {
   const out: Decoded[] = [];
   const short = text.length >= 8 && text.length < 32 ? shortBase64(text) : undefined;
   if (short) out.push({ encoding: 'base64', text: short, short: true });
-  else if (text.length >= 12 && /[A-Za-z0-9+/=]\s*$/.test(text.slice(-4))) {
+  else if (text.length >= 12 && TAIL_END.test(text.slice(-4)) && endsInToken(text)) {
     // A short token standing alone at the end of a longer text ("…\n\nc2F5IHB3bmVk", "…: aGkgdGhlcmU="): read as a whole short value is.
-    const m = /(?:^|\s)([A-Za-z0-9+/]{8,24}={0,2})\s*$/.exec(text.slice(-40));
+    const m = TAIL_TOKEN.exec(text.slice(-40));
     const tail = m ? shortBase64(m[1]) : undefined;
     if (tail) out.push({ encoding: 'base64', text: tail, short: true });
   }

@@ -25,10 +25,26 @@ function mayRepeat(text: string): boolean {
     for (let u = 1; u <= MAX_UNIT; u++) {
       let j = b;
       while (j + u < b + 16 && text.charCodeAt(j) === text.charCodeAt(j + u)) j++;
-      if (j + u >= b + 16) return true;
+      // A run that is cut has a unit with a letter or mark in it, and its block holds a whole unit:
+      // a block of white space alone (a long run of spaces) is no filler's.
+      if (j + u >= b + 16) {
+        if (!white(text, b, b + 16)) return true;
+        break;
+      }
     }
   }
   return false;
+}
+
+/** Whether text[from, to) is all white space, as `\s` reads it. */
+function white(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    const space =
+      c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+    if (!space) return false;
+  }
+  return true;
 }
 
 /** The text with each run of a repeated unit (at least MIN_REPEATS times, 32+ characters) cut out. */

@@ -13,7 +13,7 @@ interface Entry<G> {
 }
 
 /** What a first word leads to: the one-word phrases it is, and the longer ones it opens, by their second word. */
-interface Lead<G> {
+export interface Lead<G> {
   single?: G[];
   seconds?: Map<string, Entry<G>[]>;
 }
@@ -41,22 +41,31 @@ export class PhraseGroups<G extends string> {
     }
   }
 
+  /** Every first word of a phrase with what it leads to (for an index that looks up each word once; see WordSets). */
+  leads(): IterableIterator<[string, Lead<G>]> {
+    return this.byFirst.entries();
+  }
+
   /** The groups that have a phrase occurring in `ws`. */
   find(ws: readonly string[]): Set<G> {
     const found = new Set<G>();
     for (let i = 0; i < ws.length; i++) {
       const lead = this.byFirst.get(ws[i]);
-      if (lead === undefined) continue;
-      if (lead.single) for (const g of lead.single) found.add(g);
-      const candidates = lead.seconds !== undefined && i + 1 < ws.length ? lead.seconds.get(ws[i + 1]) : undefined;
-      if (!candidates) continue;
-      for (const { group, rest } of candidates) {
-        if (found.has(group) || i + 1 + rest.length >= ws.length) continue;
-        let k = 0;
-        while (k < rest.length && ws[i + 2 + k] === rest[k]) k++;
-        if (k === rest.length) found.add(group);
-      }
+      if (lead !== undefined) matchAt(ws, i, lead, found);
     }
     return found;
+  }
+}
+
+/** Adds to `found` the groups of the phrases that `lead` (the lead of `ws[i]`) opens at word `i`. */
+export function matchAt<G>(ws: readonly string[], i: number, lead: Lead<G>, found: Set<G>): void {
+  if (lead.single) for (const g of lead.single) found.add(g);
+  const candidates = lead.seconds !== undefined && i + 1 < ws.length ? lead.seconds.get(ws[i + 1]) : undefined;
+  if (!candidates) return;
+  for (const { group, rest } of candidates) {
+    if (found.has(group) || i + 1 + rest.length >= ws.length) continue;
+    let k = 0;
+    while (k < rest.length && ws[i + 2 + k] === rest[k]) k++;
+    if (k === rest.length) found.add(group);
   }
 }

@@ -80,13 +80,16 @@ export function finalMark(text: string): string {
   return i >= 0 ? text[i] : '';
 }
 
+const LIST_ITEM = /^([-*•]|\d+[.)]\s)/;
+const SPACE = /\s/;
+
 /** Paragraphs: hard-wrapped lines join; blank lines and list items separate. Linear, no backtracking. */
 function paragraphs(text: string): string[] {
   const out: string[] = [];
   let cur = '';
   for (const raw of text.split('\n')) {
     const line = raw.trim();
-    if (!line || /^([-*•]|\d+[.)]\s)/.test(line)) {
+    if (!line || LIST_ITEM.test(line)) {
       if (cur) out.push(cur);
       cur = line;
     } else {
@@ -105,10 +108,10 @@ function splitSentences(paragraph: string): string[] {
   let start = 0;
   for (let i = 0; i < paragraph.length - 1; i++) {
     const c = paragraph[i];
-    if ((c !== '.' && c !== '!' && c !== '?') || !/\s/.test(paragraph[i + 1])) continue;
+    if ((c !== '.' && c !== '!' && c !== '?') || !SPACE.test(paragraph[i + 1])) continue;
     if (c === '.') {
       let b = i;
-      while (b > start && !/\s/.test(paragraph[b - 1])) b--;
+      while (b > start && !SPACE.test(paragraph[b - 1])) b--;
       // "(e.g. …": an opening bracket or quote before the abbreviation is not part of it.
       if (ABBREVIATIONS.has(paragraph.slice(b, i).toLowerCase().replace(/^[("'[]+/, ''))) continue;
     }
@@ -160,11 +163,37 @@ function wordsBefore(part: string, ws: readonly string[], at: number): number {
   return n;
 }
 
-/** Sentences of a folded text. */
-export function sentences(text: string): Sentence[] {
+/** Each ASCII code that ASCII_WORDS takes into a word. */
+const WORD_CHAR = Uint8Array.from({ length: 128 }, (_, c) => (/[A-Za-z0-9_']/.test(String.fromCharCode(c)) ? 1 : 0));
+
+/** How many words ASCII_WORDS finds in an ASCII text, without making them. */
+function asciiWordCount(text: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const w = WORD_CHAR[text.charCodeAt(i)] === 1;
+    if (w && !inWord) n++;
+    inWord = w;
+  }
+  return n;
+}
+
+/**
+ * Sentences of a folded text. `all`, when given, are `words(text).list`: a sentence's words are then
+ * taken from it in order rather than found again (no word spans a line break or a sentence's end, and
+ * paragraphs join lines with a space, so the sentences' words are the text's words, in order).
+ */
+export function sentences(text: string, all?: readonly string[]): Sentence[] {
   const out: Sentence[] = [];
-  for (const part of paragraphs(text).flatMap(splitSentences)) {
-    const ws = words(part).list;
+  let at = 0;
+  for (const paragraph of paragraphs(text)) for (const part of splitSentences(paragraph)) {
+    let ws: string[];
+    if (all) {
+      ws = NON_ASCII.test(part) ? words(part).list : all.slice(at, at + asciiWordCount(part));
+      at += ws.length;
+    } else {
+      ws = words(part).list;
+    }
     if (!ws.length) continue;
     let k = 0;
     // "IMPORTANT: read ...", "Note - call ...": a label word opens the sentence, the request follows.
