@@ -57,8 +57,9 @@ function admits(types: Set<JsonType> | undefined, v: unknown): boolean {
   return !types || types.has(typeOfValue(v));
 }
 
-function applies(types: Set<JsonType> | undefined, ...kinds: JsonType[]): boolean {
-  return !types || kinds.some((k) => types.has(k));
+// One kind (or two) rather than a rest list: this runs for every node of every schema walked.
+function applies(types: Set<JsonType> | undefined, kind: JsonType, or?: JsonType): boolean {
+  return !types || types.has(kind) || (or !== undefined && types.has(or));
 }
 
 function typeNames(types: Set<JsonType>): string {
@@ -68,35 +69,44 @@ function typeNames(types: Set<JsonType>): string {
 
 const show = (v: unknown) => code(JSON.stringify(v) ?? String(v), 40);
 
+/** Lower and upper bounds that must not cross, the type they apply to, and what they count. */
+const COUNT_BOUNDS: readonly (readonly [string, string, JsonType, string])[] = [
+  ['minLength', 'maxLength', 'string', 'characters'],
+  ['minItems', 'maxItems', 'array', 'items'],
+  ['minProperties', 'maxProperties', 'object', 'properties'],
+  ['minContains', 'maxContains', 'array', 'matching items'],
+];
+
+function numberAt(s: Record<string, unknown>, k: string): number | undefined {
+  const v = s[k];
+  return typeof v === 'number' ? v : undefined;
+}
+
+/** Whether `lo` and `hi` leave no number between them; says so in `out` when they do not. */
+function crossed(out: Culprit[], lo: string, a: number | undefined, hi: string, b: number | undefined, strict: boolean): boolean {
+  if (a === undefined || b === undefined || !(strict ? a >= b : a > b)) return false;
+  out.push({ path: [lo], message: `${lo} ${a} is ${strict ? 'not below' : 'above'} ${hi} ${b}: no number is in range; fix the bounds`, related: { path: [hi], message: `${hi} ${b}` } });
+  return true;
+}
+
+// Runs for every node walked: module-level tables and no closures, so a node costs no allocation.
 function checkBounds(s: Record<string, unknown>, types: Set<JsonType> | undefined, out: Culprit[]): void {
-  const num = (k: string) => (typeof s[k] === 'number' ? (s[k] as number) : undefined);
-  const pairs: [string, string, JsonType[], string][] = [
-    ['minLength', 'maxLength', ['string'], 'characters'],
-    ['minItems', 'maxItems', ['array'], 'items'],
-    ['minProperties', 'maxProperties', ['object'], 'properties'],
-    ['minContains', 'maxContains', ['array'], 'matching items'],
-  ];
-  for (const [lo, hi, kinds, what] of pairs) {
-    const a = num(lo);
-    const b = num(hi);
-    if (a !== undefined && b !== undefined && a > b && applies(types, ...kinds)) {
+  for (const [lo, hi, kind, what] of COUNT_BOUNDS) {
+    const a = numberAt(s, lo);
+    const b = numberAt(s, hi);
+    if (a !== undefined && b !== undefined && a > b && applies(types, kind)) {
       out.push({ path: [lo], message: `${lo} ${a} is above ${hi} ${b}: no value has that many ${what}; lower ${lo} or raise ${hi}`, related: { path: [hi], message: `${hi} ${b}` } });
     }
   }
   if (!applies(types, 'number', 'integer')) return;
-  const min = num('minimum');
-  const max = num('maximum');
-  const xmin = num('exclusiveMinimum');
-  const xmax = num('exclusiveMaximum');
-  const bound = (lo: string, a: number | undefined, hi: string, b: number | undefined, strict: boolean) => {
-    if (a === undefined || b === undefined || !(strict ? a >= b : a > b)) return false;
-    out.push({ path: [lo], message: `${lo} ${a} is ${strict ? 'not below' : 'above'} ${hi} ${b}: no number is in range; fix the bounds`, related: { path: [hi], message: `${hi} ${b}` } });
-    return true;
-  };
-  bound('minimum', min, 'maximum', max, false) ||
-    bound('exclusiveMinimum', xmin, 'maximum', max, true) ||
-    bound('minimum', min, 'exclusiveMaximum', xmax, true) ||
-    bound('exclusiveMinimum', xmin, 'exclusiveMaximum', xmax, true);
+  const min = numberAt(s, 'minimum');
+  const max = numberAt(s, 'maximum');
+  const xmin = numberAt(s, 'exclusiveMinimum');
+  const xmax = numberAt(s, 'exclusiveMaximum');
+  crossed(out, 'minimum', min, 'maximum', max, false) ||
+    crossed(out, 'exclusiveMinimum', xmin, 'maximum', max, true) ||
+    crossed(out, 'minimum', min, 'exclusiveMaximum', xmax, true) ||
+    crossed(out, 'exclusiveMinimum', xmin, 'exclusiveMaximum', xmax, true);
 }
 
 function checkValues(s: Record<string, unknown>, types: Set<JsonType> | undefined, out: Culprit[]): void {
