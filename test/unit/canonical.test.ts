@@ -96,5 +96,19 @@ describe('canonical forms under a rubric (FORMAT §3b)', () => {
     assert.deepEqual(names(index.matchesOf(items[3])), ['send', 'send']);
     assert.deepEqual(names(index.lookup(' send ', PLAIN_RUBRIC)), ['send', 'send']);
     assert.deepEqual(index.lookup(undefined, fold), []);
+    // alone: what matchesOf says (one bucket of the item itself), across rubrics too.
+    assert.deepEqual(items.map((i) => index.alone(i)), [true, false, false, false]);
+    assert.equal(index.alone({ v: 'send', r: PLAIN_RUBRIC }), true, 'an item not indexed');
+  });
+
+  it('says an item is alone from its own bucket under one rubric, as matchesOf would', () => {
+    const items = [{ v: { a: 1, b: [2] } }, { v: { b: [2], a: 1.0 } }, { v: ' x ' }, { v: undefined }, { v: 'y' }];
+    const index = rubricIndex(items, (i) => i.v, () => PLAIN_RUBRIC);
+    const fromMatches = items.map((i) => {
+      const found = index.matchesOf(i);
+      return found.length === 0 || (found.length === 1 && found[0].length === 1);
+    });
+    assert.deepEqual(fromMatches, [false, false, true, true, true]);
+    assert.deepEqual(items.map((i) => index.alone(i)), fromMatches);
   });
 });

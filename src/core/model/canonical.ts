@@ -199,6 +199,11 @@ export interface RubricIndex<T> {
   lookup(value: unknown, rubric: Rubric): T[][];
   /** The same for an indexed item's own value under its own rubric (the item itself included). */
   matchesOf(item: T): T[][];
+  /**
+   * Whether no other item is rubric-equal to an indexed item's value (an item without a value is
+   * alone too): `matchesOf` would give one bucket holding the item only, or none.
+   */
+  alone(item: T): boolean;
   /** The canonical text of an item's value under its own rubric. */
   keyOf(item: T): string | undefined;
 }
@@ -214,13 +219,27 @@ export function rubricIndex<T>(items: Iterable<T>, valueOf: (item: T) => unknown
     byQuery: Map<string, Map<string, T[]>>;
   }
   const groups = new Map<string, Group>();
-  const place = new Map<T, { g: Group; i: number }>();
+  // Where each item sits, as plain numbers (its group, its index there): one lint indexes every
+  // case, and an object per item was a tenth of the index's cost.
+  const place = new Map<T, number>();
+  const groupAt: Group[] = [];
+  const indexAt: number[] = [];
+  // The last rubric's id: items come by file, the cases of one config share its rubric, and an id
+  // that is not plain is a JSON text.
+  let lastRubric: Rubric | undefined;
+  let lastId = '';
   for (const item of items) {
     const rubric = rubricOf(item);
-    const id = rubricId(rubric);
+    if (rubric !== lastRubric) {
+      lastRubric = rubric;
+      lastId = rubricId(rubric);
+    }
+    const id = lastId;
     let g = groups.get(id);
     if (!g) groups.set(id, (g = { id, rubric, items: [], texts: new Map(), byQuery: new Map() }));
-    place.set(item, { g, i: g.items.length });
+    place.set(item, groupAt.length);
+    groupAt.push(g);
+    indexAt.push(g.items.length);
     g.items.push(item);
   }
   for (const g of groups.values()) g.texts.set(g.id, g.items.map((item) => canonicalizeUnder(valueOf(item), g.rubric)));
@@ -256,20 +275,35 @@ export function rubricIndex<T>(items: Iterable<T>, valueOf: (item: T) => unknown
     }
     return out;
   };
+  const ownText = (k: number) => groupAt[k].texts.get(groupAt[k].id)![indexAt[k]];
+  const matchesAt = (k: number): T[][] => {
+    const g = groupAt[k];
+    const i = indexAt[k];
+    const underQ = g.texts.get(g.id)![i];
+    return underQ === undefined ? [] : find(g.id, g.rubric, underQ, (j) => textsUnder(g, j.id, j.rubric)[i]);
+  };
   return {
     keyOf: (item) => {
-      const at = place.get(item);
-      return at && at.g.texts.get(at.g.id)![at.i];
+      const k = place.get(item);
+      return k === undefined ? undefined : ownText(k);
     },
     lookup(value, rubric) {
       const underQ = canonicalizeUnder(value, rubric);
       return underQ === undefined ? [] : find(rubricId(rubric), rubric, underQ, (g) => canonicalizeUnder(value, g.rubric));
     },
     matchesOf(item) {
-      const at = place.get(item);
-      if (!at) return [];
-      const underQ = at.g.texts.get(at.g.id)![at.i];
-      return underQ === undefined ? [] : find(at.g.id, at.g.rubric, underQ, (g) => textsUnder(at.g, g.id, g.rubric)[at.i]);
+      const k = place.get(item);
+      return k === undefined ? [] : matchesAt(k);
+    },
+    alone(item) {
+      const k = place.get(item);
+      if (k === undefined) return true;
+      const text = ownText(k);
+      if (text === undefined) return true;
+      // One rubric (nearly every workspace): the item's own bucket says it, with no list built.
+      if (groups.size === 1) return bucketsFor(groupAt[k], groupAt[k].id, groupAt[k].rubric).get(text)!.length === 1;
+      const found = matchesAt(k);
+      return found.length === 1 && found[0].length === 1;
     },
   };
 }
