@@ -25,11 +25,13 @@ export function scorerOf(c: CaseModel): CaseScorer {
   let s = scorers.get(c);
   if (!s) {
     const patterns = readPatterns(c.value);
-    const tools = caseTools(c);
     s = {
       patterns,
-      tools,
-      live: livePatterns(patterns, tools),
+      // Read only for cases with patterns or an attack: a map per benign case was most of a scorer.
+      get tools() {
+        return caseTools(c);
+      },
+      live: patterns.length === 0 ? [] : livePatterns(patterns, caseTools(c)),
       discriminator: typeof c.value.discriminator === 'string' ? c.value.discriminator : undefined,
       oracle: oracleTrajectory(c.value),
     };
