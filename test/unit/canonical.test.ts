@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { canonicalHash, canonicalize, canonicalizeUnder, groupByCanonical, isPlainRubric, PLAIN_RUBRIC, rubricId, rubricIndex, type Rubric } from '../../src/core/model/canonical';
+import { hintPart } from '../../src/core/model/duplicate';
 import { parseJson } from '../../src/core/text/parse';
 import { getNodeValue } from 'jsonc-parser';
 
@@ -110,5 +111,17 @@ describe('canonical forms under a rubric (FORMAT §3b)', () => {
     });
     assert.deepEqual(fromMatches, [false, false, true, true, true]);
     assert.deepEqual(items.map((i) => index.alone(i)), fromMatches);
+  });
+});
+
+describe('duplicate hint parts', () => {
+  it('are equal whenever the canonical texts are (the pre-filter never hides a copy)', () => {
+    const values: unknown[] = ['send', ' send ', 'Send', '"send"', '1', 1, 1.0, { a: 1, b: 2 }, { b: 2, a: 1 }, [1], null, undefined, '', ' '];
+    for (const a of values) {
+      for (const b of values) {
+        if (canonicalize(a) === canonicalize(b)) assert.equal(hintPart(a), hintPart(b), `${JSON.stringify(a)} / ${JSON.stringify(b)}`);
+      }
+    }
+    assert.notEqual(hintPart('send'), hintPart('Send'));
   });
 });
