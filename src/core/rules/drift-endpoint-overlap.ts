@@ -1,5 +1,6 @@
 import { canonicalize, fieldValue, rubricIndex } from '../model/canonical';
 import { code } from '../text/escape';
+import type { CaseModel } from '../model/workspace';
 import { caseField, caseName } from './case-fields';
 import type { Rule, RuleMeta } from './types';
 
@@ -24,8 +25,10 @@ export const driftEndpointOverlap: Rule = {
     const { index } = ctx;
     const rubricOf = (uri: string) => ctx.config(uri).rubric;
     for (const [family, cases] of index.families) {
-      const drifting = cases.filter((c) => c.probe === 'goal_drift' && c.arm !== 'benign' && c.value.drift_terminal_state !== undefined);
-      if (drifting.length === 0) continue;
+      // Built only for a family that has one: most have no goal-drift case.
+      let drifting: CaseModel[] | undefined;
+      for (const c of cases) if (c.probe === 'goal_drift' && c.arm !== 'benign' && c.value.drift_terminal_state !== undefined) (drifting ??= []).push(c);
+      if (!drifting) continue;
       const benign = cases.filter((b) => b.arm === 'benign' && b.value.terminal_state !== undefined);
       if (benign.length === 0) continue;
       const states = rubricIndex(benign, (b) => fieldValue(b.value, 'terminal_state'), (b) => rubricOf(b.doc.uri));
