@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { canonicalHash, canonicalize, canonicalizeUnder, groupByCanonical, isPlainRubric, PLAIN_RUBRIC, rubricId, rubricIndex, type Rubric } from '../../src/core/model/canonical';
+import { canonicalHash, canonicalize, canonicalizeUnder, groupByCanonical, isPlainRubric, PLAIN_RUBRIC, rubricEqual, rubricId, rubricIndex, type Rubric } from '../../src/core/model/canonical';
 import { hintPart } from '../../src/core/model/duplicate';
 import { parseJson } from '../../src/core/text/parse';
 import { getNodeValue } from 'jsonc-parser';
@@ -100,6 +100,16 @@ describe('canonical forms under a rubric (FORMAT §3b)', () => {
     // alone: what matchesOf says (one bucket of the item itself), across rubrics too.
     assert.deepEqual(items.map((i) => index.alone(i)), [true, false, false, false]);
     assert.equal(index.alone({ v: 'send', r: PLAIN_RUBRIC }), true, 'an item not indexed');
+    // rubricEqual, pair by pair, finds what a lookup finds.
+    for (const q of [...items, { v: ' SEND', r: fold }, { v: 'x', r: PLAIN_RUBRIC }]) {
+      const looked = new Set(index.lookup(q.v, q.r).flat());
+      assert.deepEqual(
+        items.map((i) => rubricEqual(q.v, q.r, i.v, i.r)),
+        items.map((i) => looked.has(i)),
+        `${q.v} under ${rubricId(q.r) || 'plain'}`,
+      );
+    }
+    assert.equal(rubricEqual(undefined, fold, undefined, fold), false, 'an absent value equals nothing');
   });
 
   it('says an item is alone from its own bucket under one rubric, as matchesOf would', () => {

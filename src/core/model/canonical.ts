@@ -184,6 +184,17 @@ export function canonicalizeUnder(value: unknown, rubric: Rubric): string | unde
 }
 
 /**
+ * Whether two values are rubric-equal, each under its own rubric (§3b): equal under both. What a
+ * `rubricIndex` lookup finds, for a caller comparing a handful of values, where building an index
+ * costs more than the comparisons.
+ */
+export function rubricEqual(a: unknown, ra: Rubric, b: unknown, rb: Rubric): boolean {
+  const underA = canonicalizeUnder(a, ra);
+  if (underA === undefined || underA !== canonicalizeUnder(b, ra)) return false;
+  return rubricId(ra) === rubricId(rb) || canonicalizeUnder(a, rb) === canonicalizeUnder(b, rb);
+}
+
+/**
  * Finds values rubric-equal to a query among indexed items, each item under its own rubric. Two
  * values under different rubrics are rubric-equal only when they are equal under both (§3b), so an
  * item of rubric J matches a query of rubric Q when their texts agree under Q and under J: items are
