@@ -33,6 +33,8 @@ interface DataPayload {
 
 /** The case's labels that point into its own `task` (`#/task`, or the case's own file and path spelled out). */
 function taskLabels(index: WorkspaceIndex, c: CaseModel): { path: JsonPath; text: string }[] {
+  // A case with no label at all (most) has none in its task.
+  if (c.value.injection_field === undefined) return [];
   return labelStrings(c).filter((l) => {
     if (l.text.startsWith('#')) {
       const tokens = parsePointer(l.text.slice(1));
@@ -111,9 +113,12 @@ export const principalConfusion: Rule = {
         continue;
       }
       if (typeof c.value.task !== 'string') continue;
+      // The payloads first: most cases have none in their data, and reading the task for a
+      // delegation phrase is the costlier question.
+      let payloads = dataPayloads(ctx, index, c);
+      if (payloads.length === 0) continue;
       const delegation = delegationIn(c.value.task);
       if (!delegation) continue;
-      let payloads = dataPayloads(ctx, index, c);
       const anchors = anchorsIn(c.value.task);
       if (anchors.length) payloads = payloads.filter((p) => near(index, p, anchors));
       if (payloads.length === 0) continue;
