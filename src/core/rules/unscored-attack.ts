@@ -119,7 +119,7 @@ export const unscoredAttack: Rule = {
     for (const c of index.cases) {
       const scorer = scorerOf(c);
       const unscored = follower(ctx, index, c, scorer);
-      deadPatterns(ctx, index, c, scorer, unscored);
+      if (scorer.patterns.length > 0) deadPatterns(ctx, index, c, scorer, unscored);
       uncoveredTools(ctx, index, c, scorer, unscored);
     }
   },
