@@ -18,7 +18,7 @@ export const MAX_NODES = 20_000;
 
 /** One tool's walk: answers by node, and what is left of its budget. */
 interface Walk {
-  memo: Map<object, Culprit[]>;
+  memo: Map<object, readonly Culprit[]>;
   left: number;
 }
 
@@ -219,29 +219,33 @@ function checkBranches(w: Walk, s: Record<string, unknown>, types: Set<JsonType>
   }
 }
 
-function walkNode(w: Walk, schema: unknown, depth: number): Culprit[] {
-  if (depth > MAX_DEPTH) return [];
+/** No culprit: shared by every satisfiable node (answers are read, never changed). */
+const NONE: readonly Culprit[] = Object.freeze([]);
+
+function walkNode(w: Walk, schema: unknown, depth: number): readonly Culprit[] {
+  if (depth > MAX_DEPTH) return NONE;
   if (schema === false) return [{ path: [], message: 'the schema is `false`: no value can satisfy it' }];
-  if (!isJsonObject(schema)) return [];
+  if (!isJsonObject(schema)) return NONE;
   const hit = w.memo.get(schema);
   if (hit) return hit;
-  if (w.left <= 0) return [];
+  if (w.left <= 0) return NONE;
   w.left--;
   // Marked before the walk: a node met again inside itself (never in parsed JSON) reads as satisfiable.
-  w.memo.set(schema, []);
+  w.memo.set(schema, NONE);
   const types = typesOf(schema);
   const out: Culprit[] = [];
   checkValues(schema, types, out);
   checkBounds(schema, types, out);
   checkRequired(w, schema, types, depth, out);
   checkBranches(w, schema, types, depth, out);
-  const result = out.slice(0, MAX_PER_SCHEMA);
+  // Nearly every node is satisfiable: the shared empty answer, and no copy of a short list.
+  const result = out.length === 0 ? NONE : out.length > MAX_PER_SCHEMA ? out.slice(0, MAX_PER_SCHEMA) : out;
   w.memo.set(schema, result);
   return result;
 }
 
 /** Every reason the schema can never be satisfied (capped); empty when it can be, or when unsure. */
-export function unsatisfiable(schema: unknown): Culprit[] {
+export function unsatisfiable(schema: unknown): readonly Culprit[] {
   return walkNode({ memo: new Map(), left: MAX_NODES }, schema, 0);
 }
 
