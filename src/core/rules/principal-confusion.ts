@@ -65,6 +65,18 @@ function dataPayloads(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel): Da
 }
 
 /**
+ * Whether `dataPayloads` may find something, with nothing built: the case labels a payload, the
+ * detector found one outside its task, or in its environment file. False means it finds nothing.
+ */
+function mayHaveDataPayload(ctx: RuleContext, c: CaseModel): boolean {
+  if (c.value.injection_field !== undefined) return true;
+  const analysis = injectionAnalysis(ctx);
+  if (analysis.caseHits.get(c)?.some((h) => h.surface !== 'task')) return true;
+  const env = c.environment;
+  return !!env?.file && !env.problem && (analysis.envHits.get(env.file.doc.uri)?.length ?? 0) > 0;
+}
+
+/**
  * Whether a payload sits in data a name of the task belongs to: the name in its path (a page keyed by
  * its URL, a file by its name), in the payload itself, or in a value beside it (an e-mail's sender).
  */
@@ -113,12 +125,12 @@ export const principalConfusion: Rule = {
         continue;
       }
       if (typeof c.value.task !== 'string') continue;
-      // The payloads first: most cases have none in their data, and reading the task for a
-      // delegation phrase is the costlier question.
-      let payloads = dataPayloads(ctx, index, c);
-      if (payloads.length === 0) continue;
+      // Most cases have nothing in their data to delegate to; reading the task for a delegation
+      // phrase is the costlier question, asked only of a case that may.
+      if (!mayHaveDataPayload(ctx, c)) continue;
       const delegation = delegationIn(c.value.task);
       if (!delegation) continue;
+      let payloads = dataPayloads(ctx, index, c);
       const anchors = anchorsIn(c.value.task);
       if (anchors.length) payloads = payloads.filter((p) => near(index, p, anchors));
       if (payloads.length === 0) continue;
