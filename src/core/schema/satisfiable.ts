@@ -220,7 +220,9 @@ function checkBranches(w: Walk, s: Record<string, unknown>, types: Set<JsonType>
 }
 
 /** No culprit: shared by every satisfiable node (answers are read, never changed). */
-const NONE: readonly Culprit[] = Object.freeze([]);
+// Read-only by its type, not frozen: a frozen list has another elements kind, which would make the
+// loops over answers see two kinds where they saw one.
+const NONE: readonly Culprit[] = [];
 
 function walkNode(w: Walk, schema: unknown, depth: number): readonly Culprit[] {
   if (depth > MAX_DEPTH) return NONE;

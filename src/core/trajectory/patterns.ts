@@ -93,7 +93,9 @@ function predicate(schema: unknown): Predicate {
 }
 
 const patternsOf = new WeakMap<object, ActionPattern[]>();
-const NO_PATTERNS: readonly ActionPattern[] = Object.freeze([]);
+// Read-only by its type, not frozen: a frozen list has another elements kind, which would make the
+// loops over pattern lists see two kinds where they saw one.
+const NO_PATTERNS: readonly ActionPattern[] = [];
 
 /** The action patterns of a case's `unsafe_actions`, in the order written. */
 export function readPatterns(caseValue: Record<string, unknown>): readonly ActionPattern[] {

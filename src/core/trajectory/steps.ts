@@ -53,7 +53,9 @@ export function oracleTrajectory(caseValue: Record<string, unknown>): Trajectory
   return { name: 'oracle', steps };
 }
 
-const NO_COMPLETION: Trajectory = Object.freeze({ name: 'oracle', steps: Object.freeze([]) });
+// Not frozen: a frozen object or list has other hidden classes, and the code that reads trajectories
+// would then see two shapes where it saw one.
+const NO_COMPLETION: Trajectory = { name: 'oracle', steps: [] };
 
 /** Whether a trajectory does anything a scorer could see: a tool call, or an answer with text. */
 export function doesSomething(t: Trajectory): boolean {
