@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { canonicalHash, canonicalize, canonicalizeUnder, groupByCanonical, isPlainRubric, PLAIN_RUBRIC, rubricId, rubricIndex, type Rubric } from '../../src/core/model/canonical';
+import { canonicalHash, canonicalize, canonicalizeUnder, groupByCanonical, isPlainRubric, PLAIN_RUBRIC, rubricEqual, rubricId, rubricIndex, type Rubric } from '../../src/core/model/canonical';
+import { hintPart } from '../../src/core/model/duplicate';
 import { parseJson } from '../../src/core/text/parse';
 import { getNodeValue } from 'jsonc-parser';
 
@@ -96,5 +97,41 @@ describe('canonical forms under a rubric (FORMAT §3b)', () => {
     assert.deepEqual(names(index.matchesOf(items[3])), ['send', 'send']);
     assert.deepEqual(names(index.lookup(' send ', PLAIN_RUBRIC)), ['send', 'send']);
     assert.deepEqual(index.lookup(undefined, fold), []);
+    // alone: what matchesOf says (one bucket of the item itself), across rubrics too.
+    assert.deepEqual(items.map((i) => index.alone(i)), [true, false, false, false]);
+    assert.equal(index.alone({ v: 'send', r: PLAIN_RUBRIC }), true, 'an item not indexed');
+    // rubricEqual, pair by pair, finds what a lookup finds.
+    for (const q of [...items, { v: ' SEND', r: fold }, { v: 'x', r: PLAIN_RUBRIC }]) {
+      const looked = new Set(index.lookup(q.v, q.r).flat());
+      assert.deepEqual(
+        items.map((i) => rubricEqual(q.v, q.r, i.v, i.r)),
+        items.map((i) => looked.has(i)),
+        `${q.v} under ${rubricId(q.r) || 'plain'}`,
+      );
+    }
+    assert.equal(rubricEqual(undefined, fold, undefined, fold), false, 'an absent value equals nothing');
+  });
+
+  it('says an item is alone from its own bucket under one rubric, as matchesOf would', () => {
+    const items = [{ v: { a: 1, b: [2] } }, { v: { b: [2], a: 1.0 } }, { v: ' x ' }, { v: undefined }, { v: 'y' }];
+    const index = rubricIndex(items, (i) => i.v, () => PLAIN_RUBRIC);
+    const fromMatches = items.map((i) => {
+      const found = index.matchesOf(i);
+      return found.length === 0 || (found.length === 1 && found[0].length === 1);
+    });
+    assert.deepEqual(fromMatches, [false, false, true, true, true]);
+    assert.deepEqual(items.map((i) => index.alone(i)), fromMatches);
+  });
+});
+
+describe('duplicate hint parts', () => {
+  it('are equal whenever the canonical texts are (the pre-filter never hides a copy)', () => {
+    const values: unknown[] = ['send', ' send ', 'Send', '"send"', '1', 1, 1.0, { a: 1, b: 2 }, { b: 2, a: 1 }, [1], null, undefined, '', ' '];
+    for (const a of values) {
+      for (const b of values) {
+        if (canonicalize(a) === canonicalize(b)) assert.equal(hintPart(a), hintPart(b), `${JSON.stringify(a)} / ${JSON.stringify(b)}`);
+      }
+    }
+    assert.notEqual(hintPart('send'), hintPart('Send'));
   });
 });

@@ -56,6 +56,25 @@ describe('validator cache: schemas that differ only in annotations', () => {
     assert.equal(compileParameterSchema(schema({}, { examples: 'not a list' })), undefined);
   });
 
+  it('does not share when the data differs: enum order, const, required, a nested map or list', () => {
+    const base = { type: 'object', properties: { a: { enum: ['x', 'y'] } }, allOf: [{ required: ['a'] }] };
+    const v = compileParameterSchema({ ...base, description: 'd' });
+    assert.equal(compileParameterSchema({ ...base, title: 't' }), v);
+    assert.notEqual(compileParameterSchema({ ...base, properties: { a: { enum: ['y', 'x'] } } }), v);
+    assert.notEqual(compileParameterSchema({ ...base, properties: { b: { enum: ['x', 'y'] } } }), v);
+    assert.notEqual(compileParameterSchema({ ...base, allOf: [{ required: ['b'] }] }), v);
+    assert.notEqual(compileParameterSchema({ ...base, allOf: [{ required: ['a'] }, {}] }), v);
+  });
+
+  it('keeps annotations in the key when a $ref points into one', () => {
+    const into = (t: string) => ({ type: 'object', properties: { a: { default: { type: t } }, b: { $ref: '#/properties/a/default' } } });
+    const str = compileParameterSchema(into('string'))!;
+    const num = compileParameterSchema(into('number'))!;
+    assert.notEqual(str, num);
+    assert.equal(num({ b: 3 }), true);
+    assert.equal(num({ b: 'three' }), false);
+  });
+
   it('does not share across drafts', () => {
     const d07 = compileParameterSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', items: [{ type: 'string' }] });
     const d2020 = compileParameterSchema({ type: 'object', items: [{ type: 'string' }] });

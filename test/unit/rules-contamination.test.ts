@@ -127,6 +127,22 @@ describe('drift-endpoint-overlap', () => {
     };
     assert.deepEqual(await lintRule(files, 'drift-endpoint-overlap'), []);
   });
+
+  it('finds the same matches in a family too big to compare pair by pair (an index) as in small ones', async () => {
+    // 9 × 9 pairs is past the direct comparison; each drifting case alone with its benign cases is not.
+    const states = (k: number) => [{ n: k % 3 }, ` s${k % 3} `, [k % 3]][k % 3];
+    const big = Array.from({ length: 9 }, (_, k) => drift(`d${k}`, states(k)));
+    const benign = Array.from({ length: 9 }, (_, k) => ben(`b${k}`, { terminal_state: states(k + 3) }));
+    const together = await lintRule({ 'a.litmus.json': suite(...big, ...benign) }, 'drift-endpoint-overlap');
+    const apart = await lintRule(
+      Object.fromEntries(big.map((d, k) => [`f${k}.litmus.json`, suite({ ...d, family: `f${k}` }, ...benign.map((b) => ({ ...b, family: `f${k}` })))])),
+      'drift-endpoint-overlap',
+    );
+    assert.equal(together.length, 9);
+    const said = (ds: typeof together) => ds.map((d) => `${d.message.replace(/ in family `[^`]*`/, '')} ${d.related.length}`).sort();
+    assert.deepEqual(said(together), said(apart));
+    assert.match(together[0].message, /and 2 more/);
+  });
 });
 
 describe('scope-contradiction', () => {

@@ -184,6 +184,17 @@ export function canonicalizeUnder(value: unknown, rubric: Rubric): string | unde
 }
 
 /**
+ * Whether two values are rubric-equal, each under its own rubric (§3b): equal under both. What a
+ * `rubricIndex` lookup finds, for a caller comparing a handful of values, where building an index
+ * costs more than the comparisons.
+ */
+export function rubricEqual(a: unknown, ra: Rubric, b: unknown, rb: Rubric): boolean {
+  const underA = canonicalizeUnder(a, ra);
+  if (underA === undefined || underA !== canonicalizeUnder(b, ra)) return false;
+  return rubricId(ra) === rubricId(rb) || canonicalizeUnder(a, rb) === canonicalizeUnder(b, rb);
+}
+
+/**
  * Finds values rubric-equal to a query among indexed items, each item under its own rubric. Two
  * values under different rubrics are rubric-equal only when they are equal under both (§3b), so an
  * item of rubric J matches a query of rubric Q when their texts agree under Q and under J: items are
@@ -199,51 +210,81 @@ export interface RubricIndex<T> {
   lookup(value: unknown, rubric: Rubric): T[][];
   /** The same for an indexed item's own value under its own rubric (the item itself included). */
   matchesOf(item: T): T[][];
+  /**
+   * Whether no other item is rubric-equal to an indexed item's value (an item without a value is
+   * alone too): `matchesOf` would give one bucket holding the item only, or none.
+   */
+  alone(item: T): boolean;
   /** The canonical text of an item's value under its own rubric. */
   keyOf(item: T): string | undefined;
 }
 
 export function rubricIndex<T>(items: Iterable<T>, valueOf: (item: T) => unknown, rubricOf: (item: T) => Rubric): RubricIndex<T> {
+  // Built per family by some rules (a thousand small indexes a lint), so a group holds its own
+  // texts and buckets directly, and the maps for other rubrics and for items come when first asked.
   interface Group {
     id: string;
     rubric: Rubric;
     items: T[];
-    /** Item texts under each rubric asked about (their own first), by rubric id. */
-    texts: Map<string, (string | undefined)[]>;
-    /** Buckets by query rubric id. */
-    byQuery: Map<string, Map<string, T[]>>;
+    /** Item texts under the group's own rubric. */
+    own: (string | undefined)[];
+    /** Item texts under other rubrics asked about, by rubric id. */
+    textsBy?: Map<string, (string | undefined)[]>;
+    /** Buckets for queries of the group's own rubric. */
+    ownBuckets?: Map<string, T[]>;
+    /** Buckets for queries of other rubrics, by rubric id. */
+    bucketsBy?: Map<string, Map<string, T[]>>;
   }
   const groups = new Map<string, Group>();
-  const place = new Map<T, { g: Group; i: number }>();
+  // Where each item sits, as plain numbers (its group, its index there), not an object per item.
+  const ordered: T[] = [];
+  const groupAt: Group[] = [];
+  const indexAt: number[] = [];
+  // The last rubric's id: items come by file, the cases of one config share its rubric, and an id
+  // that is not plain is a JSON text.
+  let lastRubric: Rubric | undefined;
+  let lastId = '';
   for (const item of items) {
     const rubric = rubricOf(item);
-    const id = rubricId(rubric);
+    if (rubric !== lastRubric) {
+      lastRubric = rubric;
+      lastId = rubricId(rubric);
+    }
+    const id = lastId;
     let g = groups.get(id);
-    if (!g) groups.set(id, (g = { id, rubric, items: [], texts: new Map(), byQuery: new Map() }));
-    place.set(item, { g, i: g.items.length });
+    if (!g) groups.set(id, (g = { id, rubric, items: [], own: [] }));
+    ordered.push(item);
+    groupAt.push(g);
+    indexAt.push(g.items.length);
     g.items.push(item);
   }
-  for (const g of groups.values()) g.texts.set(g.id, g.items.map((item) => canonicalizeUnder(valueOf(item), g.rubric)));
+  for (const g of groups.values()) g.own = g.items.map((item) => canonicalizeUnder(valueOf(item), g.rubric));
   const textsUnder = (g: Group, id: string, rubric: Rubric): (string | undefined)[] => {
-    let texts = g.texts.get(id);
-    if (!texts) g.texts.set(id, (texts = g.items.map((item) => canonicalizeUnder(valueOf(item), rubric))));
+    if (id === g.id) return g.own;
+    g.textsBy ??= new Map();
+    let texts = g.textsBy.get(id);
+    if (!texts) g.textsBy.set(id, (texts = g.items.map((item) => canonicalizeUnder(valueOf(item), rubric))));
     return texts;
   };
   // The pair of texts in one order (the rubric ids' order), so an item and a query build the same key.
   const pairKey = (q: string, underQ: string, j: string, underJ: string) => (q < j ? `${underQ}\u0000${underJ}` : `${underJ}\u0000${underQ}`);
-  const bucketsFor = (g: Group, q: string, rubric: Rubric): Map<string, T[]> => {
-    let buckets = g.byQuery.get(q);
-    if (buckets) return buckets;
-    buckets = new Map();
-    const own = g.texts.get(g.id)!;
-    const other = g.id === q ? own : textsUnder(g, q, rubric);
+  const build = (g: Group, q: string, rubric: Rubric): Map<string, T[]> => {
+    const buckets = new Map<string, T[]>();
+    const own = g.own;
+    const other = textsUnder(g, q, rubric);
     for (let i = 0; i < g.items.length; i++) {
       const a = own[i];
       const b = other[i];
       if (a === undefined || b === undefined) continue;
       pushTo(buckets, g.id === q ? a : pairKey(q, b, g.id, a), g.items[i]);
     }
-    g.byQuery.set(q, buckets);
+    return buckets;
+  };
+  const bucketsFor = (g: Group, q: string, rubric: Rubric): Map<string, T[]> => {
+    if (g.id === q) return (g.ownBuckets ??= build(g, q, rubric));
+    g.bucketsBy ??= new Map();
+    let buckets = g.bucketsBy.get(q);
+    if (!buckets) g.bucketsBy.set(q, (buckets = build(g, q, rubric)));
     return buckets;
   };
   const find = (q: string, rubric: Rubric, underQ: string, under: (g: Group) => string | undefined): T[][] => {
@@ -256,20 +297,43 @@ export function rubricIndex<T>(items: Iterable<T>, valueOf: (item: T) => unknown
     }
     return out;
   };
+  let place: Map<T, number> | undefined;
+  const placeOf = (item: T): number | undefined => {
+    if (!place) {
+      place = new Map();
+      for (let k = 0; k < ordered.length; k++) place.set(ordered[k], k);
+    }
+    return place.get(item);
+  };
+  const matchesAt = (k: number): T[][] => {
+    const g = groupAt[k];
+    const i = indexAt[k];
+    const underQ = g.own[i];
+    return underQ === undefined ? [] : find(g.id, g.rubric, underQ, (j) => textsUnder(g, j.id, j.rubric)[i]);
+  };
   return {
     keyOf: (item) => {
-      const at = place.get(item);
-      return at && at.g.texts.get(at.g.id)![at.i];
+      const k = placeOf(item);
+      return k === undefined ? undefined : groupAt[k].own[indexAt[k]];
     },
     lookup(value, rubric) {
       const underQ = canonicalizeUnder(value, rubric);
       return underQ === undefined ? [] : find(rubricId(rubric), rubric, underQ, (g) => canonicalizeUnder(value, g.rubric));
     },
     matchesOf(item) {
-      const at = place.get(item);
-      if (!at) return [];
-      const underQ = at.g.texts.get(at.g.id)![at.i];
-      return underQ === undefined ? [] : find(at.g.id, at.g.rubric, underQ, (g) => textsUnder(at.g, g.id, g.rubric)[at.i]);
+      const k = placeOf(item);
+      return k === undefined ? [] : matchesAt(k);
+    },
+    alone(item) {
+      const k = placeOf(item);
+      if (k === undefined) return true;
+      const g = groupAt[k];
+      const text = g.own[indexAt[k]];
+      if (text === undefined) return true;
+      // One rubric (nearly every workspace): the item's own bucket says it, with no list built.
+      if (groups.size === 1) return bucketsFor(g, g.id, g.rubric).get(text)!.length === 1;
+      const found = matchesAt(k);
+      return found.length === 1 && found[0].length === 1;
     },
   };
 }

@@ -66,3 +66,13 @@ export function duplicateForm(fromUri: string, value: Record<string, unknown>): 
 export function duplicateHint(value: Record<string, unknown>): string {
   return `${canonicalize(value.arm) ?? ''}\u0000${canonicalize(value.task) ?? ''}`;
 }
+
+/**
+ * One part of the duplicate hint (a case's `arm` or `task`) with no text built for it: a string
+ * as it compares canonically (trimmed; nearly always the string itself), any other value by its
+ * canonical text. Values with equal canonical texts have equal parts; a string and another value
+ * may share one, which only sends a case on to the full comparison.
+ */
+export function hintPart(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : (canonicalize(value) ?? '');
+}

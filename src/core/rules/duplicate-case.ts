@@ -1,4 +1,4 @@
-import { duplicateForm, duplicateHint } from '../model/duplicate';
+import { duplicateForm, hintPart } from '../model/duplicate';
 import type { CaseModel } from '../model/workspace';
 import { pushTo } from '../text/multimap';
 import { caseField, caseName } from './case-fields';
@@ -34,13 +34,23 @@ export const duplicateCase: Rule = {
     const { index } = ctx;
     // Copies share their arm and task: only cases that share those with another case get their
     // whole canonical form built (a text the size of the case, for every case, was most of the rule).
-    const hints = index.cases.map((c) => duplicateHint(c.value));
-    const hinted = new Map<string, number>();
-    for (const h of hints) hinted.set(h, (hinted.get(h) ?? 0) + 1);
+    // Counted by arm, then by task as written, so no key text is built per case.
+    const byArm = new Map<string, Map<string, number>>();
+    const counts: Map<string, number>[] = [];
+    const tasks: string[] = [];
+    for (const c of index.cases) {
+      const arm = hintPart(c.value.arm);
+      const task = hintPart(c.value.task);
+      let byTask = byArm.get(arm);
+      if (!byTask) byArm.set(arm, (byTask = new Map()));
+      byTask.set(task, (byTask.get(task) ?? 0) + 1);
+      counts.push(byTask);
+      tasks.push(task);
+    }
     const byForm = new Map<string, CaseModel[]>();
     for (let i = 0; i < index.cases.length; i++) {
       const c = index.cases[i];
-      if (hinted.get(hints[i])! < 2) continue;
+      if (counts[i].get(tasks[i])! < 2) continue;
       const form = duplicateForm(c.doc.uri, c.value);
       if (form !== undefined) pushTo(byForm, form, c);
     }

@@ -26,7 +26,9 @@ export function seedLoops(index: WorkspaceIndex): Map<CaseModel, { cycle: CaseMo
   const state = new Map<CaseModel, 1 | 2>();
   const loops = new Map<CaseModel, { cycle: CaseModel[]; at: number }>();
   for (const start of index.cases) {
-    if (state.has(start)) continue;
+    // A case with no seed ends every chain that reaches it and starts none worth walking: it is
+    // coloured when a chain reaches it, and most cases are such originals.
+    if (typeof start.value.seed_id !== 'string' || state.has(start)) continue;
     const path: CaseModel[] = [];
     let c: CaseModel | undefined = start;
     while (c && !state.has(c)) {

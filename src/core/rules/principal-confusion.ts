@@ -33,6 +33,8 @@ interface DataPayload {
 
 /** The case's labels that point into its own `task` (`#/task`, or the case's own file and path spelled out). */
 function taskLabels(index: WorkspaceIndex, c: CaseModel): { path: JsonPath; text: string }[] {
+  // A case with no label at all (most) has none in its task.
+  if (c.value.injection_field === undefined) return [];
   return labelStrings(c).filter((l) => {
     if (l.text.startsWith('#')) {
       const tokens = parsePointer(l.text.slice(1));
@@ -63,6 +65,18 @@ function dataPayloads(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel): Da
 }
 
 /**
+ * Whether `dataPayloads` may find something, with nothing built: the case labels a payload, the
+ * detector found one outside its task, or in its environment file. False means it finds nothing.
+ */
+function mayHaveDataPayload(ctx: RuleContext, c: CaseModel): boolean {
+  if (c.value.injection_field !== undefined) return true;
+  const analysis = injectionAnalysis(ctx);
+  if (analysis.caseHits.get(c)?.some((h) => h.surface !== 'task')) return true;
+  const env = c.environment;
+  return !!env?.file && !env.problem && (analysis.envHits.get(env.file.doc.uri)?.length ?? 0) > 0;
+}
+
+/**
  * Whether a payload sits in data a name of the task belongs to: the name in its path (a page keyed by
  * its URL, a file by its name), in the payload itself, or in a value beside it (an e-mail's sender).
  */
@@ -78,6 +92,10 @@ function near(index: WorkspaceIndex, p: DataPayload, anchors: string[]): boolean
   return anchors.some((a) => text.includes(a));
 }
 
+const ADVICE =
+  'an agent that does all its user asked fails and one that declines part of it passes, so the adversarial arm rewards refusal (condition 2); ' +
+  'declare `"resolution": "partial_decline"` with a comply-shaped benign twin scored on the request, or move the payload out of the user\'s request';
+
 export const principalConfusion: Rule = {
   meta,
   check(ctx) {
@@ -86,26 +104,30 @@ export const principalConfusion: Rule = {
       if (c.arm !== 'adversarial') continue;
       const resolution = c.value.resolution;
       if (resolution !== undefined && resolution !== 'comply') continue;
-      const at = caseField(index, c, resolution !== undefined ? 'resolution' : 'probe');
+      // Where and how a finding is said, built only for a case that has one (most have none).
+      const at = () => caseField(index, c, resolution !== undefined ? 'resolution' : 'probe');
       const scored = resolution === undefined ? 'declares no resolution (so `comply`)' : 'is scored `comply`';
-      const fix = setCaseField(index, c, 'resolution', 'partial_decline', 'Set resolution to "partial_decline" (then give it a comply-shaped benign twin scored on the request)');
-      fix.unambiguous = false;
-      fix.changesClaim = true;
-      const advice =
-        'an agent that does all its user asked fails and one that declines part of it passes, so the adversarial arm rewards refusal (condition 2); ' +
-        'declare `"resolution": "partial_decline"` with a comply-shaped benign twin scored on the request, or move the payload out of the user\'s request';
+      const fix = () => {
+        const f = setCaseField(index, c, 'resolution', 'partial_decline', 'Set resolution to "partial_decline" (then give it a comply-shaped benign twin scored on the request)');
+        f.unambiguous = false;
+        f.changesClaim = true;
+        return f;
+      };
       const inTask = taskLabels(index, c);
       if (inTask.length) {
         ctx.report({
-          at,
-          message: `the attack is the user's own request: injection_field ${code(inTask[0].text)} points into the task, and the case ${scored}; ${advice}`,
+          at: at(),
+          message: `the attack is the user's own request: injection_field ${code(inTask[0].text)} points into the task, and the case ${scored}; ${ADVICE}`,
           related: inTask.map((l) => ({ at: { uri: c.doc.uri, root: c.root, path: l.path }, message: 'the payload is labelled in the task' })),
-          fixes: [fix],
+          fixes: [fix()],
           data: { trigger: 'task-label' },
         });
         continue;
       }
       if (typeof c.value.task !== 'string') continue;
+      // Most cases have nothing in their data to delegate to; reading the task for a delegation
+      // phrase is the costlier question, asked only of a case that may.
+      if (!mayHaveDataPayload(ctx, c)) continue;
       const delegation = delegationIn(c.value.task);
       if (!delegation) continue;
       let payloads = dataPayloads(ctx, index, c);
@@ -114,15 +136,15 @@ export const principalConfusion: Rule = {
       if (payloads.length === 0) continue;
       const first = payloads[0];
       ctx.report({
-        at,
+        at: at(),
         severity: 'warning',
         message:
-          `the attack is the user's own request: the task says ${quote(delegation.phrase, 60)} about data that holds the payload (at ${code(formatPointer(first.path))}), and the case ${scored}; ${advice}`,
+          `the attack is the user's own request: the task says ${quote(delegation.phrase, 60)} about data that holds the payload (at ${code(formatPointer(first.path))}), and the case ${scored}; ${ADVICE}`,
         related: [
           { at: caseField(index, c, 'task'), message: `the task hands its orders to the data: ${quote(delegation.phrase, 60)}` },
           ...payloads.slice(0, 5).map((p) => ({ at: p, message: 'the payload the task delegates to' })),
         ],
-        fixes: [fix],
+        fixes: [fix()],
         data: { trigger: 'delegation', phrase: delegation.phrase },
       });
     }

@@ -1,7 +1,7 @@
 import { setValue } from '../text/edit';
 import { code } from '../text/escape';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
-import type { FixSpec } from '../text/fix';
+import { lazyFix, type FixSpec } from '../text/fix';
 import { caseField as at, caseName as name, setCaseField as setField } from './case-fields';
 import type { RelatedSpec, Rule, RuleContext, RuleMeta } from './types';
 
@@ -92,12 +92,13 @@ function checkAdversarial(ctx: RuleContext, c: CaseModel): void {
  * without asking (FORMAT §10).
  */
 function setDiscriminator(index: WorkspaceIndex, cases: CaseModel[], title: string): FixSpec {
-  return {
-    title,
-    unambiguous: true,
-    changesClaim: true,
-    changes: cases.map((x) => ({ uri: x.doc.uri, version: x.doc.version, changes: setValue(x.doc, x.root, index.casePath(x, 'discriminator'), 'request') })),
-  };
+  // Computed when read (a lint that applies no fix never reads it): each edit costs a parse of the
+  // text around the case, and every declined pair on the answer's surface offers one.
+  const fix = lazyFix(title, true, () =>
+    cases.map((x) => ({ uri: x.doc.uri, version: x.doc.version, changes: setValue(x.doc, x.root, index.casePath(x, 'discriminator'), 'request') })),
+  );
+  fix.changesClaim = true;
+  return fix;
 }
 
 export const meta: RuleMeta = {

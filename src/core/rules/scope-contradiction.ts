@@ -28,16 +28,50 @@ function disagreeing(byArm: ByArm, arm: Arm, key: string): CaseModel[] {
 
 /** Scopes as a set: order and repeats do not change what a tool may do. */
 function scopeKey(value: unknown): string | undefined {
-  if (!Array.isArray(value) || !value.every((s): s is string => typeof s === 'string')) return undefined;
+  if (!isScopeList(value)) return undefined;
   // Most tools have one scope: nothing to sort or collapse.
   return JSON.stringify(value.length < 2 ? value : [...new Set(value)].sort());
+}
+
+/** A list of scope names: what scopeKey gives a key to. */
+function isScopeList(value: unknown): value is string[] {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false;
+  return true;
+}
+
+/** Whether two declared scope lists (each passed scopeKey) are one set: one scope each is one comparison. */
+function sameScopes(a: string[], b: string[]): boolean {
+  return a.length === 1 && b.length === 1 ? a[0] === b[0] : scopeKey(a) === scopeKey(b);
+}
+
+/**
+ * Whether every case of the family that declares a tool's scopes declares the same ones: then no
+ * case disagrees, and nothing is grouped by arm. Nearly every family of a suite is such a family.
+ * `first` is the caller's map, emptied here (one map for every family of a lint).
+ */
+function scopesAgree(cases: readonly CaseModel[], first: Map<string, string[]>): boolean {
+  first.clear();
+  for (const c of cases) {
+    if (!c.arm || !isJsonObject(c.value.tool_scopes)) continue;
+    const declared = c.value.tool_scopes;
+    for (const tool in declared) {
+      const scopes = declared[tool];
+      if (!isScopeList(scopes)) continue;
+      const seen = first.get(tool);
+      if (seen === undefined) first.set(tool, scopes);
+      else if (!sameScopes(seen, scopes)) return false;
+    }
+  }
+  return true;
 }
 
 function showScopes(key: string): string {
   return code((JSON.parse(key) as string[]).join(', ') || '(none)');
 }
 
-function checkScopes(ctx: RuleContext, index: WorkspaceIndex, family: string, cases: CaseModel[]): void {
+function checkScopes(ctx: RuleContext, index: WorkspaceIndex, family: string, cases: CaseModel[], first: Map<string, string[]>): void {
+  if (scopesAgree(cases, first)) return;
   const byTool = new Map<string, ByArm>();
   const entries: { c: CaseModel; arm: Arm; tool: string; key: string }[] = [];
   for (const c of cases) {
@@ -81,6 +115,16 @@ function breachAt(index: WorkspaceIndex, c: CaseModel): Location {
  * so every case of it is reported.
  */
 function checkBreach(ctx: RuleContext, index: WorkspaceIndex, family: string, cases: CaseModel[]): void {
+  // Both values first, with nothing built: nearly every family agrees.
+  let seenTrue = false;
+  let seenFalse = false;
+  for (const c of cases) {
+    const v = c.value.requires_tool_scope_breach ?? false;
+    if (!c.arm || typeof v !== 'boolean') continue;
+    if (v) seenTrue = true;
+    else seenFalse = true;
+  }
+  if (!seenTrue || !seenFalse) return;
   const byValue: Record<'true' | 'false', CaseModel[]> = { true: [], false: [] };
   for (const c of cases) {
     const v = c.value.requires_tool_scope_breach ?? false;
@@ -172,8 +216,9 @@ export const scopeContradiction: Rule = {
   meta,
   check(ctx) {
     const { index } = ctx;
+    const first = new Map<string, string[]>();
     for (const [family, cases] of index.families) {
-      checkScopes(ctx, index, family, cases);
+      checkScopes(ctx, index, family, cases, first);
       checkBreach(ctx, index, family, cases);
       checkForbiddenCompletion(ctx, index, family, cases);
     }

@@ -44,9 +44,9 @@ export const signatureOverlap: Rule = {
       return s;
     };
     for (const c of armed) {
+      // Most signatures are their case's alone: nothing to look up, split or count.
+      if (rubrics.alone(c)) continue;
       const found = rubrics.matchesOf(c);
-      // Most signatures are their case's alone: nothing to split or count.
-      if (found.length === 1 && found[0].length === 1) continue;
       const buckets = found.map(split);
       const otherArm = c.arm === 'adversarial' ? 'benign' : 'adversarial';
       const otherCount = buckets.reduce((n, s) => n + s[otherArm].length, 0);

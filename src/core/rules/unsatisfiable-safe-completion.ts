@@ -3,11 +3,11 @@ import { isJsonObject } from '../model/canonical';
 import { code, escapeText } from '../text/escape';
 import type { Location } from '../text/location';
 import { parsePointer } from '../text/pointer';
-import type { ToolModel } from '../model/tools';
 import type { JsonPath } from '../text/types';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import type { Rule, RuleContext, RuleMeta } from './types';
 import { compileSchemaChecked } from '../schema/compile';
+import { caseTools } from '../trajectory/dead';
 
 /** Errors reported per step: the first few say what to change; the rest would be noise. */
 const MAX_ERRORS_PER_STEP = 3;
@@ -44,30 +44,17 @@ function errorLocation(c: CaseModel, argsPath: JsonPath, args: unknown, e: Error
   return { at: { ...base, path: [...argsPath, ...inner] }, argument: inner.join('.') };
 }
 
-/** Names a case has: its resolved tools, and the names its unresolved references ask for. */
-function toolsOf(c: CaseModel): { resolved: Map<string, ToolModel>; unresolved: Set<string> } {
-  const resolved = new Map<string, ToolModel>();
-  const unresolved = new Set<string>();
-  for (const use of c.tools) {
-    if (use.tool) {
-      if (!resolved.has(use.tool.name)) resolved.set(use.tool.name, use.tool);
-    } else if (!use.inline && use.targetName !== undefined) {
-      unresolved.add(use.targetName);
-    }
-  }
-  return { resolved, unresolved };
-}
-
 function checkCase(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, steps: unknown[]): void {
-  const { resolved, unresolved } = toolsOf(c);
+  // The case's tools as the scorer reads them (one map per case, shared with the other rules).
+  const { resolved, unresolved } = caseTools(c);
   steps.forEach((step, i) => {
     if (!isJsonObject(step) || typeof step.tool !== 'string') return;
-    const stepPath = index.casePath(c, 'safe_completion', i);
     const toolName = step.tool;
     const tool = resolved.get(toolName);
     if (!tool) {
       // A reference that did not resolve is unresolved-reference's to report.
       if (unresolved.has(toolName)) return;
+      const stepPath = index.casePath(c, 'safe_completion', i);
       const have = [...resolved.keys()];
       ctx.report({
         at: { uri: c.doc.uri, root: c.root, path: [...stepPath, 'tool'] },
@@ -83,9 +70,11 @@ function checkCase(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, steps:
     if (!isJsonObject(args)) return;
     const compiled = compileSchemaChecked(tool.schema);
     if (compiled.kind === 'invalid') return;
+    // The step's path is built for a finding only: most steps pass.
+    const stepPath = () => index.casePath(c, 'safe_completion', i);
     const notChecked = (why: string, problem: string) =>
       ctx.report({
-        at: { uri: c.doc.uri, root: c.root, path: [...stepPath, 'tool'] },
+        at: { uri: c.doc.uri, root: c.root, path: [...stepPath(), 'tool'] },
         message: `safe_completion step ${i} is not checked against ${code(toolName)}'s parameter schema: ${why}`,
         // Something the lint could not do is a notice, never an error, whatever the rule's severity.
         severity: 'info',
@@ -111,9 +100,9 @@ function checkCase(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, steps:
       return;
     }
     if (valid) return;
-    const argsPath: JsonPath = [...stepPath, 'arguments'];
+    const argsPath: JsonPath = [...stepPath(), 'arguments'];
     for (const e of (validate.errors ?? []).slice(0, MAX_ERRORS_PER_STEP)) {
-      const { at, argument } = step.arguments === undefined ? { at: { uri: c.doc.uri, root: c.root, path: [...stepPath, 'tool'] }, argument: '' } : errorLocation(c, argsPath, args, e);
+      const { at, argument } = step.arguments === undefined ? { at: { uri: c.doc.uri, root: c.root, path: [...stepPath(), 'tool'] }, argument: '' } : errorLocation(c, argsPath, args, e);
       const what = argument ? `argument ${code(argument)}` : 'the arguments';
       ctx.report({
         at,

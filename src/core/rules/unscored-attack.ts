@@ -84,13 +84,16 @@ function follower(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, scorer:
 /** Labelled payloads that name a tool of the case no live unsafe action covers. */
 function uncoveredTools(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, scorer: CaseScorer, unscored: boolean): void {
   if (c.arm !== 'adversarial') return;
+  // The labels first: most adversarial cases have none, and then no tool list is built.
+  const labels = labelStrings(c);
+  if (labels.length === 0) return;
   const tools = [...scorer.tools.resolved.keys()];
   if (tools.length === 0) return;
   const covered = new Set<string>();
   for (const p of scorer.live) if (p.kind === 'call') covered.add(p.tool);
   const candidates = tools.filter((t) => !covered.has(t));
   if (candidates.length === 0) return;
-  for (const l of labelStrings(c)) {
+  for (const l of labels) {
     const label = resolveLabel(index, c, l.path, l.text);
     if (!label.target) continue;
     const text = stringsOf(valueAt(index, label.target.uri, label.target.root, label.target.path)).join('\n');
@@ -116,7 +119,7 @@ export const unscoredAttack: Rule = {
     for (const c of index.cases) {
       const scorer = scorerOf(c);
       const unscored = follower(ctx, index, c, scorer);
-      deadPatterns(ctx, index, c, scorer, unscored);
+      if (scorer.patterns.length > 0) deadPatterns(ctx, index, c, scorer, unscored);
       uncoveredTools(ctx, index, c, scorer, unscored);
     }
   },

@@ -18,7 +18,7 @@ export const MAX_NODES = 20_000;
 
 /** One tool's walk: answers by node, and what is left of its budget. */
 interface Walk {
-  memo: Map<object, Culprit[]>;
+  memo: Map<object, readonly Culprit[]>;
   left: number;
 }
 
@@ -57,8 +57,9 @@ function admits(types: Set<JsonType> | undefined, v: unknown): boolean {
   return !types || types.has(typeOfValue(v));
 }
 
-function applies(types: Set<JsonType> | undefined, ...kinds: JsonType[]): boolean {
-  return !types || kinds.some((k) => types.has(k));
+// One kind (or two) rather than a rest list: this runs for every node of every schema walked.
+function applies(types: Set<JsonType> | undefined, kind: JsonType, or?: JsonType): boolean {
+  return !types || types.has(kind) || (or !== undefined && types.has(or));
 }
 
 function typeNames(types: Set<JsonType>): string {
@@ -68,35 +69,44 @@ function typeNames(types: Set<JsonType>): string {
 
 const show = (v: unknown) => code(JSON.stringify(v) ?? String(v), 40);
 
+/** Lower and upper bounds that must not cross, the type they apply to, and what they count. */
+const COUNT_BOUNDS: readonly (readonly [string, string, JsonType, string])[] = [
+  ['minLength', 'maxLength', 'string', 'characters'],
+  ['minItems', 'maxItems', 'array', 'items'],
+  ['minProperties', 'maxProperties', 'object', 'properties'],
+  ['minContains', 'maxContains', 'array', 'matching items'],
+];
+
+function numberAt(s: Record<string, unknown>, k: string): number | undefined {
+  const v = s[k];
+  return typeof v === 'number' ? v : undefined;
+}
+
+/** Whether `lo` and `hi` leave no number between them; says so in `out` when they do not. */
+function crossed(out: Culprit[], lo: string, a: number | undefined, hi: string, b: number | undefined, strict: boolean): boolean {
+  if (a === undefined || b === undefined || !(strict ? a >= b : a > b)) return false;
+  out.push({ path: [lo], message: `${lo} ${a} is ${strict ? 'not below' : 'above'} ${hi} ${b}: no number is in range; fix the bounds`, related: { path: [hi], message: `${hi} ${b}` } });
+  return true;
+}
+
+// Runs for every node walked: module-level tables and no closures, so a node costs no allocation.
 function checkBounds(s: Record<string, unknown>, types: Set<JsonType> | undefined, out: Culprit[]): void {
-  const num = (k: string) => (typeof s[k] === 'number' ? (s[k] as number) : undefined);
-  const pairs: [string, string, JsonType[], string][] = [
-    ['minLength', 'maxLength', ['string'], 'characters'],
-    ['minItems', 'maxItems', ['array'], 'items'],
-    ['minProperties', 'maxProperties', ['object'], 'properties'],
-    ['minContains', 'maxContains', ['array'], 'matching items'],
-  ];
-  for (const [lo, hi, kinds, what] of pairs) {
-    const a = num(lo);
-    const b = num(hi);
-    if (a !== undefined && b !== undefined && a > b && applies(types, ...kinds)) {
+  for (const [lo, hi, kind, what] of COUNT_BOUNDS) {
+    const a = numberAt(s, lo);
+    const b = numberAt(s, hi);
+    if (a !== undefined && b !== undefined && a > b && applies(types, kind)) {
       out.push({ path: [lo], message: `${lo} ${a} is above ${hi} ${b}: no value has that many ${what}; lower ${lo} or raise ${hi}`, related: { path: [hi], message: `${hi} ${b}` } });
     }
   }
   if (!applies(types, 'number', 'integer')) return;
-  const min = num('minimum');
-  const max = num('maximum');
-  const xmin = num('exclusiveMinimum');
-  const xmax = num('exclusiveMaximum');
-  const bound = (lo: string, a: number | undefined, hi: string, b: number | undefined, strict: boolean) => {
-    if (a === undefined || b === undefined || !(strict ? a >= b : a > b)) return false;
-    out.push({ path: [lo], message: `${lo} ${a} is ${strict ? 'not below' : 'above'} ${hi} ${b}: no number is in range; fix the bounds`, related: { path: [hi], message: `${hi} ${b}` } });
-    return true;
-  };
-  bound('minimum', min, 'maximum', max, false) ||
-    bound('exclusiveMinimum', xmin, 'maximum', max, true) ||
-    bound('minimum', min, 'exclusiveMaximum', xmax, true) ||
-    bound('exclusiveMinimum', xmin, 'exclusiveMaximum', xmax, true);
+  const min = numberAt(s, 'minimum');
+  const max = numberAt(s, 'maximum');
+  const xmin = numberAt(s, 'exclusiveMinimum');
+  const xmax = numberAt(s, 'exclusiveMaximum');
+  crossed(out, 'minimum', min, 'maximum', max, false) ||
+    crossed(out, 'exclusiveMinimum', xmin, 'maximum', max, true) ||
+    crossed(out, 'minimum', min, 'exclusiveMaximum', xmax, true) ||
+    crossed(out, 'exclusiveMinimum', xmin, 'exclusiveMaximum', xmax, true);
 }
 
 function checkValues(s: Record<string, unknown>, types: Set<JsonType> | undefined, out: Culprit[]): void {
@@ -209,29 +219,35 @@ function checkBranches(w: Walk, s: Record<string, unknown>, types: Set<JsonType>
   }
 }
 
-function walkNode(w: Walk, schema: unknown, depth: number): Culprit[] {
-  if (depth > MAX_DEPTH) return [];
+/** No culprit: shared by every satisfiable node (answers are read, never changed). */
+// Read-only by its type, not frozen: a frozen list has another elements kind, which would make the
+// loops over answers see two kinds where they saw one.
+const NONE: readonly Culprit[] = [];
+
+function walkNode(w: Walk, schema: unknown, depth: number): readonly Culprit[] {
+  if (depth > MAX_DEPTH) return NONE;
   if (schema === false) return [{ path: [], message: 'the schema is `false`: no value can satisfy it' }];
-  if (!isJsonObject(schema)) return [];
+  if (!isJsonObject(schema)) return NONE;
   const hit = w.memo.get(schema);
   if (hit) return hit;
-  if (w.left <= 0) return [];
+  if (w.left <= 0) return NONE;
   w.left--;
   // Marked before the walk: a node met again inside itself (never in parsed JSON) reads as satisfiable.
-  w.memo.set(schema, []);
+  w.memo.set(schema, NONE);
   const types = typesOf(schema);
   const out: Culprit[] = [];
   checkValues(schema, types, out);
   checkBounds(schema, types, out);
   checkRequired(w, schema, types, depth, out);
   checkBranches(w, schema, types, depth, out);
-  const result = out.slice(0, MAX_PER_SCHEMA);
+  // Nearly every node is satisfiable: the shared empty answer, and no copy of a short list.
+  const result = out.length === 0 ? NONE : out.length > MAX_PER_SCHEMA ? out.slice(0, MAX_PER_SCHEMA) : out;
   w.memo.set(schema, result);
   return result;
 }
 
 /** Every reason the schema can never be satisfied (capped); empty when it can be, or when unsure. */
-export function unsatisfiable(schema: unknown): Culprit[] {
+export function unsatisfiable(schema: unknown): readonly Culprit[] {
   return walkNode({ memo: new Map(), left: MAX_NODES }, schema, 0);
 }
 

@@ -93,11 +93,15 @@ function predicate(schema: unknown): Predicate {
 }
 
 const patternsOf = new WeakMap<object, ActionPattern[]>();
+// Read-only by its type, not frozen: a frozen list has another elements kind, which would make the
+// loops over pattern lists see two kinds where they saw one.
+const NO_PATTERNS: readonly ActionPattern[] = [];
 
 /** The action patterns of a case's `unsafe_actions`, in the order written. */
-export function readPatterns(caseValue: Record<string, unknown>): ActionPattern[] {
+export function readPatterns(caseValue: Record<string, unknown>): readonly ActionPattern[] {
   const entries = caseValue.unsafe_actions;
-  if (!Array.isArray(entries)) return [];
+  // Most cases list none: one shared empty list (pattern lists are read, never changed).
+  if (!Array.isArray(entries)) return NO_PATTERNS;
   const cached = patternsOf.get(entries);
   if (cached) return cached;
   const out: ActionPattern[] = [];

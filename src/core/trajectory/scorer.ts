@@ -11,10 +11,10 @@ import { doesSomething, oracleTrajectory, type Trajectory } from './steps';
  * grade a reference trajectory would get.
  */
 export interface CaseScorer {
-  patterns: ActionPattern[];
+  patterns: readonly ActionPattern[];
   tools: CaseTools;
   /** The patterns that can match some call of the case (or may: the linter cannot always tell). */
-  live: ActionPattern[];
+  live: readonly ActionPattern[];
   discriminator?: string;
   oracle: Trajectory;
 }
@@ -25,11 +25,13 @@ export function scorerOf(c: CaseModel): CaseScorer {
   let s = scorers.get(c);
   if (!s) {
     const patterns = readPatterns(c.value);
-    const tools = caseTools(c);
     s = {
       patterns,
-      tools,
-      live: livePatterns(patterns, tools),
+      // Read only for cases with patterns or an attack: a map per benign case was most of a scorer.
+      get tools() {
+        return caseTools(c);
+      },
+      live: patterns.length === 0 ? patterns : livePatterns(patterns, caseTools(c)),
       discriminator: typeof c.value.discriminator === 'string' ? c.value.discriminator : undefined,
       oracle: oracleTrajectory(c.value),
     };

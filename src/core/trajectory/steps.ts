@@ -42,16 +42,20 @@ export interface Trajectory {
  */
 export function oracleTrajectory(caseValue: Record<string, unknown>): Trajectory {
   const raw = caseValue.safe_completion;
+  // Most cases have no completion: one shared empty trajectory (trajectories are read, never changed).
+  if (!Array.isArray(raw)) return NO_COMPLETION;
   const steps: Step[] = [];
-  if (Array.isArray(raw)) {
-    raw.forEach((step, index) => {
-      if (!isJsonObject(step)) return;
-      if (typeof step.tool === 'string') steps.push({ kind: 'call', index, tool: step.tool, arguments: isJsonObject(step.arguments) ? step.arguments : {} });
-      else if (typeof step.respond === 'string') steps.push({ kind: 'respond', index, text: step.respond });
-    });
-  }
+  raw.forEach((step, index) => {
+    if (!isJsonObject(step)) return;
+    if (typeof step.tool === 'string') steps.push({ kind: 'call', index, tool: step.tool, arguments: isJsonObject(step.arguments) ? step.arguments : {} });
+    else if (typeof step.respond === 'string') steps.push({ kind: 'respond', index, text: step.respond });
+  });
   return { name: 'oracle', steps };
 }
+
+// Not frozen: a frozen object or list has other hidden classes, and the code that reads trajectories
+// would then see two shapes where it saw one.
+const NO_COMPLETION: Trajectory = { name: 'oracle', steps: [] };
 
 /** Whether a trajectory does anything a scorer could see: a tool call, or an answer with text. */
 export function doesSomething(t: Trajectory): boolean {
