@@ -182,4 +182,9 @@ function envelope(ctx: FormatContext, rules: ReturnType<typeof sarifRules>, root
  * times the size (docs/robustness.md). `##[` in a string is written `##\u005b`, so a log printed in
  * a CI job cannot carry a workflow command.
  */
-export const sarif: Formatter = (diagnostics, ctx) => neutraliseWorkflowCommandsInJson(JSON.stringify(sarifLog(diagnostics, ctx))) + '\n';
+/** Written whole first, as the JSON report is, and fitted to the output budget only when it does not fit. */
+export const sarif: Formatter = (diagnostics, ctx) => {
+  const whole = neutraliseWorkflowCommandsInJson(JSON.stringify(sarifLog(diagnostics, { ...ctx, inputSize: undefined }))) + '\n';
+  if (whole.length <= outputBudget(ctx)) return whole;
+  return neutraliseWorkflowCommandsInJson(JSON.stringify(sarifLog(diagnostics, ctx))) + '\n';
+};
