@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { neutraliseWorkflowCommandsInJson, type Severity } from '../../core';
-import { fitToBudget, outputBudget, prettySize, rankOf, sizeNotice } from './budget';
+import { fitToBudget, outputBudget, prettySize, rankOf, sizeNotice, withinBudget } from './budget';
 import { relPath, type Formatter } from './context';
 
 /** GitLab Code Quality severities: info, minor, major, critical, blocker. */
@@ -20,7 +20,10 @@ export interface CodeQualityIssue {
  * rule, the file, the finding's place (its case and JSON pointer, not its line) and its message:
  * an edit above a finding does not make it look new. Identical findings are told apart by order.
  */
-export const gitlab: Formatter = (diagnostics, ctx) => {
+export const gitlab: Formatter = (diagnostics, ctx) => withinBudget(ctx, (c) => fittedGitlab(diagnostics, c));
+
+/** The report, its findings fitted to the context's output budget when it has one. */
+const fittedGitlab: Formatter = (diagnostics, ctx) => {
   const seen = new Map<string, number>();
   const issues: CodeQualityIssue[] = diagnostics.map((d) => {
     const path = relPath(d.uri, ctx.cwdUri);

@@ -1,5 +1,5 @@
 import { neutraliseWorkflowCommandsInJson, type LintDiagnostic, type Range, type Severity } from '../../core';
-import { fitToBudget, outputBudget, prettySize, rankOf, sizeNotice, type Fit } from './budget';
+import { fitToBudget, outputBudget, prettySize, rankOf, sizeNotice, withinBudget, type Fit } from './budget';
 import { autoFixable, countSeverities, relPath, type FormatContext, type Formatter } from './context';
 
 /** 1-based lines and columns (UTF-16 code units); `endColumn` is the column just past the range. */
@@ -140,13 +140,6 @@ export function jsonReport(diagnostics: readonly LintDiagnostic[], ctx: FormatCo
   };
 }
 
-/**
- * Pretty-printed, as it always was; `##[` in a string is written `##\u005b` (see sarif.ts). Nearly
- * every report is far inside its budget: it is written whole first, and fitted only when it is not
- * (sizing every finding apart to fit them was a twentieth of a 10k-case lint).
- */
-export const json: Formatter = (diagnostics, ctx) => {
-  const whole = neutraliseWorkflowCommandsInJson(JSON.stringify(jsonReport(diagnostics, { ...ctx, inputSize: undefined }), null, 2)) + '\n';
-  if (whole.length <= outputBudget(ctx)) return whole;
-  return neutraliseWorkflowCommandsInJson(JSON.stringify(jsonReport(diagnostics, ctx), null, 2)) + '\n';
-};
+/** Pretty-printed, as it always was; `##[` in a string is written `##\u005b` (see sarif.ts). */
+export const json: Formatter = (diagnostics, ctx) =>
+  withinBudget(ctx, (c) => neutraliseWorkflowCommandsInJson(JSON.stringify(jsonReport(diagnostics, c), null, 2)) + '\n');

@@ -1,5 +1,5 @@
 import { type LintDiagnostic } from '../../core';
-import { fitToBudget, outputBudget, rankOf, sizeNotice } from './budget';
+import { fitToBudget, outputBudget, rankOf, sizeNotice, withinBudget } from './budget';
 import { relPath, type Formatter } from './context';
 import { cdata, escapeXml } from './xml';
 
@@ -21,7 +21,10 @@ const TITLE = { error: 'Error', warning: 'Warning', info: 'Info', hint: 'Hint' }
  * it. As in ESLint (and JUnit: an error is a test that could not run), a problem is a `<failure>`,
  * and only a file that could not be read or parsed (`parse-error`, ESLint's fatal message) is an `<error>`.
  */
-export const junit: Formatter = (diagnostics, ctx) => {
+export const junit: Formatter = (diagnostics, ctx) => withinBudget(ctx, (c) => fittedJunit(diagnostics, c));
+
+/** The report, its findings fitted to the context's output budget when it has one. */
+const fittedJunit: Formatter = (diagnostics, ctx) => {
   const testcase = (d: LintDiagnostic, cls: string) => {
     const element = isFatal(d) ? 'error' : 'failure';
     const where = `line ${d.range.start.line + 1}, col ${d.range.start.character + 1}, ${TITLE[d.severity]} - ${d.message} (${d.code})`;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { compareDiagnostics, neutraliseWorkflowCommandsInJson, normalizeUri, type LintDiagnostic, type Range } from '../../core';
-import { fitToBudget, outputBudget, rankOf, sizeNotice } from './budget';
+import { fitToBudget, outputBudget, rankOf, sizeNotice, withinBudget } from './budget';
 import { relPath, underCwd, type FormatContext, type Formatter } from './context';
 import { sarifLevel, sarifRules } from './sarif-rules';
 
@@ -182,9 +182,4 @@ function envelope(ctx: FormatContext, rules: ReturnType<typeof sarifRules>, root
  * times the size (docs/robustness.md). `##[` in a string is written `##\u005b`, so a log printed in
  * a CI job cannot carry a workflow command.
  */
-/** Written whole first, as the JSON report is, and fitted to the output budget only when it does not fit. */
-export const sarif: Formatter = (diagnostics, ctx) => {
-  const whole = neutraliseWorkflowCommandsInJson(JSON.stringify(sarifLog(diagnostics, { ...ctx, inputSize: undefined }))) + '\n';
-  if (whole.length <= outputBudget(ctx)) return whole;
-  return neutraliseWorkflowCommandsInJson(JSON.stringify(sarifLog(diagnostics, ctx))) + '\n';
-};
+export const sarif: Formatter = (diagnostics, ctx) => withinBudget(ctx, (c) => neutraliseWorkflowCommandsInJson(JSON.stringify(sarifLog(diagnostics, c))) + '\n');
