@@ -37,11 +37,33 @@ const locOf = (d: LintDiagnostic) => `${d.range.start.line + 1}:${d.range.start.
 const shownMessage = (d: LintDiagnostic) => neutraliseWorkflowCommands(d.fact && d.fact.rules.length > 1 ? `${d.message} (also ${d.fact.rules.slice(1).join(', ')})` : d.message);
 
 /**
+ * Where each message was last shown in full, for the rows that repeat it. A suite that makes one
+ * mistake in many cases (an import whose every case lacks what its scorer checks) gets the same
+ * explanation on each of them: at eight wrapped lines apiece, 2,000 findings were 16,000 lines of
+ * one paragraph. What is left out is the text itself, so the text (with its rule) is the key.
+ */
+type ShownAt = Map<string, { uri: string; loc: string }>;
+
+const repeatKey = (d: LintDiagnostic) => `${d.code}\u0000${shownMessage(d)}`;
+
+/**
+ * A repeated message's row: where the same words stand in full, as `path:line:col` (a link in
+ * terminals) when in another file. Undefined when that place is wider than the column: a path cut
+ * in two is neither a link nor shorter to read, so the message is shown again instead.
+ */
+function sameAs(shown: { uri: string; loc: string }, d: LintDiagnostic, ctx: FormatContext, column: number): string | undefined {
+  if (shown.uri === d.uri) return `same message as ${shown.loc}`;
+  const place = `${escapeText(relPath(shown.uri, ctx.cwdUri))}:${shown.loc}`;
+  return displayWidth(place) <= column ? `same message as ${place}` : undefined;
+}
+
+/**
  * One file's lines. When every row fits the width, rule ids stand in one column, as in ESLint;
  * otherwise each message wraps in its own column and its rule id follows its last line, so no line
- * is padded past the width to line up with the longest message. Two passes, nothing kept per row.
+ * is padded past the width to line up with the longest message; a message that would wrap and was
+ * shown in full earlier in the report takes one row that says where. Two passes over the rows.
  */
-function* fileLines(list: readonly LintDiagnostic[], ctx: FormatContext, width: number): Generator<string> {
+function* fileLines(list: readonly LintDiagnostic[], ctx: FormatContext, width: number, shownAt: ShownAt): Generator<string> {
   let locW = 0;
   let sevW = 0;
   let msgW = 0;
@@ -55,13 +77,21 @@ function* fileLines(list: readonly LintDiagnostic[], ctx: FormatContext, width: 
   const indent = 2 + locW + 2 + sevW + 2;
   const head = (d: LintDiagnostic) => `  ${paint(ctx, pad(locOf(d), locW), 'dim')}  ${paint(ctx, pad(d.severity, sevW), SEVERITY_STYLE[d.severity])}  `;
   if (indent + msgW + 2 + ruleW <= width) {
-    for (const d of list) yield `${head(d)}${pad(shownMessage(d), msgW)}  ${paint(ctx, d.code, 'dim')}`;
+    for (const d of list) {
+      yield `${head(d)}${pad(shownMessage(d), msgW)}  ${paint(ctx, d.code, 'dim')}`;
+      shownAt.set(repeatKey(d), { uri: d.uri, loc: locOf(d) });
+    }
     return;
   }
   const column = Math.max(MIN_MESSAGE, width - indent);
   const blank = ' '.repeat(indent);
   for (const d of list) {
-    const lines = wrap(shownMessage(d), column);
+    const key = repeatKey(d);
+    const shown = shownAt.get(key);
+    let lines = wrap(shownMessage(d), column);
+    const reference = shown && lines.length > 1 ? sameAs(shown, d, ctx, column) : undefined;
+    if (reference) lines = wrap(reference, column);
+    else shownAt.set(key, { uri: d.uri, loc: locOf(d) });
     const last = lines.length - 1;
     for (let i = 0; i <= last; i++) {
       // A wrapped line starts after white space: suite text there must not read as a workflow command.
@@ -104,10 +134,11 @@ export function* stylishChunks(diagnostics: readonly LintDiagnostic[], ctx: Form
     else byFile.set(d.uri, [d]);
   }
   let out = '';
+  const shownAt: ShownAt = new Map();
   for (const [uri, list] of byFile) {
     // File names come from the suite author's disk: escape them like any other untrusted text.
     out += `\n${paint(ctx, neutraliseWorkflowCommands(escapeText(relPath(uri, ctx.cwdUri))), 'underline')}\n`;
-    for (const line of fileLines(list, ctx, width)) {
+    for (const line of fileLines(list, ctx, width, shownAt)) {
       out += line + '\n';
       if (out.length >= CHUNK) {
         yield out;
