@@ -52,7 +52,8 @@ const repeatKey = (d: LintDiagnostic) => `${d.code}\u0000${shownMessage(d)}`;
  * in two is neither a link nor shorter to read, so the message is shown again instead.
  */
 function sameAs(shown: { uri: string; loc: string }, d: LintDiagnostic, ctx: FormatContext, column: number): string | undefined {
-  if (shown.uri === d.uri) return `same message as ${shown.loc}`;
+  // Two findings at one place: "same message as" itself would read as a mistake.
+  if (shown.uri === d.uri) return shown.loc === locOf(d) ? undefined : `same message as ${shown.loc}`;
   const place = `${escapeText(relPath(shown.uri, ctx.cwdUri))}:${shown.loc}`;
   return displayWidth(place) <= column ? `same message as ${place}` : undefined;
 }
