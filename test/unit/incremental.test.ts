@@ -12,6 +12,7 @@ import {
   memoryFileSystem,
   type WorkspaceIndex,
 } from '../../src/core';
+import { analyseInjection } from '../../src/core/injection';
 import { rng, type Rng } from '../helpers';
 import { assertSameIndex, firstDifference, view } from './incremental-assert';
 
@@ -344,6 +345,33 @@ describe('incremental analysis', () => {
     const third = buildIndex([createDocument(uri, JSON.stringify({ tools: [{ description: 'A.', name: 'a', inputSchema: tool('a', '').inputSchema }, tool('b', 'B, changed.')] }))!]);
     assert.notEqual(third.toolFiles.get(uri)!.tools[0], a);
     assert.equal(third.toolFiles.get(uri)!.tools[1], b2);
+  });
+
+  it('reads the tool files\' scans once while no tool file and no config changes: a case edit reuses them', () => {
+    const tools = (payload: string) => JSON.stringify({ tools: [{ name: 'send', description: 'Sends.', inputSchema: { type: 'object', properties: { cc: { type: 'string', default: payload } } } }] });
+    const caseText = (task: string) => JSON.stringify({ instance_id: 'x', arm: 'benign', family: 'f', task, correct_resolution_signature: 's', tools: ['t.tools.json#send'] });
+    const docs = new Map([`${WS}/t.tools.json`, `${WS}/x.litmus.json`].map((u, i) => [u, createDocument(u, i === 0 ? tools(PAYLOAD) : caseText('one'))!]));
+    const first = buildIndex(docs.values(), { roots: [WS] });
+    const a1 = analyseInjection(first);
+    assert.equal(a1.hits.length, 1);
+    // A case edit: the same map of tool files, so the same hit objects, in a list of the caller's own.
+    docs.set(`${WS}/x.litmus.json`, createDocument(`${WS}/x.litmus.json`, caseText('two'))!);
+    const second = buildIndex(docs.values(), { roots: [WS] }, first);
+    assert.equal(second.toolFiles, first.toolFiles);
+    const a2 = analyseInjection(second);
+    assert.equal(a2.hits[0], a1.hits[0]);
+    assert.notEqual(a2.hits, a1.hits);
+    a2.hits.length = 0;
+    a2.hitsByTool.clear();
+    assert.equal(analyseInjection(second).hits.length, 1, 'what a caller does to its analysis stays its own');
+    // Another config resolution (the CLI's --rule wraps it, a config edit rebuilds it): scanned again.
+    const allowed = { ...second, configFor: (uri: string) => ({ ...second.configFor(uri), injection: { scanDescriptions: true, allow: [PAYLOAD] } }) };
+    assert.equal(analyseInjection(allowed).hits.length, 0);
+    // A tool file edit: a new map of tool files, and the payload is gone.
+    docs.set(`${WS}/t.tools.json`, createDocument(`${WS}/t.tools.json`, tools('plain'))!);
+    const third = buildIndex(docs.values(), { roots: [WS] }, second);
+    assert.notEqual(third.toolFiles, second.toolFiles);
+    assert.equal(analyseInjection(third).hits.length, 0);
   });
 
   it('notices a reference that resolves differently while no document changed', () => {

@@ -44,14 +44,6 @@ export interface InjectionAnalysis {
   holdersOf(hit: SurfaceHit): CaseModel[];
 }
 
-/** Every tool once: those of tool-schema files, then inline ones. */
-export function allTools(index: WorkspaceIndex): ToolModel[] {
-  const out: ToolModel[] = [];
-  for (const file of index.toolFiles.values()) out.push(...file.tools);
-  for (const c of index.cases) for (const use of c.tools) if (use.inline && use.tool) out.push(use.tool);
-  return out;
-}
-
 /**
  * A tool's scan, kept while its ToolModel object lives (the same object while its file is
  * unchanged). A scan reads only the tool itself and its config, never the rest of the workspace,
@@ -64,13 +56,24 @@ interface CachedScan {
 
 const scans = new WeakMap<ToolModel, CachedScan>();
 
+/**
+ * The tool-schema files' part of an analysis: their tools' hits in order. It depends on those files
+ * and their configs alone, so it is kept while the index's map of tool files (the same object until
+ * a tool file changes) and its config resolution stand. An edit of a case file in a workspace of
+ * 2,000 tools would otherwise look their kept scans up one by one on every keystroke.
+ */
+interface ToolFileScans {
+  configFor: WorkspaceIndex['configFor'];
+  hits: readonly PayloadHit[];
+  hitsByTool: ReadonlyMap<ToolModel, PayloadHit[]>;
+}
+
+const toolFileScans = new WeakMap<WorkspaceIndex['toolFiles'], ToolFileScans>();
+
 export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
-  const tools = allTools(index);
   const optionsByConfig = new Map<unknown, { scanDescriptions: boolean; allowed: (t: string) => boolean; key: string }>();
   const verdicts = new VerdictCache();
-  const hits: PayloadHit[] = [];
-  const hitsByTool = new Map<ToolModel, PayloadHit[]>();
-  for (const tool of tools) {
+  const scanned = (tool: ToolModel): PayloadHit[] => {
     const config = index.configFor(tool.uri);
     let opts = optionsByConfig.get(config);
     if (!opts) {
@@ -79,15 +82,35 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
       optionsByConfig.set(config, opts);
     }
     const cached = scans.get(tool);
-    let found: PayloadHit[];
-    if (cached && cached.options === opts.key) {
-      found = cached.hits;
-    } else {
-      found = scanTool(tool, { scanDescriptions: opts.scanDescriptions, allowed: opts.allowed, verdicts });
-      scans.set(tool, { options: opts.key, hits: found });
+    if (cached && cached.options === opts.key) return cached.hits;
+    const found = scanTool(tool, { scanDescriptions: opts.scanDescriptions, allowed: opts.allowed, verdicts });
+    scans.set(tool, { options: opts.key, hits: found });
+    return found;
+  };
+  let files = toolFileScans.get(index.toolFiles);
+  if (!files || files.configFor !== index.configFor) {
+    const fileHits: PayloadHit[] = [];
+    const byTool = new Map<ToolModel, PayloadHit[]>();
+    for (const file of index.toolFiles.values()) {
+      for (const tool of file.tools) {
+        const found = scanned(tool);
+        byTool.set(tool, found);
+        for (const h of found) fileHits.push(h);
+      }
     }
-    hitsByTool.set(tool, found);
-    for (const h of found) hits.push(h);
+    files = { configFor: index.configFor, hits: fileHits, hitsByTool: byTool };
+    toolFileScans.set(index.toolFiles, files);
+  }
+  // Copies: the analysis is the caller's, the kept part is every later analysis's.
+  const hits = files.hits.slice();
+  const hitsByTool = new Map(files.hitsByTool);
+  for (const c of index.cases) {
+    for (const use of c.tools) {
+      if (!use.inline || !use.tool) continue;
+      const found = scanned(use.tool);
+      hitsByTool.set(use.tool, found);
+      for (const h of found) hits.push(h);
+    }
   }
 
   // Data surfaces. Environment files are scanned whether or not a case uses them, once per file.
