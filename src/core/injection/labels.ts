@@ -54,6 +54,8 @@ function markData(label: Label, doc: SuiteDocument, data: boolean): Label {
 /** The label strings of a case: a string, or each string of an array (anything else is the schema rule's). */
 export function labelStrings(c: CaseModel): { path: JsonPath; text: string }[] {
   const v = c.value.injection_field;
+  // Asked of every case a lint reads; most have no label, and no path is built for them.
+  if (v === undefined) return [];
   const base = [...c.path, 'injection_field'];
   if (typeof v === 'string') return [{ path: base, text: v }];
   if (Array.isArray(v)) return v.flatMap((s, i) => (typeof s === 'string' ? [{ path: [...base, i], text: s }] : []));

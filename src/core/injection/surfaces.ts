@@ -152,6 +152,13 @@ function sameTools(a: readonly ToolModel[], b: readonly ToolModel[]): boolean {
   return a.length === b.length && a.every((t, i) => t === b[i]);
 }
 
+/** Whether `tools` are what the case's tool entries resolve to now (`caseTools`), without building that list. */
+function resolvesTo(c: CaseModel, tools: readonly ToolModel[]): boolean {
+  let i = 0;
+  for (const u of c.tools) if (u.tool && u.tool !== tools[i++]) return false;
+  return i === tools.length;
+}
+
 /**
  * The payloads in a case's own surfaces: `tool_outputs[*].output`, an inline `environment`, the
  * values of `environment_overrides`, hidden text in `task`. A tool output is also judged against the
@@ -160,10 +167,15 @@ function sameTools(a: readonly ToolModel[], b: readonly ToolModel[]): boolean {
  * case's own fields, never the size of an environment file it references.
  */
 export function scanCaseSurfaces(c: CaseModel, options: SurfaceScanOptions): SurfaceHit[] {
-  const tools = caseTools(c);
-  const kept = caseHits.get(c);
-  if (kept && kept.key === options.key && sameTools(kept.tools, tools)) return kept.hits;
   let raw = caseScans.get(c.value);
+  // A lint asks this of every case it reads, and nearly every case has no payload: that answer
+  // comes from the value's scan alone, with nothing built to ask it.
+  if (raw && raw.key === options.key && resolvesTo(c, raw.tools)) {
+    if (raw.hits.length === 0) return NO_HITS;
+    const kept = caseHits.get(c);
+    if (kept && kept.key === options.key && sameTools(kept.tools, raw.tools)) return kept.hits;
+  }
+  const tools = caseTools(c);
   if (!raw || raw.key !== options.key || !sameTools(raw.tools, tools)) {
     const out: RawHit[] = [];
     const v = c.value;

@@ -222,7 +222,8 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: ReadonlyMap
   const read = new Set(retained);
   const see = (uri: string) => void read.add(uri);
   // Retained documents share most of their keys (a family, a pair's ids): each key's holders once.
-  const visited = new Set<string>();
+  // A dirty key's holders are retained already, so read already holds them.
+  const visited = new Set<string>(dirty);
   for (const uri of retained) {
     const k = keys.get(uri);
     if (!k) continue;

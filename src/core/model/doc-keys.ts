@@ -122,10 +122,10 @@ export function emptyKeyTable(): KeyTable {
   return { holders: new Map(), users: new Map(), selves: new Map(), seedLinks: new Map() };
 }
 
-/** Adds (or with `drop`, removes) one document's keys. */
-export function enter(table: KeyTable, uri: string, k: DocKeys, drop = false): void {
+/** Adds (or with `drop`, removes) one document's keys; its targets, seeds and self only with `holders` false. */
+export function enter(table: KeyTable, uri: string, k: DocKeys, drop = false, holders = true): void {
   const put = drop ? remove : add;
-  for (const key of k.keys) put(table.holders, key, uri);
+  if (holders) for (const key of k.keys) put(table.holders, key, uri);
   for (const t of k.targets) put(table.users, t, uri);
   for (const [id, seed] of k.seeds) {
     put(table.seedLinks, id, uri);
@@ -172,21 +172,29 @@ export interface Links {
   holdersOf(key: string, visit: (uri: string) => void): void;
   usersOf(target: string, visit: (uri: string) => void): void;
   docOf(target: string): string | undefined;
-  /** The changed documents' own overlay (their new keys only). */
-  fresh: KeyTable;
+  /**
+   * The changed documents' own overlay (their new targets, seed links and selves). Who holds a key
+   * among them is asked of their key sets directly: a suite file holds a thousand keys, and an
+   * overlay of them was a thousand new sets per edit.
+   */
+  fresh: Omit<KeyTable, 'holders'>;
 }
 
 export function links(table: KeyTable, keys: ReadonlyMap<string, DocKeys>, changed: ReadonlySet<string>, hasDoc: (uri: string) => boolean): Links {
   const fresh = emptyKeyTable();
+  const changedKeys: [string, ReadonlySet<string>][] = [];
   for (const uri of changed) {
     const k = keys.get(uri);
-    if (k) enter(fresh, uri, k);
+    if (!k) continue;
+    enter(fresh, uri, k, false, false);
+    changedKeys.push([uri, k.keys]);
   }
   return {
     fresh,
     holdersOf(key, visit) {
-      for (const uri of table.holders.get(key) ?? []) if (!changed.has(uri)) visit(uri);
-      for (const uri of fresh.holders.get(key) ?? []) visit(uri);
+      const held = table.holders.get(key);
+      if (held) for (const uri of held) if (!changed.has(uri)) visit(uri);
+      for (const [uri, own] of changedKeys) if (own.has(key)) visit(uri);
     },
     usersOf(target, visit) {
       for (const uri of table.users.get(target) ?? []) if (!changed.has(uri)) visit(uri);
