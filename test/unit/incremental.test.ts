@@ -13,6 +13,7 @@ import {
   type WorkspaceIndex,
 } from '../../src/core';
 import { analyseInjection } from '../../src/core/injection';
+import { seedLinksOf, type DocKeys } from '../../src/core/model/doc-keys';
 import { rng, type Rng } from '../helpers';
 import { assertSameIndex, firstDifference, view } from './incremental-assert';
 
@@ -372,6 +373,14 @@ describe('incremental analysis', () => {
     const third = buildIndex(docs.values(), { roots: [WS] }, second);
     assert.notEqual(third.toolFiles, second.toolFiles);
     assert.equal(analyseInjection(third).hits.length, 0);
+  });
+
+  it('follows a document\'s seed links from an id to both ends of each link, in the links\' order', () => {
+    const k: DocKeys = { keys: new Set(), self: `${WS}/v.litmus.json`, targets: new Set(), environmentsOnly: new Set(), seeds: [['a', 'b'], ['c', 'a'], ['a', 'a'], ['d', 'e']] };
+    assert.deepEqual(seedLinksOf(k, 'a'), ['b', 'c', 'a', 'a']);
+    assert.deepEqual(seedLinksOf(k, 'b'), ['a']);
+    assert.deepEqual(seedLinksOf(k, 'e'), ['d']);
+    assert.equal(seedLinksOf(k, 'z'), undefined);
   });
 
   it('notices a reference that resolves differently while no document changed', () => {

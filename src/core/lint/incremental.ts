@@ -3,7 +3,7 @@ import { createDocument, type SuiteDocument } from '../model/document';
 import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incremental-injection';
 import type { PayloadHit } from '../injection/scan';
 import type { ToolModel } from '../model/tools';
-import { docKeys, enter, keyTable, links, reenter, type DocKeys, type KeyTable, type Links } from '../model/doc-keys';
+import { docKeys, enter, keyTable, links, reenter, seedLinksOf, type DocKeys, type KeyTable, type Links } from '../model/doc-keys';
 import { compareDiagnostics, knownRuleIds, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { ALL_RULES } from '../rules/index';
 import type { Rule } from '../rules/types';
@@ -190,10 +190,8 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: ReadonlyMap
   // Seed chains: a loop is reported on every member, however far along the chain the edit was.
   // Links are followed through the current documents and the changed documents' previous ones.
   const follow = (k: DocKeys | undefined, id: string, visit: (other: string) => void) => {
-    for (const [a, b] of k?.seeds ?? []) {
-      if (a === id) visit(b);
-      if (b === id) visit(a);
-    }
+    if (!k) return;
+    for (const other of seedLinksOf(k, id) ?? []) visit(other);
   };
   const linksOf = (id: string, visit: (other: string) => void) => {
     const fromDoc = (uri: string) => {

@@ -1,4 +1,5 @@
 import { canonicalHash, fieldValue, hashText } from './canonical';
+import { pushTo } from '../text/multimap';
 import { duplicateHint } from './duplicate';
 import type { SuiteDocument } from './document';
 import { parseToolReference } from './tools';
@@ -156,6 +157,26 @@ export function reenter(table: KeyTable, uri: string, was: DocKeys, now: DocKeys
   }
   if (was.self !== now.self && table.selves.get(was.self) === uri) table.selves.delete(was.self);
   table.selves.set(now.self, uri);
+}
+
+const seedIndexes = new WeakMap<DocKeys, Map<string, string[]>>();
+
+/**
+ * The ids a document's seed links join to `id`, in the order of its links (both ends of each link).
+ * An edit follows the links of every id it touches, and a suite file of a thousand variants holds
+ * hundreds of links: scanning them all per id was quadratic in the file's size.
+ */
+export function seedLinksOf(k: DocKeys, id: string): readonly string[] | undefined {
+  let byId = seedIndexes.get(k);
+  if (!byId) {
+    byId = new Map();
+    for (const [a, b] of k.seeds) {
+      pushTo(byId, a, b);
+      pushTo(byId, b, a);
+    }
+    seedIndexes.set(k, byId);
+  }
+  return byId.get(id);
 }
 
 export function keyTable(keys: ReadonlyMap<string, DocKeys>): KeyTable {
