@@ -363,8 +363,8 @@ describe('incremental analysis', () => {
     assert.equal(a2.hits[0], a1.hits[0]);
     assert.notEqual(a2.hits, a1.hits);
     a2.hits.length = 0;
-    a2.hitsByTool.clear();
-    assert.equal(analyseInjection(second).hits.length, 1, 'what a caller does to its analysis stays its own');
+    assert.equal(analyseInjection(second).hits.length, 1, 'what a caller does to its hit list stays its own');
+    assert.equal(analyseInjection(second).hitsByTool, a2.hitsByTool, 'the map by tool is shared while the tools stay the same');
     // Another config resolution (the CLI's --rule wraps it, a config edit rebuilds it): scanned again.
     const allowed = { ...second, configFor: (uri: string) => ({ ...second.configFor(uri), injection: { scanDescriptions: true, allow: [PAYLOAD] } }) };
     assert.equal(analyseInjection(allowed).hits.length, 0);

@@ -19,7 +19,8 @@ export function isSurfaceHit(hit: AnyHit): hit is SurfaceHit {
 /** The detector's result for a whole workspace, computed once per lint and shared by three rules. */
 export interface InjectionAnalysis {
   hits: PayloadHit[];
-  hitsByTool: Map<ToolModel, PayloadHit[]>;
+  /** Shared with later analyses while the tools stay the same: read it, never change it. */
+  hitsByTool: ReadonlyMap<ToolModel, PayloadHit[]>;
   labels: Label[];
   /** Labels that name each hit, on every surface. */
   labelsOf: Map<AnyHit, Label[]>;
@@ -66,6 +67,18 @@ interface ToolFileScans {
   configFor: WorkspaceIndex['configFor'];
   hits: readonly PayloadHit[];
   hitsByTool: ReadonlyMap<ToolModel, PayloadHit[]>;
+  /**
+   * The last analysis's inline tools, in order, and the hits with theirs added. Every analysis sees
+   * every inline tool of the workspace, and an edit rarely changes one: copying the map of 2,000
+   * tools to add them was most of an edit's analysis.
+   */
+  withInline?: { tools: readonly ToolModel[]; hits: readonly PayloadHit[]; hitsByTool: ReadonlyMap<ToolModel, PayloadHit[]> };
+}
+
+function sameTools(a: readonly ToolModel[], b: readonly ToolModel[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 const toolFileScans = new WeakMap<WorkspaceIndex['toolFiles'], ToolFileScans>();
@@ -101,17 +114,21 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
     files = { configFor: index.configFor, hits: fileHits, hitsByTool: byTool };
     toolFileScans.set(index.toolFiles, files);
   }
-  // Copies: the analysis is the caller's, the kept part is every later analysis's.
-  const hits = files.hits.slice();
-  const hitsByTool = new Map(files.hitsByTool);
-  for (const c of index.cases) {
-    for (const use of c.tools) {
-      if (!use.inline || !use.tool) continue;
-      const found = scanned(use.tool);
-      hitsByTool.set(use.tool, found);
-      for (const h of found) hits.push(h);
+  const inline: ToolModel[] = [];
+  for (const c of index.cases) for (const use of c.tools) if (use.inline && use.tool) inline.push(use.tool);
+  if (!files.withInline || !sameTools(files.withInline.tools, inline)) {
+    const withHits = files.hits.slice();
+    const byTool = new Map(files.hitsByTool);
+    for (const tool of inline) {
+      const found = scanned(tool);
+      byTool.set(tool, found);
+      for (const h of found) withHits.push(h);
     }
+    files.withInline = { tools: inline, hits: withHits, hitsByTool: byTool };
   }
+  // A list of the caller's own; the map is shared (read-only).
+  const hits = files.withInline.hits.slice();
+  const hitsByTool = files.withInline.hitsByTool;
 
   // Data surfaces. Environment files are scanned whether or not a case uses them, once per file.
   const optsFor = (uri: string) => {
