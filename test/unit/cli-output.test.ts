@@ -229,6 +229,18 @@ describe('CLI output: terminal width and --quiet (issue 20 item 3)', () => {
     assert.match(out, /✖ 7 problems \(7 errors, 0 warnings\) in 2 files/);
   });
 
+  it('keeps at most 10,000 messages to refer back to: past that, a new message is shown in full each time', () => {
+    const uri = 'file:///w/a.litmus.json';
+    const long = (n: number) => `message ${n}: nothing scores this attack, the case lists no unsafe_actions and is scored on the end state, so an agent that follows the payload passes`;
+    const row = (n: number, line: number) => testDiagnostic(uri, { code: 'unscored-attack', message: long(n), range: { start: { line, character: 0 }, end: { line, character: 1 } } });
+    const rows = Array.from({ length: 10_001 }, (_, n) => row(n, n));
+    rows.push(row(0, 20_000), row(10_000, 20_001));
+    const out = stylish(rows, formatContext('file:///w', [uri]));
+    assert.match(out, /^ {2}20001:1 +error +same message as 1:1 +unscored-attack$/m, 'the first message is kept');
+    assert.equal(out.split('message 10000:').length - 1, 2, 'the 10,001st is not: shown in full again');
+    assert.equal(out.split('message 0:').length - 1, 1);
+  });
+
   it('wraps at spaces and cuts only a word wider than the line', () => {
     assert.deepEqual(wrap('aaa bbb ccc', 7), ['aaa bbb', 'ccc']);
     assert.deepEqual(wrap('abcdefghij k', 4), ['abcd', 'efgh', 'ij k']);

@@ -37,14 +37,26 @@ const locOf = (d: LintDiagnostic) => `${d.range.start.line + 1}:${d.range.start.
 const shownMessage = (d: LintDiagnostic) => neutraliseWorkflowCommands(d.fact && d.fact.rules.length > 1 ? `${d.message} (also ${d.fact.rules.slice(1).join(', ')})` : d.message);
 
 /**
- * Where each message was last shown in full, for the rows that repeat it. A suite that makes one
- * mistake in many cases (an import whose every case lacks what its scorer checks) gets the same
- * explanation on each of them: at eight wrapped lines apiece, 2,000 findings were 16,000 lines of
- * one paragraph. What is left out is the text itself, so the text (with its rule) is the key.
+ * Where each message that wrapped was last shown in full, by rule and text, for the rows that repeat
+ * it. A suite that makes one mistake in many cases (an import whose every case lacks what its
+ * scorer checks) gets the same explanation on each of them: at eight wrapped lines apiece, 2,000
+ * findings were 16,000 lines of one paragraph. What is left out is the text itself, so the text is
+ * the key. At most MAX_SHOWN texts are kept, so a report of a million distinct messages still
+ * streams in bounded memory; past that many, new messages are shown in full every time.
  */
-type ShownAt = Map<string, { uri: string; loc: string }>;
+type ShownAt = { size: number; byRule: Map<string, Map<string, { uri: string; loc: string }>> };
 
-const repeatKey = (d: LintDiagnostic) => `${d.code}\u0000${shownMessage(d)}`;
+const MAX_SHOWN = 10_000;
+
+function remember(shownAt: ShownAt, d: LintDiagnostic, message: string): void {
+  let byText = shownAt.byRule.get(d.code);
+  if (!byText) shownAt.byRule.set(d.code, (byText = new Map()));
+  if (!byText.has(message)) {
+    if (shownAt.size >= MAX_SHOWN) return;
+    shownAt.size++;
+  }
+  byText.set(message, { uri: d.uri, loc: locOf(d) });
+}
 
 /**
  * A repeated message's row: where the same words stand in full, as `path:line:col` (a link in
@@ -61,8 +73,8 @@ function sameAs(shown: { uri: string; loc: string }, d: LintDiagnostic, ctx: For
 /**
  * One file's lines. When every row fits the width, rule ids stand in one column, as in ESLint;
  * otherwise each message wraps in its own column and its rule id follows its last line, so no line
- * is padded past the width to line up with the longest message; a message that would wrap and was
- * shown in full earlier in the report takes one row that says where. Two passes over the rows.
+ * is padded past the width to line up with the longest message; a message that wraps and was shown
+ * in full earlier in the report takes one row that says where. Two passes over the rows.
  */
 function* fileLines(list: readonly LintDiagnostic[], ctx: FormatContext, width: number, shownAt: ShownAt): Generator<string> {
   let locW = 0;
@@ -78,21 +90,20 @@ function* fileLines(list: readonly LintDiagnostic[], ctx: FormatContext, width: 
   const indent = 2 + locW + 2 + sevW + 2;
   const head = (d: LintDiagnostic) => `  ${paint(ctx, pad(locOf(d), locW), 'dim')}  ${paint(ctx, pad(d.severity, sevW), SEVERITY_STYLE[d.severity])}  `;
   if (indent + msgW + 2 + ruleW <= width) {
-    for (const d of list) {
-      yield `${head(d)}${pad(shownMessage(d), msgW)}  ${paint(ctx, d.code, 'dim')}`;
-      shownAt.set(repeatKey(d), { uri: d.uri, loc: locOf(d) });
-    }
+    for (const d of list) yield `${head(d)}${pad(shownMessage(d), msgW)}  ${paint(ctx, d.code, 'dim')}`;
     return;
   }
   const column = Math.max(MIN_MESSAGE, width - indent);
   const blank = ' '.repeat(indent);
   for (const d of list) {
-    const key = repeatKey(d);
-    const shown = shownAt.get(key);
-    let lines = wrap(shownMessage(d), column);
-    const reference = shown && lines.length > 1 ? sameAs(shown, d, ctx, column) : undefined;
-    if (reference) lines = wrap(reference, column);
-    else shownAt.set(key, { uri: d.uri, loc: locOf(d) });
+    const message = shownMessage(d);
+    let lines = wrap(message, column);
+    if (lines.length > 1) {
+      const shown = shownAt.byRule.get(d.code)?.get(message);
+      const reference = shown ? sameAs(shown, d, ctx, column) : undefined;
+      if (reference) lines = wrap(reference, column);
+      else remember(shownAt, d, message);
+    }
     const last = lines.length - 1;
     for (let i = 0; i <= last; i++) {
       // A wrapped line starts after white space: suite text there must not read as a workflow command.
@@ -135,7 +146,7 @@ export function* stylishChunks(diagnostics: readonly LintDiagnostic[], ctx: Form
     else byFile.set(d.uri, [d]);
   }
   let out = '';
-  const shownAt: ShownAt = new Map();
+  const shownAt: ShownAt = { size: 0, byRule: new Map() };
   for (const [uri, list] of byFile) {
     // File names come from the suite author's disk: escape them like any other untrusted text.
     out += `\n${paint(ctx, neutraliseWorkflowCommands(escapeText(relPath(uri, ctx.cwdUri))), 'underline')}\n`;
