@@ -7,7 +7,7 @@ import { VerdictCache } from './verdicts';
 import { pushTo } from '../text/multimap';
 import { replacedByOverrides, overridesOf } from '../model/environment';
 import { normalizeUri } from '../model/uri';
-import { environmentAffinity, scanCaseSurfaces, scanEnvironmentFile, type SurfaceHit } from './surfaces';
+import { environmentAffinity, sameTools, scanCaseSurfaces, scanEnvironmentFile, type SurfaceHit } from './surfaces';
 
 /** A payload on any surface: in a tool schema, or in data (tool outputs, environments, the task). */
 export type AnyHit = PayloadHit | SurfaceHit;
@@ -73,12 +73,6 @@ interface ToolFileScans {
    * tools to add them was most of an edit's analysis.
    */
   withInline?: { tools: readonly ToolModel[]; hits: readonly PayloadHit[]; hitsByTool: ReadonlyMap<ToolModel, PayloadHit[]> };
-}
-
-function sameTools(a: readonly ToolModel[], b: readonly ToolModel[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 const toolFileScans = new WeakMap<WorkspaceIndex['toolFiles'], ToolFileScans>();

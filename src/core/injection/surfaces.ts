@@ -148,7 +148,8 @@ export function caseTools(c: CaseModel): ToolModel[] {
   return out;
 }
 
-function sameTools(a: readonly ToolModel[], b: readonly ToolModel[]): boolean {
+/** Whether two lists hold the same tool models in the same order. */
+export function sameTools(a: readonly ToolModel[], b: readonly ToolModel[]): boolean {
   return a.length === b.length && a.every((t, i) => t === b[i]);
 }
 
