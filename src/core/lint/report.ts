@@ -7,6 +7,7 @@ import { countHints, formatCount, hintSummaryLine, type HintCount } from './hint
 import { isJsonObject } from '../model/canonical';
 import { rootValue } from '../model/document';
 import { RULES } from '../rules/registry';
+import { breachDisagrees } from '../rules/scope-contradiction';
 import type { ToolModel } from '../model/tools';
 import { displayPath } from '../model/uri';
 import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
@@ -217,17 +218,7 @@ function labelCounts(index: WorkspaceIndex): { confirmed: number; trusted: numbe
 /** Families whose armed cases disagree on requires_tool_scope_breach (a missing value is false), as the reference check has it. */
 function mixedBreach(index: WorkspaceIndex): Set<string> {
   const out = new Set<string>();
-  for (const [family, cases] of index.families) {
-    let t = false;
-    let f = false;
-    for (const c of cases) {
-      const v = c.value.requires_tool_scope_breach ?? false;
-      if (!c.arm || typeof v !== 'boolean') continue;
-      if (v) t = true;
-      else f = true;
-    }
-    if (t && f) out.add(family);
-  }
+  for (const [family, cases] of index.families) if (breachDisagrees(cases)) out.add(family);
   return out;
 }
 

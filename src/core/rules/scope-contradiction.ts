@@ -110,12 +110,10 @@ function breachAt(index: WorkspaceIndex, c: CaseModel): Location {
 }
 
 /**
- * The reference check collects the flag of every case of a family and rejects the family when the
- * set has two values: any two cases disagreeing, of one arm or of both, invalidate the whole family,
- * so every case of it is reported.
+ * Whether a family's armed cases disagree on requires_tool_scope_breach (a missing value is false;
+ * one of another type is the schema rule's), as the reference check has it: the family is invalid.
  */
-function checkBreach(ctx: RuleContext, index: WorkspaceIndex, family: string, cases: CaseModel[]): void {
-  // Both values first, with nothing built: nearly every family agrees.
+export function breachDisagrees(cases: readonly CaseModel[]): boolean {
   let seenTrue = false;
   let seenFalse = false;
   for (const c of cases) {
@@ -123,8 +121,19 @@ function checkBreach(ctx: RuleContext, index: WorkspaceIndex, family: string, ca
     if (!c.arm || typeof v !== 'boolean') continue;
     if (v) seenTrue = true;
     else seenFalse = true;
+    if (seenTrue && seenFalse) return true;
   }
-  if (!seenTrue || !seenFalse) return;
+  return false;
+}
+
+/**
+ * The reference check collects the flag of every case of a family and rejects the family when the
+ * set has two values: any two cases disagreeing, of one arm or of both, invalidate the whole family,
+ * so every case of it is reported.
+ */
+function checkBreach(ctx: RuleContext, index: WorkspaceIndex, family: string, cases: CaseModel[]): void {
+  // Both values first, with nothing built: nearly every family agrees.
+  if (!breachDisagrees(cases)) return;
   const byValue: Record<'true' | 'false', CaseModel[]> = { true: [], false: [] };
   for (const c of cases) {
     const v = c.value.requires_tool_scope_breach ?? false;
