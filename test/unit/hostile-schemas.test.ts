@@ -89,6 +89,20 @@ describe('hostile schemas', function () {
     assert.equal(ds[0].data?.keyword, 'required');
   });
 
+  it('a boolean `where` predicate compiles (Ajv refused to forget a boolean schema, and three rules stopped)', async () => {
+    for (const where of [true, false]) {
+      const adversarial = json({
+        suite: 's',
+        cases: [
+          base('a1', { arm: 'adversarial', probe: 'skill_misuse', tools: ['t.tools.json#go'], unsafe_actions: [{ tool: 'go', where }] }),
+          base('b1', { tools: ['t.tools.json#go'] }),
+        ],
+      });
+      const { diagnostics } = await lintFiles({ 't.tools.json': toolFile({ type: 'object' }), 'c.litmus.json': adversarial });
+      assert.deepEqual(diagnostics.filter((d) => /internal error/.test(d.message)).map((d) => d.message), [], `where: ${where}`);
+    }
+  });
+
   it('a catastrophic-backtracking pattern runs in linear time, and still decides', async () => {
     const pattern = '^' + 'a*'.repeat(30) + 'b$';
     const files = { 't.tools.json': toolFile({ type: 'object', properties: { s: { type: 'string', pattern } } }), 'c.litmus.json': caseCalling({ s: 'a'.repeat(5000) }) };

@@ -7,6 +7,7 @@ import type { JsonPath } from '../text/types';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import type { Rule, RuleContext, RuleMeta } from './types';
 import { compileSchemaChecked } from '../schema/compile';
+import { plainlyAccepts } from '../schema/plain';
 import { caseTools } from '../trajectory/dead';
 
 /** Errors reported per step: the first few say what to change; the rest would be noise. */
@@ -68,6 +69,8 @@ function checkCase(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, steps:
     const args = step.arguments === undefined ? {} : step.arguments;
     // Wrong types are the schema rule's to report.
     if (!isJsonObject(args)) return;
+    // Most steps pass a plain schema: checked there without compiling it (schema/plain.ts).
+    if (plainlyAccepts(tool.schema, args)) return;
     const compiled = compileSchemaChecked(tool.schema);
     if (compiled.kind === 'invalid') return;
     // The step's path is built for a finding only: most steps pass.

@@ -3,7 +3,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { isJsonObject } from '../model/canonical';
 import { metaSchema07 } from './generated/meta-07';
 import { metaSchema2020 } from './generated/meta-2020';
-import { firstDuplicate, forMetaCheck, schemaSize, schemaStructure } from './complexity';
+import { equalityKey, firstDuplicate, forMetaCheck, schemaSize, schemaStructure } from './complexity';
 import { compileLinear } from '../text/regex';
 
 /**
@@ -70,11 +70,52 @@ function withLinearUniqueItems<T extends Ajv>(ajv: T): T {
   return ajv;
 }
 
+/**
+ * Ajv compares `const` and `enum` values with fast-deep-equal, which calls `valueOf()` on an object
+ * that lacks Object's own and so throws on the prototype-less values the parser builds: a tool with
+ * `const: {"a": 1}` stopped the rule. These compare by equalityKey (JSON equality, iteratively),
+ * with Ajv's own errors.
+ */
+function withJsonEquality<T extends Ajv>(ajv: T): T {
+  ajv.removeKeyword('const');
+  ajv.addKeyword({
+    keyword: 'const',
+    errors: true,
+    compile(allowed: unknown) {
+      const key = equalityKey(allowed);
+      const constant = (data: unknown): boolean => {
+        if (equalityKey(data) === key) return true;
+        constant.errors = [{ keyword: 'const', params: { allowedValue: allowed }, message: 'must be equal to constant' }];
+        return false;
+      };
+      constant.errors = undefined as Partial<ErrorObject>[] | undefined;
+      return constant;
+    },
+  });
+  ajv.removeKeyword('enum');
+  ajv.addKeyword({
+    keyword: 'enum',
+    schemaType: 'array',
+    errors: true,
+    compile(allowed: unknown[]) {
+      const keys = new Set(allowed.map(equalityKey));
+      const oneOf = (data: unknown): boolean => {
+        if (keys.has(equalityKey(data))) return true;
+        oneOf.errors = [{ keyword: 'enum', params: { allowedValues: allowed }, message: 'must be equal to one of the allowed values' }];
+        return false;
+      };
+      oneOf.errors = undefined as Partial<ErrorObject>[] | undefined;
+      return oneOf;
+    },
+  });
+  return ajv;
+}
+
 /** Draft 2020-12 unless the schema names an older draft (which Ajv's draft-07 class reads). */
 function validatorFor(schema: Record<string, unknown> | boolean): { ajv: Ajv; isSchema: (body: unknown) => boolean; draft07: boolean } {
   const declared = isJsonObject(schema) && typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (/draft-0[4-7]/.test(declared)) return { ajv: (ajv07 ??= withLinearUniqueItems(new Ajv(ajvOptions))), isSchema: metaSchema07 as (body: unknown) => boolean, draft07: true };
-  return { ajv: (ajv2020 ??= withLinearUniqueItems(new Ajv2020(ajvOptions))), isSchema: metaSchema2020 as (body: unknown) => boolean, draft07: false };
+  if (/draft-0[4-7]/.test(declared)) return { ajv: (ajv07 ??= withJsonEquality(withLinearUniqueItems(new Ajv(ajvOptions)))), isSchema: metaSchema07 as (body: unknown) => boolean, draft07: true };
+  return { ajv: (ajv2020 ??= withJsonEquality(withLinearUniqueItems(new Ajv2020(ajvOptions)))), isSchema: metaSchema2020 as (body: unknown) => boolean, draft07: false };
 }
 
 /** Keywords that never change what a schema accepts (Ajv runs with `useDefaults` off). */
@@ -179,7 +220,8 @@ function compileUncached(schema: Record<string, unknown> | boolean): CompiledSch
     return e instanceof RangeError ? { kind: 'too-complex', reason: 'compiling it overflows the stack' } : INVALID;
   } finally {
     compiling = undefined;
-    ajv.removeSchema(body);
+    // Ajv keeps no boolean schema, and throws when asked to remove one.
+    if (typeof body !== 'boolean') ajv.removeSchema(body);
     for (const key of new Set([...Object.keys(registry.refs), ...Object.keys(registry.schemas)])) if (!before.has(key)) ajv.removeSchema(key);
   }
 }

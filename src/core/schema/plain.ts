@@ -1,0 +1,180 @@
+import { isJsonObject } from '../model/canonical';
+import { schemaSize } from './complexity';
+
+/**
+ * A check that a value passes a *plain* parameter schema, without compiling it. Ajv compiles each
+ * schema to code before its first use, and a lint compiles hundreds of schemas to check a step or
+ * two against each: compiling was most of `unsatisfiable-safe-completion`. Most tools' schemas use
+ * a few keywords whose meaning is the same in draft-07 and 2020-12, and most reference steps pass.
+ *
+ * `true` only when the schema is plain (below) and the value passes it; `false` means "ask Ajv",
+ * never "rejected": every finding, and every word of its message, still comes from Ajv.
+ */
+
+/** Keywords that never change what a schema accepts (Ajv runs with formats and defaults off). */
+const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'deprecated', 'readOnly', 'writeOnly', 'format']);
+const TYPES = new Set(['null', 'boolean', 'integer', 'number', 'string', 'array', 'object']);
+const COUNTS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
+const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+/** Far inside complexity.ts's bounds, so a plain schema is never "too complex to check". */
+const MAX_DEPTH = 32;
+const MAX_NODES = 2_000;
+/** Nesting followed when comparing values for `enum` and `const`; deeper is left to Ajv. */
+const MAX_EQUAL_DEPTH = 64;
+
+type Schema = Record<string, unknown> | boolean;
+
+/** Names a plain object could inherit: left to Ajv rather than reasoned about here. */
+function inheritedName(name: string): boolean {
+  return name === '__proto__' || name in Object.prototype;
+}
+
+function plainSub(v: unknown): v is Schema {
+  return typeof v === 'boolean' || isJsonObject(v);
+}
+
+/** Every keyword of the schema, at every depth, is one this file implements exactly. */
+function plainTree(schema: Schema, depth: number, budget: { left: number }): boolean {
+  if (typeof schema === 'boolean') return true;
+  if (depth > MAX_DEPTH || --budget.left < 0) return false;
+  for (const k in schema) {
+    const v = schema[k];
+    if (ANNOTATIONS.has(k)) continue;
+    // The root's `$schema` picks Ajv's class (compile.ts); for these keywords the drafts agree.
+    if (k === '$schema' && depth === 1 && typeof v === 'string') continue;
+    if (k === 'type') {
+      const list = typeof v === 'string' ? [v] : Array.isArray(v) ? v : undefined;
+      if (!list || list.length === 0 || !list.every((t) => typeof t === 'string' && TYPES.has(t)) || new Set(list).size !== list.length) return false;
+    } else if (k === 'properties') {
+      if (!isJsonObject(v)) return false;
+      for (const name in v) {
+        const sub = v[name];
+        if (inheritedName(name) || !plainSub(sub) || !plainTree(sub, depth + 1, budget)) return false;
+      }
+    } else if (k === 'additionalProperties' || k === 'items') {
+      if (!plainSub(v) || !plainTree(v, depth + 1, budget)) return false;
+    } else if (k === 'required') {
+      if (!Array.isArray(v) || !v.every((n) => typeof n === 'string' && !inheritedName(n)) || new Set(v).size !== v.length) return false;
+    } else if (k === 'enum') {
+      if (!Array.isArray(v) || v.length === 0) return false;
+    } else if (k === 'const') {
+      continue;
+    } else if (COUNTS.has(k)) {
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) return false;
+    } else if (BOUNDS.has(k)) {
+      if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Per schema object: plain or not (a tool's schema is asked once per step of every case using it). */
+const plainness = new WeakMap<object, boolean>();
+
+function isPlain(schema: Schema): boolean {
+  if (typeof schema === 'boolean') return true;
+  let known = plainness.get(schema);
+  if (known === undefined) {
+    known = schemaSize(schema).ok && plainTree(schema, 1, { left: MAX_NODES });
+    plainness.set(schema, known);
+  }
+  return known;
+}
+
+/** JSON equality as Ajv's `enum` and `const` judge it; `undefined` when too deep to tell here. */
+function equalJson(a: unknown, b: unknown, depth: number): boolean | undefined {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (depth > MAX_EQUAL_DEPTH) return undefined;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) {
+      const same = equalJson(a[i], b[i], depth + 1);
+      if (same !== true) return same;
+    }
+    return true;
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const keys = Object.keys(ao);
+  if (keys.length !== Object.keys(bo).length) return false;
+  for (const k of keys) {
+    if (!Object.prototype.hasOwnProperty.call(bo, k)) return false;
+    const same = equalJson(ao[k], bo[k], depth + 1);
+    if (same !== true) return same;
+  }
+  return true;
+}
+
+function hasType(value: unknown, type: string): boolean {
+  switch (type) {
+    case 'null':
+      return value === null;
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'string':
+      return typeof value === 'string';
+    case 'array':
+      return Array.isArray(value);
+    default:
+      return isJsonObject(value);
+  }
+}
+
+/** Unicode code points, as Ajv counts a string's length. */
+function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    n++;
+  }
+  return n;
+}
+
+function passes(schema: Schema, value: unknown): boolean {
+  if (typeof schema === 'boolean') return schema;
+  const t = schema.type;
+  if (t !== undefined && !(typeof t === 'string' ? hasType(value, t) : (t as string[]).some((x) => hasType(value, x)))) return false;
+  if (schema.enum !== undefined && !(schema.enum as unknown[]).some((e) => equalJson(e, value, 0) === true)) return false;
+  if ('const' in schema && equalJson(schema.const, value, 0) !== true) return false;
+  if (typeof value === 'string') {
+    if (schema.minLength !== undefined || schema.maxLength !== undefined) {
+      const n = codePoints(value);
+      if (n < ((schema.minLength as number | undefined) ?? 0) || n > ((schema.maxLength as number | undefined) ?? Infinity)) return false;
+    }
+  } else if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return false;
+    if (schema.minimum !== undefined && !(value >= (schema.minimum as number))) return false;
+    if (schema.maximum !== undefined && !(value <= (schema.maximum as number))) return false;
+    if (schema.exclusiveMinimum !== undefined && !(value > (schema.exclusiveMinimum as number))) return false;
+    if (schema.exclusiveMaximum !== undefined && !(value < (schema.exclusiveMaximum as number))) return false;
+  } else if (Array.isArray(value)) {
+    if (value.length < ((schema.minItems as number | undefined) ?? 0) || value.length > ((schema.maxItems as number | undefined) ?? Infinity)) return false;
+    const items = schema.items as Schema | undefined;
+    if (items !== undefined && items !== true) for (const v of value) if (!passes(items, v)) return false;
+  } else if (isJsonObject(value)) {
+    const keys = Object.keys(value);
+    if (keys.length < ((schema.minProperties as number | undefined) ?? 0) || keys.length > ((schema.maxProperties as number | undefined) ?? Infinity)) return false;
+    for (const name of (schema.required as string[] | undefined) ?? []) if (value[name] === undefined) return false;
+    const props = schema.properties as Record<string, Schema> | undefined;
+    const extra = schema.additionalProperties as Schema | undefined;
+    for (const k of keys) {
+      if (inheritedName(k)) return false;
+      const sub = props !== undefined && Object.prototype.hasOwnProperty.call(props, k) ? props[k] : extra;
+      if (sub !== undefined && sub !== true && !passes(sub, value[k])) return false;
+    }
+  }
+  return true;
+}
+
+/** True when `schema` is plain and `value` passes it: Ajv would accept it and report nothing. */
+export function plainlyAccepts(schema: unknown, value: unknown): boolean {
+  return plainSub(schema) && isPlain(schema) && passes(schema, value);
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import * as fc from 'fast-check';
+import { plainlyAccepts } from '../../src/core/schema/plain';
+import { compileSchemaChecked } from '../../src/core/schema/compile';
+
+/**
+ * `plainlyAccepts` lets `unsatisfiable-safe-completion` skip compiling a schema for a step that
+ * passes it. It may only say yes where Ajv, through compile.ts, would accept and report nothing:
+ * on the keywords it knows it must agree with Ajv exactly, and on any other it must defer.
+ */
+
+const NAMES = ['a', 'b', 'c', 'd'];
+
+const leaf: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer({ min: -5, max: 5 }),
+  fc.constantFrom(0.5, -2.5, 1e21, 3),
+  fc.constantFrom('', 'x', 'ab', 'héllo', '😀😀', 'a😀'),
+);
+
+const jsonValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('array'), tie('object')),
+  array: fc.array(tie('value'), { maxLength: 3 }),
+  object: fc.dictionary(fc.constantFrom(...NAMES), tie('value'), { maxKeys: 3 }),
+})).value;
+
+const typeName = fc.constantFrom('null', 'boolean', 'integer', 'number', 'string', 'array', 'object');
+const count = fc.integer({ min: 0, max: 3 });
+const bound = fc.constantFrom(-1, 0, 0.5, 2, 4);
+
+/** Schemas made of the keywords plain.ts implements, each well typed. */
+const plainSchema: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  schema: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.boolean(), tie('object')),
+  object: fc.record(
+    {
+      type: fc.oneof(typeName, fc.uniqueArray(typeName, { minLength: 1, maxLength: 3 })),
+      properties: fc.dictionary(fc.constantFrom(...NAMES), tie('schema'), { maxKeys: 3 }),
+      additionalProperties: tie('schema'),
+      items: tie('schema'),
+      required: fc.uniqueArray(fc.constantFrom(...NAMES), { maxLength: 3 }),
+      enum: fc.array(jsonValue, { minLength: 1, maxLength: 3 }),
+      const: jsonValue,
+      minLength: count,
+      maxLength: count,
+      minItems: count,
+      maxItems: count,
+      minProperties: count,
+      maxProperties: count,
+      minimum: bound,
+      maximum: bound,
+      exclusiveMinimum: bound,
+      exclusiveMaximum: bound,
+      description: fc.constant('annotation'),
+      default: jsonValue,
+      format: fc.constantFrom('date-time', 'email'),
+    },
+    { requiredKeys: [] },
+  ),
+})).schema;
+
+/** What the rule hears from Ajv: true when it would report nothing for this value. */
+function ajvSilent(schema: unknown, value: unknown): boolean {
+  const compiled = compileSchemaChecked(schema);
+  if (compiled.kind === 'invalid') return true;
+  if (compiled.kind === 'too-complex' || compiled.unchecked.length > 0) return false;
+  return compiled.validate(value) as boolean;
+}
+
+describe('plain parameter schemas, checked without compiling', () => {
+  it('agrees with Ajv on every schema of the plain keywords, in both drafts', () => {
+    let accepted = 0;
+    let rejected = 0;
+    fc.assert(
+      fc.property(plainSchema, jsonValue, fc.boolean(), (schema, value, draft07) => {
+        const s = draft07 && typeof schema === 'object' && schema !== null ? { $schema: 'http://json-schema.org/draft-07/schema#', ...schema } : schema;
+        const compiled = compileSchemaChecked(s);
+        const mine = plainlyAccepts(s, value);
+        if (compiled.kind === 'compiled') {
+          assert.equal(mine, compiled.validate(value), `schema ${JSON.stringify(s)} value ${JSON.stringify(value)}`);
+          if (mine) accepted++;
+          else rejected++;
+        } else {
+          assert.ok(!mine || ajvSilent(s, value));
+        }
+      }),
+      { numRuns: 3000, seed: 24 },
+    );
+    // Both answers come up often enough for the agreement to mean something.
+    assert.ok(accepted > 300 && rejected > 300, `accepted ${accepted}, rejected ${rejected}`);
+  });
+
+  it('defers on every other keyword and on what it does not reason about', () => {
+    const ask = [
+      { type: 'string', pattern: '^a' },
+      { anyOf: [{ type: 'string' }] },
+      { $ref: '#/$defs/x', $defs: { x: true } },
+      { type: 'object', patternProperties: { '^a': false } },
+      { type: 'array', items: [{ type: 'string' }] },
+      { type: 'number', multipleOf: 2 },
+      { type: 'object', properties: { __proto__x: { not: {} } } },
+      { type: 'object', required: ['toString'] },
+      { type: 'object', properties: { a: { type: 'string', $schema: 'http://json-schema.org/draft-07/schema#' } } },
+      { enum: [] },
+      { 'x-vendor': true },
+    ];
+    for (const schema of ask) assert.equal(plainlyAccepts(schema, {}), false, JSON.stringify(schema));
+    // A value nested past the comparison depth is left to Ajv, not taken as equal.
+    const nest = (): unknown => {
+      let v: unknown = 1;
+      for (let i = 0; i < 100; i++) v = [v];
+      return v;
+    };
+    assert.equal(plainlyAccepts({ const: nest() }, nest()), false);
+    assert.equal(plainlyAccepts({ type: 'object' }, Object.assign(Object.create(null), { constructor: 1 })), false);
+  });
+
+  it('accepts a typical tool call and turns down a wrong one', () => {
+    const schema = {
+      type: 'object',
+      properties: { to: { type: 'string', format: 'email', description: 'who' }, count: { type: 'integer', minimum: 1, default: 1 }, tags: { type: 'array', items: { enum: ['a', 'b'] } } },
+      required: ['to'],
+      additionalProperties: false,
+    };
+    assert.equal(plainlyAccepts(schema, { to: 'x@y.z', count: 2, tags: ['a'] }), true);
+    assert.equal(plainlyAccepts(schema, { count: 2 }), false);
+    assert.equal(plainlyAccepts(schema, { to: 'x', extra: 1 }), false);
+    assert.equal(plainlyAccepts(schema, { to: 'x', count: 0 }), false);
+    assert.equal(plainlyAccepts(schema, { to: 'x', tags: ['c'] }), false);
+  });
+});
