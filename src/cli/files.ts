@@ -181,16 +181,21 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
     return verdict;
   };
   // As in git, nothing inside an ignored folder comes back: each folder on the way down is checked.
+  // A folder's answer is kept: the files of one folder share every level above them.
+  const ignoredFolders = new Map<string, boolean>();
+  const ignoredFolder = (folder: string): boolean => {
+    let known = ignoredFolders.get(folder);
+    if (known === undefined) {
+      const parent = dirname(folder);
+      known = (parent !== folder && ignoredFolder(parent)) || levelVerdict(folder, true) === true;
+      ignoredFolders.set(folder, known);
+    }
+    return known;
+  };
   const ignoredPath = (abs: string, dir: boolean): boolean => {
     if (sources.length === 0) return false;
-    const levels: string[] = [];
-    for (let p = abs; ; ) {
-      const parent = dirname(p);
-      if (parent === p) break;
-      levels.unshift(parent);
-      p = parent;
-    }
-    for (const level of levels) if (levelVerdict(level, true) === true) return true;
+    const parent = dirname(abs);
+    if (parent !== abs && ignoredFolder(parent)) return true;
     return levelVerdict(abs, dir) === true;
   };
 
