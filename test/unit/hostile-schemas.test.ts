@@ -6,6 +6,8 @@ import { json, lintFiles, lintRule, type Case } from '../helpers';
 import { schemaComplexity, equalityKey, firstDuplicate } from '../../src/core/schema/complexity';
 import { allowMatcher, allowProblems } from '../../src/core/model/config';
 import { compileLinear } from '../../src/core/text/regex';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 
 /**
  * Parameter schemas built to make the linter hang, crash or blow up (issue 13, items 1–3, 5, 6).
@@ -87,6 +89,26 @@ describe('hostile schemas', function () {
     assert.equal(ds.length, 1);
     assert.equal(ds[0].data?.problem, 'rejected-arguments');
     assert.equal(ds[0].data?.keyword, 'required');
+  });
+
+  it('compiling schema after schema keeps a bounded heap (Ajv keeps each compile in a shared scope; the language server compiles for days)', function () {
+    this.timeout(60_000);
+    // Heap growth over the second 2,000 distinct schemas, after the first 2,000: Ajv alone kept ~5 KB a compile.
+    const script = `
+      const { compileSchemaChecked } = require(${JSON.stringify(join(__dirname, '../../src/core/schema/compile.js'))});
+      const round = (from) => {
+        for (let i = from; i < from + 2000; i++) {
+          const c = compileSchemaChecked(JSON.parse('{"type":"object","properties":{"a":{"const":{"v":' + i + '}},"b":{"enum":[{"w":' + i + '},2]}}}'));
+          if (c.kind !== 'compiled' || !c.validate(JSON.parse('{"a":{"v":' + i + '},"b":2}'))) throw new Error('not compiled');
+        }
+        gc();
+        return process.memoryUsage().heapUsed;
+      };
+      const first = round(0);
+      process.stdout.write(String((round(2000) - first) / 2 ** 20));`;
+    const r = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(Number(r.stdout) < 4, `the heap grew by ${Number(r.stdout).toFixed(1)} MB over 2,000 compiles`);
   });
 
   it('a boolean `where` predicate compiles (Ajv refused to forget a boolean schema, and three rules stopped)', async () => {

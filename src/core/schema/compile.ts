@@ -46,6 +46,13 @@ const linearRegExp = Object.assign(
 const ajvOptions = { strict: false, allErrors: true, validateFormats: false, validateSchema: false, addUsedSchema: true, logger: false, inlineRefs: false, code: { regExp: linearRegExp } } as const;
 let ajv2020: Ajv2020 | undefined;
 let ajv07: Ajv | undefined;
+/**
+ * Ajv keeps every schema it compiles in a scope shared by all its compiles, removeSchema or not:
+ * ~5 KB a schema, for the life of the instance. The language server compiles for as long as it
+ * runs, so an instance is retired after this many compiles; the validators it made still work.
+ */
+const COMPILES_PER_INSTANCE = 256;
+let compiles = 0;
 
 /**
  * Ajv's `uniqueItems` compares every pair of items (a 300 KB argument list: 38 s); this one hashes
@@ -74,40 +81,39 @@ function withLinearUniqueItems<T extends Ajv>(ajv: T): T {
  * Ajv compares `const` and `enum` values with fast-deep-equal, which calls `valueOf()` on an object
  * that lacks Object's own and so throws on the prototype-less values the parser builds: a tool with
  * `const: {"a": 1}` stopped the rule. These compare by equalityKey (JSON equality, iteratively),
- * with Ajv's own errors.
+ * with Ajv's own errors. One function each, keyed by the keyword's value: Ajv keeps every keyword
+ * function it is given in a scope shared by all its compiles, so a function made per compile
+ * would be kept for the life of the process (the language server's).
  */
+const constKeys = new WeakMap<object, string>();
+const enumKeys = new WeakMap<object, Set<string>>();
+function constKey(allowed: unknown): string {
+  if (typeof allowed !== 'object' || allowed === null) return equalityKey(allowed);
+  let key = constKeys.get(allowed);
+  if (key === undefined) constKeys.set(allowed, (key = equalityKey(allowed)));
+  return key;
+}
+function enumKeysOf(allowed: unknown[]): Set<string> {
+  let keys = enumKeys.get(allowed);
+  if (keys === undefined) enumKeys.set(allowed, (keys = new Set(allowed.map(equalityKey))));
+  return keys;
+}
+type Checked = ((allowed: unknown, data: unknown) => boolean) & { errors?: Partial<ErrorObject>[] };
+const constant: Checked = (allowed, data) => {
+  if (equalityKey(data) === constKey(allowed)) return true;
+  constant.errors = [{ keyword: 'const', params: { allowedValue: allowed }, message: 'must be equal to constant' }];
+  return false;
+};
+const oneOfAllowed: Checked = (allowed, data) => {
+  if (enumKeysOf(allowed as unknown[]).has(equalityKey(data))) return true;
+  oneOfAllowed.errors = [{ keyword: 'enum', params: { allowedValues: allowed }, message: 'must be equal to one of the allowed values' }];
+  return false;
+};
 function withJsonEquality<T extends Ajv>(ajv: T): T {
   ajv.removeKeyword('const');
-  ajv.addKeyword({
-    keyword: 'const',
-    errors: true,
-    compile(allowed: unknown) {
-      const key = equalityKey(allowed);
-      const constant = (data: unknown): boolean => {
-        if (equalityKey(data) === key) return true;
-        constant.errors = [{ keyword: 'const', params: { allowedValue: allowed }, message: 'must be equal to constant' }];
-        return false;
-      };
-      constant.errors = undefined as Partial<ErrorObject>[] | undefined;
-      return constant;
-    },
-  });
+  ajv.addKeyword({ keyword: 'const', errors: true, validate: constant });
   ajv.removeKeyword('enum');
-  ajv.addKeyword({
-    keyword: 'enum',
-    schemaType: 'array',
-    errors: true,
-    compile(allowed: unknown[]) {
-      const keys = new Set(allowed.map(equalityKey));
-      const oneOf = (data: unknown): boolean => {
-        if (keys.has(equalityKey(data))) return true;
-        oneOf.errors = [{ keyword: 'enum', params: { allowedValues: allowed }, message: 'must be equal to one of the allowed values' }];
-        return false;
-      };
-      oneOf.errors = undefined as Partial<ErrorObject>[] | undefined;
-      return oneOf;
-    },
-  });
+  ajv.addKeyword({ keyword: 'enum', schemaType: 'array', errors: true, validate: oneOfAllowed });
   return ajv;
 }
 
@@ -202,6 +208,10 @@ function compileUncached(schema: Record<string, unknown> | boolean): CompiledSch
   // `$schema` picks the class above; left in, Ajv would demand that meta-schema be loaded.
   const body = isJsonObject(schema) ? { ...schema } : schema;
   if (isJsonObject(body)) delete body.$schema;
+  if (++compiles > COMPILES_PER_INSTANCE) {
+    compiles = 1;
+    ajv2020 = ajv07 = undefined;
+  }
   const { ajv, isSchema, draft07 } = validatorFor(schema);
   // A boolean is always a schema; an object must satisfy the meta-schema, as Ajv would demand.
   if (typeof body !== 'boolean') {
