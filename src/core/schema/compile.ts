@@ -125,7 +125,7 @@ function validatorFor(schema: Record<string, unknown> | boolean): { ajv: Ajv; is
 }
 
 /** Keywords that never change what a schema accepts (Ajv runs with `useDefaults` off). */
-const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
+export const ANNOTATIONS: ReadonlySet<string> = new Set(['description', 'title', 'examples', 'default', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
 /** Keywords whose value is a map of subschemas, one subschema, or a list of them. */
 const SUB_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 const SUB_ONE = new Set(['items', 'additionalProperties', 'additionalItems', 'unevaluatedItems', 'unevaluatedProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else']);

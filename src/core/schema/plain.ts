@@ -1,5 +1,6 @@
 import { isJsonObject } from '../model/canonical';
-import { schemaSize } from './complexity';
+import { equalityKey, schemaSize } from './complexity';
+import { ANNOTATIONS } from './compile';
 
 /**
  * A check that a value passes a *plain* parameter schema, without compiling it. Ajv compiles each
@@ -11,16 +12,12 @@ import { schemaSize } from './complexity';
  * never "rejected": every finding, and every word of its message, still comes from Ajv.
  */
 
-/** Keywords that never change what a schema accepts (Ajv runs with formats and defaults off). */
-const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'deprecated', 'readOnly', 'writeOnly', 'format']);
 const TYPES = new Set(['null', 'boolean', 'integer', 'number', 'string', 'array', 'object']);
 const COUNTS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
 const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
 /** Far inside complexity.ts's bounds, so a plain schema is never "too complex to check". */
 const MAX_DEPTH = 32;
 const MAX_NODES = 2_000;
-/** Nesting followed when comparing values for `enum` and `const`; deeper is left to Ajv. */
-const MAX_EQUAL_DEPTH = 64;
 
 type Schema = Record<string, unknown> | boolean;
 
@@ -39,7 +36,8 @@ function plainTree(schema: Schema, depth: number, budget: { left: number }): boo
   if (depth > MAX_DEPTH || --budget.left < 0) return false;
   for (const k in schema) {
     const v = schema[k];
-    if (ANNOTATIONS.has(k)) continue;
+    // Annotations change nothing Ajv accepts; nor does `format`, with formats off (compile.ts).
+    if (ANNOTATIONS.has(k) || k === 'format') continue;
     // The root's `$schema` picks Ajv's class (compile.ts); for these keywords the drafts agree.
     if (k === '$schema' && depth === 1 && typeof v === 'string') continue;
     if (k === 'type') {
@@ -83,31 +81,6 @@ function isPlain(schema: Schema): boolean {
   return known;
 }
 
-/** JSON equality as Ajv's `enum` and `const` judge it; `undefined` when too deep to tell here. */
-function equalJson(a: unknown, b: unknown, depth: number): boolean | undefined {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (depth > MAX_EQUAL_DEPTH) return undefined;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) {
-      const same = equalJson(a[i], b[i], depth + 1);
-      if (same !== true) return same;
-    }
-    return true;
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const keys = Object.keys(ao);
-  if (keys.length !== Object.keys(bo).length) return false;
-  for (const k of keys) {
-    if (!Object.prototype.hasOwnProperty.call(bo, k)) return false;
-    const same = equalJson(ao[k], bo[k], depth + 1);
-    if (same !== true) return same;
-  }
-  return true;
-}
-
 function hasType(value: unknown, type: string): boolean {
   switch (type) {
     case 'null':
@@ -142,8 +115,12 @@ function passes(schema: Schema, value: unknown): boolean {
   if (typeof schema === 'boolean') return schema;
   const t = schema.type;
   if (t !== undefined && !(typeof t === 'string' ? hasType(value, t) : (t as string[]).some((x) => hasType(value, x)))) return false;
-  if (schema.enum !== undefined && !(schema.enum as unknown[]).some((e) => equalJson(e, value, 0) === true)) return false;
-  if ('const' in schema && equalJson(schema.const, value, 0) !== true) return false;
+  // The equality compile.ts gives Ajv's `enum` and `const`, so the two cannot disagree.
+  if (schema.enum !== undefined || 'const' in schema) {
+    const key = equalityKey(value);
+    if (schema.enum !== undefined && !(schema.enum as unknown[]).some((e) => equalityKey(e) === key)) return false;
+    if ('const' in schema && equalityKey(schema.const) !== key) return false;
+  }
   if (typeof value === 'string') {
     if (schema.minLength !== undefined || schema.maxLength !== undefined) {
       const n = codePoints(value);
