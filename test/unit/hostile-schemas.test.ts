@@ -96,19 +96,38 @@ describe('hostile schemas', function () {
     // Heap growth over the second 2,000 distinct schemas, after the first 2,000: Ajv alone kept ~5 KB a compile.
     const script = `
       const { compileSchemaChecked } = require(${JSON.stringify(join(__dirname, '../../src/core/schema/compile.js'))});
+      // What the heap keeps: a heap snapshot's collection also drops V8's caches of compiled code, which a plain gc() leaves.
+      const settle = () => { require('node:v8').getHeapSnapshot().destroy(); gc(); return process.memoryUsage().heapUsed; };
       const round = (from) => {
         for (let i = from; i < from + 2000; i++) {
           const c = compileSchemaChecked(JSON.parse('{"type":"object","properties":{"a":{"const":{"v":' + i + '}},"b":{"enum":[{"w":' + i + '},2]}}}'));
           if (c.kind !== 'compiled' || !c.validate(JSON.parse('{"a":{"v":' + i + '},"b":2}'))) throw new Error('not compiled');
         }
-        gc();
-        return process.memoryUsage().heapUsed;
+        return settle();
       };
       const first = round(0);
       process.stdout.write(String((round(2000) - first) / 2 ** 20));`;
     const r = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     assert.ok(Number(r.stdout) < 4, `the heap grew by ${Number(r.stdout).toFixed(1)} MB over 2,000 compiles`);
+  });
+
+  it('the compile cache is bounded by the size of what it holds, not only by its count', function () {
+    this.timeout(60_000);
+    // 100 distinct schemas of ~300,000 characters each: kept whole, 256 entries would be 60 MB and more.
+    const script = `
+      const { compileSchemaChecked } = require(${JSON.stringify(join(__dirname, '../../src/core/schema/compile.js'))});
+      // What the heap keeps: a heap snapshot's collection also drops V8's caches of compiled code, which a plain gc() leaves.
+      const settle = () => { require('node:v8').getHeapSnapshot().destroy(); gc(); return process.memoryUsage().heapUsed; };
+      const before = settle();
+      for (let i = 0; i < 100; i++) {
+        const c = compileSchemaChecked({ type: 'object', properties: { a: { const: String(i) + 'x'.repeat(300000) } } });
+        if (c.kind !== 'compiled') throw new Error(c.kind);
+      }
+      process.stdout.write(String((settle() - before) / 2 ** 20));`;
+    const r = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(Number(r.stdout) < 20, `the heap kept ${Number(r.stdout).toFixed(1)} MB`);
   });
 
   it('a boolean `where` predicate compiles (Ajv refused to forget a boolean schema, and three rules stopped)', async () => {

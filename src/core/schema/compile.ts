@@ -13,6 +13,12 @@ import { compileLinear } from '../text/regex';
  */
 
 const MAX_CACHED = 256;
+/**
+ * The keys' length the cache may hold, all entries together. A count alone bounds nothing: one
+ * schema with a 60,000-value enum has a key of ~1 MB, and its validator keeps the schema too.
+ */
+const MAX_CACHED_CHARS = 4 * 1024 * 1024;
+let cachedChars = 0;
 
 /** Patterns RE2 cannot run, met while the schema being compiled now was compiled. */
 let compiling: Map<string, string> | undefined;
@@ -48,11 +54,15 @@ let ajv2020: Ajv2020 | undefined;
 let ajv07: Ajv | undefined;
 /**
  * Ajv keeps every schema it compiles in a scope shared by all its compiles, removeSchema or not:
- * ~5 KB a schema, for the life of the instance. The language server compiles for as long as it
- * runs, so an instance is retired after this many compiles; the validators it made still work.
+ * ~5 KB a schema, and the schema itself, for the life of the instance. The language server
+ * compiles for as long as it runs, so an instance is retired after this many compiles, or once
+ * the schemas it compiled reach this size (their cache keys' length); the validators it made
+ * still work, and live as long as the cache below keeps them.
  */
 const COMPILES_PER_INSTANCE = 256;
+const CHARS_PER_INSTANCE = 2 * 1024 * 1024;
 let compiles = 0;
+let compiledChars = 0;
 
 /**
  * Ajv's `uniqueItems` compares every pair of items (a 300 KB argument list: 38 s); this one hashes
@@ -80,32 +90,29 @@ function withLinearUniqueItems<T extends Ajv>(ajv: T): T {
 /**
  * Ajv compares `const` and `enum` values with fast-deep-equal, which calls `valueOf()` on an object
  * that lacks Object's own and so throws on the prototype-less values the parser builds: a tool with
- * `const: {"a": 1}` stopped the rule. These compare by equalityKey (JSON equality, iteratively),
- * with Ajv's own errors. One function each, keyed by the keyword's value: Ajv keeps every keyword
- * function it is given in a scope shared by all its compiles, so a function made per compile
- * would be kept for the life of the process (the language server's).
+ * `const: {"a": 1}` stopped the rule. These compare by JSON equality instead, with Ajv's own errors:
+ * a primitive is equal to what is `===` to it, an object or array by equalityKey (iteratively, so
+ * depth cannot overflow the stack). Nothing is kept per schema, and there is one function per
+ * keyword: Ajv keeps every keyword function it is given in a scope shared by all its compiles.
  */
-const constKeys = new WeakMap<object, string>();
-const enumKeys = new WeakMap<object, Set<string>>();
-function constKey(allowed: unknown): string {
-  if (typeof allowed !== 'object' || allowed === null) return equalityKey(allowed);
-  let key = constKeys.get(allowed);
-  if (key === undefined) constKeys.set(allowed, (key = equalityKey(allowed)));
-  return key;
-}
-function enumKeysOf(allowed: unknown[]): Set<string> {
-  let keys = enumKeys.get(allowed);
-  if (keys === undefined) enumKeys.set(allowed, (keys = new Set(allowed.map(equalityKey))));
-  return keys;
+function sameJson(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a === b;
+  return equalityKey(a) === equalityKey(b);
 }
 type Checked = ((allowed: unknown, data: unknown) => boolean) & { errors?: Partial<ErrorObject>[] };
 const constant: Checked = (allowed, data) => {
-  if (equalityKey(data) === constKey(allowed)) return true;
+  if (sameJson(allowed, data)) return true;
   constant.errors = [{ keyword: 'const', params: { allowedValue: allowed }, message: 'must be equal to constant' }];
   return false;
 };
 const oneOfAllowed: Checked = (allowed, data) => {
-  if (enumKeysOf(allowed as unknown[]).has(equalityKey(data))) return true;
+  const list = allowed as unknown[];
+  if (typeof data !== 'object' || data === null) {
+    if (list.includes(data)) return true;
+  } else {
+    const key = equalityKey(data);
+    if (list.some((e) => typeof e === 'object' && e !== null && equalityKey(e) === key)) return true;
+  }
   oneOfAllowed.errors = [{ keyword: 'enum', params: { allowedValues: allowed }, message: 'must be equal to one of the allowed values' }];
   return false;
 };
@@ -204,14 +211,16 @@ const byObject = new WeakMap<object, CompiledSchema>();
 const byText = new Map<string, CompiledSchema>();
 
 /** Compiles a schema already within the bounds. */
-function compileUncached(schema: Record<string, unknown> | boolean): CompiledSchema {
+function compileUncached(schema: Record<string, unknown> | boolean, size: number): CompiledSchema {
   // `$schema` picks the class above; left in, Ajv would demand that meta-schema be loaded.
   const body = isJsonObject(schema) ? { ...schema } : schema;
   if (isJsonObject(body)) delete body.$schema;
-  if (++compiles > COMPILES_PER_INSTANCE) {
-    compiles = 1;
+  if (compiles >= COMPILES_PER_INSTANCE || compiledChars >= CHARS_PER_INSTANCE) {
+    compiles = compiledChars = 0;
     ajv2020 = ajv07 = undefined;
   }
+  compiles++;
+  compiledChars += size;
   const { ajv, isSchema, draft07 } = validatorFor(schema);
   // A boolean is always a schema; an object must satisfy the meta-schema, as Ajv would demand.
   if (typeof body !== 'boolean') {
@@ -258,9 +267,14 @@ export function compileSchemaChecked(schema: unknown): CompiledSchema {
       const structure = schemaStructure(schema);
       if (!structure.ok) compiled = { kind: 'too-complex', reason: structure.reason };
       else {
-        compiled = compileUncached(schema);
-        if (byText.size >= MAX_CACHED) byText.delete(byText.keys().next().value as string);
+        compiled = compileUncached(schema, text.length);
         byText.set(text, compiled);
+        cachedChars += text.length;
+        while (byText.size > MAX_CACHED || (cachedChars > MAX_CACHED_CHARS && byText.size > 1)) {
+          const oldest = byText.keys().next().value as string;
+          byText.delete(oldest);
+          cachedChars -= oldest.length;
+        }
       }
     }
   }
