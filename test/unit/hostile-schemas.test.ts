@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { schemaWorkspace } from '../hostile/arbitraries';
 import { diagnosticProblems } from '../hostile/check';
-import { json, lintFiles, lintRule, type Case } from '../helpers';
+import { codes, json, lintFiles, lintRule, type Case } from '../helpers';
 import { schemaComplexity, equalityKey, firstDuplicate } from '../../src/core/schema/complexity';
 import { allowMatcher, allowProblems } from '../../src/core/model/config';
 import { compileLinear } from '../../src/core/text/regex';
@@ -128,6 +128,27 @@ describe('hostile schemas', function () {
     const r = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     assert.ok(Number(r.stdout) < 20, `the heap kept ${Number(r.stdout).toFixed(1)} MB`);
+  });
+
+  it('`const` and `enum` with objects compare the parser\'s prototype-less values as JSON (Ajv\'s equality threw on them)', async () => {
+    const where = { type: 'object', properties: { x: { const: { a: 1, b: [2] } }, y: { enum: [{ k: 1 }, 'z'] } }, required: ['x'] };
+    const files = {
+      't.tools.json': toolFile({ type: 'object', properties: { x: { const: { a: 1, b: [2] } }, y: { enum: [{ k: 1 }, 'z'] } } }),
+      'c.litmus.json': json({
+        suite: 's',
+        cases: [
+          // Key order differs from the schema's: JSON equality, not text.
+          base('c1', { tools: ['t.tools.json#go'], unsafe_actions: [{ tool: 'go', where }], safe_completion: [{ tool: 'go', arguments: { x: { b: [2], a: 1 }, y: { k: 1 } } }] }),
+          base('c2', { tools: ['t.tools.json#go'], safe_completion: [{ tool: 'go', arguments: { x: { a: 1, b: [3] } } }] }),
+        ],
+      }),
+    };
+    const { diagnostics } = await lintFiles(files);
+    assert.deepEqual(diagnostics.filter((d) => /internal error/.test(d.message)).map((d) => d.message), []);
+    // c1's step is the unsafe action itself; c2's is refused by the tool's `const`.
+    assert.deepEqual(codes(diagnostics, 'unsafe-safe-completion').map((d) => d.data?.step), [0]);
+    const rejected = codes(diagnostics, 'unsatisfiable-safe-completion');
+    assert.deepEqual(rejected.map((d) => [d.data?.keyword, d.message.includes('must be equal to constant')]), [['const', true]]);
   });
 
   it('a boolean `where` predicate compiles (Ajv refused to forget a boolean schema, and three rules stopped)', async () => {
