@@ -324,8 +324,11 @@ export function createIncrementalLinter(): IncrementalLinter {
           }
           fresh = runRuleByDoc(rule, view, index, new Map(), (uri) => keep.has(uri), knownIds);
         }
-        const merged = new Map<string, LintDiagnostic[]>();
-        for (const [uri, ds] of previous) if (!keep.has(uri) && index.docs.has(uri)) merged.set(uri, ds);
+        // The last result with the re-judged documents' entries replaced. Copied whole (natively):
+        // a loop asking about every document with a finding, for every rule, cost more.
+        const merged = new Map(previous);
+        for (const uri of keep) merged.delete(uri);
+        for (const uri of changed) if (!index.docs.has(uri)) merged.delete(uri);
         for (const [uri, ds] of fresh) merged.set(uri, ds);
         byRule.set(rule.meta.id, merged);
         if (touched) {
