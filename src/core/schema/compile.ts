@@ -3,7 +3,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { isJsonObject } from '../model/canonical';
 import { metaSchema07 } from './generated/meta-07';
 import { metaSchema2020 } from './generated/meta-2020';
-import { equalityKey, firstDuplicate, forMetaCheck, schemaSize, schemaStructure } from './complexity';
+import { firstDuplicate, forMetaCheck, jsonIn, sameJson, schemaSize, schemaStructure } from './complexity';
 import { compileLinear } from '../text/regex';
 
 /**
@@ -90,15 +90,11 @@ function withLinearUniqueItems<T extends Ajv>(ajv: T): T {
 /**
  * Ajv compares `const` and `enum` values with fast-deep-equal, which calls `valueOf()` on an object
  * that lacks Object's own and so throws on the prototype-less values the parser builds: a tool with
- * `const: {"a": 1}` stopped the rule. These compare by JSON equality instead, with Ajv's own errors:
- * a primitive is equal to what is `===` to it, an object or array by equalityKey (iteratively, so
- * depth cannot overflow the stack). Nothing is kept per schema, and there is one function per
- * keyword: Ajv keeps every keyword function it is given in a scope shared by all its compiles.
+ * `const: {"a": 1}` stopped the rule. These compare by JSON equality instead (complexity.ts, built
+ * iteratively, so depth cannot overflow the stack), with Ajv's own errors. Nothing is kept per
+ * schema, and there is one function per keyword: Ajv keeps every keyword function it is given in
+ * a scope shared by all its compiles.
  */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a === b;
-  return equalityKey(a) === equalityKey(b);
-}
 type Checked = ((allowed: unknown, data: unknown) => boolean) & { errors?: Partial<ErrorObject>[] };
 const constant: Checked = (allowed, data) => {
   if (sameJson(allowed, data)) return true;
@@ -106,13 +102,7 @@ const constant: Checked = (allowed, data) => {
   return false;
 };
 const oneOfAllowed: Checked = (allowed, data) => {
-  const list = allowed as unknown[];
-  if (typeof data !== 'object' || data === null) {
-    if (list.includes(data)) return true;
-  } else {
-    const key = equalityKey(data);
-    if (list.some((e) => typeof e === 'object' && e !== null && equalityKey(e) === key)) return true;
-  }
+  if (jsonIn(allowed as unknown[], data)) return true;
   oneOfAllowed.errors = [{ keyword: 'enum', params: { allowedValues: allowed }, message: 'must be equal to one of the allowed values' }];
   return false;
 };

@@ -188,6 +188,19 @@ export function equalityKey(value: unknown): string {
   return out;
 }
 
+/** JSON equality: a primitive is equal to what is `===` to it, an object or array by equalityKey. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a === b;
+  return equalityKey(a) === equalityKey(b);
+}
+
+/** Whether `value` is JSON-equal to an item of `list` (an `enum`): each object item keyed once per call. */
+export function jsonIn(list: readonly unknown[], value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return list.includes(value);
+  const key = equalityKey(value);
+  return list.some((e) => typeof e === 'object' && e !== null && equalityKey(e) === key);
+}
+
 /** The first pair of equal items (by equalityKey), as Ajv reports it: `j` the earlier index. */
 export function firstDuplicate(items: readonly unknown[]): { i: number; j: number } | undefined {
   const seen = new Map<string, number>();

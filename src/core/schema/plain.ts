@@ -1,5 +1,5 @@
 import { isJsonObject } from '../model/canonical';
-import { equalityKey, schemaSize } from './complexity';
+import { jsonIn, sameJson, schemaSize } from './complexity';
 import { ANNOTATIONS } from './compile';
 
 /**
@@ -115,12 +115,9 @@ function passes(schema: Schema, value: unknown): boolean {
   if (typeof schema === 'boolean') return schema;
   const t = schema.type;
   if (t !== undefined && !(typeof t === 'string' ? hasType(value, t) : (t as string[]).some((x) => hasType(value, x)))) return false;
-  // The equality compile.ts gives Ajv's `enum` and `const`, so the two cannot disagree.
-  if (schema.enum !== undefined || 'const' in schema) {
-    const key = equalityKey(value);
-    if (schema.enum !== undefined && !(schema.enum as unknown[]).some((e) => equalityKey(e) === key)) return false;
-    if ('const' in schema && equalityKey(schema.const) !== key) return false;
-  }
+  // The equality compile.ts gives Ajv's `enum` and `const` (complexity.ts), so the two cannot disagree.
+  if (schema.enum !== undefined && !jsonIn(schema.enum as unknown[], value)) return false;
+  if ('const' in schema && !sameJson(schema.const, value)) return false;
   if (typeof value === 'string') {
     if (schema.minLength !== undefined || schema.maxLength !== undefined) {
       const n = codePoints(value);
