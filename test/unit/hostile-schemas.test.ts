@@ -91,13 +91,27 @@ describe('hostile schemas', function () {
     assert.equal(ds[0].data?.keyword, 'required');
   });
 
+  /**
+   * Runs `body` in a fresh Node with compile.ts loaded as `compileSchemaChecked` and `settle()` at
+   * hand, and returns the number (in MB) it writes. `settle()` gives the heap in use after a heap
+   * snapshot's collection, which also drops V8's caches of compiled code that a plain gc() leaves.
+   */
+  function heapFigure(body: string): number {
+    const script = `
+      const { compileSchemaChecked } = require(${JSON.stringify(join(__dirname, '../../src/core/schema/compile.js'))});
+      const settle = () => { require('node:v8').getHeapSnapshot().destroy(); gc(); return process.memoryUsage().heapUsed; };
+      ${body}`;
+    const r = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    // An empty answer would read as 0 MB and pass.
+    assert.match(r.stdout, /^-?\d+(\.\d+)?(e-?\d+)?$/);
+    return Number(r.stdout);
+  }
+
   it('compiling schema after schema keeps a bounded heap (Ajv keeps each compile in a shared scope; the language server compiles for days)', function () {
     this.timeout(60_000);
     // Heap growth over the second 2,000 distinct schemas, after the first 2,000: Ajv alone kept ~5 KB a compile.
-    const script = `
-      const { compileSchemaChecked } = require(${JSON.stringify(join(__dirname, '../../src/core/schema/compile.js'))});
-      // What the heap keeps: a heap snapshot's collection also drops V8's caches of compiled code, which a plain gc() leaves.
-      const settle = () => { require('node:v8').getHeapSnapshot().destroy(); gc(); return process.memoryUsage().heapUsed; };
+    const grew = heapFigure(`
       const round = (from) => {
         for (let i = from; i < from + 2000; i++) {
           const c = compileSchemaChecked(JSON.parse('{"type":"object","properties":{"a":{"const":{"v":' + i + '}},"b":{"enum":[{"w":' + i + '},2]}}}'));
@@ -106,28 +120,21 @@ describe('hostile schemas', function () {
         return settle();
       };
       const first = round(0);
-      process.stdout.write(String((round(2000) - first) / 2 ** 20));`;
-    const r = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
-    assert.ok(Number(r.stdout) < 4, `the heap grew by ${Number(r.stdout).toFixed(1)} MB over 2,000 compiles`);
+      process.stdout.write(String((round(2000) - first) / 2 ** 20));`);
+    assert.ok(grew < 4, `the heap grew by ${grew.toFixed(1)} MB over 2,000 compiles`);
   });
 
   it('the compile cache is bounded by the size of what it holds, not only by its count', function () {
     this.timeout(60_000);
     // 100 distinct schemas of ~300,000 characters each: kept whole, 256 entries would be 60 MB and more.
-    const script = `
-      const { compileSchemaChecked } = require(${JSON.stringify(join(__dirname, '../../src/core/schema/compile.js'))});
-      // What the heap keeps: a heap snapshot's collection also drops V8's caches of compiled code, which a plain gc() leaves.
-      const settle = () => { require('node:v8').getHeapSnapshot().destroy(); gc(); return process.memoryUsage().heapUsed; };
+    const kept = heapFigure(`
       const before = settle();
       for (let i = 0; i < 100; i++) {
         const c = compileSchemaChecked({ type: 'object', properties: { a: { const: String(i) + 'x'.repeat(300000) } } });
         if (c.kind !== 'compiled') throw new Error(c.kind);
       }
-      process.stdout.write(String((settle() - before) / 2 ** 20));`;
-    const r = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
-    assert.ok(Number(r.stdout) < 20, `the heap kept ${Number(r.stdout).toFixed(1)} MB`);
+      process.stdout.write(String((settle() - before) / 2 ** 20));`);
+    assert.ok(kept < 20, `the heap kept ${kept.toFixed(1)} MB`);
   });
 
   it('`const` and `enum` with objects compare the parser\'s prototype-less values as JSON (Ajv\'s equality threw on them)', async () => {
