@@ -145,7 +145,7 @@ function makeCase(r, ctx, famIndex, arm, j, tools) {
  * Writes a workspace of `cases` cases under `dir` (which must exist or be creatable). Returns what the
  * benchmark needs to drive edits: suite files, tool files and which suite files use each tool file.
  */
-export function generateWorkspace(dir, cases, seed = 1) {
+export function generateWorkspace(dir, cases, seed = 1, { perFile = [50, 200] } = {}) {
   const r = rng(seed * 1000003 + cases);
   mkdirSync(join(dir, 'tools'), { recursive: true });
   writeFileSync(join(dir, 'litmus.config.json'), JSON.stringify({ maxMutationDepth: 8, rules: {} }, null, 2) + '\n');
@@ -161,7 +161,7 @@ export function generateWorkspace(dir, cases, seed = 1) {
     toolFiles.push({ rel, ...t, users: new Set() });
   }
 
-  // Cases, family by family, then cut into suite files of 50–200 cases.
+  // Cases, family by family, then cut into suite files of 50–200 cases (or `perFile`: [lo, hi]).
   const all = [];
   for (let fam = 0; fam < families && all.length < cases; fam++) {
     const tf = toolFiles[Math.floor(fam / familiesPerToolFile)];
@@ -187,7 +187,7 @@ export function generateWorkspace(dir, cases, seed = 1) {
 
   const suites = [];
   for (let i = 0, fileIndex = 0; i < all.length; fileIndex++) {
-    const n = Math.min(r.int(50, 200), all.length - i);
+    const n = Math.min(r.int(perFile[0], perFile[1]), all.length - i);
     const chunk = all.slice(i, i + n);
     i += n;
     const folder = `suites/g${pad(Math.floor(fileIndex / 20), 2)}`;
@@ -214,13 +214,24 @@ export function generateWorkspace(dir, cases, seed = 1) {
   };
 }
 
-// `node bench/generate.mjs <dir> <cases> [seed]` writes one workspace, for profiling by hand.
+/** `"lo-hi"` or `"n"` → [lo, hi], for `--cases-per-file`; undefined when malformed. */
+export function parsePerFile(text) {
+  const m = /^(\d+)(?:-(\d+))?$/.exec(text ?? '');
+  if (!m) return undefined;
+  const lo = Number(m[1]);
+  const hi = Number(m[2] ?? m[1]);
+  return lo >= 1 && hi >= lo ? [lo, hi] : undefined;
+}
+
+// `node bench/generate.mjs <dir> <cases> [seed] [lo-hi]` writes one workspace, for profiling by hand
+// (`lo-hi`: cases per suite file, 50-200 unless given).
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [dir, n, seed] = process.argv.slice(2);
-  if (!dir || !n) {
-    console.error('usage: node bench/generate.mjs <dir> <cases> [seed]');
+  const [dir, n, seed, per] = process.argv.slice(2);
+  const perFile = per === undefined ? [50, 200] : parsePerFile(per);
+  if (!dir || !n || !perFile) {
+    console.error('usage: node bench/generate.mjs <dir> <cases> [seed] [lo-hi]');
     process.exit(2);
   }
-  const ws = generateWorkspace(dir, Number(n), seed ? Number(seed) : 1);
+  const ws = generateWorkspace(dir, Number(n), seed ? Number(seed) : 1, { perFile });
   console.log(`${ws.cases} cases in ${ws.suites.length} suite files and ${ws.toolFiles.length} tool files under ${dir}`);
 }
