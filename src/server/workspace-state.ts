@@ -99,9 +99,17 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
     for (const f of folderList) if (isUnder(uri, f) && (!best || f.length > best.length)) best = f;
     return best;
   };
+  // Asked for every file of a group after every lint: kept until the folders change.
+  const groups = new Map<string, string>();
   const groupOf = (raw: string): string => {
-    const uri = normalizeUri(raw);
-    return folderOf(uri) ?? uri;
+    let group = groups.get(raw);
+    if (group === undefined) {
+      const uri = normalizeUri(raw);
+      group = folderOf(uri) ?? uri;
+      if (groups.size >= 200_000) groups.clear();
+      groups.set(raw, group);
+    }
+    return group;
   };
   const settingsOf = (group: string) => settings.get(group) ?? defaultSettings();
   // The held copy of a list is kept while the list is the same array, so an unchanged file's list
@@ -124,6 +132,7 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
     fs,
     setFolders(uris) {
       folderList = [...new Set(uris.map(normalizeUri))];
+      groups.clear();
       // Which group owns which file may have changed.
       changes.reloadAll();
     },

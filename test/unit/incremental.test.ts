@@ -10,6 +10,8 @@ import {
   lintIndex,
   loadWorkspace,
   memoryFileSystem,
+  type IncrementalResult,
+  type LintDiagnostic,
   type WorkspaceIndex,
 } from '../../src/core';
 import { analyseInjection } from '../../src/core/injection';
@@ -231,6 +233,27 @@ describe('incremental analysis', () => {
       // Likewise for indexes updated from the previous one rather than built afresh.
       assert.ok(updatedIndexes > 40, `only ${updatedIndexes} updated indexes`);
     }
+  });
+
+  it('names the documents whose lists may be new, and keeps every other list and the earlier result as they were', () => {
+    const cases = (fam: string, ids: string[]) => JSON.stringify({ suite: fam, cases: ids.map((id) => ({ instance_id: id, arm: 'benign', family: fam, task: 't', correct_resolution_signature: id })) });
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    for (let i = 0; i < 6; i++) ws.update(`${WS}/s${i}.litmus.json`, cases(`f${i}`, [`a${i}`, `b${i}`]));
+    const first = ws.lint().result as IncrementalResult;
+    assert.equal(first.changed, undefined, 'a first run names no subset');
+    const dupes = (list: readonly LintDiagnostic[] | undefined) => (list ?? []).filter((d) => d.code === 'duplicate-id').length;
+
+    ws.update(`${WS}/s1.litmus.json`, cases('f1', ['a1', 'a4']));
+    const second = ws.lint().result as IncrementalResult;
+    assert.ok(second.changed, 'an edit of one file names what it reached');
+    assert.ok(second.changed.has(`${WS}/s1.litmus.json`) && second.changed.has(`${WS}/s4.litmus.json`));
+    assert.ok(!second.changed.has(`${WS}/s2.litmus.json`));
+    for (const [uri, list] of second.byUri) if (!second.changed.has(uri)) assert.equal(list, first.byUri.get(uri), uri);
+    assert.equal(dupes(second.byUri.get(`${WS}/s4.litmus.json`)), 1);
+    // The earlier result is a snapshot: the later run changed none of its lists or its flat list.
+    assert.equal(dupes(first.byUri.get(`${WS}/s4.litmus.json`)), 0);
+    assert.equal(first.diagnostics.filter((d) => d.code === 'duplicate-id').length, 0);
+    assert.equal(second.diagnostics.filter((d) => d.code === 'duplicate-id').length, 2);
   });
 
   it('re-lints only the neighbourhood of an edit, and everything after a config change', () => {

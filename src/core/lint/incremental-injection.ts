@@ -1,4 +1,4 @@
-import type { DocKeys, Links } from '../model/doc-keys';
+import type { KeysOf, Links } from '../model/doc-keys';
 import { injectionAnalysis, type InjectionAnalysis } from '../injection/analysis';
 import type { PayloadHit } from '../injection/scan';
 import { memoOf } from './lint';
@@ -56,8 +56,8 @@ function view(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly CaseMod
 export function injectionNeighbourhood(
   index: WorkspaceIndex,
   byDoc: ReadonlyMap<string, readonly CaseModel[]>,
-  keys: ReadonlyMap<string, DocKeys>,
-  oldKeys: ReadonlyMap<string, DocKeys>,
+  keys: KeysOf,
+  oldKeys: KeysOf,
   changed: ReadonlySet<string>,
   dirtyTargets: ReadonlySet<string>,
   at: Links,

@@ -99,6 +99,9 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKey
  * The documents' keys turned around: who holds each key, who points at each target, which
  * document is each target, and whose seed links touch each id.
  */
+/** The keys of each document as the linter reads them: a map, or the last run's with the changed documents' keys laid over it. */
+export type KeysOf = Pick<ReadonlyMap<string, DocKeys>, 'get'>;
+
 export interface KeyTable {
   holders: Map<string, Set<string>>;
   users: Map<string, Set<string>>;
@@ -201,7 +204,7 @@ export interface Links {
   fresh: Omit<KeyTable, 'holders'>;
 }
 
-export function links(table: KeyTable, keys: ReadonlyMap<string, DocKeys>, changed: ReadonlySet<string>, hasDoc: (uri: string) => boolean): Links {
+export function links(table: KeyTable, keys: KeysOf, changed: ReadonlySet<string>, hasDoc: (uri: string) => boolean): Links {
   const fresh = emptyKeyTable();
   const changedKeys: [string, ReadonlySet<string>][] = [];
   for (const uri of changed) {

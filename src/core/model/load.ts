@@ -6,7 +6,7 @@ import { detectKind, kindFromName, type FileKind } from './kinds';
 import { LineIndex } from '../text/lines';
 import { NUL_MESSAGE } from '../text/parse';
 import { dirnameUri, isUnder, joinUri, normalizeUri } from './uri';
-import { buildIndex, referencedBy, referencedEnvironmentFiles, referencedToolFiles, type IndexOptions, type WorkspaceIndex } from './workspace';
+import { buildIndex, reindex, referencedBy, referencedEnvironmentFiles, referencedToolFiles, type IndexOptions, type WorkspaceIndex } from './workspace';
 
 /** Folders never walked into. */
 export const SKIPPED_DIRS = new Set(['node_modules', '.git']);
@@ -475,6 +475,8 @@ export async function reloadFiles(fs: FileSystem, previous: LoadResult, changed:
     reader.realRoots = real.filter((r): r is string => r !== undefined);
   }
   let docs: Map<string, SuiteDocument> | undefined;
+  // The documents read again with new text: only these can reference other files than before.
+  const reread: SuiteDocument[] = [];
   for (const raw of new Set([...changed].map(normalizeUri))) {
     const doc = before.docs.get(raw);
     if (!doc) {
@@ -497,6 +499,7 @@ export async function reloadFiles(fs: FileSystem, previous: LoadResult, changed:
     if (fresh === doc) continue;
     docs ??= new Map(before.docs);
     docs.set(raw, fresh);
+    reread.push(fresh);
   }
   if (!docs) return previous;
   // The referenced files stay the same while every re-read file references what it did.
@@ -505,11 +508,11 @@ export async function reloadFiles(fs: FileSystem, previous: LoadResult, changed:
     const set = new Set(b);
     return a.length === b.length && a.every((t) => set.has(t));
   };
-  if (![...docs].every(([uri, doc]) => before.docs.get(uri) === doc || same(referencedBy(before.docs.get(uri)!), referencedBy(doc)))) {
+  if (!reread.every((doc) => same(referencedBy(before.docs.get(doc.uri)!), referencedBy(doc)))) {
     const referenced = referencedToolFiles(docs.values());
     if (referenced.size !== memory.referenced.size || [...referenced].some((t) => !memory.referenced.has(t))) return undefined;
   }
-  const index = buildIndex(docs.values(), memory.indexOptions, before);
+  const index = reindex(before, docs, reread, memory.indexOptions);
   const result: LoadResult = { ...previous, index };
   memories.set(result, memory);
   return result;

@@ -372,7 +372,23 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
   const key = optionsKey(options);
   const memory = previous && memories.get(previous);
   if (previous && memory && memory.options === key && docs.size === previous.docs.size) {
-    const updated = updateIndex(previous, memory, docs, options);
+    const updated = updateIndex(previous, memory, docs, docs, options);
+    if (updated) return updated;
+  }
+  return freshIndex(docs, options, key);
+}
+
+/**
+ * `buildIndex(docs.values(), options, previous)` for a host that knows which documents it replaced
+ * (`reread`) and hands `docs` over (it no longer changes the map): only those are compared with
+ * `previous`. In a workspace of one case per file, copying and comparing every document was a
+ * tenth of an edit.
+ */
+export function reindex(previous: WorkspaceIndex, docs: Map<string, SuiteDocument>, reread: readonly SuiteDocument[], options: IndexOptions = {}): WorkspaceIndex {
+  const key = optionsKey(options);
+  const memory = memories.get(previous);
+  if (memory && memory.options === key && docs.size === previous.docs.size && reread.every((d) => docs.get(d.uri) === d)) {
+    const updated = updateIndex(previous, memory, docs, reread.map((d) => [d.uri, d] as const), options);
     if (updated) return updated;
   }
   return freshIndex(docs, options, key);
@@ -511,9 +527,9 @@ function addReferrer(referrers: Map<string, Set<string>>, target: string, uri: s
  * not one it can follow (a file added, removed, renamed, or changed kind; a config or harness file
  * changed, since the options of every file depend on them): then the caller builds afresh.
  */
-function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<string, SuiteDocument>, options: IndexOptions): WorkspaceIndex | undefined {
+function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<string, SuiteDocument>, candidates: Iterable<readonly [string, SuiteDocument]>, options: IndexOptions): WorkspaceIndex | undefined {
   const changedDocs: SuiteDocument[] = [];
-  for (const [uri, doc] of docs) {
+  for (const [uri, doc] of candidates) {
     const was = previous.docs.get(uri);
     if (was === doc) continue;
     if (!was || was.kind !== doc.kind || doc.kind === 'config' || doc.kind === 'harness') return undefined;
