@@ -304,7 +304,7 @@ export function createIncrementalLinter(): IncrementalLinter {
       // The documents whose rule results may be new this run; undefined once a rule ran over all.
       let touched: Set<string> | undefined = state && known ? new Set(changed) : undefined;
       for (const rule of rules) {
-        if (options.isCancelled?.()) return { diagnostics: [], cancelled: true, byUri: new Map(), changed: new Set() };
+        if (options.isCancelled?.()) return { diagnostics: [], cancelled: true, byUri: new Map(), changed: undefined };
         // Signatures are keyed by their plain canonical hash; a rubric (FORMAT §3b) can make two
         // signatures of different hashes equal, so under one the rule reads the whole workspace.
         const scope = rule.meta.id === 'signature-overlap' && rubric ? 'full' : (RULE_SCOPES[rule.meta.id] ?? 'full');

@@ -95,13 +95,13 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKey
   return out;
 }
 
+/** The keys of each document as the linter reads them: a map, or the last run's with the changed documents' keys laid over it. */
+export type KeysOf = Pick<ReadonlyMap<string, DocKeys>, 'get'>;
+
 /**
  * The documents' keys turned around: who holds each key, who points at each target, which
  * document is each target, and whose seed links touch each id.
  */
-/** The keys of each document as the linter reads them: a map, or the last run's with the changed documents' keys laid over it. */
-export type KeysOf = Pick<ReadonlyMap<string, DocKeys>, 'get'>;
-
 export interface KeyTable {
   holders: Map<string, Set<string>>;
   users: Map<string, Set<string>>;

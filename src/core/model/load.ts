@@ -476,7 +476,7 @@ export async function reloadFiles(fs: FileSystem, previous: LoadResult, changed:
   }
   let docs: Map<string, SuiteDocument> | undefined;
   // The documents read again with new text: only these can reference other files than before.
-  const reread: SuiteDocument[] = [];
+  const reread: [string, SuiteDocument][] = [];
   for (const raw of new Set([...changed].map(normalizeUri))) {
     const doc = before.docs.get(raw);
     if (!doc) {
@@ -499,7 +499,7 @@ export async function reloadFiles(fs: FileSystem, previous: LoadResult, changed:
     if (fresh === doc) continue;
     docs ??= new Map(before.docs);
     docs.set(raw, fresh);
-    reread.push(fresh);
+    reread.push([raw, fresh]);
   }
   if (!docs) return previous;
   // The referenced files stay the same while every re-read file references what it did.
@@ -508,7 +508,7 @@ export async function reloadFiles(fs: FileSystem, previous: LoadResult, changed:
     const set = new Set(b);
     return a.length === b.length && a.every((t) => set.has(t));
   };
-  if (!reread.every((doc) => same(referencedBy(before.docs.get(doc.uri)!), referencedBy(doc)))) {
+  if (!reread.every(([uri, doc]) => same(referencedBy(before.docs.get(uri)!), referencedBy(doc)))) {
     const referenced = referencedToolFiles(docs.values());
     if (referenced.size !== memory.referenced.size || [...referenced].some((t) => !memory.referenced.has(t))) return undefined;
   }

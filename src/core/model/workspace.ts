@@ -379,19 +379,19 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
 }
 
 /**
- * `buildIndex(docs.values(), options, previous)` for a host that knows which documents it replaced
- * (`reread`) and hands `docs` over (it no longer changes the map): only those are compared with
- * `previous`. In a workspace of one case per file, copying and comparing every document was a
- * tenth of an edit.
+ * `buildIndex(docs.values(), options, previous)` for a host that knows which entries of `docs` it
+ * replaced (`reread`, URI and document) and hands `docs` over (it no longer changes the map): only
+ * those are compared with `previous`. In a workspace of one case per file, copying and comparing
+ * every document was a tenth of an edit.
  */
-export function reindex(previous: WorkspaceIndex, docs: Map<string, SuiteDocument>, reread: readonly SuiteDocument[], options: IndexOptions = {}): WorkspaceIndex {
+export function reindex(previous: WorkspaceIndex, docs: Map<string, SuiteDocument>, reread: readonly (readonly [string, SuiteDocument])[], options: IndexOptions = {}): WorkspaceIndex {
   const key = optionsKey(options);
   const memory = memories.get(previous);
-  if (memory && memory.options === key && docs.size === previous.docs.size && reread.every((d) => docs.get(d.uri) === d)) {
-    const updated = updateIndex(previous, memory, docs, reread.map((d) => [d.uri, d] as const), options);
+  if (memory && memory.options === key && docs.size === previous.docs.size && reread.every(([uri, d]) => d.uri === uri && docs.get(uri) === d)) {
+    const updated = updateIndex(previous, memory, docs, reread, options);
     if (updated) return updated;
   }
-  return freshIndex(docs, options, key);
+  return buildIndex(docs.values(), options, previous);
 }
 
 /** The files whose documents or case models differ between `index` and `earlier`, when `index` was updated from it. */
