@@ -4,7 +4,7 @@ import type { PayloadHit } from '../injection/scan';
 import { memoOf } from './lint';
 import type { ToolModel } from '../model/tools';
 import { normalizeUri } from '../model/uri';
-import { groupCases, type CaseModel, type WorkspaceIndex } from '../model/workspace';
+import { groupCases, inIndexOrder, inlineToolDocs, type CaseModel, type WorkspaceIndex } from '../model/workspace';
 
 /**
  * How the three injection rules (injection-payload, benign-contamination, stale-injection-field)
@@ -45,8 +45,12 @@ function withInlineTools(cases: readonly CaseModel[]): CaseModel[] {
 
 function view(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly CaseModel[]>, read: ReadonlySet<string>): WorkspaceIndex {
   const cases: CaseModel[] = [];
-  // In the index's order, so labels, users and hits come in the order of a full run.
-  for (const uri of index.docs.keys()) {
+  // In the index's order, so labels, users and hits come in the order of a full run. Only the read
+  // documents and those with inline tools are visited when the index says which those are: asking
+  // every document cost milliseconds per edit in a workspace of one case per file.
+  const inline = inlineToolDocs(index);
+  const uris = inline ? inIndexOrder(index, new Set([...read, ...inline])) : index.docs.keys();
+  for (const uri of uris) {
     const models = byDoc.get(uri);
     if (models) for (const c of read.has(uri) ? models : withInlineTools(models)) cases.push(c);
   }

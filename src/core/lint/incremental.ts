@@ -8,7 +8,7 @@ import { compareDiagnostics, knownRuleIds, placeFindings, runRule, type LintDiag
 import { ALL_RULES } from '../rules/index';
 import type { Rule } from '../rules/types';
 import { normalizeUri } from '../model/uri';
-import { buildIndex, casesByDoc, changedSince, groupCases, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from '../model/workspace';
+import { buildIndex, casesByDoc, changedSince, groupCases, inIndexOrder, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from '../model/workspace';
 import { pushTo } from '../text/multimap';
 import { applySuppressions } from './suppress';
 import { groupFacts } from './facts';
@@ -139,9 +139,8 @@ function narrowed(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly Cas
   const docs = new Map<string, SuiteDocument>();
   const cases: CaseModel[] = [];
   // In the index's order, so rules meet documents and cases as they do in a full run.
-  for (const [uri, doc] of index.docs) {
-    if (!read.has(uri)) continue;
-    docs.set(uri, doc);
+  for (const uri of inIndexOrder(index, read)) {
+    docs.set(uri, index.docs.get(uri)!);
     for (const c of byDoc.get(uri) ?? []) cases.push(c);
   }
   const toolFiles = new Map<string, ToolFile>();

@@ -342,6 +342,8 @@ interface IndexMemory {
   byDoc: Map<string, CaseModel[]>;
   /** Which case files reference each target file (normalised URIs). */
   referrers: Map<string, Set<string>>;
+  /** The case files with a case that carries an inline tool (see docsWithInlineTools). */
+  inline: ReadonlySet<string>;
   /** Identifies the index for `changedSince`. */
   serial: number;
   /** The index this one was updated from, and the files whose documents or case models differ from it. */
@@ -394,6 +396,31 @@ export function reindex(previous: WorkspaceIndex, docs: Map<string, SuiteDocumen
   return buildIndex(docs.values(), options, previous);
 }
 
+function hasInlineTool(models: readonly CaseModel[]): boolean {
+  return models.some((c) => c.tools.some((u) => u.inline && u.tool));
+}
+
+/**
+ * The case files of an index that hold a case with an inline tool (in no order): the injection
+ * rules' narrowed view gathers those cases without asking every document. Undefined for an index
+ * this module did not build.
+ */
+export function inlineToolDocs(index: WorkspaceIndex): ReadonlySet<string> | undefined {
+  return memories.get(index)?.inline;
+}
+
+/** The documents of `uris` that the index holds, in the index's order (sorted by position, not found by a walk of every document). */
+export function inIndexOrder(index: WorkspaceIndex, uris: Iterable<string>): string[] {
+  const rank = memories.get(index)?.rank;
+  if (!rank) {
+    const wanted = new Set(uris);
+    return [...index.docs.keys()].filter((uri) => wanted.has(uri));
+  }
+  const list: string[] = [];
+  for (const uri of uris) if (index.docs.has(uri) && rank.has(uri)) list.push(uri);
+  return list.sort((a, b) => rank.get(a)! - rank.get(b)!);
+}
+
 /** The files whose documents or case models differ between `index` and `earlier`, when `index` was updated from it. */
 export function changedSince(index: WorkspaceIndex, earlier: WorkspaceIndex): ReadonlySet<string> | undefined {
   const memory = memories.get(index);
@@ -429,10 +456,12 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
   const cases: CaseModel[] = [];
   const byDoc = new Map<string, CaseModel[]>();
   const referrers = new Map<string, Set<string>>();
+  const inline = new Set<string>();
   for (const doc of docs.values()) {
     if (!isCaseFile(doc)) continue;
     const models = modelsOf(r, doc);
     byDoc.set(doc.uri, models);
+    if (hasInlineTool(models)) inline.add(doc.uri);
     for (const t of referencedBy(doc)) addReferrer(referrers, t, doc.uri);
     // One by one: spreading a 200,000-line file into push() would overflow the call stack.
     for (const c of models) cases.push(c);
@@ -479,7 +508,7 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
     harnessFor: (uri) => nearest(harnessDocs, uri),
     casePath: (c, ...rest) => [...c.path, ...rest],
   };
-  memories.set(index, { options: key, rank, byDoc, referrers, serial: ++serials });
+  memories.set(index, { options: key, rank, byDoc, referrers, inline, serial: ++serials });
   return index;
 }
 
@@ -599,7 +628,15 @@ function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<st
   }
   const index: WorkspaceIndex = { ...previous, docs, cases, casesById, families, toolFiles, envFiles, toolUsers, readErrors: r.readErrors };
   if (changed.size) releaseMaps(previous);
-  memories.set(index, { options: memory.options, rank: memory.rank, byDoc, referrers, serial: ++serials, delta: { from: memory.serial, uris } });
+  // Copied only when a changed file gains or loses an inline tool: the previous index keeps its set.
+  let inline: Set<string> | undefined;
+  for (const [uri, { after }] of changed) {
+    if (hasInlineTool(after) === memory.inline.has(uri)) continue;
+    inline ??= new Set(memory.inline);
+    if (memory.inline.has(uri)) inline.delete(uri);
+    else inline.add(uri);
+  }
+  memories.set(index, { options: memory.options, rank: memory.rank, byDoc, referrers, inline: inline ?? memory.inline, serial: ++serials, delta: { from: memory.serial, uris } });
   return index;
 }
 
