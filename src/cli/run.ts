@@ -17,6 +17,7 @@ import {
   neutraliseWorkflowCommandsInJson,
   normalizeUri,
   ALL_RULES,
+  configDocuments,
   pluginEntries,
   RULE_IDS,
   RULES,
@@ -419,7 +420,7 @@ class PluginError extends Error {}
  * without the rules a suite asked for would pass CI for the wrong reason.
  */
 async function settlePlugins(io: CliIo, opts: CliOptions, loaded: LoadResult, cwdUri: string): Promise<LoadedPlugins | undefined> {
-  const named = [...loaded.index.docs.values()].filter((d) => d.kind === 'config' && pluginEntries(d).length);
+  const named = configDocuments(loaded.index).filter((d) => pluginEntries(d).length);
   if (!named.length) return undefined;
   const show = (uri: string) => escapeText(relPath(uri, cwdUri));
   if (!opts.plugins) {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { normalizeUri, pluginEntries, RULES, uriToPath, type LintDiagnostic, type Rule, type RuleMeta, type WorkspaceIndex } from '../core';
+import { configDocuments, normalizeUri, pluginEntries, RULES, uriToPath, type LintDiagnostic, type Rule, type RuleMeta, type WorkspaceIndex } from '../core';
 
 /** Where plugins are documented: the link of every problem with one. */
 export const PLUGINS_DOCS_URL = 'https://github.com/litmus-lint/litmus-lint/blob/main/docs/plugins.md';
@@ -89,7 +89,7 @@ function checkRule(value: unknown): Rule | string {
 export async function loadPlugins(index: WorkspaceIndex): Promise<LoadedPlugins> {
   const out: LoadedPlugins = { rules: [], byConfig: new Map(), problems: [] };
   const byId = new Map<string, { rule: Rule; from: string }>();
-  for (const doc of [...index.docs.values()].filter((d) => d.kind === 'config').sort((a, b) => (a.uri < b.uri ? -1 : 1))) {
+  for (const doc of [...configDocuments(index)].sort((a, b) => (a.uri < b.uri ? -1 : 1))) {
     const entries = pluginEntries(doc);
     if (!entries.length) continue;
     const ids = new Set<string>();

@@ -1,4 +1,4 @@
-import { compareDiagnostics, pluginEntries, resolveLocation, type LintDiagnostic, type Rule, type WorkspaceIndex } from '../core';
+import { compareDiagnostics, configDocuments, pluginEntries, resolveLocation, type LintDiagnostic, type Rule, type WorkspaceIndex } from '../core';
 import { loadPlugins, PLUGINS_DOCS_URL, pluginScope, type LoadedPlugins } from '../node/plugins';
 
 /** What the configs' `plugins` give one lint: rules to run, and what to say on the configs. */
@@ -25,7 +25,7 @@ function note(index: WorkspaceIndex, uri: string, entry: number, severity: LintD
  * elsewhere each entry says, on the config, that it did not run.
  */
 export async function pluginsOf(index: WorkspaceIndex, trusted: boolean): Promise<ServerPlugins> {
-  const configs = [...index.docs.values()].filter((d) => d.kind === 'config' && pluginEntries(d).length);
+  const configs = configDocuments(index).filter((d) => pluginEntries(d).length);
   if (!configs.length) return NONE;
   const notes = new Map<string, LintDiagnostic[]>();
   const add = (d: LintDiagnostic | undefined) => d && notes.set(d.uri, [...(notes.get(d.uri) ?? []), d]);

@@ -8,7 +8,7 @@ import { compareDiagnostics, knownRuleIds, placeFindings, runRule, type LintDiag
 import { ALL_RULES } from '../rules/index';
 import type { Rule } from '../rules/types';
 import { normalizeUri } from '../model/uri';
-import { buildIndex, casesByDoc, changedSince, groupCases, inIndexOrder, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from '../model/workspace';
+import { buildIndex, casesByDoc, changedSince, configDocuments, groupCases, inIndexOrder, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from '../model/workspace';
 import { pushTo } from '../text/multimap';
 import { applySuppressions } from './suppress';
 import { groupFacts } from './facts';
@@ -42,7 +42,7 @@ import { groupFacts } from './facts';
  */
 /** Whether a config of the workspace declares a rubric that scores differently from plain canonical equality. */
 function usesRubric(index: WorkspaceIndex): boolean {
-  for (const doc of index.docs.values()) if (doc.kind === 'config' && !isPlainRubric(index.configFor(doc.uri).rubric)) return true;
+  for (const doc of configDocuments(index)) if (!isPlainRubric(index.configFor(doc.uri).rubric)) return true;
   return false;
 }
 

@@ -342,8 +342,10 @@ interface IndexMemory {
   byDoc: Map<string, CaseModel[]>;
   /** Which case files reference each target file (normalised URIs). */
   referrers: Map<string, Set<string>>;
-  /** The case files with a case that carries an inline tool (see docsWithInlineTools). */
+  /** The case files with a case that carries an inline tool (see inlineToolDocs). */
   inline: ReadonlySet<string>;
+  /** The config documents, in the index's order (an update never changes them: see updateIndex). */
+  configs: readonly SuiteDocument[];
   /** Identifies the index for `changedSince`. */
   serial: number;
   /** The index this one was updated from, and the files whose documents or case models differ from it. */
@@ -409,6 +411,11 @@ export function inlineToolDocs(index: WorkspaceIndex): ReadonlySet<string> | und
   return memories.get(index)?.inline;
 }
 
+/** The index's `litmus.config.json` documents, in its order: kept with the index, since hosts ask after every edit. */
+export function configDocuments(index: WorkspaceIndex): readonly SuiteDocument[] {
+  return memories.get(index)?.configs ?? [...index.docs.values()].filter((d) => d.kind === 'config');
+}
+
 /** The documents of `uris` that the index holds, in the index's order (sorted by position, not found by a walk of every document). */
 export function inIndexOrder(index: WorkspaceIndex, uris: Iterable<string>): string[] {
   const rank = memories.get(index)?.rank;
@@ -442,13 +449,17 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
   const toolFiles = new Map<string, ToolFile>();
   const envFiles = new Map<string, EnvironmentFile>();
   const configDocs = new Map<string, SuiteDocument>();
+  const configs: SuiteDocument[] = [];
   const harnessDocs = new Map<string, SuiteDocument>();
   const rank = new Map<string, number>();
   for (const doc of docs.values()) {
     rank.set(doc.uri, rank.size);
     if (doc.kind === 'tools') toolFiles.set(normalizeUri(doc.uri), readToolFile(doc));
     else if (doc.kind === 'environment') envFiles.set(normalizeUri(doc.uri), readEnvironmentFile(doc));
-    else if (doc.kind === 'config') configDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
+    else if (doc.kind === 'config') {
+      configDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
+      configs.push(doc);
+    }
     else if (doc.kind === 'harness') harnessDocs.set(normalizeUri(dirnameUri(doc.uri)), doc);
   }
 
@@ -508,7 +519,7 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
     harnessFor: (uri) => nearest(harnessDocs, uri),
     casePath: (c, ...rest) => [...c.path, ...rest],
   };
-  memories.set(index, { options: key, rank, byDoc, referrers, inline, serial: ++serials });
+  memories.set(index, { options: key, rank, byDoc, referrers, inline, configs, serial: ++serials });
   return index;
 }
 
@@ -636,7 +647,7 @@ function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<st
     if (memory.inline.has(uri)) inline.delete(uri);
     else inline.add(uri);
   }
-  memories.set(index, { options: memory.options, rank: memory.rank, byDoc, referrers, inline: inline ?? memory.inline, serial: ++serials, delta: { from: memory.serial, uris } });
+  memories.set(index, { options: memory.options, rank: memory.rank, byDoc, referrers, inline: inline ?? memory.inline, configs: memory.configs, serial: ++serials, delta: { from: memory.serial, uris } });
   return index;
 }
 
