@@ -160,20 +160,43 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     void connection.sendDiagnostics({ uri, diagnostics, version });
   };
 
+  // What each group's last published result showed, so the next one that says what changed since
+  // (GroupResult.delta) is published and counted by those files alone.
+  const shown = new Map<string, { byUri: ReadonlyMap<string, readonly LintDiagnostic[]>; counts: Counts; withProblems: number }>();
+  const tally = (counts: Counts, ds: readonly LintDiagnostic[], by: 1 | -1) => {
+    for (const d of ds) {
+      if (d.severity === 'error') counts.errors += by;
+      else if (d.severity === 'warning') counts.warnings += by;
+      else if (d.severity === 'info') counts.infos += by;
+      else counts.hints += by;
+    }
+  };
+
   const onResult = (group: string, r: GroupResult) => {
-    const counts: Counts = { errors: 0, warnings: 0, infos: 0, hints: 0 };
+    let counts: Counts = { errors: 0, warnings: 0, infos: 0, hints: 0 };
     let withProblems = 0;
-    for (const [uri, ds] of r.byUri) {
-      if (ds.length) withProblems++;
-      for (const d of ds) {
-        if (d.severity === 'error') counts.errors++;
-        else if (d.severity === 'warning') counts.warnings++;
-        else if (d.severity === 'info') counts.infos++;
-        else counts.hints++;
+    const before = shown.get(group);
+    if (r.delta && before && r.delta.since === before.byUri) {
+      counts = { ...before.counts };
+      withProblems = before.withProblems;
+      for (const uri of r.delta.changed) {
+        const was = before.byUri.get(uri) ?? [];
+        const now = r.byUri.get(uri) ?? [];
+        if (was === now) continue;
+        tally(counts, was, -1);
+        tally(counts, now, 1);
+        withProblems += (now.length ? 1 : 0) - (was.length ? 1 : 0);
+        if (r.byUri.has(uri)) publish(uri, now, r.versions.get(uri));
       }
-      publish(uri, ds, r.versions.get(uri));
+    } else {
+      for (const [uri, ds] of r.byUri) {
+        if (ds.length) withProblems++;
+        tally(counts, ds, 1);
+        publish(uri, ds, r.versions.get(uri));
+      }
     }
     for (const uri of r.cleared) publish(uri, []);
+    shown.set(group, { byUri: r.byUri, counts, withProblems });
     summaries.set(group, { counts, files: r.files, withProblems, oversized: r.oversized });
     last = { durationMs: r.durationMs, finishedAt: r.finishedAt };
     const where = displayPath(group);
@@ -218,6 +241,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   const dropGroup = (group: string) => {
     for (const uri of state.dropGroup(group)) publish(uri, []);
     summaries.delete(group);
+    shown.delete(group);
   };
 
   const lintAll = (delay: number) => {

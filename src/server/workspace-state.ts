@@ -22,6 +22,11 @@ export interface GroupResult {
   byUri: Map<string, readonly LintDiagnostic[]>;
   /** Files that had diagnostics in the previous run of this group and have none now, or left it. */
   cleared: string[];
+  /**
+   * Set when `byUri` is the map `since` (the group's previous result's) with only the files of
+   * `changed` differing: a host that showed `since` need only look at those.
+   */
+  delta?: { since: ReadonlyMap<string, readonly LintDiagnostic[]>; changed: ReadonlySet<string> };
   files: number;
   durationMs: number;
   finishedAt: number;
@@ -78,12 +83,21 @@ export interface WorkspaceState {
   dropGroup(group: string): string[];
 }
 
+/** A group's last finished lint, and what its `byUri` was made from (so the next can be made from it). */
+interface GroupRecord {
+  byUri: Map<string, readonly LintDiagnostic[]>;
+  index: WorkspaceIndex;
+  versions: Map<string, number>;
+  /** The linter's map the lists came from, and how they were chosen and held. */
+  made: { from: ReadonlyMap<string, readonly LintDiagnostic[]>; folders: readonly string[]; loose: boolean; guessed: boolean };
+}
+
 export function createWorkspaceState(base: FileSystem, options: { caching: () => boolean; trusted?: () => boolean }): WorkspaceState {
   let folderList: string[] = [];
   const openDocs = new Map<string, OpenText>();
   const settings = new Map<string, ServerSettings>();
   const linters = new Map<string, IncrementalLinter>();
-  const results = new Map<string, { byUri: Map<string, readonly LintDiagnostic[]>; index: WorkspaceIndex; versions: Map<string, number> }>();
+  const results = new Map<string, GroupRecord>();
   const looseGroups = new Set<string>();
   // Plugin rule ids seen so far, for clients that list what runs.
   const lastPluginIds: string[] = [];
@@ -239,16 +253,35 @@ export function createWorkspaceState(base: FileSystem, options: { caching: () =>
       changes.done(group, seen);
 
       const owns = (uri: string) => (loose ? uri === group : groupOf(uri) === group);
-      const byUri = new Map<string, readonly LintDiagnostic[]>();
       // Without a marker, the loose file's folder only stands in for its suite: renames of ids it
       // cannot resolve are offered, never applied on save (the id may be a case not read).
       const guessed = suite !== undefined && !suite.marker;
-      for (const [uri, list] of all) if (owns(uri)) byUri.set(uri, guessed ? held(list) : list);
+      const made = { from: all, folders: folderList, loose, guessed };
       const previous = results.get(group);
-      const cleared = previous ? [...previous.byUri.keys()].filter((u) => !byUri.has(u) && previous.byUri.get(u)!.length > 0) : [];
-      results.set(group, { byUri, index: loaded.index, versions });
+      let byUri: Map<string, readonly LintDiagnostic[]>;
+      let cleared: string[];
+      let delta: GroupResult['delta'];
+      const was = previous?.made;
+      if (previous && was && linted.changed && linted.since === was.from && all === linted.byUri && was.folders === folderList && was.loose === loose && was.guessed === guessed) {
+        // The linter changed only these lists since the map this group's last result was made
+        // from: that result with them replaced. A walk over every file after every edit cost
+        // milliseconds in a workspace of one case per file.
+        byUri = new Map(previous.byUri);
+        cleared = [];
+        for (const uri of linted.changed) {
+          const list = all.get(uri);
+          if (list && owns(uri)) byUri.set(uri, guessed ? held(list) : list);
+          else if (byUri.delete(uri) && previous.byUri.get(uri)!.length > 0) cleared.push(uri);
+        }
+        delta = { since: previous.byUri, changed: linted.changed };
+      } else {
+        byUri = new Map();
+        for (const [uri, list] of all) if (owns(uri)) byUri.set(uri, guessed ? held(list) : list);
+        cleared = previous ? [...previous.byUri.keys()].filter((u) => !byUri.has(u) && previous.byUri.get(u)!.length > 0) : [];
+      }
+      results.set(group, { byUri, index: loaded.index, versions, made });
       const finishedAt = Date.now();
-      return { group, byUri, cleared, files: loaded.index.docs.size, durationMs: finishedAt - started, finishedAt, versions, oversized: loaded.oversized.filter(owns), walked };
+      return { group, byUri, cleared, ...(delta ? { delta } : {}), files: loaded.index.docs.size, durationMs: finishedAt - started, finishedAt, versions, oversized: loaded.oversized.filter(owns), walked };
     },
     diagnostics(raw) {
       const uri = normalizeUri(raw);

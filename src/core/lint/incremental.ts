@@ -109,6 +109,8 @@ export interface IncrementalResult extends LintResult {
    * same array as then. Undefined when every list may differ (a first or full run).
    */
   changed: ReadonlySet<string> | undefined;
+  /** The last run's `byUri`, which `changed` is relative to (undefined with it). */
+  since: ReadonlyMap<string, readonly LintDiagnostic[]> | undefined;
 }
 
 export interface IncrementalLinter {
@@ -303,7 +305,7 @@ export function createIncrementalLinter(): IncrementalLinter {
       // The documents whose rule results may be new this run; undefined once a rule ran over all.
       let touched: Set<string> | undefined = state && known ? new Set(changed) : undefined;
       for (const rule of rules) {
-        if (options.isCancelled?.()) return { diagnostics: [], cancelled: true, byUri: new Map(), changed: undefined };
+        if (options.isCancelled?.()) return { diagnostics: [], cancelled: true, byUri: new Map(), changed: undefined, since: undefined };
         // Signatures are keyed by their plain canonical hash; a rubric (FORMAT §3b) can make two
         // signatures of different hashes equal, so under one the rule reads the whole workspace.
         const scope = rule.meta.id === 'signature-overlap' && rubric ? 'full' : (RULE_SCOPES[rule.meta.id] ?? 'full');
@@ -397,6 +399,7 @@ export function createIncrementalLinter(): IncrementalLinter {
       // cost milliseconds per edit in a workspace of one case per file.
       const uris = state && known ? state.uris : [...index.docs.keys()].sort();
       let byUri: Map<string, LintDiagnostic[]>;
+      const since = touched && state ? state.byUri : undefined;
       if (state && known && touched) {
         byUri = new Map(state.byUri);
         for (const uri of touched) if (index.docs.has(uri)) byUri.set(uri, listOf(uri));
@@ -413,7 +416,8 @@ export function createIncrementalLinter(): IncrementalLinter {
       return {
         cancelled: false,
         byUri,
-        changed: touched,
+        changed: since && touched,
+        since,
         get diagnostics() {
           if (!flat) {
             flat = [];
