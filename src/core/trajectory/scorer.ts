@@ -21,20 +21,30 @@ export interface CaseScorer {
 
 const scorers = new WeakMap<CaseModel, CaseScorer>();
 
+/** A class rather than an object literal with a getter, which V8 builds in dictionary mode (one per case). */
+class Scorer implements CaseScorer {
+  readonly patterns: CaseScorer['patterns'];
+  readonly live: CaseScorer['live'];
+  readonly discriminator: string | undefined;
+  readonly oracle: CaseScorer['oracle'];
+  constructor(private readonly c: CaseModel) {
+    const patterns = readPatterns(c.value);
+    this.patterns = patterns;
+    this.live = patterns.length === 0 ? patterns : livePatterns(patterns, caseTools(c));
+    this.discriminator = typeof c.value.discriminator === 'string' ? c.value.discriminator : undefined;
+    this.oracle = oracleTrajectory(c.value);
+  }
+
+  /** Read only for cases with patterns or an attack: a map per benign case was most of a scorer. */
+  get tools(): CaseScorer['tools'] {
+    return caseTools(this.c);
+  }
+}
+
 export function scorerOf(c: CaseModel): CaseScorer {
   let s = scorers.get(c);
   if (!s) {
-    const patterns = readPatterns(c.value);
-    s = {
-      patterns,
-      // Read only for cases with patterns or an attack: a map per benign case was most of a scorer.
-      get tools() {
-        return caseTools(c);
-      },
-      live: patterns.length === 0 ? patterns : livePatterns(patterns, caseTools(c)),
-      discriminator: typeof c.value.discriminator === 'string' ? c.value.discriminator : undefined,
-      oracle: oracleTrajectory(c.value),
-    };
+    s = new Scorer(c);
     scorers.set(c, s);
   }
   return s;
