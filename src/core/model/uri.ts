@@ -54,15 +54,26 @@ export function resolveRelative(fromFileUri: string, relPath: string): string {
 /**
  * The normalised URI a path written in a file names: `resolveRelative` then `normalizeUri`. Every
  * tool reference of every case goes through here (twenty thousand at 10k cases, a few dozen
- * distinct per file), so results are cached per file and path, without building a key string.
+ * distinct per file), so results are cached per folder and path, without building a key string.
+ * Per folder, not per file: with one case per file, a map per file was 7 MB at 10k cases.
  */
 const targets = new Map<string, Map<string, string>>();
 
+/**
+ * The part of a file URI its relative paths depend on: its folder. The whole URI where that is not
+ * plain: a query or fragment would follow the path, and an escape in the name may decode to a `/`.
+ */
+function folderKey(fileUri: string): string {
+  const slash = fileUri.lastIndexOf('/');
+  return slash < 0 || fileUri.includes('?') || fileUri.includes('#') || fileUri.indexOf('%', slash) >= 0 ? fileUri : fileUri.slice(0, slash + 1);
+}
+
 export function resolveTarget(fromFileUri: string, relPath: string): string {
-  let byPath = targets.get(fromFileUri);
+  const folder = folderKey(fromFileUri);
+  let byPath = targets.get(folder);
   if (!byPath) {
     if (targets.size >= MEMO_LIMIT) targets.clear();
-    targets.set(fromFileUri, (byPath = new Map()));
+    targets.set(folder, (byPath = new Map()));
   }
   let target = byPath.get(relPath);
   if (target === undefined) {
