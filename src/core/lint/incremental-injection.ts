@@ -4,7 +4,7 @@ import type { PayloadHit } from '../injection/scan';
 import { memoOf } from './lint';
 import type { ToolModel } from '../model/tools';
 import { normalizeUri } from '../model/uri';
-import { groupCases, inIndexOrder, inlineToolDocs, type CaseModel, type WorkspaceIndex } from '../model/workspace';
+import { groupCases, hasInlineTool, inIndexOrder, inlineToolDocs, type CaseModel, type WorkspaceIndex } from '../model/workspace';
 
 /**
  * How the three injection rules (injection-payload, benign-contamination, stale-injection-field)
@@ -39,7 +39,7 @@ const inlineCases = new WeakMap<readonly CaseModel[], CaseModel[]>();
 /** The cases of a document that carry inline tools: their names are part of every scan. */
 function withInlineTools(cases: readonly CaseModel[]): CaseModel[] {
   let out = inlineCases.get(cases);
-  if (!out) inlineCases.set(cases, (out = cases.filter((c) => c.tools.some((u) => u.inline && u.tool))));
+  if (!out) inlineCases.set(cases, (out = cases.filter(hasInlineTool)));
   return out;
 }
 

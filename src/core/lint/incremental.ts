@@ -399,9 +399,10 @@ export function createIncrementalLinter(): IncrementalLinter {
       // cost milliseconds per edit in a workspace of one case per file.
       const uris = state && known ? state.uris : [...index.docs.keys()].sort();
       let byUri: Map<string, LintDiagnostic[]>;
-      const since = touched && state ? state.byUri : undefined;
-      if (state && known && touched) {
-        byUri = new Map(state.byUri);
+      // Set exactly when `touched` is (a run from the last one's index): the map it is relative to.
+      const since = touched && state?.byUri;
+      if (since && touched) {
+        byUri = new Map(since);
         for (const uri of touched) if (index.docs.has(uri)) byUri.set(uri, listOf(uri));
       } else {
         byUri = new Map();
@@ -416,7 +417,7 @@ export function createIncrementalLinter(): IncrementalLinter {
       return {
         cancelled: false,
         byUri,
-        changed: since && touched,
+        changed: touched,
         since,
         get diagnostics() {
           if (!flat) {

@@ -31,10 +31,10 @@ function remember(doc: SuiteDocument): SuiteDocument {
   return doc;
 }
 
-/** A document whose line index is built the first time a position is asked for. */
 /**
- * A class rather than an object literal: V8 builds a literal with a getter in dictionary mode,
- * which made every document about 0.4 KB larger and every read of `uri` or `text` a hash lookup.
+ * A document whose line index is built the first time a position is asked for. A class rather
+ * than an object literal: V8 builds a literal with a getter in dictionary mode, which made every
+ * document about 0.4 KB larger and every read of `uri` or `text` a hash lookup.
  */
 class Document implements SuiteDocument {
   #lines: LineIndex | undefined;

@@ -398,8 +398,9 @@ export function reindex(previous: WorkspaceIndex, docs: Map<string, SuiteDocumen
   return buildIndex(docs.values(), options, previous);
 }
 
-function hasInlineTool(models: readonly CaseModel[]): boolean {
-  return models.some((c) => c.tools.some((u) => u.inline && u.tool));
+/** Whether a case carries a usable inline tool: its name takes part in every tool scan. */
+export function hasInlineTool(c: CaseModel): boolean {
+  return c.tools.some((u) => u.inline && u.tool);
 }
 
 /**
@@ -449,6 +450,7 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
   const toolFiles = new Map<string, ToolFile>();
   const envFiles = new Map<string, EnvironmentFile>();
   const configDocs = new Map<string, SuiteDocument>();
+  // Every config, not one per folder: a file that names the config schema by `$schema` is one too.
   const configs: SuiteDocument[] = [];
   const harnessDocs = new Map<string, SuiteDocument>();
   const rank = new Map<string, number>();
@@ -472,7 +474,7 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
     if (!isCaseFile(doc)) continue;
     const models = modelsOf(r, doc);
     byDoc.set(doc.uri, models);
-    if (hasInlineTool(models)) inline.add(doc.uri);
+    if (models.some(hasInlineTool)) inline.add(doc.uri);
     for (const t of referencedBy(doc)) addReferrer(referrers, t, doc.uri);
     // One by one: spreading a 200,000-line file into push() would overflow the call stack.
     for (const c of models) cases.push(c);
@@ -642,7 +644,7 @@ function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<st
   // Copied only when a changed file gains or loses an inline tool: the previous index keeps its set.
   let inline: Set<string> | undefined;
   for (const [uri, { after }] of changed) {
-    if (hasInlineTool(after) === memory.inline.has(uri)) continue;
+    if (after.some(hasInlineTool) === memory.inline.has(uri)) continue;
     inline ??= new Set(memory.inline);
     if (memory.inline.has(uri)) inline.delete(uri);
     else inline.add(uri);
