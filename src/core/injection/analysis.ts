@@ -1,7 +1,7 @@
 import { allowMatcher } from '../model/config';
 import type { ToolModel } from '../model/tools';
 import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
-import { labelCovers, labelStrings, resolveLabel, type Label } from './labels';
+import { coverIndex, labelStrings, resolveLabel, type Label } from './labels';
 import { scanTool, type PayloadHit } from './scan';
 import { VerdictCache } from './verdicts';
 import { pushTo } from '../text/multimap';
@@ -171,19 +171,10 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
 
   const labels: Label[] = [];
   for (const c of index.cases) for (const l of labelStrings(c)) labels.push(resolveLabel(index, c, l.path, l.text));
-  // A label only ever covers hits in the file it names: compare within that file, not pairwise.
-  const hitsByUri = new Map<string, AnyHit[]>();
-  for (const hit of hits) {
-    pushTo(hitsByUri, hit.uri, hit);
-  }
-  for (const hit of surfaceHits) pushTo(hitsByUri, hit.uri, hit);
   const labelsOf = new Map<AnyHit, Label[]>();
-  for (const label of labels) {
-    if (!label.target) continue;
-    for (const hit of hitsByUri.get(label.target.uri) ?? []) {
-      if (!labelCovers(label.target, hit)) continue;
-      pushTo(labelsOf, hit, label);
-    }
+  if (labels.some((l) => l.target)) {
+    const covered = coverIndex<AnyHit>([...hits, ...surfaceHits]);
+    for (const label of labels) if (label.target) for (const hit of covered(label.target)) pushTo(labelsOf, hit, label);
   }
 
   return {

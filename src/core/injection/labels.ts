@@ -118,3 +118,33 @@ export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath
 export function labelCovers(target: { uri: string; root: number; path: JsonPath }, hit: { uri: string; root: number; path: JsonPath; slotPath: JsonPath }): boolean {
   return target.uri === hit.uri && target.root === hit.root && target.path.length >= hit.slotPath.length && pathStartsWith(hit.path, target.path);
 }
+
+type Located = { uri: string; root: number; path: JsonPath; slotPath: JsonPath };
+
+/** One text per place: the file, its root and the path's steps (JSON-quoted, so `"1"` is not `1`). */
+function placeKey(uri: string, root: number, steps: string): string {
+  return `${uri}\u0000${root}\u0000${steps}`;
+}
+
+/**
+ * The hits each label target covers (exactly `labelCovers`), by lookup. A hit is filed under every
+ * prefix of its path at least as long as its slot path: the targets that cover it. Pairing every
+ * label with every hit of its file was quadratic, and a suite file of a thousand cases, each with
+ * its label and its planted payload (an InjecAgent import), spent most of an edit there.
+ */
+export function coverIndex<H extends Located>(hits: Iterable<H>): (target: { uri: string; root: number; path: JsonPath }) => readonly H[] {
+  const byPlace = new Map<string, H[]>();
+  for (const hit of hits) {
+    let steps = '';
+    for (let i = 0; i <= hit.path.length; i++) {
+      if (i >= hit.slotPath.length) {
+        const key = placeKey(hit.uri, hit.root, steps);
+        const list = byPlace.get(key);
+        if (list) list.push(hit);
+        else byPlace.set(key, [hit]);
+      }
+      if (i < hit.path.length) steps += (i ? ',' : '') + JSON.stringify(hit.path[i]);
+    }
+  }
+  return (target) => byPlace.get(placeKey(target.uri, target.root, target.path.map((p) => JSON.stringify(p)).join(','))) ?? [];
+}

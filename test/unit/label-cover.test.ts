@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { coverIndex, labelCovers } from '../../src/core/injection/labels';
+import type { JsonPath } from '../../src/core/text/types';
+
+/** mulberry32: a seeded stream, so a failure names the case that fails. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Hit = { id: number; uri: string; root: number; path: JsonPath; slotPath: JsonPath };
+
+/** The lookup the analysis uses must find exactly the hits the pairwise test accepts, in the same order. */
+describe('label cover index', () => {
+  // Steps that look alike on purpose: `1` and `"1"` are different steps, as are `a,b` and `a`, `b`.
+  const steps: JsonPath[number][] = ['cases', 'tool_outputs', 'output', 1, '1', 0, 'a,b', 'a', 'b', '', '\u0000'];
+  const uris = ['file:///w/a.litmus.json', 'file:///w/b.env.json'];
+
+  it('agrees with labelCovers on random hits and targets', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const next = rng(seed);
+      const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
+      const path = (n: number): JsonPath => Array.from({ length: n }, () => pick(steps));
+      const hits: Hit[] = Array.from({ length: 1 + Math.floor(next() * 30) }, (_, id) => {
+        const full = path(Math.floor(next() * 6));
+        // Slot paths are mostly a prefix of the hit's path (every scanner files them so), sometimes not.
+        const slotPath = next() < 0.8 ? full.slice(0, Math.floor(next() * (full.length + 1))) : path(Math.floor(next() * 4));
+        return { id, uri: pick(uris), root: Math.floor(next() * 2), path: full, slotPath };
+      });
+      const covered = coverIndex(hits);
+      for (let t = 0; t < 40; t++) {
+        // Half the targets are a prefix of some hit's path, so that covering targets are common.
+        const base = pick(hits);
+        const target = next() < 0.5 ? { uri: base.uri, root: base.root, path: base.path.slice(0, Math.floor(next() * (base.path.length + 1))) } : { uri: pick(uris), root: Math.floor(next() * 2), path: path(Math.floor(next() * 5)) };
+        const want = hits.filter((h) => labelCovers(target, h)).map((h) => h.id);
+        assert.deepEqual(
+          covered(target).map((h) => h.id),
+          want,
+          `seed ${seed}: ${JSON.stringify(target)}`,
+        );
+      }
+    }
+  });
+
+  it('finds nothing for a target in another file or root', () => {
+    const hit: Hit = { id: 0, uri: uris[0], root: 0, path: ['cases', 0, 'task'], slotPath: ['cases', 0, 'task'] };
+    const covered = coverIndex([hit]);
+    assert.deepEqual(covered({ uri: uris[0], root: 0, path: ['cases', 0, 'task'] }), [hit]);
+    assert.deepEqual(covered({ uri: uris[1], root: 0, path: ['cases', 0, 'task'] }), []);
+    assert.deepEqual(covered({ uri: uris[0], root: 1, path: ['cases', 0, 'task'] }), []);
+    // Above the slot: the label names more than the payload's own value, which labelCovers refuses.
+    assert.deepEqual(covered({ uri: uris[0], root: 0, path: ['cases', 0] }), []);
+  });
+});
