@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { URI, Utils } from 'vscode-uri';
 import { normalizeUri, resolveRelative, resolveTarget } from '../../src/core';
+import { dirnameUri, joinUri, uriToPath } from '../../src/core/model/uri';
 
 describe('resolveTarget (kept per folder)', () => {
   // Files whose relative paths resolve alike share a cache entry; those whose names could change
@@ -28,6 +30,40 @@ describe('resolveTarget (kept per folder)', () => {
           if (fresh instanceof Error) assert.throws(() => resolveTarget(from, path));
           else assert.equal(resolveTarget(from, path), fresh, `${from} + ${path}`);
         }
+      }
+    }
+  });
+});
+
+describe('plain URIs (read off the string)', () => {
+  // Tokens that make a URI plain and tokens that must not: escapes, spaces, colons, dot segments,
+  // doubled and trailing slashes, a missing third slash.
+  const tokens = ['a', 'B', '0', '.', '_', '-', '~', '/', '..', 'x.json', '%20', ' ', ':', '//', 'é'];
+
+  function* samples(): Generator<string> {
+    let seed = 7;
+    const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    for (let i = 0; i < 20000; i++) {
+      const n = Math.floor(next() * 8);
+      let tail = '';
+      for (let k = 0; k < n; k++) tail += tokens[Math.floor(next() * tokens.length)];
+      yield (next() < 0.9 ? 'file:///' : 'file://') + tail;
+    }
+  }
+
+  it('normalise, take the folder and join as vscode-uri does', () => {
+    for (const uri of samples()) {
+      let parsed: URI;
+      try {
+        parsed = URI.parse(uri);
+      } catch {
+        continue;
+      }
+      assert.equal(normalizeUri(uri), parsed.toString(), `normalizeUri(${JSON.stringify(uri)})`);
+      assert.equal(dirnameUri(uri), Utils.dirname(parsed).toString(), `dirnameUri(${JSON.stringify(uri)})`);
+      assert.equal(uriToPath(uri), parsed.fsPath, `uriToPath(${JSON.stringify(uri)})`);
+      for (const name of ['t.tools.json', 'a b.json', '..', '.', 'sub', '~x']) {
+        assert.equal(joinUri(uri, name), Utils.joinPath(parsed, name).toString(), `joinUri(${JSON.stringify(uri)}, ${JSON.stringify(name)})`);
       }
     }
   });
