@@ -38,7 +38,7 @@ import { resolveTargets, type Targets } from './files';
 import { planFixes, type AppliedFix } from './fix';
 import { relPath, plural, type FormatContext } from './format/context';
 import { FORMATTERS } from './format/index';
-import { jsonReport } from './format/json';
+import { jsonPieces, jsonReport } from './format/json';
 import { sarifLog } from './format/sarif';
 import { jsonChunks } from './format/stream';
 import { stylishChunks } from './format/stylish';
@@ -542,7 +542,8 @@ async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagn
       text = stylishChunks(shown, ctx);
     } else {
       try {
-        text = FORMATTERS[target.format](shown, ctx);
+        // JSON is written in pieces: a report of 100,000 files never becomes one string.
+        text = target.format === 'json' ? jsonPieces(shown, ctx) : FORMATTERS[target.format](shown, ctx);
       } catch (e) {
         // Past the longest string V8 can build: the JSON formats are written out in pieces instead.
         const streamed = STREAMED[target.format];

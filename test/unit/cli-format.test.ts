@@ -4,7 +4,8 @@ import type { LintDiagnostic } from '../../src/core';
 import { RULE_IDS } from '../../src/core';
 import type { FormatContext } from '../../src/cli/format/context';
 import { escapeData, escapeProperty, github } from '../../src/cli/format/github';
-import { jsonReport } from '../../src/cli/format/json';
+import { json, jsonReport, reportPieces } from '../../src/cli/format/json';
+import { neutraliseWorkflowCommandsInJson } from '../../src/core/text/workflow';
 import { sarifLevel, sarifLog } from '../../src/cli/format/sarif';
 import { stylish } from '../../src/cli/format/stylish';
 import { useColor } from '../../src/cli/color';
@@ -52,6 +53,35 @@ describe('cli formatters', () => {
   });
 
   describe('json', () => {
+    it('writes in pieces exactly what one JSON.stringify writes', () => {
+      const files = Array.from({ length: 40 }, (_, i) => `${CWD}/suite/f${String(i).padStart(2, '0')}.litmus.json`);
+      const diagnostics = files.flatMap((uri, i) =>
+        i % 3 === 0
+          ? []
+          : [
+              testDiagnostic(uri, {
+                message: i % 5 === 0 ? 'payload reads ##[error] here\nand "quoted"' : `finding ${i} \u2028 é`,
+                related: [{ uri: files[0], range: { start: { line: 1, character: 2 }, end: { line: 1, character: 4 } }, message: 'there' }],
+              }),
+            ],
+      );
+      const over = { fixed: new Map([[files[4], 'fixed\n  text ##[x]']]) };
+      for (const list of [diagnostics, []]) {
+        const c = formatContext(CWD, files, over);
+        const report = jsonReport(list, c);
+        const whole = neutraliseWorkflowCommandsInJson(JSON.stringify(report, null, 2)) + '\n';
+        for (const piece of [1, 64, 1 << 20]) {
+          const pieces = [...reportPieces(report, piece)];
+          assert.equal(pieces.join(''), whole, `pieces of ${piece}`);
+          if (piece === 1 && list.length) assert.equal(pieces.length, report.files.length + 1, 'cut after every entry, then the tail');
+        }
+        assert.equal(json(list, c), whole);
+      }
+      // No files at all: the empty list stays on its line.
+      const none = jsonReport([], formatContext(CWD, []));
+      assert.equal([...reportPieces(none, 1)].join(''), JSON.stringify(none, null, 2) + '\n');
+    });
+
     it('has files, 1-based spans, fix titles, related locations and summary counts', () => {
       const d = diag({
         related: [{ uri: `${CWD}/suite/b.tools.json`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 3 } }, message: 'also here' }],

@@ -1,5 +1,5 @@
 import { neutraliseWorkflowCommandsInJson, type LintDiagnostic, type Range, type Severity } from '../../core';
-import { fitToBudget, outputBudget, prettySize, rankOf, sizeNotice, withinBudget, type Fit } from './budget';
+import { fitToBudget, outputBudget, prettySize, rankOf, sizeNotice, type Fit } from './budget';
 import { autoFixable, countSeverities, relPath, type FormatContext, type Formatter } from './context';
 
 /** 1-based lines and columns (UTF-16 code units); `endColumn` is the column just past the range. */
@@ -140,6 +140,47 @@ export function jsonReport(diagnostics: readonly LintDiagnostic[], ctx: FormatCo
   };
 }
 
+/** Pieces of about this many characters. */
+const PIECE = 1 << 20;
+const FILES_MARK = '\n  "files": []';
+
+/**
+ * The report's text as `JSON.stringify(report, null, 2) + '\n'` writes it, character for character,
+ * in pieces of about PIECE characters cut between file entries. Each entry is written by
+ * `JSON.stringify` and indented to its depth (a JSON string never holds a raw line break). With
+ * one case per file a report lists 100,000 files: written as one string it was held three times
+ * over (the text, its flattened copy, the bytes written), 100 MB more than the lint's own peak.
+ */
+export function* reportPieces(report: JsonReport, piece = PIECE): Generator<string> {
+  // The envelope with an empty list stands where the list goes; every other key keeps its place.
+  const shell = JSON.stringify({ ...report, files: [] }, null, 2);
+  const at = shell.indexOf(FILES_MARK);
+  if (report.files.length === 0 || at < 0) {
+    yield neutraliseWorkflowCommandsInJson(JSON.stringify(report, null, 2)) + '\n';
+    return;
+  }
+  let buf = shell.slice(0, at + FILES_MARK.length - 1);
+  for (let i = 0; i < report.files.length; i++) {
+    buf += (i ? ',' : '') + '\n    ' + JSON.stringify(report.files[i], null, 2).replace(/\n/g, '\n    ');
+    if (buf.length >= piece) {
+      // `##[` cannot straddle two pieces: they are cut between entries.
+      yield neutraliseWorkflowCommandsInJson(buf);
+      buf = '';
+    }
+  }
+  yield neutraliseWorkflowCommandsInJson(buf + '\n  ' + shell.slice(at + FILES_MARK.length - 1)) + '\n';
+}
+
+/**
+ * The report in pieces, kept within the output budget as `withinBudget` keeps a text: rendered
+ * whole, and again with the budget when that is too long.
+ */
+export function jsonPieces(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): string[] {
+  const whole = [...reportPieces(jsonReport(diagnostics, { ...ctx, inputSize: undefined }))];
+  let length = 0;
+  for (const p of whole) length += p.length;
+  return length <= outputBudget(ctx) ? whole : [...reportPieces(jsonReport(diagnostics, ctx))];
+}
+
 /** Pretty-printed, as it always was; `##[` in a string is written `##\u005b` (see sarif.ts). */
-export const json: Formatter = (diagnostics, ctx) =>
-  withinBudget(ctx, (c) => neutraliseWorkflowCommandsInJson(JSON.stringify(jsonReport(diagnostics, c), null, 2)) + '\n');
+export const json: Formatter = (diagnostics, ctx) => jsonPieces(diagnostics, ctx).join('');
