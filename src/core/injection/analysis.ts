@@ -3,7 +3,7 @@ import type { ToolModel } from '../model/tools';
 import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
 import { coverIndex, labelStrings, resolveLabel, type Label } from './labels';
 import { scanTool, type PayloadHit } from './scan';
-import { VerdictCache } from './verdicts';
+import { sharedVerdicts, type VerdictCache } from './verdicts';
 import { pushTo } from '../text/multimap';
 import { replacedByOverrides, overridesOf } from '../model/environment';
 import { normalizeUri } from '../model/uri';
@@ -79,7 +79,7 @@ const toolFileScans = new WeakMap<WorkspaceIndex['toolFiles'], ToolFileScans>();
 
 export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
   const optionsByConfig = new Map<unknown, { scanDescriptions: boolean; allowed: (t: string) => boolean; key: string }>();
-  const verdicts = new VerdictCache();
+  const verdicts = sharedVerdicts;
   const scanned = (tool: ToolModel): PayloadHit[] => {
     const config = index.configFor(tool.uri);
     let opts = optionsByConfig.get(config);

@@ -1,8 +1,13 @@
 import { detectText, type StringVerdict, type TextContext } from './detect';
 import type { ContextReads } from './signals';
 
-/** Enough for every distinct string of a large workspace; past it the cache starts over. */
-const MAX_ENTRIES = 100_000;
+/**
+ * Enough for every distinct string of a large workspace (its texts counted by length, and a
+ * little for each entry); past it the cache starts over. A cache that outlives one lint (the
+ * shared one below) must not keep a hostile file's megabyte strings forever.
+ */
+const MAX_WEIGHT = 32_000_000;
+const ENTRY_WEIGHT = 64;
 
 /**
  * Verdicts of the strings one scan has judged. Tool files repeat the same schemas (the same enum,
@@ -20,7 +25,9 @@ function contextKey(ctx: TextContext): number {
 
 export class VerdictCache {
   private readonly bySlot = new Map<number, Map<string, StringVerdict>>();
-  private size = 0;
+  private weight = 0;
+
+  constructor(private readonly maxWeight = MAX_WEIGHT) {}
 
   verdict(text: string, ctx: TextContext): StringVerdict {
     const slotKey = contextKey(ctx);
@@ -30,14 +37,22 @@ export class VerdictCache {
     const reads: ContextReads = { toolSpecific: false };
     const verdict = detectText(text, ctx, reads);
     if (reads.toolSpecific) return verdict;
-    if (this.size >= MAX_ENTRIES) {
+    if (this.weight >= this.maxWeight) {
       this.bySlot.clear();
-      this.size = 0;
+      this.weight = 0;
       texts = undefined;
     }
     if (!texts) this.bySlot.set(slotKey, (texts = new Map()));
     texts.set(text, verdict);
-    this.size++;
+    this.weight += text.length + ENTRY_WEIGHT;
     return verdict;
   }
 }
+
+/**
+ * The verdicts every analysis of this process shares. A verdict it keeps depends on the text and
+ * its slot alone, never on a file, so it holds across lints: a language server re-judging an
+ * edited suite file of a thousand cases judges only the strings that are new, not every tool
+ * output of the file again on each keystroke.
+ */
+export const sharedVerdicts = new VerdictCache();
