@@ -161,7 +161,7 @@ export function* reportPieces(report: JsonReport, piece = PIECE): Generator<stri
   }
   let buf = shell.slice(0, at + FILES_MARK.length - 1);
   for (let i = 0; i < report.files.length; i++) {
-    buf += (i ? ',' : '') + '\n    ' + JSON.stringify(report.files[i], null, 2).replace(/\n/g, '\n    ');
+    buf += (i ? ',' : '') + '\n    ' + entryText(report.files[i]);
     if (buf.length >= piece) {
       // `##[` cannot straddle two pieces: they are cut between entries.
       yield neutraliseWorkflowCommandsInJson(buf);
@@ -169,6 +169,14 @@ export function* reportPieces(report: JsonReport, piece = PIECE): Generator<stri
     }
   }
   yield neutraliseWorkflowCommandsInJson(buf + '\n  ' + shell.slice(at + FILES_MARK.length - 1)) + '\n';
+}
+
+/** A file entry as `JSON.stringify` writes it four levels deep; a clean file's (most of them) without a second pass. */
+function entryText(entry: JsonReport['files'][number]): string {
+  if (entry.diagnostics.length === 0 && entry.suppressed === undefined && entry.output === undefined && Object.keys(entry).length === 2) {
+    return `{\n      "path": ${JSON.stringify(entry.path)},\n      "diagnostics": []\n    }`;
+  }
+  return JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ');
 }
 
 /**
