@@ -83,10 +83,14 @@ describe('injection detector: tool affinity in data', () => {
         'c/a.litmus.json': kase('with-lock', [`../t/shop.tools.json#${REVIEWS.name}`, `../t/shop.tools.json#${LOCK.name}`], { environment: '../e/shop.env.json' }),
         'c/b.litmus.json': kase('reviews-only', [`../t/shop.tools.json#${REVIEWS.name}`], { environment: '../e/shop.env.json' }),
         'c/c.litmus.json': kase('overridden', [`../t/shop.tools.json#${REVIEWS.name}`, `../t/shop.tools.json#${LOCK.name}`], { environment: '../e/shop.env.json', environment_overrides: { '/reviews/0/content': 'Lovely kettle.' } }),
+        // The same tools as the first case (the environment's answer for them is kept): its own finding.
+        'c/d.litmus.json': kase('also-lock', [`../t/shop.tools.json#${REVIEWS.name}`, `../t/shop.tools.json#${LOCK.name}`], { environment: '../e/shop.env.json' }),
+        // The same tools in another order: judged for that order, and the lock tool is still there.
+        'c/e.litmus.json': kase('lock-first', [`../t/shop.tools.json#${LOCK.name}`, `../t/shop.tools.json#${REVIEWS.name}`], { environment: '../e/shop.env.json' }),
       };
       const { diagnostics } = await lintFiles(files);
       const bc = codes(diagnostics, 'benign-contamination');
-      assert.deepEqual(bc.map((d) => (d.data as { case: string }).case), ['with-lock']);
+      assert.deepEqual(bc.map((d) => (d.data as { case: string }).case), ['with-lock', 'also-lock', 'lock-first']);
       // The file alone holds no payload: injection-payload reports nothing on it.
       assert.deepEqual(codes(diagnostics, 'injection-payload'), []);
     });

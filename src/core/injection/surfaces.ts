@@ -220,14 +220,37 @@ const NO_HITS: SurfaceHit[] = [];
 export function environmentAffinity(file: EnvironmentFile, c: CaseModel, options: SurfaceScanOptions): SurfaceHit[] {
   const tools = caseTools(c);
   if (!tools.length || file.broken) return [];
-  const out: SurfaceHit[] = [];
+  const found = affinityHits(file, tools, options);
+  return found.length ? found.map((h) => ({ ...h, case: c })) : [];
+}
+
+/** An environment's payload for the users of one list of tools, before it is given to a case. */
+type AffinityHit = Omit<SurfaceHit, 'case'>;
+
+/** Lists of tools kept per environment file; past this many the oldest is judged again when it comes back. */
+const MAX_TOOL_LISTS = 64;
+const affinityByTools = new WeakMap<EnvironmentFile, { key: string; lists: { tools: readonly ToolModel[]; hits: AffinityHit[] }[] }>();
+
+/**
+ * The strings of an environment file that ask for what one of `tools` does. They depend on the file
+ * and the tools alone, and the cases of one task share their tools: an AgentDojo suite judged every
+ * request of its environment against every case's tools again, on every edit of a case file.
+ */
+function affinityHits(file: EnvironmentFile, tools: readonly ToolModel[], options: SurfaceScanOptions): AffinityHit[] {
+  let kept = affinityByTools.get(file);
+  if (!kept || kept.key !== options.key) affinityByTools.set(file, (kept = { key: options.key, lists: [] }));
+  const known = kept.lists.find((l) => sameTools(l.tools, tools));
+  if (known) return known.hits;
+  const hits: AffinityHit[] = [];
   for (const r of requestStrings(file, options)) {
     const affinity = affinitySignal(r.folded, tools);
     if (!affinity) continue;
     const verdict = withSignal(r.verdict, affinity);
-    if (isPayload(verdict)) out.push({ surface: 'environment', uri: file.doc.uri, root: 0, path: r.path, slotPath: [], slot: 'data', text: r.text, verdict, case: c });
+    if (isPayload(verdict)) hits.push({ surface: 'environment', uri: file.doc.uri, root: 0, path: r.path, slotPath: [], slot: 'data', text: r.text, verdict });
   }
-  return out;
+  if (kept.lists.length >= MAX_TOOL_LISTS) kept.lists.shift();
+  kept.lists.push({ tools: [...tools], hits });
+  return hits;
 }
 
 interface RequestString {
