@@ -1,18 +1,7 @@
 import assert from 'node:assert/strict';
 import { coverIndex, labelCovers } from '../../src/core/injection/labels';
 import type { JsonPath } from '../../src/core/text/types';
-
-/** mulberry32: a seeded stream, so a failure names the case that fails. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../helpers';
 
 type Hit = { id: number; uri: string; root: number; path: JsonPath; slotPath: JsonPath };
 
@@ -24,20 +13,19 @@ describe('label cover index', () => {
 
   it('agrees with labelCovers on random hits and targets', () => {
     for (let seed = 1; seed <= 200; seed++) {
-      const next = rng(seed);
-      const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
+      const { int, pick, chance } = rng(seed);
       const path = (n: number): JsonPath => Array.from({ length: n }, () => pick(steps));
-      const hits: Hit[] = Array.from({ length: 1 + Math.floor(next() * 30) }, (_, id) => {
-        const full = path(Math.floor(next() * 6));
+      const hits: Hit[] = Array.from({ length: 1 + int(30) }, (_, id) => {
+        const full = path(int(6));
         // Slot paths are mostly a prefix of the hit's path (every scanner files them so), sometimes not.
-        const slotPath = next() < 0.8 ? full.slice(0, Math.floor(next() * (full.length + 1))) : path(Math.floor(next() * 4));
-        return { id, uri: pick(uris), root: Math.floor(next() * 2), path: full, slotPath };
+        const slotPath = chance(0.8) ? full.slice(0, int(full.length + 1)) : path(int(4));
+        return { id, uri: pick(uris), root: int(2), path: full, slotPath };
       });
       const covered = coverIndex(hits);
       for (let t = 0; t < 40; t++) {
         // Half the targets are a prefix of some hit's path, so that covering targets are common.
         const base = pick(hits);
-        const target = next() < 0.5 ? { uri: base.uri, root: base.root, path: base.path.slice(0, Math.floor(next() * (base.path.length + 1))) } : { uri: pick(uris), root: Math.floor(next() * 2), path: path(Math.floor(next() * 5)) };
+        const target = chance(0.5) ? { uri: base.uri, root: base.root, path: base.path.slice(0, int(base.path.length + 1)) } : { uri: pick(uris), root: int(2), path: path(int(5)) };
         const want = hits.filter((h) => labelCovers(target, h)).map((h) => h.id);
         assert.deepEqual(
           covered(target).map((h) => h.id),

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { URI, Utils } from 'vscode-uri';
 import { normalizeUri, resolveRelative, resolveTarget } from '../../src/core';
 import { dirnameUri, joinUri, uriToPath } from '../../src/core/model/uri';
+import { rng } from '../helpers';
 
 describe('resolveTarget (kept per folder)', () => {
   // Files whose relative paths resolve alike share a cache entry; those whose names could change
@@ -41,13 +42,12 @@ describe('plain URIs (read off the string)', () => {
   const tokens = ['a', 'B', '0', '.', '_', '-', '~', '/', '..', 'x.json', '%20', ' ', ':', '//', 'é'];
 
   function* samples(): Generator<string> {
-    let seed = 7;
-    const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    const { int, pick, chance } = rng(7);
     for (let i = 0; i < 20000; i++) {
-      const n = Math.floor(next() * 8);
+      const n = int(8);
       let tail = '';
-      for (let k = 0; k < n; k++) tail += tokens[Math.floor(next() * tokens.length)];
-      yield (next() < 0.9 ? 'file:///' : 'file://') + tail;
+      for (let k = 0; k < n; k++) tail += pick(tokens);
+      yield (chance(0.9) ? 'file:///' : 'file://') + tail;
     }
   }
 
