@@ -65,6 +65,9 @@ describe('plain URIs (read off the string)', () => {
       for (const name of ['t.tools.json', 'a b.json', '..', '.', 'sub', '~x']) {
         assert.equal(joinUri(uri, name), Utils.joinPath(parsed, name).toString(), `joinUri(${JSON.stringify(uri)}, ${JSON.stringify(name)})`);
       }
+      for (const names of [[], ['a', 'b.json'], ['a', '..']]) {
+        assert.equal(joinUri(uri, ...names), Utils.joinPath(parsed, ...names).toString(), `joinUri(${JSON.stringify(uri)}, ${names.join(', ')})`);
+      }
     }
   });
 });

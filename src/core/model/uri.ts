@@ -29,6 +29,10 @@ function remember(map: Map<string, string>, key: string, value: string): string 
 const PLAIN_URI = /^file:\/\/(?:\/|(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9._~-]+)+)$/;
 /** A path segment that a plain URI keeps plain. */
 const PLAIN_SEGMENT = /^(?!\.\.?$)[A-Za-z0-9._~-]+$/;
+const FILE_SCHEME = 'file://';
+const ROOT = 'file:///';
+/** Whether file-system paths are spelled as URI paths are (not with backslashes, as on Windows). */
+const POSIX_PATHS = URI.parse('file:///a/b').fsPath === '/a/b';
 
 /** One spelling per file, so maps keyed by URI never hold the same file twice. */
 export function normalizeUri(uri: string): string {
@@ -45,10 +49,6 @@ export function uriToPath(uri: string): string {
   return URI.parse(uri).fsPath;
 }
 
-const FILE_SCHEME = 'file://';
-/** Whether file-system paths are spelled as URI paths are (not with backslashes, as on Windows). */
-const POSIX_PATHS = URI.parse('file:///a/b').fsPath === '/a/b';
-
 export function dirnameUri(uri: string): string {
   if (PLAIN_URI.test(uri)) {
     const slash = uri.lastIndexOf('/');
@@ -57,14 +57,12 @@ export function dirnameUri(uri: string): string {
   return parents.get(uri) ?? remember(parents, uri, Utils.dirname(URI.parse(uri)).toString());
 }
 
-const ROOT = 'file:///';
-
 export function basenameUri(uri: string): string {
   return Utils.basename(URI.parse(uri));
 }
 
 export function joinUri(base: string, ...segments: string[]): string {
-  if (PLAIN_URI.test(base) && segments.every((s) => PLAIN_SEGMENT.test(s))) return (base === ROOT ? base : base + '/') + segments.join('/');
+  if (segments.length > 0 && PLAIN_URI.test(base) && segments.every((s) => PLAIN_SEGMENT.test(s))) return (base === ROOT ? base : base + '/') + segments.join('/');
   const key = [base, ...segments].join('\u0000');
   return joined.get(key) ?? remember(joined, key, Utils.joinPath(URI.parse(base), ...segments).toString());
 }
