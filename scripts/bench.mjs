@@ -7,7 +7,7 @@
 //
 //   node scripts/bench.mjs [corpus dir] [--runs N] [--sizes 1000,10000,100000] [--skip-server] [--server-only]
 //                          [--skip-spectral] [--spectral-cache DIR] [--keep] [--profile DIR]
-//                          [--cases-per-file LO-HI]
+//                          [--cases-per-file LO-HI] [--imports]
 //
 // Never part of `npm test`: timings depend on the machine, so no test asserts them.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { generateWorkspace, parsePerFile } from '../bench/generate.mjs';
 import { loadDetector, measureDetector } from '../bench/detector.mjs';
 import { measureServer } from '../bench/lsp.mjs';
 import { measureEnvironment } from '../bench/environment.mjs';
+import { measureImports } from '../bench/imports.mjs';
 import { fmt, median, runNode } from '../bench/measure.mjs';
 import { defaultCacheDir, ensureSpectral, spectralArgs, SPECTRAL_VERSION } from '../bench/spectral.mjs';
 
@@ -39,6 +40,8 @@ const { values: opts, positionals } = parseArgs({
     // Suite files of LO-HI cases instead of the generator's 50-200: another generator's layout
     // (one case per file, or a few files of a thousand) is as likely as ours.
     'cases-per-file': { type: 'string', default: '50-200' },
+    // Also edit a case file of each benchmark import (../shared/benchmarks) through the server.
+    imports: { type: 'boolean', default: false },
   },
 });
 // --profile DIR: one extra CLI run per size and the server run write V8 CPU profiles there
@@ -217,6 +220,26 @@ try {
       } catch (e) {
         results.server = { error: String(e.message ?? e) };
         for (const [name, , , t] of targets) unmeasured(`server: ${name}`, `≤ ${t} ms`, String(e.message ?? e).slice(0, 200));
+      }
+    }
+  }
+
+  // Real suites in the editor (for information): each benchmark import's largest pairing file.
+  if (opts.imports) {
+    const benchmarksDir = join(repo, '..', 'shared', 'benchmarks');
+    const m = /export const DEBOUNCE_MS = (\d+)/.exec(readFileSync(join(repo, 'src', 'server', 'server.ts'), 'utf8'));
+    if (!existsSync(serverJs) || !m) {
+      unmeasured('server: imports', undefined, !m ? 'cannot find DEBOUNCE_MS in src/server/server.ts' : 'dist/server.js is missing (npm run build)');
+    } else {
+      results.imports = await measureImports({ repo, work, benchmarksDir, serverJs, debounceMs: Number(m[1]), log });
+      for (const r of results.imports) {
+        if (r.skipped) log(`${r.name} import skipped: ${r.skipped}`);
+        else if (r.error) unmeasured(`server: ${r.name} import, case edit`, undefined, r.error);
+        else {
+          const note = `${r.file}, ${Math.round(r.bytes / 1024)} KB, ${r.case.n} edits`;
+          row(`server: ${r.name} import, case edit, median`, r.case.median, 'ms', undefined, undefined, note);
+          row(`server: ${r.name} import, case edit, p95`, r.case.p95, 'ms');
+        }
       }
     }
   }
