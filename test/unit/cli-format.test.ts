@@ -4,7 +4,7 @@ import type { LintDiagnostic } from '../../src/core';
 import { RULE_IDS } from '../../src/core';
 import type { FormatContext } from '../../src/cli/format/context';
 import { escapeData, escapeProperty, github } from '../../src/cli/format/github';
-import { json, jsonReport, reportPieces } from '../../src/cli/format/json';
+import { json, jsonPieces, jsonReport, reportPieces } from '../../src/cli/format/json';
 import { neutraliseWorkflowCommandsInJson } from '../../src/core/text/workflow';
 import { sarifLevel, sarifLog } from '../../src/cli/format/sarif';
 import { stylish } from '../../src/cli/format/stylish';
@@ -77,6 +77,12 @@ describe('cli formatters', () => {
         }
         assert.equal(json(list, c), whole);
       }
+      // Past the output budget (60× the input, and 256 KB) the report is rendered again within it, as one string was.
+      const many = Array.from({ length: 3000 }, (_, i) => testDiagnostic(files[i % 7], { offset: i, severity: i % 2 ? 'warning' : 'error', message: `finding ${i} ${'x'.repeat(80)}` }));
+      const tight = formatContext(CWD, files, { inputSize: 10 });
+      const budgeted = neutraliseWorkflowCommandsInJson(JSON.stringify(jsonReport(many, tight), null, 2)) + '\n';
+      assert.match(budgeted, /"findingsLeftOut": [1-9]/);
+      assert.equal(jsonPieces(many, tight).join(''), budgeted);
       // No files at all: the empty list stays on its line.
       const none = jsonReport([], formatContext(CWD, []));
       assert.equal([...reportPieces(none, 1)].join(''), JSON.stringify(none, null, 2) + '\n');

@@ -181,13 +181,20 @@ function entryText(entry: JsonReport['files'][number]): string {
 
 /**
  * The report in pieces, kept within the output budget as `withinBudget` keeps a text: rendered
- * whole, and again with the budget when that is too long.
+ * whole, and again with the budget when that is too long. The whole rendering stops at the first
+ * piece past the budget: a hostile suite's findings may come to gigabytes of text, which must never
+ * be held (a single string of them could not be built at all).
  */
 export function jsonPieces(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): string[] {
-  const whole = [...reportPieces(jsonReport(diagnostics, { ...ctx, inputSize: undefined }))];
+  const budget = outputBudget(ctx);
+  const whole: string[] = [];
   let length = 0;
-  for (const p of whole) length += p.length;
-  return length <= outputBudget(ctx) ? whole : [...reportPieces(jsonReport(diagnostics, ctx))];
+  for (const piece of reportPieces(jsonReport(diagnostics, { ...ctx, inputSize: undefined }))) {
+    length += piece.length;
+    if (length > budget) return [...reportPieces(jsonReport(diagnostics, ctx))];
+    whole.push(piece);
+  }
+  return whole;
 }
 
 /** Pretty-printed, as it always was; `##[` in a string is written `##\u005b` (see sarif.ts). */
