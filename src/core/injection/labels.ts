@@ -121,30 +121,38 @@ export function labelCovers(target: { uri: string; root: number; path: JsonPath 
 
 type Located = { uri: string; root: number; path: JsonPath; slotPath: JsonPath };
 
-/** One text per place: the file, its root and the path's steps (JSON-quoted, so `"1"` is not `1`). */
-function placeKey(uri: string, root: number, steps: string): string {
-  return `${uri}\u0000${root}\u0000${steps}`;
+/** A step of the paths filed so far, with the hits that a target ending here covers. */
+interface PlaceNode<H> {
+  next?: Map<string | number, PlaceNode<H>>;
+  hits?: H[];
 }
 
 /**
  * The hits each label target covers (exactly `labelCovers`), by lookup. A hit is filed under every
- * prefix of its path at least as long as its slot path: the targets that cover it. Pairing every
- * label with every hit of its file was quadratic, and a suite file of a thousand cases, each with
- * its label and its planted payload (an InjecAgent import), spent most of an edit there.
+ * prefix of its path at least as long as its slot path (the targets that cover it), in a tree of
+ * path steps: no key is built from a path, so a hostile file's megabyte-long keys cost their length
+ * once, not once per depth. Pairing every label with every hit of its file was quadratic, and a
+ * suite file of a thousand cases, each with its label and its planted payload (an InjecAgent
+ * import), spent most of an edit there.
  */
 export function coverIndex<H extends Located>(hits: Iterable<H>): (target: { uri: string; root: number; path: JsonPath }) => readonly H[] {
-  const byPlace = new Map<string, H[]>();
+  const roots = new Map<string, PlaceNode<H>>();
   for (const hit of hits) {
-    let steps = '';
+    const key = `${hit.root}\u0000${hit.uri}`;
+    let node: PlaceNode<H> | undefined = roots.get(key);
+    if (!node) roots.set(key, (node = {}));
     for (let i = 0; i <= hit.path.length; i++) {
-      if (i >= hit.slotPath.length) {
-        const key = placeKey(hit.uri, hit.root, steps);
-        const list = byPlace.get(key);
-        if (list) list.push(hit);
-        else byPlace.set(key, [hit]);
-      }
-      if (i < hit.path.length) steps += (i ? ',' : '') + JSON.stringify(hit.path[i]);
+      if (i >= hit.slotPath.length) (node.hits ??= []).push(hit);
+      if (i === hit.path.length) break;
+      const step = hit.path[i];
+      let child: PlaceNode<H> | undefined = node.next?.get(step);
+      if (!child) (node.next ??= new Map()).set(step, (child = {}));
+      node = child;
     }
   }
-  return (target) => byPlace.get(placeKey(target.uri, target.root, target.path.map((p) => JSON.stringify(p)).join(','))) ?? [];
+  return (target) => {
+    let node = roots.get(`${target.root}\u0000${target.uri}`);
+    for (let i = 0; node && i < target.path.length; i++) node = node.next?.get(target.path[i]);
+    return node?.hits ?? [];
+  };
 }
