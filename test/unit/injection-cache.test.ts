@@ -23,6 +23,13 @@ describe('injection verdict cache', () => {
     const again = cache.verdict(texts[0], ctx);
     assert.notEqual(again, first, 'judged afresh once the cache started over');
     assert.deepEqual(again, first);
+    // And past a number of entries, however short their texts.
+    const counted = new VerdictCache(Infinity, 2);
+    const one = counted.verdict(texts[0], ctx);
+    counted.verdict(texts[1], ctx);
+    assert.equal(counted.verdict(texts[0], ctx), one, 'kept while there is room');
+    counted.verdict(texts[2], ctx);
+    assert.notEqual(counted.verdict(texts[0], ctx), one, 'judged afresh once the cache started over');
   });
 
   it('shares the verdict of a text that reads nothing tool-specific', () => {

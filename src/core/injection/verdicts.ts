@@ -2,10 +2,11 @@ import { detectText, type StringVerdict, type TextContext } from './detect';
 import type { ContextReads } from './signals';
 
 /**
- * Enough for every distinct string of a large workspace (its texts counted by length, and a
- * little for each entry); past it the cache starts over. A cache that outlives one lint (the
- * shared one below) must not keep a hostile file's megabyte strings forever.
+ * Enough for every distinct string of a large workspace; past either bound the cache starts over.
+ * A cache that outlives one lint (the shared one below) must keep neither a hostile file's
+ * megabyte strings nor a million one-letter strings' verdicts forever.
  */
+const MAX_ENTRIES = 100_000;
 const MAX_WEIGHT = 32_000_000;
 const ENTRY_WEIGHT = 64;
 
@@ -26,8 +27,12 @@ function contextKey(ctx: TextContext): number {
 export class VerdictCache {
   private readonly bySlot = new Map<number, Map<string, StringVerdict>>();
   private weight = 0;
+  private size = 0;
 
-  constructor(private readonly maxWeight = MAX_WEIGHT) {}
+  constructor(
+    private readonly maxWeight = MAX_WEIGHT,
+    private readonly maxEntries = MAX_ENTRIES,
+  ) {}
 
   verdict(text: string, ctx: TextContext): StringVerdict {
     const slotKey = contextKey(ctx);
@@ -37,14 +42,16 @@ export class VerdictCache {
     const reads: ContextReads = { toolSpecific: false };
     const verdict = detectText(text, ctx, reads);
     if (reads.toolSpecific) return verdict;
-    if (this.weight >= this.maxWeight) {
+    if (this.weight >= this.maxWeight || this.size >= this.maxEntries) {
       this.bySlot.clear();
       this.weight = 0;
+      this.size = 0;
       texts = undefined;
     }
     if (!texts) this.bySlot.set(slotKey, (texts = new Map()));
     texts.set(text, verdict);
     this.weight += text.length + ENTRY_WEIGHT;
+    this.size++;
     return verdict;
   }
 }
