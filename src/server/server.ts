@@ -16,7 +16,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { version } from '../../package.json';
 import { buildSuiteReport, displayPath, escapeText, type FileSystem, forgetFile, type LintDiagnostic, markdownComment, renderSuiteReport } from '../core';
 import { FIX_ALL_KIND, fixAllAction, quickFixes, ruleActions, wants } from './code-actions';
-import { toLspDiagnostic } from './diagnostics';
+import { sameDiagnostics, toLspDiagnostic } from './diagnostics';
 import { payloadHover } from './hover';
 import { createSchemaFeatures, type SchemaFeatures } from './schema-features';
 import {
@@ -148,10 +148,13 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   // The last list published per file: an unchanged file's list comes back as the same array.
   const publishedLists = new Map<string, readonly LintDiagnostic[]>();
   const publish = (uri: string, list: readonly LintDiagnostic[], version?: number) => {
-    if (publishedLists.get(uri) === list) return;
+    const last = publishedLists.get(uri);
+    if (last === list) return;
     // An empty list is not kept: a closed buffer's URI would otherwise stay here for good.
     if (list.length) publishedLists.set(uri, list);
     else publishedLists.delete(uri);
+    // The same diagnostics as the list last published: nothing to convert, nothing to send.
+    if (last && sameDiagnostics(last, list)) return;
     const diagnostics = list.map(toLspDiagnostic);
     const json = JSON.stringify(diagnostics);
     if ((published.get(uri) ?? '[]') === json) return;
