@@ -1,5 +1,5 @@
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
-import type { LintDiagnostic, Severity } from '../core';
+import { sameOrderedJson, type LintDiagnostic, type Severity } from '../core';
 
 export const SOURCE = 'litmus';
 
@@ -64,20 +64,6 @@ export function keyOf(d: Diagnostic): string | undefined {
   return typeof data?.key === 'string' ? data.key : undefined;
 }
 
-/** Equal JSON values, keys in the same order (what `JSON.stringify` would write alike). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    if (ka[i] !== kb[i] || !sameJson((a as Record<string, unknown>)[ka[i]], (b as Record<string, unknown>)[kb[i]])) return false;
-  }
-  return true;
-}
-
 function sameRange(a: LintDiagnostic['range'], b: LintDiagnostic['range']): boolean {
   return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 }
@@ -95,7 +81,7 @@ export function sameDiagnostics(a: readonly LintDiagnostic[], b: readonly LintDi
     const y = b[i];
     if (x === y) continue;
     if (x.code !== y.code || x.offset !== y.offset || x.length !== y.length || x.severity !== y.severity || x.message !== y.message || x.docsUrl !== y.docsUrl) return false;
-    if (!sameRange(x.range, y.range) || !sameJson(x.data, y.data)) return false;
+    if (!sameRange(x.range, y.range) || !sameOrderedJson(x.data, y.data)) return false;
     if (x.fixes.length !== y.fixes.length || x.fixes.some((f, j) => f.title !== y.fixes[j].title || f.unambiguous !== y.fixes[j].unambiguous)) return false;
     if (x.related.length !== y.related.length) return false;
     for (let j = 0; j < x.related.length; j++) {

@@ -17,6 +17,26 @@ export function isJsonObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
+ * Equal JSON values with their keys in the same order: what `JSON.stringify` writes alike. Stricter
+ * than canonical equality, for callers that show or send a value as it was written.
+ */
+export function sameOrderedJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const list = b as unknown[];
+    return a.length === list.length && a.every((x, i) => sameOrderedJson(x, list[i]));
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  return ka.every((k, i) => k === kb[i] && sameOrderedJson(ra[k], rb[k]));
+}
+
+/**
  * The canonical text of a JSON value. `undefined` (an absent field) has no canonical form.
  * Parsed suite values nest at most MAX_NESTING levels, so the recursion is bounded.
  */

@@ -1,3 +1,4 @@
+import { sameOrderedJson } from './canonical';
 import { readTool, type ToolModel } from './tools';
 import type { JsonPath } from '../text/types';
 
@@ -8,23 +9,6 @@ import type { JsonPath } from '../text/types';
  * over, as it does for a file whose text did not change at all.
  */
 const lastRead = new Map<string, Map<string, { entry: unknown; tool: ToolModel | undefined }>>();
-
-/** Equal JSON values, keys in the same order (a tool's schema is shown in its own key order). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const list = b as unknown[];
-    return a.length === list.length && a.every((x, i) => sameJson(x, list[i]));
-  }
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  return ka.every((k, i) => k === kb[i] && sameJson(ra[k], rb[k]));
-}
 
 /** Enough for every file of a large workspace; beyond it the files read longest ago are forgotten. */
 const MAX_FILES = 20_000;
@@ -42,7 +26,8 @@ export function toolReader(uri: string): (entry: unknown, root: number, path: Js
     }
     const place = `${root}\u0000${path.join('\u0000')}`;
     const last = before?.get(place);
-    const tool = last && sameJson(last.entry, entry) ? last.tool : readTool(entry, uri, root, path);
+    // Keys in the same order too: a tool's schema is shown in its own key order.
+    const tool = last && sameOrderedJson(last.entry, entry) ? last.tool : readTool(entry, uri, root, path);
     now.set(place, { entry, tool });
     return tool;
   };
