@@ -42,8 +42,23 @@ export function outputBudget(ctx: FormatContext): number {
  * cost more than writing the report (a twentieth of a 10k-case lint).
  */
 export function withinBudget(ctx: FormatContext, render: (ctx: FormatContext) => string): string {
-  const whole = render({ ...ctx, inputSize: undefined });
-  return whole.length <= outputBudget(ctx) ? whole : render(ctx);
+  return piecesWithinBudget(ctx, (c) => [render(c)]).join('');
+}
+
+/**
+ * The same for a report written in pieces. The whole rendering stops at the first piece past the
+ * budget: a hostile suite's findings may come to gigabytes of text, which must never be held.
+ */
+export function piecesWithinBudget(ctx: FormatContext, render: (ctx: FormatContext) => Iterable<string>): string[] {
+  const budget = outputBudget(ctx);
+  const whole: string[] = [];
+  let length = 0;
+  for (const piece of render({ ...ctx, inputSize: undefined })) {
+    length += piece.length;
+    if (length > budget) return [...render(ctx)];
+    whole.push(piece);
+  }
+  return whole;
 }
 
 const SEVERITY_RANK: Record<LintDiagnostic['severity'], number> = { error: 0, warning: 1, info: 2, hint: 3 };

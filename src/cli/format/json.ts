@@ -1,5 +1,5 @@
 import { neutraliseWorkflowCommandsInJson, type LintDiagnostic, type Range, type Severity } from '../../core';
-import { fitToBudget, outputBudget, prettySize, rankOf, sizeNotice, type Fit } from './budget';
+import { fitToBudget, outputBudget, piecesWithinBudget, prettySize, rankOf, sizeNotice, type Fit } from './budget';
 import { autoFixable, countSeverities, relPath, type FormatContext, type Formatter } from './context';
 
 /** 1-based lines and columns (UTF-16 code units); `endColumn` is the column just past the range. */
@@ -179,22 +179,9 @@ function entryText(entry: JsonReport['files'][number]): string {
   return JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ');
 }
 
-/**
- * The report in pieces, kept within the output budget as `withinBudget` keeps a text: rendered
- * whole, and again with the budget when that is too long. The whole rendering stops at the first
- * piece past the budget: a hostile suite's findings may come to gigabytes of text, which must never
- * be held (a single string of them could not be built at all).
- */
+/** The report in pieces, kept within the output budget (`piecesWithinBudget`). */
 export function jsonPieces(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): string[] {
-  const budget = outputBudget(ctx);
-  const whole: string[] = [];
-  let length = 0;
-  for (const piece of reportPieces(jsonReport(diagnostics, { ...ctx, inputSize: undefined }))) {
-    length += piece.length;
-    if (length > budget) return [...reportPieces(jsonReport(diagnostics, ctx))];
-    whole.push(piece);
-  }
-  return whole;
+  return piecesWithinBudget(ctx, (c) => reportPieces(jsonReport(diagnostics, c)));
 }
 
 /** Pretty-printed, as it always was; `##[` in a string is written `##\u005b` (see sarif.ts). */
