@@ -69,6 +69,12 @@ function unmeasured(name, target, why) {
   rows.push({ name, value: null, unit: '', target, verdict: 'FAIL', note: why });
 }
 
+/** The server's debounce is a constant, not a setting: read from the source, to be subtracted from edit latencies. */
+function serverDebounce() {
+  const m = /export const DEBOUNCE_MS = (\d+)/.exec(readFileSync(join(repo, 'src', 'server', 'server.ts'), 'utf8'));
+  return m ? Number(m[1]) : undefined;
+}
+
 const work = mkdtempSync(join(tmpdir(), 'litmus-bench-'));
 const log = (s) => process.stderr.write(`${s}\n`);
 const results = { date: new Date().toISOString(), casesPerFile: perFile, machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, memMB: Math.round(totalmem() / 2 ** 20) }, runs, workspaces: {}, cli: {}, server: null, detector: null };
@@ -205,11 +211,10 @@ try {
       for (const [name, , , t] of targets) unmeasured(`server: ${name}`, `≤ ${t} ms`, 'dist/server.js is missing (npm run build)');
     } else {
       try {
-        // The server's debounce is a constant, not a setting: read it from the source and subtract it.
-        const m = /export const DEBOUNCE_MS = (\d+)/.exec(readFileSync(join(repo, 'src', 'server', 'server.ts'), 'utf8'));
-        if (!m) throw new Error('cannot find DEBOUNCE_MS in src/server/server.ts to subtract it');
-        log(`language server: indexing ${ws.cases} cases, then editing (debounce ${m[1]} ms subtracted)`);
-        const s = await measureServer(serverJs, ws, { debounceMs: Number(m[1]), nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'server')}`] : [] });
+        const debounceMs = serverDebounce();
+        if (debounceMs === undefined) throw new Error('cannot find DEBOUNCE_MS in src/server/server.ts to subtract it');
+        log(`language server: indexing ${ws.cases} cases, then editing (debounce ${debounceMs} ms subtracted)`);
+        const s = await measureServer(serverJs, ws, { debounceMs, nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'server')}`] : [] });
         results.server = { cases: ws.cases, ...s };
         row(`server: index ${ws.cases / 1000}k cases (first lint finished)`, s.indexMs, 'ms');
         for (const [name, kind, stat, t] of targets) {
@@ -227,11 +232,11 @@ try {
   // Real suites in the editor (for information): each benchmark import's largest pairing file.
   if (opts.imports) {
     const benchmarksDir = join(repo, '..', 'shared', 'benchmarks');
-    const m = /export const DEBOUNCE_MS = (\d+)/.exec(readFileSync(join(repo, 'src', 'server', 'server.ts'), 'utf8'));
-    if (!existsSync(serverJs) || !m) {
-      unmeasured('server: imports', undefined, !m ? 'cannot find DEBOUNCE_MS in src/server/server.ts' : 'dist/server.js is missing (npm run build)');
+    const debounceMs = serverDebounce();
+    if (!existsSync(serverJs) || debounceMs === undefined) {
+      unmeasured('server: imports', undefined, debounceMs === undefined ? 'cannot find DEBOUNCE_MS in src/server/server.ts' : 'dist/server.js is missing (npm run build)');
     } else {
-      results.imports = await measureImports({ repo, work, benchmarksDir, serverJs, debounceMs: Number(m[1]), log });
+      results.imports = await measureImports({ repo, work, benchmarksDir, serverJs, debounceMs, log });
       for (const r of results.imports) {
         if (r.skipped) log(`${r.name} import skipped: ${r.skipped}`);
         else if (r.error) unmeasured(`server: ${r.name} import, case edit`, undefined, r.error);
