@@ -543,7 +543,7 @@ async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagn
     } else {
       try {
         // JSON is written in pieces: a report of 100,000 files never becomes one string.
-        text = target.format === 'json' ? jsonPieces(shown, ctx) : FORMATTERS[target.format](shown, ctx);
+        text = target.format === 'json' ? begun(jsonPieces(shown, ctx)) : FORMATTERS[target.format](shown, ctx);
       } catch (e) {
         // Past the longest string V8 can build: the JSON formats are written out in pieces instead.
         const streamed = STREAMED[target.format];
@@ -555,6 +555,20 @@ async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagn
   }
   if (tooMany) io.stderr(`${TOOL_NAME}: too many warnings (${warnings}); the maximum is ${opts.maxWarnings} (--max-warnings)\n`);
   return status;
+}
+
+/**
+ * The pieces, the first of them made now: a report is measured whole before its first piece comes,
+ * so one that cannot be made fails here, where the rendering falls back, not halfway through writing.
+ */
+function begun(pieces: Iterable<string>): Iterable<string> {
+  const rest = pieces[Symbol.iterator]();
+  const first = rest.next();
+  return (function* () {
+    if (first.done) return;
+    yield first.value;
+    for (let next = rest.next(); !next.done; next = rest.next()) yield next.value;
+  })();
 }
 
 function* mapChunks(chunks: Iterable<string>, f: (chunk: string) => string): Generator<string> {

@@ -5,6 +5,7 @@ import { RULE_IDS } from '../../src/core';
 import type { FormatContext } from '../../src/cli/format/context';
 import { escapeData, escapeProperty, github } from '../../src/cli/format/github';
 import { json, jsonPieces, jsonReport, reportPieces } from '../../src/cli/format/json';
+import { piecesWithinBudget } from '../../src/cli/format/budget';
 import { neutraliseWorkflowCommandsInJson } from '../../src/core/text/workflow';
 import { sarifLevel, sarifLog } from '../../src/cli/format/sarif';
 import { stylish } from '../../src/cli/format/stylish';
@@ -82,7 +83,11 @@ describe('cli formatters', () => {
       const tight = formatContext(CWD, files, { inputSize: 10 });
       const budgeted = neutraliseWorkflowCommandsInJson(JSON.stringify(jsonReport(many, tight), null, 2)) + '\n';
       assert.match(budgeted, /"findingsLeftOut": [1-9]/);
-      assert.equal(jsonPieces(many, tight).join(''), budgeted);
+      assert.equal([...jsonPieces(many, tight)].join(''), budgeted);
+      // A report past what is held (here 1 character) is measured, then rendered again as it is written: the same text.
+      const c = formatContext(CWD, files);
+      assert.equal([...jsonPieces(diagnostics, c, 1)].join(''), [...jsonPieces(diagnostics, c)].join(''));
+      assert.equal([...jsonPieces(many, tight, 1)].join(''), budgeted);
       // No files at all: the empty list stays on its line.
       const none = jsonReport([], formatContext(CWD, []));
       assert.equal([...reportPieces(none, 1)].join(''), JSON.stringify(none, null, 2) + '\n');
@@ -103,6 +108,38 @@ describe('cli formatters', () => {
       assert.equal(j.autoFixable, false);
       assert.deepEqual(j.related, [{ path: 'suite/b.tools.json', line: 1, column: 1, endLine: 1, endColumn: 4, message: 'also here' }]);
       assert.deepEqual(r.summary, { files: 2, problems: 2, errors: 1, warnings: 0, infos: 0, hints: 1, autoFixable: 0, hiddenByQuiet: 0, suppressed: 0, sizeLimit: { findingsLeftOut: 0, relatedLocationsLeftOut: 0 } });
+    });
+  });
+
+  describe('output budget', () => {
+    /** A rendering of `count` pieces of `size` characters that records each time it is made, and how far it got. */
+    const rendering = (count: number, size: number) => {
+      const log: string[] = [];
+      const render = function* (c: FormatContext): Generator<string> {
+        const mode = c.inputSize === undefined ? 'whole' : 'fitted';
+        log.push(mode);
+        for (let i = 0; i < (mode === 'whole' ? count : 1); i++) yield (mode === 'whole' ? String(i % 10) : 'f').repeat(size);
+      };
+      return { log, render };
+    };
+
+    it('holds a small report, measures a large one before its first piece, and fits one past the budget', () => {
+      const roomy = formatContext(CWD, [], { inputSize: 1000 });
+      // Within what is held: rendered once.
+      let r = rendering(3, 10);
+      assert.deepEqual([...piecesWithinBudget(roomy, r.render, 100)], ['0'.repeat(10), '1'.repeat(10), '2'.repeat(10)]);
+      assert.deepEqual(r.log, ['whole']);
+      // Past it: the whole report is measured before the first piece is handed out, then made again as it is written.
+      r = rendering(5, 10);
+      const pieces = piecesWithinBudget(roomy, r.render, 15);
+      const first = pieces.next();
+      assert.equal(first.value, '0'.repeat(10));
+      assert.deepEqual(r.log, ['whole', 'whole']);
+      assert.equal([first.value, ...pieces].join(''), '01234'.split('').map((d) => d.repeat(10)).join(''));
+      // Past the budget (60 x 1000 + 256 KB): nothing of the whole rendering is written, the fitted one is.
+      r = rendering(100, 1 << 12);
+      assert.deepEqual([...piecesWithinBudget(roomy, r.render, 15)], ['f'.repeat(1 << 12)]);
+      assert.deepEqual(r.log, ['whole', 'fitted']);
     });
   });
 

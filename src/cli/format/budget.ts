@@ -42,23 +42,37 @@ export function outputBudget(ctx: FormatContext): number {
  * cost more than writing the report (a twentieth of a 10k-case lint).
  */
 export function withinBudget(ctx: FormatContext, render: (ctx: FormatContext) => string): string {
-  return piecesWithinBudget(ctx, (c) => [render(c)]).join('');
+  return [...piecesWithinBudget(ctx, (c) => [render(c)])].join('');
 }
 
 /**
- * The same for a report written in pieces. The whole rendering stops at the first piece past the
- * budget: a hostile suite's findings may come to gigabytes of text, which must never be held.
+ * Characters of a report held before it is written. Past this the rendering only measures the
+ * report and then renders it a second time as it is written: a report of 100,000 files is 30 MB
+ * of text, held twice over while it was collected, and the peak of the whole run.
  */
-export function piecesWithinBudget(ctx: FormatContext, render: (ctx: FormatContext) => Iterable<string>): string[] {
+export const HOLD = 16 << 20;
+
+/**
+ * The same for a report written in pieces, as a sequence to write as it comes. Whether the report
+ * fits is known before its first piece is handed out, since nothing written can be taken back.
+ * The whole rendering stops at the first piece past the budget: a hostile suite's findings may come
+ * to gigabytes of text, which must never be held. `render` must write the same text each time.
+ */
+export function* piecesWithinBudget(ctx: FormatContext, render: (ctx: FormatContext) => Iterable<string>, hold = HOLD): Generator<string> {
   const budget = outputBudget(ctx);
-  const whole: string[] = [];
+  const whole = { ...ctx, inputSize: undefined };
+  let held: string[] | undefined = [];
   let length = 0;
-  for (const piece of render({ ...ctx, inputSize: undefined })) {
+  for (const piece of render(whole)) {
     length += piece.length;
-    if (length > budget) return [...render(ctx)];
-    whole.push(piece);
+    if (length > budget) {
+      yield* render(ctx);
+      return;
+    }
+    if (held && length > hold) held = undefined;
+    held?.push(piece);
   }
-  return whole;
+  yield* held ?? render(whole);
 }
 
 const SEVERITY_RANK: Record<LintDiagnostic['severity'], number> = { error: 0, warning: 1, info: 2, hint: 3 };

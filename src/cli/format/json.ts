@@ -79,37 +79,60 @@ function fitJson(all: JsonDiagnostic[], ranks: number[], room: number): Fit {
   );
 }
 
+type FileEntry = JsonReport['files'][number];
+
+/**
+ * The report with its file list made entry by entry as it is walked: with one case per file a
+ * report lists 100,000 files, and their entries held at once were tens of megabytes at the run's peak.
+ */
+export interface LazyJsonReport extends Omit<JsonReport, 'files'> {
+  files: { readonly length: number; [Symbol.iterator](): Iterator<FileEntry> };
+}
+
 export function jsonReport(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): JsonReport {
+  const report = lazyJsonReport(diagnostics, ctx);
+  return { ...report, files: [...report.files] };
+}
+
+export function lazyJsonReport(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): LazyJsonReport {
   const suppressed = ctx.suppressed ?? [];
   const all = [...diagnostics, ...suppressed];
   let entries = all.map((d) => toJson(d, ctx));
   let keep: boolean[] | undefined;
-  const build = () => {
+  // Every file the run read, and any other a finding names, sorted by path (stably: in that order when equal).
+  const build = (): LazyJsonReport['files'] => {
     const byFile = new Map<string, { diagnostics: JsonDiagnostic[]; suppressed: JsonDiagnostic[] }>();
-    for (const f of ctx.files) byFile.set(f, { diagnostics: [], suppressed: [] });
     all.forEach((d, i) => {
       if (keep && !keep[i]) return;
       let lists = byFile.get(d.uri);
       if (!lists) byFile.set(d.uri, (lists = { diagnostics: [], suppressed: [] }));
       (d.suppressions ? lists.suppressed : lists.diagnostics).push(entries[i]);
     });
-    return [...byFile.entries()]
-      .map(([uri, lists]) => {
-        const output = ctx.fixed?.get(uri);
-        return {
-          path: relPath(uri, ctx.cwdUri),
-          diagnostics: lists.diagnostics,
-          ...(lists.suppressed.length ? { suppressed: lists.suppressed } : {}),
-          ...(output !== undefined ? { output } : {}),
-        };
-      })
-      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const uris = [...new Set([...ctx.files, ...byFile.keys()])];
+    const paths = uris.map((uri) => relPath(uri, ctx.cwdUri));
+    const order = uris.map((_, i) => i).sort((a, b) => (paths[a] < paths[b] ? -1 : paths[a] > paths[b] ? 1 : 0));
+    const entry = (i: number): FileEntry => {
+      const lists = byFile.get(uris[i]);
+      const output = ctx.fixed?.get(uris[i]);
+      return {
+        path: paths[i],
+        diagnostics: lists?.diagnostics ?? [],
+        ...(lists?.suppressed.length ? { suppressed: lists.suppressed } : {}),
+        ...(output !== undefined ? { output } : {}),
+      };
+    };
+    return {
+      length: order.length,
+      *[Symbol.iterator]() {
+        for (const i of order) yield entry(i);
+      },
+    };
   };
   const sizeLimit = { findingsLeftOut: 0, relatedLocationsLeftOut: 0 };
   const budget = outputBudget(ctx);
   if (budget !== Infinity) {
     keep = all.map(() => false);
-    const skeleton = JSON.stringify({ files: build(), summary: {} }, null, 2).length + 1024;
+    const skeleton = JSON.stringify({ files: [...build()], summary: {} }, null, 2).length + 1024;
     const fit = fitJson(entries, all.map(rankOf), budget - skeleton);
     const notice = sizeNotice(fit);
     keep = fit.keep;
@@ -140,8 +163,12 @@ export function jsonReport(diagnostics: readonly LintDiagnostic[], ctx: FormatCo
   };
 }
 
-/** Pieces of about this many characters. */
-const PIECE = 1 << 20;
+/**
+ * Pieces of about this many characters: below V8's large-object size (128 KB, two bytes a character
+ * at most), so a piece written and dropped dies young rather than staying in the heap until its
+ * next full collection, which a lint's last seconds rarely see.
+ */
+const PIECE = 1 << 15;
 const FILES_MARK = '\n  "files": []';
 
 /**
@@ -151,17 +178,19 @@ const FILES_MARK = '\n  "files": []';
  * one case per file a report lists 100,000 files: written as one string it was held three times
  * over (the text, its flattened copy, the bytes written), 100 MB more than the lint's own peak.
  */
-export function* reportPieces(report: JsonReport, piece = PIECE): Generator<string> {
+export function* reportPieces(report: JsonReport | LazyJsonReport, piece = PIECE): Generator<string> {
   // The envelope with an empty list stands where the list goes; every other key keeps its place.
   const shell = JSON.stringify({ ...report, files: [] }, null, 2);
   const at = shell.indexOf(FILES_MARK);
   if (report.files.length === 0 || at < 0) {
-    yield neutraliseWorkflowCommandsInJson(JSON.stringify(report, null, 2)) + '\n';
+    yield neutraliseWorkflowCommandsInJson(JSON.stringify({ ...report, files: [...report.files] }, null, 2)) + '\n';
     return;
   }
   let buf = shell.slice(0, at + FILES_MARK.length - 1);
-  for (let i = 0; i < report.files.length; i++) {
-    buf += (i ? ',' : '') + '\n    ' + entryText(report.files[i]);
+  let first = true;
+  for (const entry of report.files) {
+    buf += (first ? '' : ',') + '\n    ' + entryText(entry);
+    first = false;
     if (buf.length >= piece) {
       // `##[` cannot straddle two pieces: they are cut between entries.
       yield neutraliseWorkflowCommandsInJson(buf);
@@ -172,17 +201,20 @@ export function* reportPieces(report: JsonReport, piece = PIECE): Generator<stri
 }
 
 /** A file entry as `JSON.stringify` writes it four levels deep; a clean file's (most of them) without a second pass. */
-function entryText(entry: JsonReport['files'][number]): string {
+function entryText(entry: FileEntry): string {
   if (entry.diagnostics.length === 0 && entry.suppressed === undefined && entry.output === undefined && Object.keys(entry).length === 2) {
     return `{\n      "path": ${JSON.stringify(entry.path)},\n      "diagnostics": []\n    }`;
   }
   return JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ');
 }
 
-/** The report in pieces, kept within the output budget (`piecesWithinBudget`). */
-export function jsonPieces(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): string[] {
-  return piecesWithinBudget(ctx, (c) => reportPieces(jsonReport(diagnostics, c)));
+/** The report in pieces, kept within the output budget (`piecesWithinBudget`), to write as they come. */
+export function jsonPieces(diagnostics: readonly LintDiagnostic[], ctx: FormatContext, hold?: number): Iterable<string> {
+  // A report measured before it is written is rendered twice from the one report.
+  let whole: LazyJsonReport | undefined;
+  const report = (c: FormatContext) => (c.inputSize === undefined ? (whole ??= lazyJsonReport(diagnostics, c)) : lazyJsonReport(diagnostics, c));
+  return piecesWithinBudget(ctx, (c) => reportPieces(report(c)), hold);
 }
 
 /** Pretty-printed, as it always was; `##[` in a string is written `##\u005b` (see sarif.ts). */
-export const json: Formatter = (diagnostics, ctx) => jsonPieces(diagnostics, ctx).join('');
+export const json: Formatter = (diagnostics, ctx) => [...jsonPieces(diagnostics, ctx)].join('');
