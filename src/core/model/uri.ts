@@ -85,7 +85,7 @@ const targets = new Map<string, Map<string, string>>();
  * The part of a file URI its relative paths depend on: its folder. The whole URI where that is not
  * plain: a query or fragment would follow the path, and an escape in the name may decode to a `/`.
  */
-function folderKey(fileUri: string): string {
+export function folderKey(fileUri: string): string {
   const slash = fileUri.lastIndexOf('/');
   return slash < 0 || fileUri.includes('?') || fileUri.includes('#') || fileUri.indexOf('%', slash) >= 0 ? fileUri : fileUri.slice(0, slash + 1);
 }

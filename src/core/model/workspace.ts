@@ -5,7 +5,7 @@ import { toolReader } from './stable-tools';
 import { parseToolReference, type ToolModel } from './tools';
 import type { JsonPath } from '../text/types';
 import { regroup, type DocCases, type Grouping } from './grouped';
-import { dirnameUri, isUnder, normalizeUri, resolveTarget } from './uri';
+import { dirnameUri, folderKey, isUnder, normalizeUri, resolveTarget } from './uri';
 import { pushTo } from '../text/multimap';
 import type { CaseModel, ToolFile, ToolUse } from './case';
 import { readEnvironmentFile, type EnvironmentFile, type EnvironmentUse } from './environment';
@@ -179,12 +179,15 @@ interface Resolver {
   envFiles: Map<string, EnvironmentFile>;
   readErrors: Map<string, string>;
   outside(uri: string): boolean;
+  /** The resolutions of this build for the files of one folder (`folderKey`): see Resolutions. */
+  resolutions(folder: string): Resolutions;
 }
 
 function resolver(docs: Map<string, SuiteDocument>, toolFiles: Map<string, ToolFile>, envFiles: Map<string, EnvironmentFile>, options: IndexOptions): Resolver {
   const confine = options.confineTo?.map(normalizeUri);
   // Asked once per reference of every re-resolved case; a workspace has few target files.
   const memo = new Map<string, boolean>();
+  const byFolder = new Map<string, Resolutions>();
   return {
     docs,
     toolFiles,
@@ -195,18 +198,29 @@ function resolver(docs: Map<string, SuiteDocument>, toolFiles: Map<string, ToolF
       if (o === undefined) memo.set(uri, (o = !!options.outsideWorkspace?.has(uri) || (!!confine && !confine.some((r) => isUnder(uri, r)))));
       return o;
     },
+    resolutions(folder) {
+      let out = byFolder.get(folder);
+      if (!out) byFolder.set(folder, (out = new Map()));
+      return out;
+    },
   };
 }
 
 /**
- * How the references of one file resolve, by reference text: the cases of a suite file name the same
- * few dozen tools again and again, and each text resolves the same way within one build.
+ * How the references of one folder's files resolve, by reference text: the cases of a suite name
+ * the same few dozen tools again and again, and a text resolves the same way from every file of
+ * a folder (`resolveTarget` reads only the folder) within one build. Per folder rather than per
+ * file: with one case per file, a resolution per file was a record per tool use.
  */
 type Resolutions = Map<string, TargetFacts & { use: Omit<ToolUse, 'path'> }>;
 
 /** The resolution of a reference at its own path in a case: the shared resolution's fields, in their order. */
 function placedUse(u: Omit<ToolUse, 'path'>, path: JsonPath): ToolUse {
   // Written out rather than spread after `path`: that spread is V8's slow generic copy, once per tool use.
+  // A resolved reference (nearly every use) is one literal: properties added later go to a second store.
+  if (u.tool !== undefined && u.problem === undefined && u.ref !== undefined && u.targetUri !== undefined && u.targetName !== undefined) {
+    return { path, ref: u.ref, inline: u.inline, targetUri: u.targetUri, targetName: u.targetName, tool: u.tool };
+  }
   const use: ToolUse = { path, ref: u.ref, inline: u.inline };
   if (u.targetUri !== undefined) use.targetUri = u.targetUri;
   if (u.targetName !== undefined) use.targetName = u.targetName;
@@ -289,7 +303,7 @@ export function environmentTarget(fromUri: string, ref: string): string | undefi
 /** The case models of one case file, resolved against the index. */
 function modelsOf(r: Resolver, doc: SuiteDocument): CaseModel[] {
   const out: CaseModel[] = [];
-  const resolutions: Resolutions = new Map();
+  const resolutions = r.resolutions(folderKey(doc.uri));
   for (const f of readCaseFacts(doc)) {
     const tools = f.value.tools;
     // Arrays of their exact length (`map`, `new Array(n)`): one grown by `push` keeps room for
@@ -679,7 +693,8 @@ function resolveReference(fromUri: string, ref: string, r: Resolver): Omit<ToolU
   }
   const tool = file.byName.get(parsed.name)?.[0];
   if (!tool) use.problem = 'missing-tool';
-  else use.tool = tool;
+  // One literal, as placedUse makes it: a property added later would go to a second store.
+  else return { ref, inline: false, targetUri, targetName: parsed.name, tool };
   return use;
 }
 
