@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { blockingFileSystem } from '../node/fs';
 import { decodeUtf8, notUtf8Error } from '../node/utf8';
 import type { CliIo } from './io';
@@ -12,7 +13,8 @@ function processIo(): CliIo {
     env: process.env,
     isTTY: Boolean(process.stdout.isTTY),
     columns: process.stdout.isTTY ? process.stdout.columns : undefined,
-    stdout: (text) => void process.stdout.write(text),
+    // Past its high-water mark the stream queues: the caller may wait for it to drain (CliIo.stdout).
+    stdout: (text) => (process.stdout.write(text) ? undefined : once(process.stdout, 'drain').then(() => undefined)),
     stderr: (text) => void process.stderr.write(text),
     // A temporary file and a rename: a full disk never leaves a half-written suite file.
     writeFile: writeFileAtomic,

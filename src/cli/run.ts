@@ -579,8 +579,13 @@ async function emit(io: CliIo, opts: CliOptions, target: FormatTarget, text: str
   if (target.output !== undefined) return writeOut(io, resolve(io.cwd, target.output), text, `the ${target.format} report`);
   // With --stdin --fix, standard output carries the fixed text; the report goes beside it, as it is.
   const out = opts.stdin && opts.fix ? (io.reportStderr ?? io.stderr) : io.stdout;
-  if (typeof text === 'string') out(text);
-  else for (const chunk of text) out(chunk);
+  // A piece waits only when the one before it was queued (CliIo.stdout).
+  if (typeof text === 'string') await out(text);
+  else
+    for (const chunk of text) {
+      const queued: unknown = out(chunk);
+      if (queued instanceof Promise) await queued;
+    }
 }
 
 function unifiedDiff(path: string, before: string, after: string): string {

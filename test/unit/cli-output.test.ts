@@ -422,6 +422,32 @@ describe('CLI output: machine formats stay within 60× their input (issue 22 ite
   });
 });
 
+describe('CLI output: a reader that lags behind (a pipe) never has the whole report queued', function () {
+  this.timeout(60_000);
+  it('waits for each queued piece to drain before it writes the next, and writes the same report', async () => {
+    // 400 files of one broken case: a JSON report of many 32 K pieces.
+    const files = at(Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`s${i}.litmus.json`, json({ suite: 's', cases: [{ ...broken, instance_id: `b${i}` }] })])));
+    const plain = await run(files, ['--format', 'json', '.']);
+    const pieces: string[] = [];
+    let queued = false;
+    let overlapped = false;
+    const lagging = await run(files, ['--format', 'json', '.'], {
+      stdout: (t) => {
+        if (queued) overlapped = true;
+        pieces.push(t);
+        // Every other piece is queued, as a full pipe queues it, and drains a moment later.
+        if (pieces.length % 2) return undefined;
+        queued = true;
+        return new Promise<void>((done) => setImmediate(() => ((queued = false), done())));
+      },
+    });
+    assert.ok(pieces.length >= 4, `${pieces.length} pieces`);
+    assert.equal(overlapped, false, 'a piece was written while the one before it was queued');
+    assert.equal(pieces.join(''), plain.out);
+    assert.equal(lagging.status, plain.status);
+  });
+});
+
 describe('CLI output: the Markdown report escapes only what Markdown needs (issue 22 item 19)', () => {
   it('keeps ids searchable', () => {
     assert.equal(markdownInline('mail-b-002'), 'mail-b-002');
