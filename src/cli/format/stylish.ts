@@ -21,8 +21,12 @@ function paint(ctx: FormatContext, text: string, ...styles: Style[]): string {
 
 const SEVERITY_STYLE: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'blue', hint: 'dim' };
 
-/** The report is handed on in pieces of about this many characters: a million findings never make one string. */
-const CHUNK = 1 << 16;
+/**
+ * The report is handed on in pieces of about this many characters: a million findings never make
+ * one string. Below V8's large-object size (128 KB; the marks make a piece two bytes a character),
+ * so a piece written and dropped dies young, as the JSON report's do.
+ */
+const CHUNK = 1 << 15;
 /** A message column narrower than this would hold a word or two per line: such rows run past the width instead. */
 const MIN_MESSAGE = 24;
 
