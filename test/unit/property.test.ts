@@ -203,4 +203,27 @@ describe('property: quoting untrusted text', () => {
       { ...RUNS, numRuns: 1000 },
     );
   });
+
+  it('quote() and escapeText() write what escaping one character at a time writes', () => {
+    // The definition: each code point as it is or as its escape, kept whole while the output fits.
+    const oracle = (text: string, max: number): string => {
+      let out = '';
+      for (const ch of text) {
+        const cp = ch.codePointAt(0)!;
+        const piece = cp === 10 ? '\\n' : cp === 13 ? '\\r' : cp === 9 ? '\\t' : cp === 0x5c ? '\\\\' : isUnsafeCodePoint(cp) ? `\\u{${cp.toString(16).toUpperCase()}}` : ch;
+        if (out.length + piece.length > max) return `"${out}…"`;
+        out += piece;
+      }
+      return `"${out}"`;
+    };
+    // Runs of plain ASCII (the fast path) broken by what is not: backslashes, controls, pairs, lone surrogates.
+    const mixed = fc.array(fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('\\', '\n', '\u202e', '\ud83d\ude00', '\ud800', 'é', '\u0000')), { maxLength: 12 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.oneof(mixed, hostileText, fc.string({ unit: 'binary' })), fc.integer({ min: 0, max: 120 }), (text, max) => {
+        assert.equal(quote(text, max), oracle(text, max));
+        assert.equal(`"${escapeText(text)}"`, oracle(text, Infinity));
+      }),
+      { ...RUNS, numRuns: 1000 },
+    );
+  });
 });

@@ -31,13 +31,22 @@ export function isUnsafeCodePoint(cp: number): boolean {
   );
 }
 
+/** A character `escapeUpTo` shows as it is, one for one. */
+const isPlainAscii = (c: number): boolean => c >= 0x20 && c < 0x7f && c !== 0x5c;
+
 /**
  * Escapes text up to `max` characters of output, never splitting an escape sequence or a
  * surrogate pair: each character is kept or dropped whole. `cut` says whether text was left out.
  */
 function escapeUpTo(text: string, max: number): { shown: string; cut: boolean } {
-  let out = '';
-  for (let i = 0; i < text.length; ) {
+  // Printable ASCII but the backslash is itself: the run of it that opens the text (most text is
+  // all one such run) is taken as one slice rather than appended a character at a time.
+  let i = 0;
+  const stop = Math.min(text.length, max);
+  while (i < stop && isPlainAscii(text.charCodeAt(i))) i++;
+  if (i === text.length) return { shown: text, cut: false };
+  let out = text.slice(0, i);
+  while (i < text.length) {
     const cp = text.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
     let piece: string;
