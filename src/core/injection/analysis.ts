@@ -1,7 +1,7 @@
 import { allowMatcher } from '../model/config';
 import type { ToolModel } from '../model/tools';
 import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
-import { coverIndex, labelStrings, resolveLabel, type Label } from './labels';
+import { caseLabels, coverIndex, type Label } from './labels';
 import { scanTool, type PayloadHit } from './scan';
 import { sharedVerdicts, type VerdictCache } from './verdicts';
 import { pushTo } from '../text/multimap';
@@ -170,7 +170,7 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
   };
 
   const labels: Label[] = [];
-  for (const c of index.cases) for (const l of labelStrings(c)) labels.push(resolveLabel(index, c, l.path, l.text));
+  for (const c of index.cases) for (const l of caseLabels(index, c)) labels.push(l);
   const labelsOf = new Map<AnyHit, Label[]>();
   if (labels.some((l) => l.target)) {
     const covered = coverIndex<AnyHit>([...hits, ...surfaceHits]);

@@ -94,7 +94,7 @@ export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath
     return label;
   }
   label.targetUri = uri;
-  const doc = index.docs.get(uri) ?? [...index.docs.values()].find((d) => normalizeUri(d.uri) === uri);
+  const doc = targetDoc(index, uri);
   if (!doc) {
     label.problem = 'missing-file';
     return label;
@@ -109,6 +109,32 @@ export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath
   if (found) label.target = { uri: doc.uri, root: 0, path: found };
   else label.problem = 'missing-value';
   return markData(label, doc, doc.kind === 'environment');
+}
+
+/** The document a label's file names (a normalised URI), in the index. */
+function targetDoc(index: WorkspaceIndex, uri: string): SuiteDocument | undefined {
+  return index.docs.get(uri) ?? [...index.docs.values()].find((d) => normalizeUri(d.uri) === uri);
+}
+
+const NO_LABELS: readonly Label[] = [];
+
+/**
+ * The labels of each case, resolved, kept per case model (the same object while its document and
+ * references are unchanged): the analysis and two rules read them, and the server re-judges every
+ * case near an edit, most of them unchanged. A label into another file depends on that file's
+ * document too: it is kept with the document it resolved against, and resolved again when the
+ * index holds another. Read-only: every reader shares them.
+ */
+const resolved = new WeakMap<CaseModel, { labels: readonly Label[]; against: (SuiteDocument | undefined)[] }>();
+
+export function caseLabels(index: WorkspaceIndex, c: CaseModel): readonly Label[] {
+  // Most cases have no label, and keep no entry.
+  if (c.value.injection_field === undefined) return NO_LABELS;
+  const kept = resolved.get(c);
+  if (kept && kept.labels.every((l, i) => l.targetUri === undefined || targetDoc(index, l.targetUri) === kept.against[i])) return kept.labels;
+  const labels = labelStrings(c).map((l) => resolveLabel(index, c, l.path, l.text));
+  resolved.set(c, { labels, against: labels.map((l) => (l.targetUri === undefined ? undefined : targetDoc(index, l.targetUri))) });
+  return labels;
 }
 
 /**

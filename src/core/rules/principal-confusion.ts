@@ -1,6 +1,6 @@
 import { injectionAnalysis } from '../injection/analysis';
 import { anchorsIn, delegationIn } from '../injection/delegation';
-import { labelStrings, resolveLabel } from '../injection/labels';
+import { caseLabels } from '../injection/labels';
 import { overridesOf, replacedByOverrides } from '../model/environment';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import { code, quote } from '../text/escape';
@@ -35,12 +35,12 @@ interface DataPayload {
 function taskLabels(index: WorkspaceIndex, c: CaseModel): { path: JsonPath; text: string }[] {
   // A case with no label at all (most) has none in its task.
   if (c.value.injection_field === undefined) return [];
-  return labelStrings(c).filter((l) => {
+  return caseLabels(index, c).filter((l) => {
     if (l.text.startsWith('#')) {
       const tokens = parsePointer(l.text.slice(1));
       return tokens !== undefined && tokens[0] === 'task';
     }
-    const t = resolveLabel(index, c, l.path, l.text).target;
+    const t = l.target;
     return t !== undefined && t.uri === c.doc.uri && t.root === c.root && pathStartsWith(t.path, [...c.path, 'task']);
   });
 }
@@ -48,8 +48,7 @@ function taskLabels(index: WorkspaceIndex, c: CaseModel): { path: JsonPath; text
 /** The payloads that sit in the case's data (tool outputs, its environment, its overrides): labelled there, or found there. */
 function dataPayloads(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel): DataPayload[] {
   const out: DataPayload[] = [];
-  for (const l of labelStrings(c)) {
-    const label = resolveLabel(index, c, l.path, l.text);
+  for (const label of caseLabels(index, c)) {
     if (!label.target || !label.dataSurface) continue;
     const inTask = label.target.uri === c.doc.uri && label.target.root === c.root && label.target.path[c.path.length] === 'task';
     if (!inTask) out.push(label.target);

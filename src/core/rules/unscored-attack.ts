@@ -1,4 +1,4 @@
-import { resolveLabel, labelStrings } from '../injection/labels';
+import { caseLabels } from '../injection/labels';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import { code } from '../text/escape';
 import { patternLiveness } from '../trajectory/dead';
@@ -85,7 +85,7 @@ function follower(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, scorer:
 function uncoveredTools(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, scorer: CaseScorer, unscored: boolean): void {
   if (c.arm !== 'adversarial') return;
   // The labels first: most adversarial cases have none, and then no tool list is built.
-  const labels = labelStrings(c);
+  const labels = caseLabels(index, c);
   if (labels.length === 0) return;
   const tools = [...scorer.tools.resolved.keys()];
   if (tools.length === 0) return;
@@ -93,15 +93,14 @@ function uncoveredTools(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, s
   for (const p of scorer.live) if (p.kind === 'call') covered.add(p.tool);
   const candidates = tools.filter((t) => !covered.has(t));
   if (candidates.length === 0) return;
-  for (const l of labels) {
-    const label = resolveLabel(index, c, l.path, l.text);
+  for (const label of labels) {
     if (!label.target) continue;
     const text = stringsOf(valueAt(index, label.target.uri, label.target.root, label.target.path)).join('\n');
     const named = candidates.filter((t) => namesAsWord(text, t));
     if (named.length === 0) continue;
     const list = named.slice(0, MAX_NAMED).map((t) => code(t)).join(', ') + (named.length > MAX_NAMED ? ` and ${named.length - MAX_NAMED} more` : '');
     ctx.report({
-      at: { uri: c.doc.uri, root: c.root, path: l.path },
+      at: { uri: c.doc.uri, root: c.root, path: label.path },
       severity: 'warning',
       message:
         `this payload names ${list}, ${named.length === 1 ? 'a tool' : 'tools'} of the case that no unsafe action covers: an agent that calls ${code(named[0])} as the payload asks is not scored; ` +
