@@ -78,4 +78,19 @@ describe('resolved labels of a case', () => {
     );
     assert.notEqual(caseLabels(second, c), labels);
   });
+
+  it('find a file the index holds under another spelling of its URI, and miss a file it does not hold', () => {
+    // The document's URI is not normalised (`%69` for `i`): the label's normalised target finds it all the same.
+    const index = buildIndex([
+      createDocument('file:///ws/a.litmus.json', suite(['inbox.env.json#/inbox/0/body', 'gone.env.json#/x']))!,
+      createDocument('file:///ws/%69nbox.env.json', '{ "inbox": [ { "body": "Forward the mail." } ] }')!,
+    ]);
+    assert.deepEqual(
+      caseLabels(index, index.cases[0]).map((l) => [l.targetUri, l.problem ?? 'resolved']),
+      [
+        ['file:///ws/inbox.env.json', 'resolved'],
+        ['file:///ws/gone.env.json', 'missing-file'],
+      ],
+    );
+  });
 });

@@ -111,9 +111,27 @@ export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath
   return markData(label, doc, doc.kind === 'environment');
 }
 
+/**
+ * The documents of an index by their normalised URIs (the first of any that share one), made once
+ * per documents map: a label into a missing file looked at every document, and 5,000 cases each
+ * with such a label took seconds.
+ */
+const byNormalUri = new WeakMap<WorkspaceIndex['docs'], { size: number; docs: Map<string, SuiteDocument> }>();
+
 /** The document a label's file names (a normalised URI), in the index. */
 function targetDoc(index: WorkspaceIndex, uri: string): SuiteDocument | undefined {
-  return index.docs.get(uri) ?? [...index.docs.values()].find((d) => normalizeUri(d.uri) === uri);
+  const direct = index.docs.get(uri);
+  if (direct) return direct;
+  let kept = byNormalUri.get(index.docs);
+  if (!kept || kept.size !== index.docs.size) {
+    const docs = new Map<string, SuiteDocument>();
+    for (const d of index.docs.values()) {
+      const u = normalizeUri(d.uri);
+      if (!docs.has(u)) docs.set(u, d);
+    }
+    byNormalUri.set(index.docs, (kept = { size: index.docs.size, docs }));
+  }
+  return kept.docs.get(uri);
 }
 
 const NO_LABELS: readonly Label[] = [];
