@@ -49,7 +49,7 @@ function spaced(v: unknown): string {
 const tricky = fc.oneof(
   fc.jsonValue(),
   fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'toString', 'a"b', 'c\\', 'é', '\u2028', ''), fc.jsonValue()),
-  fc.array(fc.constantFrom('\\', '"', '\\"', '\\\\"', '}', ']', ':', ',', '{"a":1}', '\u0001', 'ab\ncd')),
+  fc.array(fc.constantFrom('\\', '"', '\\"', '\\\\"', '}', ']', ':', ',', '{"a":1}', '\u0001', 'ab\ncd', '/', '//', '/*', '*/', 'https://x/y', '\\/', '"// "')),
 );
 
 describe('strict JSON parsing: values from JSON.parse, trees built as walked', () => {
