@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { appendToArray, applyChanges, createDocument, effectiveSeverity, defaultConfig, mergeConfig, parseJson, removeValue, setValue, type Finding } from '../../src/core';
+import { appendToArray, applyChanges, buildIndex, createDocument, effectiveSeverity, defaultConfig, mergeConfig, parseJson, removeValue, setValue, type Finding } from '../../src/core';
+import { placeFindings } from '../../src/core/lint/lint';
 
 const finding = (extra: Partial<Finding> = {}): Finding => ({
   rule: 'injection-payload',
@@ -84,5 +85,23 @@ describe('edits at extreme depth', () => {
     assert.ok(changes.length > 0);
     const out = applyChanges(doc.text, changes);
     assert.equal(parseJson(out).issues.length, 0);
+  });
+});
+
+describe('placing findings', () => {
+  it('shows one squiggle for two findings of one rule with one message at one place, and both when the messages differ', () => {
+    const doc = createDocument('file:///ws/a.litmus.json', '{ "instance_id": "a", "arm": "benign", "family": "f", "task": "t" }')!;
+    const index = buildIndex([doc]);
+    const at = { uri: doc.uri, root: 0, path: ['task'] };
+    const finding = (message: string): Finding => ({ rule: 'schema', at, message, severity: 'error' });
+    const placed = placeFindings([finding('same words'), finding('same words'), finding('other words'), { ...finding('same words'), rule: 'duplicate-id' }], index);
+    assert.deepEqual(
+      placed.map((d) => [d.code, d.message]),
+      [
+        ['schema', 'same words'],
+        ['schema', 'other words'],
+        ['duplicate-id', 'same words'],
+      ],
+    );
   });
 });

@@ -249,7 +249,9 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
 /** Places findings in their documents with their configured severities, in the order found. */
 export function placeFindings(findings: readonly Finding[], index: WorkspaceIndex, keep?: (uri: string) => boolean): LintDiagnostic[] {
   const diagnostics: LintDiagnostic[] = [];
-  const seen = new Set<string>();
+  // By place and rule, then message: a message quotes a payload, and hashing each whole cost more
+  // than placing the finding.
+  const seen = new Map<string, LintDiagnostic[]>();
   for (const f of findings) {
     if (keep && !keep(f.at.uri)) continue;
     const config = index.configFor(f.at.uri);
@@ -258,9 +260,11 @@ export function placeFindings(findings: readonly Finding[], index: WorkspaceInde
     const d = toDiagnostic(index, scoped(f, config), severity);
     if (!d) continue;
     // Two paths to one value (e.g. a tool used twice) would otherwise show the same squiggle twice.
-    const key = `${d.uri}\u0000${d.offset}\u0000${d.length}\u0000${d.code}\u0000${d.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const key = `${d.uri}\u0000${d.offset}\u0000${d.length}\u0000${d.code}`;
+    const here = seen.get(key);
+    if (here?.some((o) => o.message === d.message)) continue;
+    if (here) here.push(d);
+    else seen.set(key, [d]);
     diagnostics.push(d);
   }
   return diagnostics;
