@@ -94,7 +94,10 @@ describe('placing findings', () => {
     const index = buildIndex([doc]);
     const at = { uri: doc.uri, root: 0, path: ['task'] };
     const finding = (message: string): Finding => ({ rule: 'schema', at, message, severity: 'error' });
-    const placed = placeFindings([finding('same words'), finding('same words'), finding('other words'), { ...finding('same words'), rule: 'duplicate-id' }], index);
+    const placed = placeFindings(
+      [finding('same words'), finding('same words'), finding('other words'), finding('same words'), finding('other words'), { ...finding('same words'), rule: 'duplicate-id' }],
+      index,
+    );
     assert.deepEqual(
       placed.map((d) => [d.code, d.message]),
       [

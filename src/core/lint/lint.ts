@@ -250,8 +250,8 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
 export function placeFindings(findings: readonly Finding[], index: WorkspaceIndex, keep?: (uri: string) => boolean): LintDiagnostic[] {
   const diagnostics: LintDiagnostic[] = [];
   // By place and rule, then message: a message quotes a payload, and hashing each whole cost more
-  // than placing the finding.
-  const seen = new Map<string, LintDiagnostic[]>();
+  // than placing the finding. Only a place and rule met twice keeps a set of its messages.
+  const seen = new Map<string, string | Set<string>>();
   for (const f of findings) {
     if (keep && !keep(f.at.uri)) continue;
     const config = index.configFor(f.at.uri);
@@ -262,9 +262,14 @@ export function placeFindings(findings: readonly Finding[], index: WorkspaceInde
     // Two paths to one value (e.g. a tool used twice) would otherwise show the same squiggle twice.
     const key = `${d.uri}\u0000${d.offset}\u0000${d.length}\u0000${d.code}`;
     const here = seen.get(key);
-    if (here?.some((o) => o.message === d.message)) continue;
-    if (here) here.push(d);
-    else seen.set(key, [d]);
+    if (here === undefined) seen.set(key, d.message);
+    else if (typeof here === 'string') {
+      if (here === d.message) continue;
+      seen.set(key, new Set([here, d.message]));
+    } else {
+      if (here.has(d.message)) continue;
+      here.add(d.message);
+    }
     diagnostics.push(d);
   }
   return diagnostics;
