@@ -100,36 +100,30 @@ function isTrivia(text: string): boolean {
 /**
  * The text with its comments blanked (same length, so every offset stays), for JSON with comments
  * to go through `JSON.parse`: one pass that understands strings. Undefined when a comment is
- * malformed or a slash stands where no comment can start; the exact path reports those. It jumps
- * from slash to slash, skipping the strings before each: a pretty-printed file is mostly
- * indentation, and reading it a character at a time was most of the cost (every imported
- * benchmark file opens with a comment).
+ * malformed or a slash stands where no comment can start; the exact path reports those.
  */
 function withoutComments(text: string): string | undefined {
   let comments: number[] | undefined;
-  for (let i = 0; ; ) {
-    const slash = text.indexOf('/', i);
-    if (slash < 0) break;
-    // Strings that open before the slash are skipped whole: a slash inside one starts nothing.
-    for (let quote = text.indexOf('"', i); quote >= 0 && quote < slash; quote = text.indexOf('"', i)) {
-      i = skipString(text, quote);
-      if (i > slash) break;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 34 /* " */) {
+      i = skipString(text, i) - 1;
+    } else if (ch === 47 /* / */) {
+      const next = text.charCodeAt(i + 1);
+      let end: number;
+      if (next === 47) {
+        end = i + 2;
+        while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
+      } else if (next === 42 /* * */) {
+        const close = text.indexOf('*/', i + 2);
+        if (close < 0) return undefined;
+        end = close + 2;
+      } else {
+        return undefined;
+      }
+      (comments ??= []).push(i, end);
+      i = end - 1;
     }
-    if (i > slash) continue;
-    const next = text.charCodeAt(slash + 1);
-    let end: number;
-    if (next === 47 /* / */) {
-      end = slash + 2;
-      while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
-    } else if (next === 42 /* * */) {
-      const close = text.indexOf('*/', slash + 2);
-      if (close < 0) return undefined;
-      end = close + 2;
-    } else {
-      return undefined;
-    }
-    (comments ??= []).push(slash, end);
-    i = end;
   }
   return comments ? blanked(text, comments) : undefined;
 }
