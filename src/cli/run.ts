@@ -581,11 +581,7 @@ async function emit(io: CliIo, opts: CliOptions, target: FormatTarget, text: str
   const out = opts.stdin && opts.fix ? (io.reportStderr ?? io.stderr) : io.stdout;
   // A piece waits only when the one before it was queued (CliIo.stdout).
   if (typeof text === 'string') await out(text);
-  else
-    for (const chunk of text) {
-      const queued: unknown = out(chunk);
-      if (queued instanceof Promise) await queued;
-    }
+  else for (const chunk of text) await out(chunk);
 }
 
 function unifiedDiff(path: string, before: string, after: string): string {

@@ -50,7 +50,7 @@ export function withinBudget(ctx: FormatContext, render: (ctx: FormatContext) =>
  * report and then renders it a second time as it is written: a report of 100,000 files is 30 MB
  * of text, held twice over while it was collected, and the peak of the whole run.
  */
-export const HOLD = 16 << 20;
+const HOLD = 16 << 20;
 
 /**
  * The same for a report written in pieces, as a sequence to write as it comes. Whether the report

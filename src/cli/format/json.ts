@@ -94,7 +94,7 @@ export function jsonReport(diagnostics: readonly LintDiagnostic[], ctx: FormatCo
   return { ...report, files: [...report.files] };
 }
 
-export function lazyJsonReport(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): LazyJsonReport {
+function lazyJsonReport(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): LazyJsonReport {
   const suppressed = ctx.suppressed ?? [];
   const all = [...diagnostics, ...suppressed];
   let entries = all.map((d) => toJson(d, ctx));
