@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { plainlyAccepts } from '../../src/core/schema/plain';
+import { plainlyAccepts, plainPredicate } from '../../src/core/schema/plain';
+import { compilePredicate } from '../../src/core/trajectory/patterns';
 import { compileSchemaChecked } from '../../src/core/schema/compile';
 
 /**
@@ -127,5 +128,82 @@ describe('plain parameter schemas, checked without compiling', () => {
     assert.equal(plainlyAccepts(schema, { to: 'x', extra: 1 }), false);
     assert.equal(plainlyAccepts(schema, { to: 'x', count: 0 }), false);
     assert.equal(plainlyAccepts(schema, { to: 'x', tags: ['c'] }), false);
+  });
+
+  // Action patterns' `where` and `respond` schemas run as predicates (trajectory/patterns.ts): a
+  // plain one is tested as written, never compiled, and must decide exactly as Ajv would, patterns
+  // included, and leave to Ajv what Ajv refuses.
+  const pattern = fc.constantFrom('^a', 'b$', '(?i)HÉ', '\\d', '^.{2}$', '😀', '[', '(a)\\1', '');
+  const predicateSchema: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+    schema: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.boolean(), tie('object')),
+    object: fc.record(
+      {
+        type: fc.oneof(typeName, fc.uniqueArray(typeName, { minLength: 1, maxLength: 3 })),
+        properties: fc.dictionary(fc.constantFrom(...NAMES), tie('schema'), { maxKeys: 3 }),
+        additionalProperties: tie('schema'),
+        items: tie('schema'),
+        required: fc.uniqueArray(fc.constantFrom(...NAMES), { maxLength: 3 }),
+        // Duplicates too: draft-07 refuses them.
+        enum: fc.array(fc.constantFrom(1, 'x', null, 'ab'), { minLength: 1, maxLength: 3 }),
+        const: jsonValue,
+        minLength: count,
+        maxLength: count,
+        minimum: bound,
+        exclusiveMaximum: bound,
+        pattern,
+        // Ill-typed annotations and formats make the schema invalid.
+        description: fc.constantFrom('annotation', 5 as unknown as string),
+        format: fc.constantFrom('email', 7 as unknown as string),
+      },
+      { requiredKeys: [] },
+    ),
+  })).schema;
+
+  it('tests plain action-pattern schemas without compiling, deciding as Ajv does', () => {
+    let plain = 0;
+    let yes = 0;
+    let no = 0;
+    fc.assert(
+      fc.property(predicateSchema, fc.oneof(jsonValue, fc.constantFrom('a', 'hé', 'xb', '12', 'a😀', 'HÉLLO')), fc.boolean(), (schema, value, draft07) => {
+        const s = draft07 && typeof schema === 'object' && schema !== null ? { $schema: 'http://json-schema.org/draft-07/schema#', ...schema } : schema;
+        const compiled = compileSchemaChecked(s);
+        const mine = plainPredicate(s);
+        const p = compilePredicate(s);
+        if (compiled.kind !== 'compiled' || compiled.unchecked.length > 0) {
+          // Invalid, too complex or unrunnable: Ajv's to say, and the predicate says what Ajv says.
+          assert.equal(mine, undefined, `plain but refused: ${JSON.stringify(s)}`);
+          assert.notEqual(p.state, 'ok');
+          return;
+        }
+        const ajv = compiled.validate(value) as boolean;
+        assert.equal(p.state, 'ok');
+        if (p.state === 'ok') assert.equal(p.test(value), ajv, `schema ${JSON.stringify(s)} value ${JSON.stringify(value)}`);
+        if (mine) {
+          plain++;
+          const answer = mine(value);
+          if (answer !== undefined) assert.equal(answer, ajv, `schema ${JSON.stringify(s)} value ${JSON.stringify(value)}`);
+          if (answer === true) yes++;
+          if (answer === false) no++;
+        }
+      }),
+      { numRuns: 4000, seed: 24 },
+    );
+    assert.ok(plain > 500 && yes > 150 && no > 150, `plain ${plain}, yes ${yes}, no ${no}`);
+  });
+
+  it('leaves an object key that Object.prototype has to Ajv, and refuses what Ajv refuses', () => {
+    const value = Object.assign(Object.create(null), { constructor: 'x' }) as Record<string, unknown>;
+    const test = plainPredicate({ type: 'object', additionalProperties: { type: 'string', pattern: '^x$' } });
+    assert.ok(test);
+    assert.equal(test(value), undefined);
+    const p = compilePredicate({ type: 'object', additionalProperties: { type: 'string', pattern: '^x$' } });
+    assert.ok(p.state === 'ok' && p.test(value) === true);
+    assert.ok(p.state === 'ok' && p.test(Object.assign(Object.create(null), { constructor: 'y' })) === false);
+    // A pattern RE2 cannot run is the predicate's to report, not a plain test's.
+    assert.equal(plainPredicate({ type: 'string', pattern: '(a)\\1' }), undefined);
+    assert.equal(compilePredicate({ type: 'string', pattern: '(a)\\1' }).state, 'unrunnable');
+    assert.equal(plainPredicate({ type: 'string', description: 5 }), undefined);
+    assert.equal(compilePredicate({ type: 'string', description: 5 }).state, 'invalid');
+    assert.equal(plainPredicate({ $schema: 'http://json-schema.org/draft-07/schema#', enum: [1, 1] }), undefined);
   });
 });

@@ -130,7 +130,7 @@ const SUB_LIST = new Set(['prefixItems', 'allOf', 'anyOf', 'oneOf']);
 const MAX_DEPTH = 200;
 
 /** An ill-typed annotation makes the schema invalid (Ajv refuses it), so it stays in the key. */
-function wellTyped(keyword: string, v: unknown): boolean {
+export function annotationWellTyped(keyword: string, v: unknown): boolean {
   if (keyword === 'examples') return Array.isArray(v);
   if (keyword === 'default') return true;
   if (keyword === 'deprecated' || keyword === 'readOnly' || keyword === 'writeOnly') return typeof v === 'boolean';
@@ -149,7 +149,7 @@ function withoutAnnotations(schema: unknown, depth = 0): unknown {
   if (!isJsonObject(schema)) return schema;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
-    if (ANNOTATIONS.has(k) && wellTyped(k, v)) continue;
+    if (ANNOTATIONS.has(k) && annotationWellTyped(k, v)) continue;
     if ((k === '$ref' || k === '$dynamicRef') && typeof v === 'string' && /\/(description|title|examples|default|\$comment|deprecated|readOnly|writeOnly)(\/|$)/.test(v)) throw new RangeError('ref');
     if (SUB_MAPS.has(k) && isJsonObject(v)) {
       const m: Record<string, unknown> = {};

@@ -1,15 +1,20 @@
 import { isJsonObject } from '../model/canonical';
-import { jsonIn, sameJson, schemaSize } from './complexity';
-import { ANNOTATIONS } from './compile';
+import { compileLinear } from '../text/regex';
+import { firstDuplicate, jsonIn, sameJson, schemaSize } from './complexity';
+import { ANNOTATIONS, annotationWellTyped } from './compile';
 
 /**
- * A check that a value passes a *plain* parameter schema, without compiling it. Ajv compiles each
- * schema to code before its first use, and a lint compiles hundreds of schemas to check a step or
- * two against each: compiling was most of `unsatisfiable-safe-completion`. Most tools' schemas use
- * a few keywords whose meaning is the same in draft-07 and 2020-12, and most reference steps pass.
+ * A check that a value passes a *plain* schema, without compiling it. Ajv compiles each schema to
+ * code before its first use (a fresh function, ~0.3 ms and a few KB kept for as long as the schema
+ * is), and a lint has a schema per tool and per action pattern: compiling was most of
+ * `unsatisfiable-safe-completion`, and a suite whose every case has its own `respond` pattern
+ * compiled one validator a case. Most of these schemas use a few keywords whose meaning is the same
+ * in draft-07 and 2020-12.
  *
- * `true` only when the schema is plain (below) and the value passes it; `false` means "ask Ajv",
- * never "rejected": every finding, and every word of its message, still comes from Ajv.
+ * `plainlyAccepts`: `true` only when the schema is plain (below) and the value passes it; `false`
+ * means "ask Ajv", never "rejected": every finding, and every word of its message, comes from Ajv.
+ * `plainPredicate`: the schema as a yes/no test, where a plain schema (patterns allowed) decides
+ * alike with Ajv, which a property test holds it to.
  */
 
 const TYPES = new Set(['null', 'boolean', 'integer', 'number', 'string', 'array', 'object']);
@@ -30,14 +35,29 @@ function plainSub(v: unknown): v is Schema {
   return typeof v === 'boolean' || isJsonObject(v);
 }
 
-/** Every keyword of the schema, at every depth, is one this file implements exactly. */
-function plainTree(schema: Schema, depth: number, budget: { left: number }): boolean {
+/**
+ * Every keyword of the schema, at every depth, is one this file implements exactly, and is well
+ * typed (Ajv refuses a schema that is not, which a predicate must say). With `patterns`, `pattern`
+ * too, when RE2 runs it (one RE2 cannot run makes the predicate "unrunnable", compile.ts's to say).
+ */
+function plainTree(schema: Schema, depth: number, budget: { left: number }, patterns: boolean): boolean {
   if (typeof schema === 'boolean') return true;
   if (depth > MAX_DEPTH || --budget.left < 0) return false;
   for (const k in schema) {
     const v = schema[k];
     // Annotations change nothing Ajv accepts; nor does `format`, with formats off (compile.ts).
-    if (ANNOTATIONS.has(k) || k === 'format') continue;
+    if (ANNOTATIONS.has(k)) {
+      if (!annotationWellTyped(k, v)) return false;
+      continue;
+    }
+    if (k === 'format') {
+      if (typeof v !== 'string') return false;
+      continue;
+    }
+    if (k === 'pattern') {
+      if (!patterns || typeof v !== 'string' || !compileLinear(v, 'u').ok) return false;
+      continue;
+    }
     // The root's `$schema` picks Ajv's class (compile.ts); for these keywords the drafts agree.
     if (k === '$schema' && depth === 1 && typeof v === 'string') continue;
     if (k === 'type') {
@@ -47,14 +67,15 @@ function plainTree(schema: Schema, depth: number, budget: { left: number }): boo
       if (!isJsonObject(v)) return false;
       for (const name in v) {
         const sub = v[name];
-        if (inheritedName(name) || !plainSub(sub) || !plainTree(sub, depth + 1, budget)) return false;
+        if (inheritedName(name) || !plainSub(sub) || !plainTree(sub, depth + 1, budget, patterns)) return false;
       }
     } else if (k === 'additionalProperties' || k === 'items') {
-      if (!plainSub(v) || !plainTree(v, depth + 1, budget)) return false;
+      if (!plainSub(v) || !plainTree(v, depth + 1, budget, patterns)) return false;
     } else if (k === 'required') {
       if (!Array.isArray(v) || !v.every((n) => typeof n === 'string' && !inheritedName(n)) || new Set(v).size !== v.length) return false;
     } else if (k === 'enum') {
-      if (!Array.isArray(v) || v.length === 0) return false;
+      // Draft-07's meta-schema wants enum values unique (compile.ts): a duplicate is left to Ajv.
+      if (!Array.isArray(v) || v.length === 0 || firstDuplicate(v) !== undefined) return false;
     } else if (k === 'const') {
       continue;
     } else if (COUNTS.has(k)) {
@@ -68,15 +89,16 @@ function plainTree(schema: Schema, depth: number, budget: { left: number }): boo
   return true;
 }
 
-/** Per schema object: plain or not (a tool's schema is asked once per step of every case using it). */
-const plainness = new WeakMap<object, boolean>();
+/** Per schema object, with patterns and without: plain or not (a tool's schema is asked once per step of every case using it). */
+const plainness = [new WeakMap<object, boolean>(), new WeakMap<object, boolean>()];
 
-function isPlain(schema: Schema): boolean {
+function isPlain(schema: Schema, patterns: boolean): boolean {
   if (typeof schema === 'boolean') return true;
-  let known = plainness.get(schema);
+  const memo = plainness[patterns ? 1 : 0];
+  let known = memo.get(schema);
   if (known === undefined) {
-    known = schemaSize(schema).ok && plainTree(schema, 1, { left: MAX_NODES });
-    plainness.set(schema, known);
+    known = schemaSize(schema).ok && plainTree(schema, 1, { left: MAX_NODES }, patterns);
+    memo.set(schema, known);
   }
   return known;
 }
@@ -111,7 +133,12 @@ function codePoints(s: string): number {
   return n;
 }
 
-function passes(schema: Schema, value: unknown): boolean {
+/**
+ * Whether `value` passes a plain schema: undefined where this file does not decide (an object key
+ * that Object.prototype has, left to Ajv). A definite "no" anywhere is the answer, as validation is
+ * a conjunction.
+ */
+function passes(schema: Schema, value: unknown): boolean | undefined {
   if (typeof schema === 'boolean') return schema;
   const t = schema.type;
   if (t !== undefined && !(typeof t === 'string' ? hasType(value, t) : (t as string[]).some((x) => hasType(value, x)))) return false;
@@ -123,6 +150,12 @@ function passes(schema: Schema, value: unknown): boolean {
       const n = codePoints(value);
       if (n < ((schema.minLength as number | undefined) ?? 0) || n > ((schema.maxLength as number | undefined) ?? Infinity)) return false;
     }
+    // Only trees read with patterns hold one, each known to compile (plainTree); Ajv's flag is `u`.
+    if (typeof schema.pattern === 'string') {
+      const re = compileLinear(schema.pattern, 'u');
+      if (!re.ok) return undefined;
+      if (!re.re.test(value)) return false;
+    }
   } else if (typeof value === 'number') {
     if (!Number.isFinite(value)) return false;
     if (schema.minimum !== undefined && !(value >= (schema.minimum as number))) return false;
@@ -132,23 +165,48 @@ function passes(schema: Schema, value: unknown): boolean {
   } else if (Array.isArray(value)) {
     if (value.length < ((schema.minItems as number | undefined) ?? 0) || value.length > ((schema.maxItems as number | undefined) ?? Infinity)) return false;
     const items = schema.items as Schema | undefined;
-    if (items !== undefined && items !== true) for (const v of value) if (!passes(items, v)) return false;
+    let open = false;
+    if (items !== undefined && items !== true) {
+      for (const v of value) {
+        const r = passes(items, v);
+        if (r === false) return false;
+        if (r === undefined) open = true;
+      }
+    }
+    if (open) return undefined;
   } else if (isJsonObject(value)) {
     const keys = Object.keys(value);
     if (keys.length < ((schema.minProperties as number | undefined) ?? 0) || keys.length > ((schema.maxProperties as number | undefined) ?? Infinity)) return false;
     for (const name of (schema.required as string[] | undefined) ?? []) if (value[name] === undefined) return false;
     const props = schema.properties as Record<string, Schema> | undefined;
     const extra = schema.additionalProperties as Schema | undefined;
+    let open = false;
     for (const k of keys) {
-      if (inheritedName(k)) return false;
+      if (inheritedName(k)) {
+        open = true;
+        continue;
+      }
       const sub = props !== undefined && Object.prototype.hasOwnProperty.call(props, k) ? props[k] : extra;
-      if (sub !== undefined && sub !== true && !passes(sub, value[k])) return false;
+      if (sub === undefined || sub === true) continue;
+      const r = passes(sub, value[k]);
+      if (r === false) return false;
+      if (r === undefined) open = true;
     }
+    if (open) return undefined;
   }
   return true;
 }
 
 /** True when `schema` is plain and `value` passes it: Ajv would accept it and report nothing. */
 export function plainlyAccepts(schema: unknown, value: unknown): boolean {
-  return plainSub(schema) && isPlain(schema) && passes(schema, value);
+  return plainSub(schema) && isPlain(schema, false) && passes(schema, value) === true;
+}
+
+/**
+ * A plain schema, `pattern` allowed, as a test that needs no compiling: its answer, or undefined
+ * where Ajv must decide. Undefined for a schema that is not plain.
+ */
+export function plainPredicate(schema: unknown): ((value: unknown) => boolean | undefined) | undefined {
+  if (!plainSub(schema) || !isPlain(schema, true)) return undefined;
+  return (value) => passes(schema, value);
 }
