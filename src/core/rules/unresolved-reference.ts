@@ -1,6 +1,6 @@
 import { setValue } from '../text/edit';
 import { code } from '../text/escape';
-import { closest } from '../text/similar';
+import { closest, nameIndex } from '../text/similar';
 import { displayPath, relativePath } from '../model/uri';
 import type { CaseModel, EnvironmentUse, ToolUse, WorkspaceIndex } from '../model/workspace';
 import { overrideProblem, overridesOf } from '../model/environment';
@@ -56,7 +56,9 @@ function caseLinks(ctx: RuleContext, field: 'paired_with' | 'seed_id'): void {
   for (const c of index.cases) {
     const target = c.value[field];
     if (typeof target !== 'string' || index.casesById.has(target)) continue;
-    const names = closest(target, index.casesById.keys());
+    // Built once a run, and only when a reference names no case. The map of ids is the whole
+    // workspace's in every scope this rule runs in (lint/incremental.ts: `lookup`).
+    const names = ctx.memo('unresolved-reference:ids', () => nameIndex(index.casesById.keys())).closest(target);
     ctx.report({
       at: { uri: c.doc.uri, root: c.root, path: index.casePath(c, field) },
       message: `${field} ${code(target)} names no case in the workspace; use an existing instance_id`,
