@@ -265,14 +265,30 @@ function respondLiveness(p: RespondPattern): Liveness {
   return { state: 'live' };
 }
 
-const liveness = new WeakMap<ActionPattern, WeakMap<CaseTools, Liveness>>();
+/**
+ * A pattern's liveness for the tools it was judged with: a pattern belongs to one case, so nearly
+ * always one set of tools, kept beside it; a map only for the others (a WeakMap a pattern was
+ * 300 bytes, 15,000 of them at 10,000 cases).
+ */
+interface Judged {
+  tools: CaseTools;
+  liveness: Liveness;
+  others?: WeakMap<CaseTools, Liveness>;
+}
+const liveness = new WeakMap<ActionPattern, Judged>();
 
 /** Whether a pattern can match any call the case could make. */
 export function patternLiveness(p: ActionPattern, tools: CaseTools): Liveness {
-  let byTools = liveness.get(p);
-  if (!byTools) liveness.set(p, (byTools = new WeakMap()));
-  let l = byTools.get(tools);
-  if (!l) byTools.set(tools, (l = p.kind === 'respond' ? respondLiveness(p) : callLiveness(p, tools)));
+  const judge = () => (p.kind === 'respond' ? respondLiveness(p) : callLiveness(p, tools));
+  const known = liveness.get(p);
+  if (!known) {
+    const l = judge();
+    liveness.set(p, { tools, liveness: l });
+    return l;
+  }
+  if (known.tools === tools) return known.liveness;
+  let l = known.others?.get(tools);
+  if (!l) (known.others ??= new WeakMap()).set(tools, (l = judge()));
   return l;
 }
 
