@@ -406,6 +406,24 @@ describe('incremental analysis', () => {
     assert.equal(seedLinksOf(k, 'z'), undefined);
   });
 
+  it('suggests ids from the workspace as it is after each edit, the ids kept with their map', () => {
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    const line = (id: string, paired?: string) => JSON.stringify({ instance_id: id, arm: 'benign', family: 'f', task: 't', correct_resolution_signature: id, ...(paired ? { paired_with: paired } : {}) });
+    const suggested = () =>
+      ws
+        .lint()
+        .result.diagnostics.filter((d) => d.code === 'unresolved-reference')
+        .map((d) => (d.fixes ?? []).map((f) => f.title));
+    ws.update(`${WS}/a.litmus.jsonl`, [line('mail-001'), line('z', 'mail-00l')].join('\n'));
+    assert.deepEqual(suggested(), [['Change to `mail-001`']]);
+    // The id is renamed and a closer one added: the suggestion follows, in the same file or another.
+    ws.update(`${WS}/a.litmus.jsonl`, [line('mail-xyz'), line('mail-00k'), line('z', 'mail-00l')].join('\n'));
+    assert.deepEqual(suggested(), [['Change to `mail-00k`']]);
+    ws.update(`${WS}/b.litmus.jsonl`, line('mail-00m'));
+    ws.update(`${WS}/a.litmus.jsonl`, [line('mail-xyz'), line('z', 'mail-00l')].join('\n'));
+    assert.deepEqual(suggested(), [['Change to `mail-00m`']]);
+  });
+
   it('notices a reference that resolves differently while no document changed', () => {
     const ws = createIncrementalWorkspace();
     ws.update(`${WS}/a.litmus.json`, JSON.stringify({ instance_id: 'x', arm: 'benign', family: 'f', task: 't', correct_resolution_signature: 's', tools: ['t.tools.json#send'] }));

@@ -23,7 +23,9 @@ export interface DocCases {
  * Updates a grouped map after some documents' cases changed, so that it equals a from-scratch build:
  * lists in case order and keys in first-entry order, since rules report in the order they iterate
  * (and suggest names in that order). Only the keys the changed documents held or hold get new
- * lists; lists are replaced, never modified. Returns `map`, or a new map when the key order moved.
+ * lists; lists are replaced, never modified. Returns `map`, or a new map when the key order moved;
+ * a key added or dropped counts as moved, so a map returned again has the same keys in the same
+ * order (readers keep what they derive from the keys alone: unresolved-reference's id index).
  * `rank` gives each document's position in the workspace, `cases` every case in order.
  */
 export function regroup<K, V>(

@@ -1,6 +1,6 @@
 import { setValue } from '../text/edit';
 import { code } from '../text/escape';
-import { closest, nameIndex } from '../text/similar';
+import { closest, nameIndex, type NameIndex } from '../text/similar';
 import { displayPath, relativePath } from '../model/uri';
 import type { CaseModel, EnvironmentUse, ToolUse, WorkspaceIndex } from '../model/workspace';
 import { overrideProblem, overridesOf } from '../model/environment';
@@ -51,14 +51,27 @@ function referenceFixes(c: CaseModel, use: ToolUse, index: WorkspaceIndex): FixS
   }));
 }
 
+/**
+ * The ids to suggest from, built when a reference first names no case and kept with the map of
+ * ids: the server lints again on every edit, and sorting 10,000 ids each time cost more than the
+ * edit. A map's keys and their order never change once an index holds it (model/grouped.ts: an
+ * update that adds, drops or reorders keys makes a new map), so what is kept stays true. The map
+ * is the whole workspace's in every scope this rule runs in (lint/incremental.ts: `lookup`).
+ */
+const idIndexes = new WeakMap<ReadonlyMap<string, unknown>, NameIndex>();
+
+function idIndex(ids: ReadonlyMap<string, unknown>): NameIndex {
+  let found = idIndexes.get(ids);
+  if (!found) idIndexes.set(ids, (found = nameIndex(ids.keys())));
+  return found;
+}
+
 function caseLinks(ctx: RuleContext, field: 'paired_with' | 'seed_id'): void {
   const { index } = ctx;
   for (const c of index.cases) {
     const target = c.value[field];
     if (typeof target !== 'string' || index.casesById.has(target)) continue;
-    // Built once a run, and only when a reference names no case. The map of ids is the whole
-    // workspace's in every scope this rule runs in (lint/incremental.ts: `lookup`).
-    const names = ctx.memo('unresolved-reference:ids', () => nameIndex(index.casesById.keys())).closest(target);
+    const names = idIndex(index.casesById).closest(target);
     ctx.report({
       at: { uri: c.doc.uri, root: c.root, path: index.casePath(c, field) },
       message: `${field} ${code(target)} names no case in the workspace; use an existing instance_id`,
