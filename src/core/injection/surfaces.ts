@@ -227,9 +227,27 @@ export function environmentAffinity(file: EnvironmentFile, c: CaseModel, options
 /** An environment's payload for the users of one list of tools, before it is given to a case. */
 type AffinityHit = Omit<SurfaceHit, 'case'>;
 
-/** Lists of tools kept per environment file; past this many the oldest is judged again when it comes back. */
-const MAX_TOOL_LISTS = 64;
-const affinityByTools = new WeakMap<EnvironmentFile, { key: string; lists: { tools: readonly ToolModel[]; hits: AffinityHit[] }[] }>();
+/**
+ * Lists of tools kept per environment file; past this many the least recently used is judged again
+ * when it comes back. Cases that each pick two of ten tools make 90 lists: a bound of 64 judged every
+ * case again on every lint.
+ */
+const MAX_TOOL_LISTS = 4096;
+const affinityByTools = new WeakMap<EnvironmentFile, { key: string; lists: Map<string, AffinityHit[]> }>();
+
+/** A number per tool model, so a list of tools has a text key (a changed tool file makes new models). */
+const toolIds = new WeakMap<ToolModel, number>();
+let nextToolId = 0;
+
+function toolListKey(tools: readonly ToolModel[]): string {
+  let key = '';
+  for (const t of tools) {
+    let id = toolIds.get(t);
+    if (id === undefined) toolIds.set(t, (id = nextToolId++));
+    key += `${id},`;
+  }
+  return key;
+}
 
 /**
  * The strings of an environment file that ask for what one of `tools` does. They depend on the file
@@ -238,9 +256,14 @@ const affinityByTools = new WeakMap<EnvironmentFile, { key: string; lists: { too
  */
 function affinityHits(file: EnvironmentFile, tools: readonly ToolModel[], options: SurfaceScanOptions): AffinityHit[] {
   let kept = affinityByTools.get(file);
-  if (!kept || kept.key !== options.key) affinityByTools.set(file, (kept = { key: options.key, lists: [] }));
-  const known = kept.lists.find((l) => sameTools(l.tools, tools));
-  if (known) return known.hits;
+  if (!kept || kept.key !== options.key) affinityByTools.set(file, (kept = { key: options.key, lists: new Map() }));
+  const listKey = toolListKey(tools);
+  const known = kept.lists.get(listKey);
+  if (known) {
+    kept.lists.delete(listKey);
+    kept.lists.set(listKey, known);
+    return known;
+  }
   const hits: AffinityHit[] = [];
   for (const r of requestStrings(file, options)) {
     const affinity = affinitySignal(r.folded, tools);
@@ -248,8 +271,8 @@ function affinityHits(file: EnvironmentFile, tools: readonly ToolModel[], option
     const verdict = withSignal(r.verdict, affinity);
     if (isPayload(verdict)) hits.push({ surface: 'environment', uri: file.doc.uri, root: 0, path: r.path, slotPath: [], slot: 'data', text: r.text, verdict });
   }
-  if (kept.lists.length >= MAX_TOOL_LISTS) kept.lists.shift();
-  kept.lists.push({ tools: [...tools], hits });
+  if (kept.lists.size >= MAX_TOOL_LISTS) kept.lists.delete(kept.lists.keys().next().value as string);
+  kept.lists.set(listKey, hits);
   return hits;
 }
 
