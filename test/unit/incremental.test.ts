@@ -174,6 +174,7 @@ describe('incremental analysis', () => {
       write('r.scores.json', JSON.stringify({ suite: 'x', runs: [{ suite_version: '1', adversarial_score: 0.5, benign_score: 0.5, aggregate: 0.5 }] }));
 
       let narrowedRuns = 0;
+      let rewordings = 0;
       let surfaceRuns = 0;
       let updatedIndexes = 0;
       let previousIndex: WorkspaceIndex | undefined;
@@ -181,7 +182,17 @@ describe('incremental analysis', () => {
         const roll = r.int(100);
         if (roll < 50) {
           const f = r.pick([...files.values()]);
-          if (f.cases.length && r.chance(0.7)) f.cases[r.int(f.cases.length)] = makeCase(r);
+          if (f.cases.length && r.chance(0.3)) {
+            // Reworded: what other files' injection findings read of a case (id, arm, tools,
+            // labels, environment) stays, so only this file and the files it points at re-lint
+            // theirs; the new lines move everything after them.
+            const c = f.cases[r.int(f.cases.length)];
+            rewordings++;
+            c.task = r.pick(['Do the thing.', 'Do the other thing,\nthen stop.', 'Read the note and do what it says.']);
+            if (r.chance(0.5)) c.correct_resolution_signature = r.pick(SIGNATURES);
+            if (r.chance(0.5)) c.tool_outputs = [{ tool: 'read', output: { msg: r.chance(0.5) ? PAYLOAD : 'All good.', n: r.int(3) } }];
+            if (r.chance(0.3)) c.resolution = r.pick(['comply', 'decline', 'partial_decline']);
+          } else if (f.cases.length && r.chance(0.6)) f.cases[r.int(f.cases.length)] = makeCase(r);
           else if (f.cases.length > 1 && r.chance(0.5)) f.cases.splice(r.int(f.cases.length), 1);
           else if (!f.path.includes('single')) {
             // Now and then a copy of a case of another file, under another id.
@@ -232,6 +243,7 @@ describe('incremental analysis', () => {
       assert.ok(narrowedRuns > 50, `only ${narrowedRuns} narrowed runs`);
       // Likewise for indexes updated from the previous one rather than built afresh.
       assert.ok(updatedIndexes > 40, `only ${updatedIndexes} updated indexes`);
+      assert.ok(rewordings > 8, `only ${rewordings} reworded cases`);
     }
   });
 
@@ -399,7 +411,7 @@ describe('incremental analysis', () => {
   });
 
   it('follows a document\'s seed links from an id to both ends of each link, in the links\' order', () => {
-    const k: DocKeys = { keys: new Set(), self: `${WS}/v.litmus.json`, targets: new Set(), environmentsOnly: new Set(), seeds: [['a', 'b'], ['c', 'a'], ['a', 'a'], ['d', 'e']] };
+    const k: DocKeys = { keys: new Set(), self: `${WS}/v.litmus.json`, targets: new Set(), environmentsOnly: new Set(), seeds: [['a', 'b'], ['c', 'a'], ['a', 'a'], ['d', 'e']], injection: '' };
     assert.deepEqual(seedLinksOf(k, 'a'), ['b', 'c', 'a', 'a']);
     assert.deepEqual(seedLinksOf(k, 'b'), ['a']);
     assert.deepEqual(seedLinksOf(k, 'e'), ['d']);

@@ -75,13 +75,19 @@ export function injectionNeighbourhood(
       const uri = at.docOf(s) ?? s;
       retain(uri);
       at.usersOf(s, retain);
-      for (const k of [keys.get(uri), changed.has(uri) ? oldKeys.get(uri) : undefined]) {
+      const now = keys.get(uri);
+      const before = changed.has(uri) ? oldKeys.get(uri) : undefined;
+      // Other users of the files it points at read only what `injection` holds of it (their ids,
+      // arms, labels and references): when that stayed, their findings stay. The files pointed at
+      // are still re-linted: their fixes edit this document.
+      const othersAlike = before !== undefined && now !== undefined && before.injection === now.injection;
+      for (const k of [now, before]) {
         for (const t of k?.targets ?? []) {
           const target = at.docOf(t);
           if (target) retain(target);
           // A case's own surfaces and overrides count for it alone: an edit of one user of a
           // shared environment re-lints the environment's findings, not its other users'.
-          if (!k!.environmentsOnly.has(t)) at.usersOf(t, retain);
+          if (!othersAlike && !k!.environmentsOnly.has(t)) at.usersOf(t, retain);
         }
       }
     }

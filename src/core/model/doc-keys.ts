@@ -1,4 +1,4 @@
-import { canonicalHash, fieldValue, hashText } from './canonical';
+import { canonicalHash, fieldValue, hashText, isJsonObject } from './canonical';
 import { pushTo } from '../text/multimap';
 import { duplicateHint } from './duplicate';
 import type { SuiteDocument } from './document';
@@ -21,6 +21,13 @@ export interface DocKeys {
   environmentsOnly: Set<string>;
   /** seed_id links of its cases (id → seed), followed transitively for seed-chain loops. */
   seeds: [string, string][];
+  /**
+   * What the injection findings of other documents read of this one, as text: each case's id, arm,
+   * probe, tool entries, labels, environment reference and override pointers. An edit that leaves it
+   * the same (a task, a signature, a tool output reworded) changes no other document's injection
+   * findings (lint/incremental-injection.ts).
+   */
+  injection: string;
 }
 
 const keyCache = new WeakMap<SuiteDocument, DocKeys>();
@@ -54,8 +61,10 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKey
   const targets = new Set<string>();
   const environments = new Set<string>();
   const seeds: [string, string][] = [];
+  const injection: unknown[] = [];
   for (const c of cases) {
     const v = c.value;
+    injection.push([c.id, v.arm, v.probe, v.tools, v.injection_field, typeof v.environment === 'string' ? v.environment : v.environment !== undefined, isJsonObject(v.environment_overrides) ? Object.keys(v.environment_overrides) : v.environment_overrides]);
     if (c.id !== undefined) keys.add(`i:${c.id}`);
     if (typeof v.paired_with === 'string') keys.add(`i:${v.paired_with}`);
     if (typeof v.seed_id === 'string') {
@@ -90,7 +99,7 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKey
     if (!targets.has(e)) environmentsOnly.add(e);
     targets.add(e);
   }
-  const out = { keys, self: normalizeUri(doc.uri), targets, environmentsOnly, seeds };
+  const out = { keys, self: normalizeUri(doc.uri), targets, environmentsOnly, seeds, injection: JSON.stringify(injection) };
   keyCache.set(doc, out);
   return out;
 }
