@@ -25,7 +25,9 @@ const WS = 'file:///ws';
 // Small pools, so that ids, families, signatures and seeds collide and every cross-file rule fires.
 const IDS = Array.from({ length: 24 }, (_, i) => `c${i}`);
 const FAMILIES = ['f0', 'f1', 'f2', 'f3', 'f4'];
-const SIGNATURES: unknown[] = ['refuse', 'complete', ' refuse ', { steps: ['a', 'b'] }, { steps: ['a', 'b'], n: 1.0 }, 'other', 'report'];
+// Some equal only under a rubric: another order, another case, an ignored key.
+const SIGNATURES: unknown[] = ['refuse', 'complete', ' refuse ', { steps: ['a', 'b'] }, { steps: ['a', 'b'], n: 1.0 }, 'other', 'report', { steps: ['b', 'a'] }, 'REFUSE', { steps: ['a', 'b'], t: 7 }];
+const RUBRICS: unknown[] = [undefined, { ignoreKeys: ['t'], unorderedArrays: true }, { foldCase: true }];
 const STATES: unknown[] = [{ s: 'done' }, { s: 'leaked' }, 'unchanged', { s: 'done', n: 1 }];
 const REFS = [
   '../tools/a.tools.json#send_email',
@@ -169,7 +171,7 @@ describe('incremental analysis', () => {
       for (const t of ['a', 'b', 'c'] as const) write(`tools/${t}.tools.json`, toolFile(r, t));
       write('env/shared.env.json', envFile(r));
       write('env/other.env.json', envFile(r));
-      write('litmus.config.json', JSON.stringify({ maxMutationDepth: 8 }));
+      write('litmus.config.json', JSON.stringify({ maxMutationDepth: 8, rubric: RUBRICS[seed % RUBRICS.length] }));
       write('litmus.harness.json', JSON.stringify({ reset_counters: 'episode', scenario_order: 'shuffled', permutation_probe: true, cold_warm_check: true }));
       write('r.scores.json', JSON.stringify({ suite: 'x', runs: [{ suite_version: '1', adversarial_score: 0.5, benign_score: 0.5, aggregate: 0.5 }] }));
 
@@ -212,7 +214,13 @@ describe('incremental analysis', () => {
           if (r.chance(0.5)) ws.remove(`${WS}/${p}`);
           else write(p, p.startsWith('tools') ? toolFile(r, 'c') : p.startsWith('env') ? envFile(r) : render(files.get(p) ?? { path: p, cases: [makeCase(r)], broken: false }));
         } else if (roll < 85) {
-          write('litmus.config.json', JSON.stringify({ maxMutationDepth: r.pick([2, 8]), rules: r.chance(0.5) ? { 'signature-overlap': 'warning' } : {} }));
+          // Signatures are keyed under the configs' one rubric; a second one under `other/` makes two.
+          if (r.chance(0.3)) {
+            if (r.chance(0.5)) ws.remove(`${WS}/other/litmus.config.json`);
+            else write('other/litmus.config.json', JSON.stringify({ rubric: r.pick(RUBRICS) }));
+          } else {
+            write('litmus.config.json', JSON.stringify({ maxMutationDepth: r.pick([2, 8]), rubric: r.pick(RUBRICS), rules: r.chance(0.5) ? { 'signature-overlap': 'warning' } : {} }));
+          }
         } else if (roll < 88) {
           write('litmus.harness.json', JSON.stringify({ reset_counters: r.pick(['episode', 'batch']), scenario_order: 'shuffled', permutation_probe: r.chance(0.5), cold_warm_check: true }));
         } else {
@@ -416,6 +424,34 @@ describe('incremental analysis', () => {
     assert.deepEqual(seedLinksOf(k, 'b'), ['a']);
     assert.deepEqual(seedLinksOf(k, 'e'), ['d']);
     assert.equal(seedLinksOf(k, 'z'), undefined);
+  });
+
+  it('under a rubric, re-lints a signature collision that only the rubric makes, across files, without a full run', () => {
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    const one = (id: string, arm: string, family: string, signature: unknown) =>
+      JSON.stringify({ instance_id: id, arm, ...(arm === 'adversarial' ? { probe: 'skill_misuse' } : {}), family, task: `Task ${id}.`, correct_resolution_signature: signature });
+    const overlaps = () => {
+      const { result } = ws.lint();
+      const scratch = lintIndex(buildIndex(ws.documents(), { roots: [WS] }));
+      assert.deepEqual(view(result.diagnostics), view(scratch.diagnostics));
+      return result.diagnostics.filter((d) => d.code === 'signature-overlap').map((d) => d.uri.slice(WS.length + 1)).sort();
+    };
+    ws.update(`${WS}/litmus.config.json`, JSON.stringify({ rubric: { foldCase: true } }));
+    ws.update(`${WS}/a.litmus.json`, one('a1', 'adversarial', 'fa', 'REFUSE THE TASK'));
+    ws.update(`${WS}/b.litmus.json`, one('b1', 'benign', 'fb', 'other'));
+    assert.deepEqual(overlaps(), []);
+    ws.update(`${WS}/b.litmus.json`, one('b1', 'benign', 'fb', 'refuse the task'));
+    assert.deepEqual(overlaps(), ['a.litmus.json', 'b.litmus.json']);
+    assert.equal(ws.lastRun().full, false);
+    ws.update(`${WS}/b.litmus.json`, one('b1', 'benign', 'fb', 'other'));
+    assert.deepEqual(overlaps(), []);
+    // A second rubric under other/: two cases there equal only under it (an ignored key).
+    ws.update(`${WS}/other/litmus.config.json`, JSON.stringify({ rubric: { ignoreKeys: ['t'] } }));
+    ws.update(`${WS}/other/c.litmus.json`, one('c1', 'adversarial', 'fc', { s: 'x', t: 1 }));
+    ws.update(`${WS}/other/d.litmus.json`, one('d1', 'benign', 'fd', { s: 'y' }));
+    assert.deepEqual(overlaps(), []);
+    ws.update(`${WS}/other/d.litmus.json`, one('d1', 'benign', 'fd', { s: 'x', t: 2 }));
+    assert.deepEqual(overlaps(), ['other/c.litmus.json', 'other/d.litmus.json']);
   });
 
   it('suggests ids from the workspace as it is after each edit, the ids kept with their map', () => {

@@ -1,4 +1,4 @@
-import { isPlainRubric } from '../model/canonical';
+import { isPlainRubric, PLAIN_RUBRIC, rubricId, type Rubric } from '../model/canonical';
 import { createDocument, type SuiteDocument } from '../model/document';
 import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incremental-injection';
 import type { PayloadHit } from '../injection/scan';
@@ -40,10 +40,22 @@ import { groupFacts } from './facts';
  *   around the change (see incremental-injection.ts).
  * - `full`: always the whole workspace.
  */
-/** Whether a config of the workspace declares a rubric that scores differently from plain canonical equality. */
-function usesRubric(index: WorkspaceIndex): boolean {
-  for (const doc of configDocuments(index)) if (!isPlainRubric(index.configFor(doc.uri).rubric)) return true;
-  return false;
+/**
+ * The rubric signatures are keyed under (FORMAT §3b). A case is scored under its config's rubric
+ * or, outside any config, plain canonical equality, which every rubric's equality includes: so
+ * when the configs declare one rubric besides plain, two cases equal under both of theirs are
+ * equal under it, and keys made under it link every pair that may be equal. Two or more: `many`.
+ * Only configs decide it, and a config change re-lints everything.
+ */
+function workspaceRubric(index: WorkspaceIndex): Rubric | 'many' {
+  let one: Rubric | undefined;
+  for (const doc of configDocuments(index)) {
+    const r = index.configFor(doc.uri).rubric;
+    if (isPlainRubric(r)) continue;
+    if (!one) one = r;
+    else if (rubricId(r) !== rubricId(one)) return 'many';
+  }
+  return one ?? PLAIN_RUBRIC;
 }
 
 export type RuleScope = 'file' | 'keys' | 'lookup' | 'injection' | 'full';
@@ -85,8 +97,8 @@ interface RunState {
   /** `keys` turned around; updated in place after each run. */
   table: KeyTable;
   configPrint: string;
-  /** Whether a config declares a rubric (usesRubric): a config change re-lints everything, so it stands until then. */
-  rubric: boolean;
+  /** The workspace's rubric (workspaceRubric): a config change re-lints everything, so it stands until then. */
+  rubric: Rubric | 'many';
   ruleIds: string;
   /** Diagnostics per rule, per document. */
   byRule: Map<string, Map<string, LintDiagnostic[]>>;
@@ -273,22 +285,24 @@ export function createIncrementalLinter(): IncrementalLinter {
       // The changed documents' keys over the last run's: copying a map of every document per edit
       // cost milliseconds in a workspace of one case per file. The last map takes them in place
       // once the run can no longer be cancelled.
+      const rubric = state && !full ? state.rubric : workspaceRubric(index);
+      // Under several rubrics signatures keep their plain keys, and signature-overlap reads everything.
+      const keyRubric = rubric === 'many' ? PLAIN_RUBRIC : rubric;
       let keys: KeysOf;
       let allKeys: Map<string, DocKeys> | undefined;
       const changedKeys = new Map<string, DocKeys | undefined>();
       if (state && !full && known) {
         for (const uri of changed) {
           const doc = index.docs.get(uri);
-          changedKeys.set(uri, doc ? docKeys(doc, byDoc.get(uri) ?? []) : undefined);
+          changedKeys.set(uri, doc ? docKeys(doc, byDoc.get(uri) ?? [], keyRubric) : undefined);
         }
         const under = state.keys;
         keys = { get: (uri: string) => (changedKeys.has(uri) ? changedKeys.get(uri) : under.get(uri)) };
       } else {
         allKeys = new Map();
-        for (const [uri, doc] of index.docs) allKeys.set(uri, docKeys(doc, byDoc.get(uri) ?? []));
+        for (const [uri, doc] of index.docs) allKeys.set(uri, docKeys(doc, byDoc.get(uri) ?? [], keyRubric));
         keys = allKeys;
       }
-      const rubric = state && !full ? state.rubric : usesRubric(index);
 
       // Filled in by the neighbourhood below; a full run reads no set.
       let retained = new Set<string>();
@@ -306,9 +320,9 @@ export function createIncrementalLinter(): IncrementalLinter {
       let touched: Set<string> | undefined = state && known ? new Set(changed) : undefined;
       for (const rule of rules) {
         if (options.isCancelled?.()) return { diagnostics: [], cancelled: true, byUri: new Map(), changed: undefined, since: undefined };
-        // Signatures are keyed by their plain canonical hash; a rubric (FORMAT §3b) can make two
-        // signatures of different hashes equal, so under one the rule reads the whole workspace.
-        const scope = rule.meta.id === 'signature-overlap' && rubric ? 'full' : (RULE_SCOPES[rule.meta.id] ?? 'full');
+        // Signatures are keyed by their text under the workspace's rubric (FORMAT §3b); under two
+        // rubrics a pair is equal only under both, which no one key says: the rule reads everything.
+        const scope = rule.meta.id === 'signature-overlap' && rubric === 'many' ? 'full' : (RULE_SCOPES[rule.meta.id] ?? 'full');
         const previous = state?.byRule.get(rule.meta.id);
         // Nothing changed at all (a save without edits, a repeated request): every rule's last
         // result stands, even a whole-workspace one's.

@@ -1,4 +1,4 @@
-import { canonicalHash, fieldValue, hashText, isJsonObject } from './canonical';
+import { canonicalHash, canonicalizeUnder, fieldValue, hashText, isJsonObject, PLAIN_RUBRIC, rubricId, type Rubric } from './canonical';
 import { pushTo } from '../text/multimap';
 import { duplicateHint } from './duplicate';
 import type { SuiteDocument } from './document';
@@ -30,7 +30,8 @@ export interface DocKeys {
   injection: string;
 }
 
-const keyCache = new WeakMap<SuiteDocument, DocKeys>();
+/** Per document, with the rubric its signature keys were made under (their id, as `rubricId`). */
+const keyCache = new WeakMap<SuiteDocument, { rubric: string; keys: DocKeys }>();
 
 function targetOf(fromUri: string, ref: string): string | undefined {
   const parsed = parseToolReference(ref);
@@ -54,9 +55,15 @@ function labelTarget(fromUri: string, label: string): string | undefined {
   }
 }
 
-export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKeys {
+/**
+ * A document's keys. `rubric`: the rubric signatures are keyed under (lint/incremental.ts,
+ * `workspaceRubric`; FORMAT §3b): two signatures that only the rubric makes equal share a key, and
+ * plain canonical equality implies rubric equality, so nothing a plain key linked comes apart.
+ */
+export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[], rubric: Rubric = PLAIN_RUBRIC): DocKeys {
+  const id = rubricId(rubric);
   const cached = keyCache.get(doc);
-  if (cached) return cached;
+  if (cached && cached.rubric === id) return cached.keys;
   const keys = new Set<string>();
   const targets = new Set<string>();
   const environments = new Set<string>();
@@ -72,8 +79,10 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKey
       if (c.id !== undefined) seeds.push([c.id, v.seed_id]);
     }
     if (c.family !== undefined) keys.add(`f:${c.family}`);
-    const sig = canonicalHash(fieldValue(v, 'correct_resolution_signature'));
-    if (sig !== undefined) keys.add(`s:${sig}`);
+    const signature = fieldValue(v, 'correct_resolution_signature');
+    const sig = canonicalHash(signature);
+    const scored = id === '' ? sig : signature === undefined ? undefined : hashText(canonicalizeUnder(signature, rubric)!);
+    if (scored !== undefined) keys.add(`s:${scored}`);
     // Copies always share their arm, task and signature, so that cheap key links every case that
     // may be a copy of this one (cases of one templated task stay apart by their signatures); the
     // canonical text of the whole case, built for every case of an edited file, was a tenth of an edit.
@@ -100,7 +109,7 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[]): DocKey
     targets.add(e);
   }
   const out = { keys, self: normalizeUri(doc.uri), targets, environmentsOnly, seeds, injection: JSON.stringify(injection) };
-  keyCache.set(doc, out);
+  keyCache.set(doc, { rubric: id, keys: out });
   return out;
 }
 
