@@ -77,7 +77,13 @@ interface ToolFileScans {
 
 const toolFileScans = new WeakMap<WorkspaceIndex['toolFiles'], ToolFileScans>();
 
-export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
+/**
+ * The detector's analysis of a workspace. `surfacesOf`, when given, names the documents whose
+ * cases' own surfaces (and environment affinity) are scanned; the other cases still count as
+ * users, holders and labellers. The incremental linter passes the documents whose findings it
+ * recomputes: no other document's findings read a case's own surface hits.
+ */
+export function analyseInjection(index: WorkspaceIndex, surfacesOf?: (uri: string) => boolean): InjectionAnalysis {
   const optionsByConfig = new Map<unknown, { scanDescriptions: boolean; allowed: (t: string) => boolean; key: string }>();
   const verdicts = sharedVerdicts;
   const scanned = (tool: ToolModel): PayloadHit[] => {
@@ -147,12 +153,15 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
   const envCaseHits = new Map<CaseModel, SurfaceHit[]>();
   for (const c of index.cases) {
     const env = c.environment;
+    const scanned = !surfacesOf || surfacesOf(c.doc.uri);
     if (env?.file && !env.problem) {
       pushTo(envUsers, normalizeUri(env.file.doc.uri), c);
+      if (!scanned) continue;
       const mine = environmentAffinity(env.file, c, optsFor(env.file.doc.uri));
       const live = mine.length ? mine.filter((h) => !replacedByOverrides(h.path, overridesOf(c.value, c.path))) : mine;
       if (live.length) envCaseHits.set(c, live);
     }
+    if (!scanned) continue;
     const own = scanCaseSurfaces(c, optsFor(c.doc.uri));
     if (!own.length) continue;
     caseHits.set(c, own);
@@ -192,7 +201,7 @@ export function analyseInjection(index: WorkspaceIndex): InjectionAnalysis {
   };
 }
 
-/** The shared analysis of this lint run. */
-export function injectionAnalysis(ctx: { index: WorkspaceIndex; memo<T>(key: string, compute: () => T): T }): InjectionAnalysis {
-  return ctx.memo('injection', () => analyseInjection(ctx.index));
+/** The shared analysis of this lint run (`given`: one the caller made, kept as the run's). */
+export function injectionAnalysis(ctx: { index: WorkspaceIndex; memo<T>(key: string, compute: () => T): T }, given?: InjectionAnalysis): InjectionAnalysis {
+  return ctx.memo('injection', () => given ?? analyseInjection(ctx.index));
 }

@@ -1,5 +1,5 @@
 import type { KeysOf, Links } from '../model/doc-keys';
-import { injectionAnalysis, type InjectionAnalysis } from '../injection/analysis';
+import { analyseInjection, injectionAnalysis, type InjectionAnalysis } from '../injection/analysis';
 import type { PayloadHit } from '../injection/scan';
 import { memoOf } from './lint';
 import type { ToolModel } from '../model/tools';
@@ -100,7 +100,10 @@ export function injectionNeighbourhood(
 
     const narrowed = view(index, byDoc, read);
     const memo = new Map<string, unknown>();
-    const analysis = injectionAnalysis({ index: narrowed, memo: memoOf(memo) });
+    // Own surfaces are scanned only where findings are recomputed: the others' cases are read as
+    // users, holders and labellers of the files around the change, which every suite file may share.
+    const analysis = analyseInjection(narrowed, (uri) => retained.has(uri));
+    injectionAnalysis({ index: narrowed, memo: memoOf(memo) }, analysis);
     const hits = analysis.hitsByTool;
     // A tool whose scan came out differently (a name it mentions was renamed elsewhere) changes
     // the findings around its file as an edit of that file would: widen and look again.
