@@ -7,7 +7,7 @@
 //
 //   node scripts/bench.mjs [corpus dir] [--runs N] [--sizes 1000,10000,100000] [--skip-server] [--server-only]
 //                          [--skip-spectral] [--spectral-cache DIR] [--keep] [--profile DIR]
-//                          [--cases-per-file LO-HI] [--imports]
+//                          [--cases-per-file LO-HI] [--imports] [--shape default|rich]
 //
 // Never part of `npm test`: timings depend on the machine, so no test asserts them.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateWorkspace, parsePerFile } from '../bench/generate.mjs';
+import { generateRichWorkspace } from '../bench/generate-rich.mjs';
 import { loadDetector, measureDetector } from '../bench/detector.mjs';
 import { measureServer } from '../bench/lsp.mjs';
 import { measureEnvironment } from '../bench/environment.mjs';
@@ -39,7 +40,10 @@ const { values: opts, positionals } = parseArgs({
     'skip-spectral': { type: 'boolean', default: false },
     // Suite files of LO-HI cases instead of the generator's 50-200: another generator's layout
     // (one case per file, or a few files of a thousand) is as likely as ours.
-    'cases-per-file': { type: 'string', default: '50-200' },
+    'cases-per-file': { type: 'string' },
+    // `rich`: suites written as a FORMAT v3 author writes them (bench/generate-rich.mjs): files of
+    // 500 cases sharing their tool and environment files, tool outputs, action patterns, a rubric.
+    shape: { type: 'string', default: 'default' },
     // Also edit a case file of each benchmark import (../shared/benchmarks) through the server.
     imports: { type: 'boolean', default: false },
   },
@@ -51,11 +55,17 @@ const runs = Math.max(1, Number(opts.runs) || 3);
 const serverOnly = opts['server-only'];
 const givenSizes = opts.sizes.split(',').map(Number).filter((n) => n > 0);
 const sizes = serverOnly ? [givenSizes.includes(10000) ? 10000 : givenSizes[givenSizes.length - 1]] : givenSizes;
-const perFile = parsePerFile(opts['cases-per-file']);
+const shape = opts.shape;
+if (shape !== 'default' && shape !== 'rich') {
+  console.error(`--shape wants default or rich, not "${shape}"`);
+  process.exit(2);
+}
+const perFile = parsePerFile(opts['cases-per-file'] ?? (shape === 'rich' ? '500' : '50-200'));
 if (!perFile) {
   console.error(`--cases-per-file wants LO-HI or N (cases per suite file), not "${opts['cases-per-file']}"`);
   process.exit(2);
 }
+const generate = shape === 'rich' ? generateRichWorkspace : generateWorkspace;
 const corpusDir = resolve(positionals[0] ?? join(repo, '..', 'shared', 'corpus'));
 const cliJs = join(repo, 'dist', 'cli.js');
 const serverJs = join(repo, 'dist', 'server.js');
@@ -77,12 +87,12 @@ function serverDebounce() {
 
 const work = mkdtempSync(join(tmpdir(), 'litmus-bench-'));
 const log = (s) => process.stderr.write(`${s}\n`);
-const results = { date: new Date().toISOString(), casesPerFile: perFile, machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, memMB: Math.round(totalmem() / 2 ** 20) }, runs, workspaces: {}, cli: {}, server: null, detector: null };
+const results = { date: new Date().toISOString(), shape, casesPerFile: perFile, machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, memMB: Math.round(totalmem() / 2 ** 20) }, runs, workspaces: {}, cli: {}, server: null, detector: null };
 
 try {
   const workspaces = {};
   for (const n of sizes) {
-    workspaces[n] = generateWorkspace(join(work, `ws-${n}`), n, 1, { perFile });
+    workspaces[n] = generate(join(work, `ws-${n}`), n, 1, { perFile });
     const w = workspaces[n];
     results.workspaces[n] = { cases: w.cases, suiteFiles: w.suites.length, toolFiles: w.toolFiles.length };
     log(`generated ${w.cases} cases: ${w.suites.length} suite files, ${w.toolFiles.length} tool files`);
@@ -291,7 +301,7 @@ const cells = rows.map((r) => [r.name, r.value === null ? '—' : fmt(r.value, r
 const head = ['figure', 'measured', 'target', '', 'note'];
 const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => String(c[i]).length)));
 const line = (c) => c.map((x, i) => String(x).padEnd(widths[i])).join('  ').trimEnd();
-console.log(`\nLITMUS Lint benchmark — Node ${process.version}, ${results.machine.cpus} CPUs, ${runs} run(s) per CLI figure\n`);
+console.log(`\nLITMUS Lint benchmark — Node ${process.version}, ${results.machine.cpus} CPUs, ${runs} run(s) per CLI figure${shape === 'rich' ? ', rich suites (bench/generate-rich.mjs)' : ''}, ${perFile[0] === perFile[1] ? perFile[0] : perFile.join('–')} cases per suite file\n`);
 console.log(line(head));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const c of cells) console.log(line(c));
