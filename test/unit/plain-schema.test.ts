@@ -30,35 +30,44 @@ const typeName = fc.constantFrom('null', 'boolean', 'integer', 'number', 'string
 const count = fc.integer({ min: 0, max: 3 });
 const bound = fc.constantFrom(-1, 0, 0.5, 2, 4);
 
+type Fields = Record<string, fc.Arbitrary<unknown>>;
+
+/** Schemas of the structural keywords both arbitraries below share, with `more` keywords besides. */
+function schemas(more: Fields): fc.Arbitrary<unknown> {
+  return fc.letrec((tie) => ({
+    schema: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.boolean(), tie('object')),
+    object: fc.record(
+      {
+        type: fc.oneof(typeName, fc.uniqueArray(typeName, { minLength: 1, maxLength: 3 })),
+        properties: fc.dictionary(fc.constantFrom(...NAMES), tie('schema'), { maxKeys: 3 }),
+        additionalProperties: tie('schema'),
+        items: tie('schema'),
+        required: fc.uniqueArray(fc.constantFrom(...NAMES), { maxLength: 3 }),
+        const: jsonValue,
+        minLength: count,
+        maxLength: count,
+        ...more,
+      },
+      { requiredKeys: [] },
+    ),
+  })).schema;
+}
+
 /** Schemas made of the keywords plain.ts implements, each well typed. */
-const plainSchema: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  schema: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.boolean(), tie('object')),
-  object: fc.record(
-    {
-      type: fc.oneof(typeName, fc.uniqueArray(typeName, { minLength: 1, maxLength: 3 })),
-      properties: fc.dictionary(fc.constantFrom(...NAMES), tie('schema'), { maxKeys: 3 }),
-      additionalProperties: tie('schema'),
-      items: tie('schema'),
-      required: fc.uniqueArray(fc.constantFrom(...NAMES), { maxLength: 3 }),
-      enum: fc.array(jsonValue, { minLength: 1, maxLength: 3 }),
-      const: jsonValue,
-      minLength: count,
-      maxLength: count,
-      minItems: count,
-      maxItems: count,
-      minProperties: count,
-      maxProperties: count,
-      minimum: bound,
-      maximum: bound,
-      exclusiveMinimum: bound,
-      exclusiveMaximum: bound,
-      description: fc.constant('annotation'),
-      default: jsonValue,
-      format: fc.constantFrom('date-time', 'email'),
-    },
-    { requiredKeys: [] },
-  ),
-})).schema;
+const plainSchema = schemas({
+  enum: fc.array(jsonValue, { minLength: 1, maxLength: 3 }),
+  minItems: count,
+  maxItems: count,
+  minProperties: count,
+  maxProperties: count,
+  minimum: bound,
+  maximum: bound,
+  exclusiveMinimum: bound,
+  exclusiveMaximum: bound,
+  description: fc.constant('annotation'),
+  default: jsonValue,
+  format: fc.constantFrom('date-time', 'email'),
+});
 
 /** What the rule hears from Ajv: true when it would report nothing for this value. */
 function ajvSilent(schema: unknown, value: unknown): boolean {
@@ -134,30 +143,16 @@ describe('plain parameter schemas, checked without compiling', () => {
   // plain one is tested as written, never compiled, and must decide exactly as Ajv would, patterns
   // included, and leave to Ajv what Ajv refuses.
   const pattern = fc.constantFrom('^a', 'b$', '(?i)HÉ', '\\d', '^.{2}$', '😀', '[', '(a)\\1', '');
-  const predicateSchema: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-    schema: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.boolean(), tie('object')),
-    object: fc.record(
-      {
-        type: fc.oneof(typeName, fc.uniqueArray(typeName, { minLength: 1, maxLength: 3 })),
-        properties: fc.dictionary(fc.constantFrom(...NAMES), tie('schema'), { maxKeys: 3 }),
-        additionalProperties: tie('schema'),
-        items: tie('schema'),
-        required: fc.uniqueArray(fc.constantFrom(...NAMES), { maxLength: 3 }),
-        // Duplicates too: draft-07 refuses them.
-        enum: fc.array(fc.constantFrom(1, 'x', null, 'ab'), { minLength: 1, maxLength: 3 }),
-        const: jsonValue,
-        minLength: count,
-        maxLength: count,
-        minimum: bound,
-        exclusiveMaximum: bound,
-        pattern,
-        // Ill-typed annotations and formats make the schema invalid.
-        description: fc.constantFrom('annotation', 5 as unknown as string),
-        format: fc.constantFrom('email', 7 as unknown as string),
-      },
-      { requiredKeys: [] },
-    ),
-  })).schema;
+  const predicateSchema = schemas({
+    // Duplicates too: draft-07 refuses them.
+    enum: fc.array(fc.constantFrom(1, 'x', null, 'ab'), { minLength: 1, maxLength: 3 }),
+    minimum: bound,
+    exclusiveMaximum: bound,
+    pattern,
+    // Ill-typed annotations and formats make the schema invalid.
+    description: fc.constantFrom('annotation', 5 as unknown as string),
+    format: fc.constantFrom('email', 7 as unknown as string),
+  });
 
   it('tests plain action-pattern schemas without compiling, deciding as Ajv does', () => {
     let plain = 0;
