@@ -35,22 +35,26 @@ export type Liveness =
 /** The tools a case has: the resolved ones by name, and the names its unresolved references ask for. */
 export interface CaseTools {
   resolved: Map<string, ToolModel>;
-  unresolved: Set<string>;
+  unresolved: ReadonlySet<string>;
 }
 
 const toolsCache = new WeakMap<CaseModel, CaseTools>();
+/** Nearly every case's references all resolve: one empty set for them all, kept per case otherwise. */
+const NONE: ReadonlySet<string> = new Set();
 
 export function caseTools(c: CaseModel): CaseTools {
   let t = toolsCache.get(c);
   if (t) return t;
-  t = { resolved: new Map(), unresolved: new Set() };
+  const resolved = new Map<string, ToolModel>();
+  let unresolved: Set<string> | undefined;
   for (const use of c.tools) {
     if (use.tool) {
-      if (!t.resolved.has(use.tool.name)) t.resolved.set(use.tool.name, use.tool);
+      if (!resolved.has(use.tool.name)) resolved.set(use.tool.name, use.tool);
     } else if (!use.inline && use.targetName !== undefined) {
-      t.unresolved.add(use.targetName);
+      (unresolved ??= new Set()).add(use.targetName);
     }
   }
+  t = { resolved, unresolved: unresolved ?? NONE };
   toolsCache.set(c, t);
   return t;
 }
