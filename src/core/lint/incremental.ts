@@ -3,7 +3,7 @@ import { createDocument, type SuiteDocument } from '../model/document';
 import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incremental-injection';
 import type { PayloadHit } from '../injection/scan';
 import type { ToolModel } from '../model/tools';
-import { docKeys, enter, keyTable, links, reenter, seedLinksOf, type DocKeys, type KeysOf, type KeyTable, type Links } from '../model/doc-keys';
+import { docKeys, eachHolder, enter, keyTable, links, reenter, seedLinksOf, type DocKeys, type KeysOf, type KeyTable, type Links } from '../model/doc-keys';
 import { compareDiagnostics, knownRuleIds, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { ALL_RULES } from '../rules/index';
 import type { Rule } from '../rules/types';
@@ -218,9 +218,9 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
       follow(keys.get(uri), id, visit);
       if (changed.has(uri)) follow(state.keys.get(uri), id, visit);
     };
-    for (const uri of table.seedLinks.get(id) ?? []) fromDoc(uri);
+    eachHolder(table.seedLinks, id, fromDoc);
     // Visiting a document twice only visits ids already seen.
-    for (const uri of fresh.seedLinks.get(id) ?? []) fromDoc(uri);
+    eachHolder(fresh.seedLinks, id, fromDoc);
   };
   const queue = [...dirty].filter((k) => k.startsWith('i:')).map((k) => k.slice(2));
   const seenIds = new Set(queue);
