@@ -56,7 +56,7 @@ export function labelStrings(c: CaseModel): { path: JsonPath; text: string }[] {
   const v = c.value.injection_field;
   // Asked of every case a lint reads; most have no label, and no path is built for them.
   if (v === undefined) return [];
-  const base = [...c.path, 'injection_field'];
+  const base = c.path.concat('injection_field');
   if (typeof v === 'string') return [{ path: base, text: v }];
   if (Array.isArray(v)) return v.flatMap((s, i) => (typeof s === 'string' ? [{ path: [...base, i], text: s }] : []));
   return [];

@@ -184,20 +184,20 @@ export function scanCaseSurfaces(c: CaseModel, options: SurfaceScanOptions): Sur
     if (Array.isArray(v.tool_outputs)) {
       v.tool_outputs.forEach((entry, i) => {
         if (!isJsonObject(entry) || !('output' in entry)) return;
-        const slotPath = [...c.path, 'tool_outputs', i, 'output'];
+        const slotPath = c.path.concat('tool_outputs', i, 'output');
         // The tool that returned the output may speak of its own work; the others may not be asked for.
         const others = typeof entry.tool === 'string' ? tools.filter((t) => t.name !== entry.tool) : tools;
         scanValue(entry.output, [...slotPath], slotPath, 'tool_output', uri, c.root, options, out, 0, others);
       });
     }
     if (v.environment !== undefined && typeof v.environment !== 'string') {
-      const slotPath = [...c.path, 'environment'];
+      const slotPath = c.path.concat('environment');
       scanValue(v.environment, [...slotPath], slotPath, 'inline_environment', uri, c.root, options, out, 0, tools);
     }
     for (const o of overridesOf(v, c.path)) scanValue(o.value, [...o.path], o.path, 'environment_override', uri, c.root, options, out, 0, tools);
     if (typeof v.task === 'string' && !options.allowed(v.task)) {
       const verdict = hiddenText(v.task);
-      const path = [...c.path, 'task'];
+      const path = c.path.concat('task');
       if (verdict) out.push({ surface: 'task', uri, root: c.root, path, slotPath: path, slot: 'data', text: v.task, verdict });
     }
     raw = { key: options.key, tools, hits: out };

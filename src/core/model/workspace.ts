@@ -261,7 +261,7 @@ const INLINE_ENV = new WeakMap<CaseFacts, EnvironmentUse>();
 function resolveEnvUse(r: Resolver, doc: SuiteDocument, f: CaseFacts): EnvironmentUse | undefined {
   const v = f.value.environment;
   if (v === undefined) return undefined;
-  const path: JsonPath = [...f.path, 'environment'];
+  const path: JsonPath = f.path.concat('environment');
   if (typeof v !== 'string') {
     let use = INLINE_ENV.get(f);
     if (!use) INLINE_ENV.set(f, (use = { path, inline: true }));
@@ -533,7 +533,8 @@ function freshIndex(docs: Map<string, SuiteDocument>, options: IndexOptions, key
     roots: options.roots ?? [],
     configFor: (uri) => overridden ?? configByUri.get(uri) ?? remember(configByUri, uri, configForDir(normalizeUri(dirnameUri(uri)))),
     harnessFor: (uri) => nearest(harnessDocs, uri),
-    casePath: (c, ...rest) => [...c.path, ...rest],
+    // concat, not a spread: a spread array keeps room for 16 more steps, and findings keep their paths.
+    casePath: (c, ...rest) => c.path.concat(rest),
   };
   memories.set(index, { options: key, rank, byDoc, referrers, inline, configs, serial: ++serials });
   return index;
