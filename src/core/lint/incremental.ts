@@ -3,13 +3,13 @@ import { createDocument, type SuiteDocument } from '../model/document';
 import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incremental-injection';
 import type { PayloadHit } from '../injection/scan';
 import type { ToolModel } from '../model/tools';
-import { docKeys, eachHolder, enter, keyTable, links, reenter, seedLinksOf, type DocKeys, type KeysOf, type KeyTable, type Links } from '../model/doc-keys';
+import { docKeys, enter, keyTable, links, reenter, seedLinksOf, type DocKeys, type KeysOf, type KeyTable, type Links } from '../model/doc-keys';
 import { compareDiagnostics, knownRuleIds, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { ALL_RULES } from '../rules/index';
 import type { Rule } from '../rules/types';
 import { normalizeUri } from '../model/uri';
 import { buildIndex, casesByDoc, changedSince, configDocuments, groupCases, inIndexOrder, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from '../model/workspace';
-import { pushTo } from '../text/multimap';
+import { eachText, pushTo } from '../text/multimap';
 import { applySuppressions } from './suppress';
 import { groupFacts } from './facts';
 
@@ -218,9 +218,9 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
       follow(keys.get(uri), id, visit);
       if (changed.has(uri)) follow(state.keys.get(uri), id, visit);
     };
-    eachHolder(table.seedLinks, id, fromDoc);
+    eachText(table.seedLinks, id, fromDoc);
     // Visiting a document twice only visits ids already seen.
-    eachHolder(fresh.seedLinks, id, fromDoc);
+    eachText(fresh.seedLinks, id, fromDoc);
   };
   const queue = [...dirty].filter((k) => k.startsWith('i:')).map((k) => k.slice(2));
   const seenIds = new Set(queue);

@@ -7,6 +7,7 @@ import type { FixSpec } from '../text/fix';
 import type { Finding, Rule, RuleContext } from '../rules/types';
 import { SEVERITY_ORDER, type Range, type Severity } from '../text/types';
 import type { WorkspaceIndex } from '../model/workspace';
+import { addText, type TextSets } from '../text/multimap';
 
 export interface TextEdit {
   range: Range;
@@ -251,7 +252,7 @@ export function placeFindings(findings: readonly Finding[], index: WorkspaceInde
   const diagnostics: LintDiagnostic[] = [];
   // By place and rule, then message: a message quotes a payload, and hashing each whole cost more
   // than placing the finding. Only a place and rule met twice keeps a set of its messages.
-  const seen = new Map<string, string | Set<string>>();
+  const seen: TextSets<string> = new Map();
   for (const f of findings) {
     if (keep && !keep(f.at.uri)) continue;
     const config = index.configFor(f.at.uri);
@@ -260,16 +261,7 @@ export function placeFindings(findings: readonly Finding[], index: WorkspaceInde
     const d = toDiagnostic(index, scoped(f, config), severity);
     if (!d) continue;
     // Two paths to one value (e.g. a tool used twice) would otherwise show the same squiggle twice.
-    const key = `${d.uri}\u0000${d.offset}\u0000${d.length}\u0000${d.code}`;
-    const here = seen.get(key);
-    if (here === undefined) seen.set(key, d.message);
-    else if (typeof here === 'string') {
-      if (here === d.message) continue;
-      seen.set(key, new Set([here, d.message]));
-    } else {
-      if (here.has(d.message)) continue;
-      here.add(d.message);
-    }
+    if (!addText(seen, `${d.uri}\u0000${d.offset}\u0000${d.length}\u0000${d.code}`, d.message)) continue;
     diagnostics.push(d);
   }
   return diagnostics;

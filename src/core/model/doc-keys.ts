@@ -1,5 +1,5 @@
 import { canonicalHash, canonicalizeUnder, fieldValue, hashText, isJsonObject, PLAIN_RUBRIC, rubricId, type Rubric } from './canonical';
-import { pushTo } from '../text/multimap';
+import { addText, eachText, pushTo, removeText, type TextSets } from '../text/multimap';
 import { duplicateHint } from './duplicate';
 import type { SuiteDocument } from './document';
 import { parseToolReference } from './tools';
@@ -131,33 +131,7 @@ export interface KeyTable {
  * Documents by key: the one document's URI while a key has one (most ids, signatures and copies
  * are one document's), a set from the second on. A set per key was 30,000 sets at 10,000 cases.
  */
-export type Held = Map<string, string | Set<string>>;
-
-function add(map: Held, key: string, uri: string): void {
-  const held = map.get(key);
-  if (held === undefined) map.set(key, uri);
-  else if (typeof held !== 'string') held.add(uri);
-  else if (held !== uri) map.set(key, new Set([held, uri]));
-}
-
-function remove(map: Held, key: string, uri: string): void {
-  const held = map.get(key);
-  if (held === undefined) return;
-  if (typeof held === 'string') {
-    if (held === uri) map.delete(key);
-    return;
-  }
-  held.delete(uri);
-  if (held.size === 0) map.delete(key);
-}
-
-/** Each document holding `key`, in the order they came. */
-export function eachHolder(map: Held, key: string, visit: (uri: string) => void): void {
-  const held = map.get(key);
-  if (held === undefined) return;
-  if (typeof held === 'string') visit(held);
-  else for (const uri of held) visit(uri);
-}
+export type Held = TextSets<string>;
 
 export function emptyKeyTable(): KeyTable {
   return { holders: new Map(), users: new Map(), selves: new Map(), seedLinks: new Map() };
@@ -165,7 +139,7 @@ export function emptyKeyTable(): KeyTable {
 
 /** Adds (or with `drop`, removes) one document's keys; its targets, seeds and self only with `holders` false. */
 export function enter(table: KeyTable, uri: string, k: DocKeys, drop = false, holders = true): void {
-  const put = drop ? remove : add;
+  const put = drop ? removeText : addText;
   if (holders) for (const key of k.keys) put(table.holders, key, uri);
   for (const t of k.targets) put(table.users, t, uri);
   for (const [id, seed] of k.seeds) {
@@ -182,18 +156,18 @@ export function enter(table: KeyTable, uri: string, k: DocKeys, drop = false, ho
  * the table's cost per edit.
  */
 export function reenter(table: KeyTable, uri: string, was: DocKeys, now: DocKeys): void {
-  for (const key of was.keys) if (!now.keys.has(key)) remove(table.holders, key, uri);
-  for (const key of now.keys) if (!was.keys.has(key)) add(table.holders, key, uri);
-  for (const t of was.targets) if (!now.targets.has(t)) remove(table.users, t, uri);
-  for (const t of now.targets) if (!was.targets.has(t)) add(table.users, t, uri);
+  for (const key of was.keys) if (!now.keys.has(key)) removeText(table.holders, key, uri);
+  for (const key of now.keys) if (!was.keys.has(key)) addText(table.holders, key, uri);
+  for (const t of was.targets) if (!now.targets.has(t)) removeText(table.users, t, uri);
+  for (const t of now.targets) if (!was.targets.has(t)) addText(table.users, t, uri);
   // Seed links are few: moved whole.
   for (const [id, seed] of was.seeds) {
-    remove(table.seedLinks, id, uri);
-    remove(table.seedLinks, seed, uri);
+    removeText(table.seedLinks, id, uri);
+    removeText(table.seedLinks, seed, uri);
   }
   for (const [id, seed] of now.seeds) {
-    add(table.seedLinks, id, uri);
-    add(table.seedLinks, seed, uri);
+    addText(table.seedLinks, id, uri);
+    addText(table.seedLinks, seed, uri);
   }
   if (was.self !== now.self && table.selves.get(was.self) === uri) table.selves.delete(was.self);
   table.selves.set(now.self, uri);
@@ -253,16 +227,16 @@ export function links(table: KeyTable, keys: KeysOf, changed: ReadonlySet<string
   return {
     fresh,
     holdersOf(key, visit) {
-      eachHolder(table.holders, key, (uri) => {
+      eachText(table.holders, key, (uri) => {
         if (!changed.has(uri)) visit(uri);
       });
       for (const [uri, own] of changedKeys) if (own.has(key)) visit(uri);
     },
     usersOf(target, visit) {
-      eachHolder(table.users, target, (uri) => {
+      eachText(table.users, target, (uri) => {
         if (!changed.has(uri)) visit(uri);
       });
-      eachHolder(fresh.users, target, visit);
+      eachText(fresh.users, target, visit);
     },
     docOf(target) {
       const uri = fresh.selves.get(target) ?? table.selves.get(target);

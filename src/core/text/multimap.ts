@@ -4,3 +4,41 @@ export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   if (list) list.push(value);
   else map.set(key, [value]);
 }
+
+/**
+ * A set of texts per key, kept as the one text while a key has one: most keys never get a second,
+ * and a Set each costs a hundred bytes or more.
+ */
+export type TextSets<K> = Map<K, string | Set<string>>;
+
+/** Adds `text` under `key`; false when it was there already. */
+export function addText<K>(map: TextSets<K>, key: K, text: string): boolean {
+  const held = map.get(key);
+  if (held === undefined) map.set(key, text);
+  else if (typeof held !== 'string') {
+    if (held.has(text)) return false;
+    held.add(text);
+  } else if (held === text) return false;
+  else map.set(key, new Set([held, text]));
+  return true;
+}
+
+/** Removes `text` from under `key`, and the key with its last text. */
+export function removeText<K>(map: TextSets<K>, key: K, text: string): void {
+  const held = map.get(key);
+  if (held === undefined) return;
+  if (typeof held === 'string') {
+    if (held === text) map.delete(key);
+    return;
+  }
+  held.delete(text);
+  if (held.size === 0) map.delete(key);
+}
+
+/** Each text under `key`, in the order they came. */
+export function eachText<K>(map: TextSets<K>, key: K, visit: (text: string) => void): void {
+  const held = map.get(key);
+  if (held === undefined) return;
+  if (typeof held === 'string') visit(held);
+  else for (const text of held) visit(text);
+}
