@@ -58,7 +58,7 @@ export function labelStrings(c: CaseModel): { path: JsonPath; text: string }[] {
   if (v === undefined) return [];
   const base = c.path.concat('injection_field');
   if (typeof v === 'string') return [{ path: base, text: v }];
-  if (Array.isArray(v)) return v.flatMap((s, i) => (typeof s === 'string' ? [{ path: [...base, i], text: s }] : []));
+  if (Array.isArray(v)) return v.flatMap((s, i) => (typeof s === 'string' ? [{ path: base.concat(i), text: s }] : []));
   return [];
 }
 
