@@ -10,7 +10,7 @@
 // location kept as objects per property, and edits re-linting every user of a shared tool file.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parsePerFile, rng } from './generate.mjs';
+import { rng, runGenerator } from './generate.mjs';
 
 const TOOLS = ['transfer_money', 'send_message', 'read_inbox', 'get_balance', 'book_hotel', 'search_web', 'post_review', 'read_file', 'write_file', 'list_files'];
 const NOTES = ['thanks!', 'please call me back', 'need a receipt', 'all settled'];
@@ -131,15 +131,5 @@ export function generateRichWorkspace(dir, cases, seed = 1, { perFile = [500, 50
   return { dir, cases: written, suites, toolFiles: toolFiles.map((t) => ({ rel: t.rel, users: [...t.users].sort() })) };
 }
 
-// `node bench/generate-rich.mjs <dir> <cases> [seed] [n]` writes one workspace, for profiling by hand
-// (`n`: cases per suite file, 500 unless given).
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const [dir, n, seed, per] = process.argv.slice(2);
-  const perFile = per === undefined ? [500, 500] : parsePerFile(per);
-  if (!dir || !n || !perFile) {
-    console.error('usage: node bench/generate-rich.mjs <dir> <cases> [seed] [n]');
-    process.exit(2);
-  }
-  const ws = generateRichWorkspace(dir, Number(n), seed ? Number(seed) : 1, { perFile });
-  console.log(`${ws.cases} cases in ${ws.suites.length} suite files and ${ws.toolFiles.length} tool files under ${dir}`);
-}
+// `node bench/generate-rich.mjs <dir> <cases> [seed] [lo-hi]` writes one for profiling by hand (500 cases per file unless given).
+if (import.meta.url === `file://${process.argv[1]}`) runGenerator('generate-rich.mjs', generateRichWorkspace, [500, 500]);

@@ -223,15 +223,20 @@ export function parsePerFile(text) {
   return lo >= 1 && hi >= lo ? [lo, hi] : undefined;
 }
 
-// `node bench/generate.mjs <dir> <cases> [seed] [lo-hi]` writes one workspace, for profiling by hand
-// (`lo-hi`: cases per suite file, 50-200 unless given).
-if (import.meta.url === `file://${process.argv[1]}`) {
+/**
+ * A generator run as a script (`node bench/<file> <dir> <cases> [seed] [lo-hi]`): writes one
+ * workspace, for profiling by hand. `perFile` is the layout unless `lo-hi` says otherwise.
+ */
+export function runGenerator(script, generate, perFile) {
   const [dir, n, seed, per] = process.argv.slice(2);
-  const perFile = per === undefined ? [50, 200] : parsePerFile(per);
-  if (!dir || !n || !perFile) {
-    console.error('usage: node bench/generate.mjs <dir> <cases> [seed] [lo-hi]');
+  const layout = per === undefined ? perFile : parsePerFile(per);
+  if (!dir || !n || !layout) {
+    console.error(`usage: node bench/${script} <dir> <cases> [seed] [lo-hi]`);
     process.exit(2);
   }
-  const ws = generateWorkspace(dir, Number(n), seed ? Number(seed) : 1, { perFile });
+  const ws = generate(dir, Number(n), seed ? Number(seed) : 1, { perFile: layout });
   console.log(`${ws.cases} cases in ${ws.suites.length} suite files and ${ws.toolFiles.length} tool files under ${dir}`);
 }
+
+// `node bench/generate.mjs <dir> <cases> [seed] [lo-hi]` (`lo-hi`: cases per suite file, 50-200 unless given).
+if (import.meta.url === `file://${process.argv[1]}`) runGenerator('generate.mjs', generateWorkspace, [50, 200]);
