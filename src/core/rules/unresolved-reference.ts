@@ -5,7 +5,7 @@ import { displayPath, relativePath } from '../model/uri';
 import type { CaseModel, EnvironmentUse, ToolUse, WorkspaceIndex } from '../model/workspace';
 import { overrideProblem, overridesOf } from '../model/environment';
 import { formatPointer } from '../text/pointer';
-import type { FixSpec } from '../text/fix';
+import { lazyFix, type FixSpec } from '../text/fix';
 import type { Rule, RuleContext, RuleMeta } from './types';
 
 /** What a tool and an environment reference say alike when the file they name cannot be used. */
@@ -44,11 +44,7 @@ function referenceFixes(c: CaseModel, use: ToolUse, index: WorkspaceIndex): FixS
   if (!file) return [];
   const names = closest(use.targetName, file.byName.keys());
   const base = use.ref.slice(0, use.ref.lastIndexOf('#') + 1);
-  return names.map((n) => ({
-    title: `Change to ${code(base + n)}`,
-    unambiguous: names.length === 1,
-    changes: [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, use.path, base + n) }],
-  }));
+  return names.map((n) => lazyFix(`Change to ${code(base + n)}`, names.length === 1, () => [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, use.path, base + n) }]));
 }
 
 /**
@@ -77,11 +73,8 @@ function caseLinks(ctx: RuleContext, field: 'paired_with' | 'seed_id'): void {
       message: `${field} ${code(target)} names no case in the workspace; use an existing instance_id`,
       // Hosts that read only part of a suite hold back the rename: the id may be a case they did not read.
       data: { field, target, problem: 'missing-case' },
-      fixes: names.slice(0, 3).map((n) => ({
-        title: `Change to ${code(n)}`,
-        unambiguous: names.length === 1,
-        changes: [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, index.casePath(c, field), n) }],
-      })),
+      // Computed when read: each edit parses the lines around its case, and most reports show titles only.
+      fixes: names.slice(0, 3).map((n) => lazyFix(`Change to ${code(n)}`, names.length === 1, () => [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, index.casePath(c, field), n) }])),
     });
   }
 }
