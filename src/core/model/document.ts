@@ -65,7 +65,9 @@ export function createDocument(uri: string, text: string, kind?: FileKind, versi
     // Same text, new editor version: share the trees, but fixes must carry the new version.
     return remember(makeDocument(uri, k, text, version, previous.parsed));
   }
-  const parsed = k === 'caseLines' ? parseJsonLines(text) : parseJson(text);
+  // An edit of the file: what it left unchanged keeps its values, and all that is kept per value.
+  const before = previous && previous.kind === k ? previous : undefined;
+  const parsed = k === 'caseLines' ? parseJsonLines(text, before) : parseJson(text, before);
   return remember(makeDocument(uri, k, text, version, parsed));
 }
 

@@ -4,6 +4,7 @@ import { skipBlank, skipString, strictTree } from './strict-tree';
 import { StrictLocator, type Located } from './strict-locate';
 import type { JsonPath } from './types';
 import { recordExactIntegers, recordExactIntegersFromTree } from './exact-numbers';
+import { commonAffixes, unchangedElement, type Version } from './unchanged';
 
 /**
  * Deeper nesting than this is refused before jsonc-parser sees the text: its parser recurses once
@@ -303,8 +304,9 @@ class StrictRoot implements ParsedRoot {
     // JSON with comments: the blanked text the tree and the locator read is made again when first
     // needed, rather than kept beside the file's own text for every such file (few get a finding).
     private readonly source: string | (() => string),
-    private readonly base: number,
-    private readonly end: number,
+    /** Where the text of the value (its line, in JSONL) starts and ends in the document. */
+    readonly base: number,
+    readonly end: number,
   ) {}
 
   #text(): string {
@@ -320,7 +322,22 @@ class StrictRoot implements ParsedRoot {
   }
 
   locate(path: JsonPath): Located {
-    return (this.#locator ??= new StrictLocator(this.#text(), this.base, this.end)).locate(path);
+    return this.#located().locate(path);
+  }
+
+  #located(): StrictLocator {
+    return (this.#locator ??= new StrictLocator(this.#text(), this.base, this.end));
+  }
+
+  /** What `before`, this value's root in an earlier version of the text, read before `prefix`, the start the texts share. */
+  continueFrom(before: StrictRoot, prefix: number): void {
+    if (before.base === this.base && before.#locator) this.#located().continueFrom(before.#locator, prefix);
+  }
+
+  /** This root as one version of its text, for telling what an edit left unchanged (`text` is the document's own). */
+  version(text: string): Version {
+    const locator = this.#located();
+    return { text, startOf: (path) => locator.startOf(path), locate: (path) => locator.locate(path) };
   }
 }
 
@@ -408,31 +425,94 @@ function capped(issues: ParseIssue[]): ParseIssue[] {
   ];
 }
 
-export function parseJson(text: string): ParsedText {
+/** The last parse of the same document: what an edit left unchanged keeps its value from it. */
+export interface PreviousParse {
+  text: string;
+  parsed: ParsedText;
+}
+
+export function parseJson(text: string, previous?: PreviousParse): ParsedText {
   const source = withoutBom(text);
   const { root, issues } = parseValue(source, source, 0, 0, true);
+  if (root && previous && !previous.parsed.jsonLines) keepUnchangedElements(withoutBom(previous.text), previous.parsed.roots[0], source, root);
   return { roots: root ? [root] : [], issues: capped(issues) };
 }
 
+/**
+ * An edit of a suite file of a thousand cases changes one of them, yet `JSON.parse` makes every
+ * case a new object, and all that is kept per value (compiled patterns, scans, canonical forms)
+ * is built again for each. So each element of the root object's arrays (a suite's `cases`, a tool
+ * file's `tools`) whose text the edit left as it was, at the same index, is given its old value
+ * back. Same index only: what is kept per value may hold the value's path.
+ */
+function keepUnchangedElements(beforeText: string, before: ParsedRoot | undefined, afterText: string, after: ParsedRoot): void {
+  if (!(before instanceof StrictRoot) || !(after instanceof StrictRoot)) return;
+  const old = before.value;
+  const now = after.value;
+  if (!isObject(old) || !isObject(now)) return;
+  const affixes = commonAffixes(beforeText, afterText);
+  after.continueFrom(before, affixes.prefix);
+  const was = before.version(beforeText);
+  const is = after.version(afterText);
+  for (const key in now) {
+    const list = now[key];
+    const oldList = old[key];
+    if (!Array.isArray(list) || !Array.isArray(oldList)) continue;
+    const n = Math.min(list.length, oldList.length);
+    for (let i = 0; i < n; i++) {
+      // Objects and arrays only: a string or a number is the same whichever copy is read.
+      if (list[i] !== null && typeof list[i] === 'object' && unchangedElement(was, is, affixes, [key], i, oldList.length)) list[i] = oldList[i];
+    }
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 /** One value per line; blank and comment-only lines are skipped; a bad line does not hide the others. */
-export function parseJsonLines(text: string): ParsedText {
+export function parseJsonLines(text: string, previous?: PreviousParse): ParsedText {
   const source = withoutBom(text);
   const roots: ParsedRoot[] = [];
   const issues: ParseIssue[] = [];
+  const kept = previous?.parsed.jsonLines ? unchangedLines(withoutBom(previous.text), previous.parsed, source) : undefined;
   let line = 0;
   let start = 0;
   while (start <= source.length) {
     let end = start;
     while (end < source.length && source.charCodeAt(end) !== 10 && source.charCodeAt(end) !== 13) end++;
-    const content = source.slice(start, end);
-    if (content.trim() !== '' && !isTrivia(content)) {
-      const parsed = parseValue(source, content, start, line, false);
-      if (parsed.root) roots.push(parsed.root);
-      issues.push(...parsed.issues);
+    const value = kept?.(start, end, roots.length);
+    if (value !== undefined) {
+      roots.push(strictRoot(source, start, end, line, value));
+    } else {
+      const content = source.slice(start, end);
+      if (content.trim() !== '' && !isTrivia(content)) {
+        const parsed = parseValue(source, content, start, line, false);
+        if (parsed.root) roots.push(parsed.root);
+        issues.push(...parsed.issues);
+      }
     }
     if (end >= source.length) break;
     start = end + (source.charCodeAt(end) === 13 && source.charCodeAt(end + 1) === 10 ? 2 : 1);
     line++;
   }
   return { roots, issues: capped(issues), jsonLines: true };
+}
+
+/**
+ * The old values of the lines an edit left as they were: a line wholly inside the unchanged start
+ * or end of the text that was, in the old parse, the same whole line holding a strict value, as the
+ * same root, keeps that value (and is not parsed again). A line the old parse built a tree for (a
+ * comment, an error) is parsed.
+ */
+function unchangedLines(beforeText: string, before: ParsedText, afterText: string): (start: number, end: number, index: number) => unknown {
+  const affixes = commonAffixes(beforeText, afterText);
+  const shift = beforeText.length - afterText.length;
+  return (start, end, index) => {
+    let moved: number;
+    if (end <= affixes.prefix) moved = 0;
+    else if (start >= afterText.length - affixes.suffix) moved = shift;
+    else return undefined;
+    // The same root index too: what is kept per value may hold the case's root.
+    const old = before.roots[index];
+    return old instanceof StrictRoot && old.base === start + moved && old.end === end + moved ? old.value : undefined;
+  };
 }

@@ -40,11 +40,32 @@ export class StrictLocator {
   ) {}
 
   locate(path: JsonPath): Located {
+    const at = this.walk(path);
+    if (at < 0) return { offset: 0, length: 0 };
+    const key = this.walkedKey;
+    const length = skipValue(this.text, at) - at;
+    return key ? { offset: at, length, key } : { offset: at, length };
+  }
+
+  /** Where the value at `path` starts, without reading to its end; undefined unless the whole path leads somewhere. */
+  startOf(path: JsonPath): number | undefined {
+    const at = this.walk(path);
+    return at >= 0 && this.walkedAll ? at : undefined;
+  }
+
+  /** What the last walk ended on besides its offset: the key that holds the value, and whether every segment was found. */
+  private walkedKey: Located['key'];
+  private walkedAll = false;
+
+  /** Start of the deepest value along `path` that exists (-1 for a blank text), noting its key and whether it is the whole path. */
+  private walk(path: JsonPath): number {
     const text = this.text;
     let at = skipBlank(text, this.start);
     let stop = this.end;
     while (stop > at && isBlank(text.charCodeAt(stop - 1))) stop--;
-    if (at >= stop) return { offset: 0, length: 0 };
+    this.walkedKey = undefined;
+    this.walkedAll = false;
+    if (at >= stop) return -1;
     let key: Located['key'];
     for (const segment of path) {
       const c = text.charCodeAt(at);
@@ -61,12 +82,31 @@ export class StrictLocator {
           }
         }
       }
-      if (next === undefined) break;
+      if (next === undefined) {
+        this.walkedKey = key;
+        return at;
+      }
       at = next;
       key = nextKey;
     }
-    const length = skipValue(text, at) - at;
-    return key ? { offset: at, length, key } : { offset: at, length };
+    this.walkedKey = key;
+    this.walkedAll = true;
+    return at;
+  }
+
+  /**
+   * Takes over the element starts `before` (a locator over an earlier version of the text) found
+   * before `prefix`, the start the two texts share: strict JSON is read left to right, so an array
+   * that opens there, and each of its elements that starts there, is at the same offset in both.
+   * Locating past the shared start then resumes from the last of them instead of from the first.
+   */
+  continueFrom(before: StrictLocator, prefix: number): void {
+    for (const [open, starts] of before.elements) {
+      if (open >= prefix || this.elements.has(open)) continue;
+      let n = 0;
+      while (n < starts.length && starts[n] >= 0 && starts[n] < prefix) n++;
+      if (n > 0) this.elements.set(open, starts.slice(0, n));
+    }
   }
 
   /** Start of element `index` of the array whose `[` is at `open`, or undefined when it has fewer. */

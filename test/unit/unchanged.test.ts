@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import * as fc from 'fast-check';
+import { parseJson, parseJsonLines, type ParsedText } from '../../src/core/text/parse';
+import { commonAffixes } from '../../src/core/text/unchanged';
+
+/** The longest common start and (not overlapping it) end, one character at a time. */
+function naiveAffixes(a: string, b: string): { prefix: number; suffix: number } {
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < Math.min(a.length, b.length) - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  return { prefix, suffix };
+}
+
+/** Cases of a suite: objects that differ by their field values, some of them nested. */
+const caseArb = fc.record({
+  instance_id: fc.stringMatching(/^[a-z]{1,6}$/),
+  arm: fc.constantFrom('adversarial', 'benign'),
+  task: fc.string({ maxLength: 30 }),
+  n: fc.integer(),
+  unsafe_actions: fc.array(fc.record({ tool: fc.constantFrom('a', 'b'), where: fc.record({ type: fc.constant('object') }) }), { maxLength: 2 }),
+});
+
+type Change = { kind: 'replace'; at: number; with: Record<string, unknown> } | { kind: 'insert'; at: number; with: Record<string, unknown> } | { kind: 'remove'; at: number } | { kind: 'rename' };
+
+const changeArb: fc.Arbitrary<Change> = fc.oneof(
+  fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), with: caseArb }),
+  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), with: caseArb }),
+  fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('rename' as const) }),
+);
+
+/** The suite after the change, and the index of the case it changed (-1 for the suite's name). */
+function applied(cases: Record<string, unknown>[], change: Change): { suite: string; cases: Record<string, unknown>[]; at: number } {
+  const out = [...cases];
+  if (change.kind === 'rename') return { suite: 'renamed suite', cases: out, at: -1 };
+  const at = change.kind === 'insert' ? change.at % (out.length + 1) : out.length ? change.at % out.length : 0;
+  if (change.kind === 'replace' && out.length) out[at] = change.with;
+  if (change.kind === 'insert') out.splice(at, 0, change.with);
+  if (change.kind === 'remove' && out.length) out.splice(at, 1);
+  return { suite: 's', cases: out, at };
+}
+
+/** Whether case `i` after the change is a case the change left where it was: every case but the changed one when the count stays, else those before it. */
+function leftInPlace(change: Change, at: number, i: number): boolean {
+  return change.kind === 'rename' || change.kind === 'replace' || i < at;
+}
+
+/** The text a fresh parse of `text` reads: what a parse that keeps old values must read too. */
+const fresh = (parsed: ParsedText): string => JSON.stringify(parsed.roots.map((r) => r.value));
+
+describe('values an edit left unchanged', () => {
+  it('finds the shared start and end of two texts as a character-by-character scan does', () => {
+    const chunk = fc.string({ unit: fc.constantFrom('a', 'b', '"', '\n'), maxLength: 40 });
+    fc.assert(
+      fc.property(chunk, chunk, chunk, chunk, fc.nat({ max: 3 }), (head, x, y, tail, repeat) => {
+        // Shared runs longer than a compared block, so both the block and the character loops run.
+        const long = head.repeat(repeat * 300);
+        const a = long + head + x + tail + long;
+        const b = long + head + y + tail + long;
+        assert.deepEqual(commonAffixes(a, b), naiveAffixes(a, b));
+      }),
+      { numRuns: 300, seed: 11 },
+    );
+    assert.deepEqual(commonAffixes('abc', 'abc'), { prefix: 3, suffix: 0 });
+    assert.deepEqual(commonAffixes('aa', 'aaa'), { prefix: 2, suffix: 0 });
+  });
+
+  it('keeps the old object of every case whose text and index an edit left as they were, and reads what a fresh parse reads', () => {
+    fc.assert(
+      fc.property(fc.array(caseArb, { maxLength: 12 }), changeArb, fc.constantFrom(0, 2), (cases, change, indent) => {
+        const beforeText = JSON.stringify({ suite: 's', cases }, null, indent);
+        const after = applied(cases, change);
+        const afterText = JSON.stringify({ suite: after.suite, cases: after.cases }, null, indent);
+        const before = parseJson(beforeText);
+        const parsed = parseJson(afterText, { text: beforeText, parsed: before });
+        assert.equal(fresh(parsed), fresh(parseJson(afterText)));
+        const oldCases = (before.roots[0].value as { cases: unknown[] }).cases;
+        const newCases = (parsed.roots[0].value as { cases: unknown[] }).cases;
+        newCases.forEach((c, i) => {
+          // Never an old case at another index: what is kept per value may hold its path.
+          for (let j = 0; j < oldCases.length; j++) if (j !== i) assert.notEqual(c, oldCases[j]);
+          const same = i < oldCases.length && JSON.stringify(after.cases[i]) === JSON.stringify(cases[i]);
+          if (!same) assert.notEqual(c, oldCases[i]);
+          else if (leftInPlace(change, after.at, i)) assert.equal(c, oldCases[i], `case ${i} after ${change.kind} at ${after.at}`);
+        });
+      }),
+      { numRuns: 400, seed: 12 },
+    );
+  });
+
+  it('does not take an element for unchanged because the same closing text follows it', () => {
+    // The old second case's text ends both files, but in the new one it is another array's element.
+    const beforeText = '{"cases":[{"a":1},{"b":2}]}';
+    const afterText = '{"cases":[{"a":1},{"c":3}],"x":[{"b":2}]}';
+    const before = parseJson(beforeText);
+    const parsed = parseJson(afterText, { text: beforeText, parsed: before });
+    const value = parsed.roots[0].value as { cases: unknown[]; x: unknown[] };
+    assert.equal(JSON.stringify(value), JSON.stringify(JSON.parse(afterText)));
+    assert.equal(value.cases[0], (before.roots[0].value as { cases: unknown[] }).cases[0]);
+    assert.notEqual(value.cases[1], (before.roots[0].value as { cases: unknown[] }).cases[1]);
+  });
+
+  it('keeps cases around an edit of a file with comments, and reads the comments the edit changed', () => {
+    const beforeText = '// a suite\n{"cases": [\n  {"id": "a"}, // first\n  {"id": "b"},\n  {"id": "c"} /* last */\n]}';
+    const afterText = beforeText.replace('{"id": "b"}', '{"id": "B", "x": [1]}').replace('// first', '// the first');
+    const before = parseJson(beforeText);
+    const parsed = parseJson(afterText, { text: beforeText, parsed: before });
+    const old = (before.roots[0].value as { cases: unknown[] }).cases;
+    const now = (parsed.roots[0].value as { cases: unknown[] }).cases;
+    assert.equal(fresh(parsed), fresh(parseJson(afterText)));
+    assert.equal(now[0], old[0]);
+    assert.notEqual(now[1], old[1]);
+    assert.equal(now[2], old[2]);
+  });
+
+  it('keeps the value of each JSONL line an edit left as it was, as the same root', () => {
+    fc.assert(
+      fc.property(fc.array(caseArb, { maxLength: 10 }), changeArb, fc.boolean(), (cases, change, crlf) => {
+        const eol = crlf ? '\r\n' : '\n';
+        const beforeText = cases.map((c) => JSON.stringify(c)).join(eol) + eol;
+        const after = applied(cases, change);
+        const afterText = after.cases.map((c) => JSON.stringify(c)).join(eol) + eol;
+        const before = parseJsonLines(beforeText);
+        const parsed = parseJsonLines(afterText, { text: beforeText, parsed: before });
+        assert.equal(fresh(parsed), fresh(parseJsonLines(afterText)));
+        assert.deepEqual(
+          parsed.roots.map((r) => r.line),
+          parseJsonLines(afterText).roots.map((r) => r.line),
+        );
+        parsed.roots.forEach((r, i) => {
+          // Never an old value as another root: what is kept per value may hold the case's root.
+          for (let j = 0; j < before.roots.length; j++) if (j !== i) assert.notEqual(r.value, before.roots[j].value);
+          const same = i < before.roots.length && JSON.stringify(after.cases[i]) === JSON.stringify(cases[i]);
+          if (!same) assert.notEqual(r.value, before.roots[i]?.value);
+          else if (leftInPlace(change, after.at, i)) assert.equal(r.value, before.roots[i].value, `line ${i} after ${change.kind} at ${after.at}`);
+        });
+      }),
+      { numRuns: 300, seed: 13 },
+    );
+  });
+
+  it('parses afresh a line the old parse could not read strictly, and places what it keeps in the new text', () => {
+    const beforeText = '{"a": 1} // note\n{"b": 2}\n';
+    const afterText = '{"a": 1} // note\n{"b": 2, "c": 3}\n';
+    const before = parseJsonLines(beforeText);
+    const parsed = parseJsonLines(afterText, { text: beforeText, parsed: before });
+    assert.equal(fresh(parsed), fresh(parseJsonLines(afterText)));
+    // The same end of the same line is not the same line: `12` ending where `2` ends is another value.
+    assert.equal(fresh(parseJsonLines('1\n2\n', { text: '1\n12\n', parsed: parseJsonLines('1\n12\n') })), '[1,2]');
+    const moved = parseJsonLines('{"z": 0}\n' + beforeText, { text: beforeText, parsed: before });
+    // A line that moved down is another root: parsed again, and located in the new text.
+    assert.equal(fresh(moved), fresh(parseJsonLines('{"z": 0}\n' + beforeText)));
+    assert.equal(moved.roots[2].locate!(['b']).offset, '{"z": 0}\n{"a": 1} // note\n{"b": '.length);
+  });
+});
