@@ -373,7 +373,7 @@ function treeRoot(node: Node | undefined, line: number, broken: boolean, source:
  */
 export const NUL_MESSAGE = 'NUL character: this is a binary file, not JSON text';
 
-function parseValue(source: string, text: string, base: number, line: number, wholeFile: boolean): { root?: ParsedRoot; issues: ParseIssue[] } {
+function parseValue(source: string, text: string, base: number, line: number, wholeFile: boolean, keepBlanked = false): { root?: ParsedRoot; issues: ParseIssue[] } {
   if (text.includes('\u0000')) {
     const at = text.indexOf('\u0000');
     return { root: unusable(line), issues: [{ offset: base + at, length: 1, message: NUL_MESSAGE }] };
@@ -398,7 +398,8 @@ function parseValue(source: string, text: string, base: number, line: number, wh
   if (strict) {
     // Integers past 2^53 keep their spelling beside the value, for canonical comparison.
     if (strict.unsafeIntegers) recordExactIntegers(treeText, base, base + text.length, strict.value);
-    return { root: strictRoot(blanked ? () => withoutComments(text)! : treeText, base, base + text.length, line, strict.value), issues: [] };
+    // Kept when the caller locates in it at once (an edit compared with the last version): made once, not twice.
+    return { root: strictRoot(blanked && !keepBlanked ? () => withoutComments(text)! : treeText, base, base + text.length, line, strict.value), issues: [] };
   }
   const { deep, commas } = scanIssues(text, base);
   if (deep) return { root: unusable(line), issues: [{ ...deep, offset: base + deep.offset }] };
@@ -433,7 +434,7 @@ export interface PreviousParse {
 
 export function parseJson(text: string, previous?: PreviousParse): ParsedText {
   const source = withoutBom(text);
-  const { root, issues } = parseValue(source, source, 0, 0, true);
+  const { root, issues } = parseValue(source, source, 0, 0, true, previous !== undefined);
   if (root && previous && !previous.parsed.jsonLines) keepUnchangedElements(withoutBom(previous.text), previous.parsed.roots[0], source, root);
   return { roots: root ? [root] : [], issues: capped(issues) };
 }
