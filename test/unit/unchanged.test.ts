@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
+import { getNodeValue } from 'jsonc-parser';
 import { parseJson, parseJsonLines, type ParsedText } from '../../src/core/text/parse';
 import { commonAffixes } from '../../src/core/text/unchanged';
+import { exactIntegersOf } from '../../src/core/text/exact-numbers';
 
 /** The longest common start and (not overlapping it) end, one character at a time. */
 function naiveAffixes(a: string, b: string): { prefix: number; suffix: number } {
@@ -153,4 +155,103 @@ describe('values an edit left unchanged', () => {
     assert.equal(fresh(moved), fresh(parseJsonLines('{"z": 0}\n' + beforeText)));
     assert.equal(moved.roots[2].locate!(['b']).offset, '{"z": 0}\n{"a": 1} // note\n{"b": '.length);
   });
+
+  it('reads an edit inside the cases array as a fresh parse reads it: values, issues and places', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', '/', '*', '[', ']', '{', '}', ',', '"', '\\', ' ', 'é'), maxLength: 12 });
+    const render = (c: { id: string; note: string }) => JSON.stringify(c);
+    // What an edit may put in place of a case: another case, or text a strict reading must refuse.
+    const replacement = fc.oneof(
+      fc.record({ id: fc.stringMatching(/^[a-z]{1,4}$/), note: text }).map(render),
+      fc.constantFrom(
+        '{"id": "dup", "id": "again"}',
+        '{"id": "c" /* note */}',
+        '{"id": "c"} // trailing',
+        '{"id": }',
+        '{"id": "big", "n": 123456789012345678901}',
+        '{"id": "x", "list": [1, 2,]}',
+        '{"id": "a"}, {"id": "b"}',
+        '',
+        '"just a string"',
+        '{"id": "open',
+        '{"id": "s", "note": "// not a comment /* nor this */"}',
+        '{"id": "c"}, //x',
+        '{"id": "c"} /* open',
+        `{"id": "deep", "v": ${'['.repeat(254)}${']'.repeat(254)}}`,
+        `{"id": "deeper", "v": ${'['.repeat(255)}${']'.repeat(255)}}`,
+      ),
+    );
+    const caseArb2 = fc.record({ id: fc.stringMatching(/^[a-z]{1,4}$/), note: text });
+    // Where the edit is: a case, a member of the suite before its cases, or one after them.
+    const where = fc.constantFrom('case', 'case', 'case', 'before', 'after');
+    fc.assert(
+      fc.property(fc.array(caseArb2, { minLength: 1, maxLength: 8 }), fc.nat(), replacement, fc.boolean(), fc.constantFrom('lines', 'comments', 'one line'), where, (cases, at, put, header, layout, spot) => {
+        // Cases on lines of their own, with a comment line before each (as the importers write them), or all on one line.
+        const sep = layout === 'comments' ? ',\n  // between\n  ' : layout === 'lines' ? ',\n  ' : ', ';
+        const file = (parts: string[], meta = '{"v": 1}', after = '') =>
+          `${header ? '// head\n' : ''}{"suite": "s", "meta": ${meta}, "cases": [${layout === 'one line' ? '' : '\n  '}${parts.join(sep)}${layout === 'one line' ? '' : '\n'}]${after}}\n`;
+        const parts = cases.map(render);
+        const beforeText = file(parts);
+        const k = at % parts.length;
+        const afterText =
+          spot === 'case' ? file(parts.map((p, i) => (i === k ? put : p))) : spot === 'before' ? file(parts, `{"v": [${JSON.stringify(put)}]}`) : file(parts, undefined, `, "tail": ${JSON.stringify(put)}`);
+        const before = parseJson(beforeText);
+        const edited = parseJson(afterText, { text: beforeText, parsed: before });
+        const scratch = parseJson(afterText);
+        assert.equal(fresh(edited), fresh(scratch));
+        assert.deepEqual(edited.issues, scratch.issues);
+        assert.equal(edited.roots[0]?.broken, scratch.roots[0]?.broken);
+        const root = edited.roots[0];
+        const list = (scratch.roots[0]?.value as { cases?: unknown[] } | undefined)?.cases;
+        if (root?.locate && scratch.roots[0]?.locate && Array.isArray(list)) {
+          for (let i = 0; i < list.length; i++) {
+            for (const path of [['cases', i], ['cases', i, 'id'], ['cases', i, 'note']]) assert.deepEqual(root.locate(path), scratch.roots[0].locate(path), JSON.stringify(path));
+          }
+          assert.deepEqual(root.locate(['suite']), scratch.roots[0].locate(['suite']));
+          // Integers past 2^53 keep their digits, as a fresh parse keeps them.
+          list.forEach((c, i) => {
+            const kept = (root.value as { cases: object[] }).cases[i];
+            if (c && typeof c === 'object') assert.deepEqual(exactIntegersOf(kept), exactIntegersOf(c));
+          });
+        }
+      }),
+      { numRuns: 600, seed: 14 },
+    );
+  });
+
+  it('parses afresh an edit outside the cases, even one that keeps the length of the text', () => {
+    const file = (meta: number, tail: number) => `{"suite": "s", "meta": {"v": ${meta}}, "cases": [\n  {"id": "a"},\n  {"id": "b"}\n], "tail": ${tail}}`;
+    for (const [from, to] of [
+      [file(1, 1), file(2, 1)],
+      [file(1, 1), file(1, 2)],
+    ]) {
+      const edited = parseJson(to, { text: from, parsed: parseJson(from) });
+      assert.equal(fresh(edited), fresh(parseJson(to)));
+    }
+  });
+
+  it('builds an edit of one case from the cases around it without parsing them again', () => {
+    const cases = Array.from({ length: 50 }, (_, i) => `// case ${i}\n  {"id": "c${i}", "unsafe_actions": [{"tool": "t", "where": {"type": "object"}}]}`);
+    for (const head of ['', '// an imported suite\n']) {
+      const beforeText = `${head}{"suite": "s", "meta": {"by": "importer"}, "cases": [\n  ${cases.join(',\n  ')}\n]}`;
+      const afterText = beforeText.replace('{"id": "c20"', '{"id": "c20", "task": "new /* not a comment */"');
+      const before = parseJson(beforeText);
+      // Places read in the old version (a finding placed there) are taken over, moved by the edit.
+      const nested = ['cases', 30, 'unsafe_actions', 0, 'tool'];
+      before.roots[0].locate!(nested);
+      const edited = parseJson(afterText, { text: beforeText, parsed: before });
+      const scratch = parseJson(afterText);
+      const old = before.roots[0].value as { meta: unknown; cases: unknown[] };
+      const now = edited.roots[0].value as { meta: unknown; cases: unknown[] };
+      assert.equal(fresh(edited), fresh(scratch));
+      now.cases.forEach((c, i) => (i === 20 ? assert.notEqual(c, old.cases[i]) : assert.equal(c, old.cases[i])));
+      // Built from the old value, not parsed whole: the suite's other members are the old objects too.
+      assert.equal(now.meta, old.meta);
+      assert.notEqual(now, old);
+      assert.equal(Object.getPrototypeOf(now), null);
+      assert.equal(Object.getPrototypeOf(now.cases[20]), null);
+      for (const path of [nested, ['cases', 20, 'task'], ['cases', 49, 'id'], ['meta', 'by']]) assert.deepEqual(edited.roots[0].locate!(path), scratch.roots[0].locate!(path));
+      assert.equal(JSON.stringify(edited.roots[0].node && getNodeValue(edited.roots[0].node)), JSON.stringify(scratch.roots[0].value));
+    }
+  });
 });
+

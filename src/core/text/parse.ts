@@ -1,6 +1,6 @@
 import { createScanner, getNodeValue, parseTree, printParseErrorCode, ParseErrorCode, SyntaxKind, type Node, type ParseError } from 'jsonc-parser';
 import { quote } from './escape';
-import { skipBlank, skipString, strictTree } from './strict-tree';
+import { skipBlank, skipString, skipValue, strictTree } from './strict-tree';
 import { StrictLocator, type Located } from './strict-locate';
 import type { JsonPath } from './types';
 import { recordExactIntegers, recordExactIntegersFromTree } from './exact-numbers';
@@ -329,9 +329,26 @@ class StrictRoot implements ParsedRoot {
     return (this.#locator ??= new StrictLocator(this.#text(), this.base, this.end));
   }
 
-  /** What `before`, this value's root in an earlier version of the text, read before `prefix`, the start the texts share. */
-  continueFrom(before: StrictRoot, prefix: number): void {
-    if (before.base === this.base && before.#locator) this.#located().continueFrom(before.#locator, prefix);
+  /** What `before`, this value's root in an earlier version of the text, read before `prefix` (the start the texts share) and, with `end`, from `end.from` on. */
+  continueFrom(before: StrictRoot, prefix: number, end?: { from: number; shift: number }): void {
+    if (before.base === this.base && before.#locator) this.#located().continueFrom(before.#locator, prefix, end);
+  }
+
+  /** Where the elements of the array whose `[` is at `open` start: all of them. */
+  knowElements(open: number, starts: readonly number[]): void {
+    this.#located().knowElements(open, starts);
+  }
+
+  /**
+   * The text this root's tree and locator read after an edit that replaced `[from, to)` of the
+   * document with `middle` (its comments blanked): the edited text itself where neither holds a
+   * comment, else the blanked text spliced the same way (the blanks before and after the edit are
+   * where they were: each comment of `middle` ends inside it).
+   */
+  spliced(edited: string, documentText: string, from: number, to: number, middle: { text: string; comments: boolean }): string {
+    if (this.source === documentText && !middle.comments) return edited;
+    const blanked = this.#text();
+    return blanked.slice(0, from) + middle.text + blanked.slice(to);
   }
 
   /** This root as one version of its text, for telling what an edit left unchanged (`text` is the document's own). */
@@ -434,9 +451,114 @@ export interface PreviousParse {
 
 export function parseJson(text: string, previous?: PreviousParse): ParsedText {
   const source = withoutBom(text);
+  const before = previous && !previous.parsed.jsonLines ? previous.parsed.roots[0] : undefined;
+  const beforeText = before instanceof StrictRoot ? withoutBom(previous!.text) : undefined;
+  if (beforeText !== undefined) {
+    const edited = splice(beforeText, before as StrictRoot, source);
+    if (edited) return { roots: [edited], issues: [] };
+  }
   const { root, issues } = parseValue(source, source, 0, 0, true, previous !== undefined);
-  if (root && previous && !previous.parsed.jsonLines) keepUnchangedElements(withoutBom(previous.text), previous.parsed.roots[0], source, root);
+  if (root && beforeText !== undefined) keepUnchangedElements(beforeText, before, source, root);
   return { roots: root ? [root] : [], issues: capped(issues) };
+}
+
+/**
+ * The text between two elements an edit replaced, with its comments blanked (same length), when
+ * each comment ends inside it: a line comment on its last line would run on past it, so a slash
+ * there (in a string or not) sends the edit to a whole parse, as does a block comment left open
+ * (then the slash stays, and the strict reading refuses it).
+ */
+function blankedWithin(text: string): { text: string; comments: boolean } | undefined {
+  if (!text.includes('/')) return { text, comments: false };
+  const lastLine = text.slice(Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1);
+  if (lastLine.includes('/')) return undefined;
+  const blank = withoutComments(text);
+  return blank === undefined ? { text, comments: false } : { text: blank, comments: true };
+}
+
+/** Where each of `count` values starts in `text` (values and commas, strict JSON; a comma first when `leadingComma`). */
+function elementStarts(text: string, leadingComma: boolean, count: number): number[] | undefined {
+  const out: number[] = [];
+  let at = skipBlank(text, 0);
+  if (leadingComma) {
+    if (text.charCodeAt(at) !== 44 /* , */) return undefined;
+    at = skipBlank(text, at + 1);
+  }
+  for (let i = 0; i < count; i++) {
+    if (i > 0) {
+      if (text.charCodeAt(at) !== 44 /* , */) return undefined;
+      at = skipBlank(text, at + 1);
+    }
+    out.push(at);
+    at = skipBlank(text, skipValue(text, at));
+  }
+  return out;
+}
+
+/**
+ * The edited version of a strict root without parsing all of it, when the edit stays inside one
+ * array of the root object and gives it as many elements as it had (the common edit: a case
+ * changed in place). The elements the edit did not reach keep their values (ending in the shared
+ * start, or starting in the shared end, both at the same index); the text between them is parsed
+ * alone, nested as deep as it sits, and must be exactly that many strict values between the commas
+ * around them. Strict JSON reads left to right, so what lies before the edit reads as it did; and
+ * after it, once the middle is whole values and commas with no comment or open string, as it did
+ * too. Undefined where any of that is not so: the caller parses the whole text.
+ */
+function splice(beforeText: string, before: StrictRoot, afterText: string): StrictRoot | undefined {
+  const old = before.value;
+  if (!isObject(old)) return undefined;
+  const affixes = commonAffixes(beforeText, afterText);
+  const shift = beforeText.length - afterText.length;
+  const tail = beforeText.length - affixes.suffix;
+  const was = before.version(beforeText);
+  for (const key in old) {
+    const list = old[key];
+    const n = Array.isArray(list) ? list.length : 0;
+    const open = n > 0 ? was.startOf([key]) : undefined;
+    if (!Array.isArray(list) || open === undefined || open >= affixes.prefix) continue;
+    const starts: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const at = was.startOf([key, i]);
+      if (at === undefined) return undefined;
+      starts.push(at);
+    }
+    const last = was.locate([key, n - 1]);
+    const close = skipBlank(beforeText, last.offset + last.length);
+    // The edit lies inside this array, or inside no array of the root: either way no other array holds it.
+    if (close < tail) continue;
+    const endOf = (i: number): number => {
+      const l = was.locate([key, i]);
+      return l.offset + l.length;
+    };
+    // Elements wholly in the shared start (where the next one starts is known without reading this one).
+    let a = 0;
+    while (a < n && (a + 1 < n ? starts[a + 1] : close) <= affixes.prefix) a++;
+    if (a < n && starts[a] < affixes.prefix && endOf(a) <= affixes.prefix) a++;
+    let b = n;
+    while (b > a && starts[b - 1] >= tail) b--;
+    const from = a > 0 ? endOf(a - 1) : open + 1;
+    const to = b < n ? starts[b] : close;
+    const middle = blankedWithin(afterText.slice(from, to - shift));
+    if (middle === undefined) return undefined;
+    // Placeholders for the neighbours keep the commas honest; one more level nests the values as deep as they sit.
+    const probeText = `[[${a > 0 ? '0' : ''}${middle.text}${b < n ? '0' : ''}]]`;
+    const probe = strictValue(probeText);
+    if (!probe) return undefined;
+    if (probe.unsafeIntegers) recordExactIntegers(probeText, 0, probeText.length, probe.value);
+    const values = (probe.value as unknown[][])[0];
+    const fresh = values.slice(a > 0 ? 1 : 0, b < n ? values.length - 1 : values.length);
+    if (fresh.length !== b - a) return undefined;
+    const value = Object.create(null) as Record<string, unknown>;
+    for (const k in old) value[k] = k === key ? [...list.slice(0, a), ...fresh, ...list.slice(b)] : old[k];
+    const root = new StrictRoot(value, 0, before.spliced(afterText, beforeText, from, to, middle), 0, afterText.length);
+    // What the old locator read stays where it was before the edit, and moves with the text after it.
+    root.continueFrom(before, affixes.prefix, { from: to, shift });
+    const inMiddle = elementStarts(middle.text, a > 0, fresh.length);
+    if (inMiddle) root.knowElements(open, [...starts.slice(0, a), ...inMiddle.map((s) => s + from), ...starts.slice(b).map((s) => s - shift)]);
+    return root;
+  }
+  return undefined;
 }
 
 /**

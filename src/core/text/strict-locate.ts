@@ -98,15 +98,26 @@ export class StrictLocator {
    * Takes over the element starts `before` (a locator over an earlier version of the text) found
    * before `prefix`, the start the two texts share: strict JSON is read left to right, so an array
    * that opens there, and each of its elements that starts there, is at the same offset in both.
-   * Locating past the shared start then resumes from the last of them instead of from the first.
+   * With `end`, the caller knows the old text from `end.from` on to read as it did, `end.shift`
+   * characters further on in the old text: the arrays that open there are taken over too, moved.
+   * Locating then resumes from what is known instead of from the first element.
    */
-  continueFrom(before: StrictLocator, prefix: number): void {
+  continueFrom(before: StrictLocator, prefix: number, end?: { from: number; shift: number }): void {
     for (const [open, starts] of before.elements) {
+      if (end && open >= end.from) {
+        if (!this.elements.has(open - end.shift)) this.elements.set(open - end.shift, starts.map((s) => (s < 0 ? s : s - end.shift)));
+        continue;
+      }
       if (open >= prefix || this.elements.has(open)) continue;
       let n = 0;
       while (n < starts.length && starts[n] >= 0 && starts[n] < prefix) n++;
       if (n > 0) this.elements.set(open, starts.slice(0, n));
     }
+  }
+
+  /** Where every element of the array whose `[` is at `open` starts, as the caller read them (the array has no more). */
+  knowElements(open: number, starts: readonly number[]): void {
+    this.elements.set(open, [...starts, -1]);
   }
 
   /** Start of element `index` of the array whose `[` is at `open`, or undefined when it has fewer. */
