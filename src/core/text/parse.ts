@@ -525,7 +525,7 @@ function splice(beforeText: string, before: StrictRoot, afterText: string): Stri
     }
     const last = was.locate([key, n - 1]);
     const close = skipBlank(beforeText, last.offset + last.length);
-    // The edit lies inside this array, or inside no array of the root: either way no other array holds it.
+    // Opening before the edit and closing after it, the array holds it; closing before its end, it does not.
     if (close < tail) continue;
     const endOf = (i: number): number => {
       const l = was.locate([key, i]);
