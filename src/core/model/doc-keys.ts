@@ -55,6 +55,68 @@ function labelTarget(fromUri: string, label: string): string | undefined {
   }
 }
 
+/** What one case adds to its document's keys, in the order they are added. */
+interface CaseKeys {
+  /** What it was made for: the case's file (references resolve against it) and the rubric's id. */
+  uri: string;
+  rubric: string;
+  keys: string[];
+  targets: string[];
+  environment: string | undefined;
+  seed: [string, string] | undefined;
+  /** JSON text of what other files' injection findings read of the case. */
+  injection: string;
+}
+
+/**
+ * Per case value: an edit of a 500-case file keeps the values of the cases it did not touch
+ * (text/unchanged.ts), so their keys (canonical signatures, resolved references) are not made
+ * again. A case's keys depend on its value, its file and the rubric alone.
+ */
+const caseKeyCache = new WeakMap<object, CaseKeys>();
+
+function caseKeys(uri: string, c: CaseModel, rubric: Rubric, id: string): CaseKeys {
+  const v = c.value;
+  const kept = caseKeyCache.get(v);
+  if (kept && kept.uri === uri && kept.rubric === id) return kept;
+  const keys: string[] = [];
+  const targets: string[] = [];
+  const injection = JSON.stringify([c.id, v.arm, v.probe, v.tools, v.injection_field, typeof v.environment === 'string' ? v.environment : v.environment !== undefined, isJsonObject(v.environment_overrides) ? Object.keys(v.environment_overrides) : v.environment_overrides]);
+  if (c.id !== undefined) keys.push(`i:${c.id}`);
+  if (typeof v.paired_with === 'string') keys.push(`i:${v.paired_with}`);
+  let seed: [string, string] | undefined;
+  if (typeof v.seed_id === 'string') {
+    keys.push(`i:${v.seed_id}`);
+    if (c.id !== undefined) seed = [c.id, v.seed_id];
+  }
+  if (c.family !== undefined) keys.push(`f:${c.family}`);
+  const signature = fieldValue(v, 'correct_resolution_signature');
+  const sig = canonicalHash(signature);
+  const scored = id === '' ? sig : signature === undefined ? undefined : hashText(canonicalizeUnder(signature, rubric)!);
+  if (scored !== undefined) keys.push(`s:${scored}`);
+  // Copies always share their arm, task and signature, so that cheap key links every case that
+  // may be a copy of this one (cases of one templated task stay apart by their signatures); the
+  // canonical text of the whole case, built for every case of an edited file, was a tenth of an edit.
+  keys.push(`d:${hashText(`${duplicateHint(v)}\u0000${sig ?? ''}`)}`);
+  if (Array.isArray(v.tools)) {
+    for (const entry of v.tools) {
+      const t = typeof entry === 'string' ? targetOf(uri, entry) : undefined;
+      if (t) targets.push(t);
+    }
+  }
+  // An environment file's payloads count for its users (benign-contamination), and its
+  // overrides are checked against it (unresolved-reference): its change reaches them.
+  const environment = typeof v.environment === 'string' ? environmentTarget(uri, v.environment) : undefined;
+  const labels = Array.isArray(v.injection_field) ? v.injection_field : [v.injection_field];
+  for (const label of labels) {
+    const t = typeof label === 'string' ? labelTarget(uri, label) : undefined;
+    if (t) targets.push(t);
+  }
+  const out = { uri, rubric: id, keys, targets, environment, seed, injection };
+  caseKeyCache.set(v, out);
+  return out;
+}
+
 /**
  * A document's keys. `rubric`: the rubric signatures are keyed under (lint/incremental.ts,
  * `workspaceRubric`; FORMAT §3b): two signatures that only the rubric makes equal share a key, and
@@ -68,47 +130,21 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[], rubric:
   const targets = new Set<string>();
   const environments = new Set<string>();
   const seeds: [string, string][] = [];
-  const injection: unknown[] = [];
+  const injection: string[] = [];
   for (const c of cases) {
-    const v = c.value;
-    injection.push([c.id, v.arm, v.probe, v.tools, v.injection_field, typeof v.environment === 'string' ? v.environment : v.environment !== undefined, isJsonObject(v.environment_overrides) ? Object.keys(v.environment_overrides) : v.environment_overrides]);
-    if (c.id !== undefined) keys.add(`i:${c.id}`);
-    if (typeof v.paired_with === 'string') keys.add(`i:${v.paired_with}`);
-    if (typeof v.seed_id === 'string') {
-      keys.add(`i:${v.seed_id}`);
-      if (c.id !== undefined) seeds.push([c.id, v.seed_id]);
-    }
-    if (c.family !== undefined) keys.add(`f:${c.family}`);
-    const signature = fieldValue(v, 'correct_resolution_signature');
-    const sig = canonicalHash(signature);
-    const scored = id === '' ? sig : signature === undefined ? undefined : hashText(canonicalizeUnder(signature, rubric)!);
-    if (scored !== undefined) keys.add(`s:${scored}`);
-    // Copies always share their arm, task and signature, so that cheap key links every case that
-    // may be a copy of this one (cases of one templated task stay apart by their signatures); the
-    // canonical text of the whole case, built for every case of an edited file, was a tenth of an edit.
-    keys.add(`d:${hashText(`${duplicateHint(v)}\u0000${sig ?? ''}`)}`);
-    if (Array.isArray(v.tools)) {
-      for (const entry of v.tools) {
-        const t = typeof entry === 'string' ? targetOf(doc.uri, entry) : undefined;
-        if (t) targets.add(t);
-      }
-    }
-    // An environment file's payloads count for its users (benign-contamination), and its
-    // overrides are checked against it (unresolved-reference): its change reaches them.
-    const env = typeof v.environment === 'string' ? environmentTarget(doc.uri, v.environment) : undefined;
-    if (env) environments.add(env);
-    const labels = Array.isArray(v.injection_field) ? v.injection_field : [v.injection_field];
-    for (const label of labels) {
-      const t = typeof label === 'string' ? labelTarget(doc.uri, label) : undefined;
-      if (t) targets.add(t);
-    }
+    const k = caseKeys(doc.uri, c, rubric, id);
+    injection.push(k.injection);
+    for (const key of k.keys) keys.add(key);
+    if (k.seed) seeds.push(k.seed);
+    for (const t of k.targets) targets.add(t);
+    if (k.environment) environments.add(k.environment);
   }
   const environmentsOnly = new Set<string>();
   for (const e of environments) {
     if (!targets.has(e)) environmentsOnly.add(e);
     targets.add(e);
   }
-  const out = { keys, self: normalizeUri(doc.uri), targets, environmentsOnly, seeds, injection: JSON.stringify(injection) };
+  const out = { keys, self: normalizeUri(doc.uri), targets, environmentsOnly, seeds, injection: `[${injection.join(',')}]` };
   keyCache.set(doc, { rubric: id, keys: out });
   return out;
 }
