@@ -229,6 +229,18 @@ describe('values an edit left unchanged', () => {
     }
   });
 
+  it('reads a comment an edit brings into a file that had none', () => {
+    const beforeText = '{"suite": "s", "cases": [\n  {"id": "a"},\n  {"id": "b", "task": "x"},\n  {"id": "c"}\n]}';
+    const afterText = beforeText.replace('{"id": "b", "task": "x"}', '{"id": "b", /* why */ "task": "y"}');
+    const before = parseJson(beforeText);
+    const edited = parseJson(afterText, { text: beforeText, parsed: before });
+    const scratch = parseJson(afterText);
+    assert.equal(fresh(edited), fresh(scratch));
+    assert.equal((edited.roots[0].value as { cases: unknown[] }).cases[2], (before.roots[0].value as { cases: unknown[] }).cases[2]);
+    for (const path of [['cases', 1, 'task'], ['cases', 2, 'id']]) assert.deepEqual(edited.roots[0].locate!(path), scratch.roots[0].locate!(path));
+    assert.equal(JSON.stringify(getNodeValue(edited.roots[0].node!)), JSON.stringify(scratch.roots[0].value));
+  });
+
   it('builds an edit of one case from the cases around it without parsing them again', () => {
     const cases = Array.from({ length: 50 }, (_, i) => `// case ${i}\n  {"id": "c${i}", "unsafe_actions": [{"tool": "t", "where": {"type": "object"}}]}`);
     for (const head of ['', '// an imported suite\n']) {

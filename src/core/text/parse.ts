@@ -4,7 +4,7 @@ import { skipBlank, skipString, skipValue, strictTree } from './strict-tree';
 import { StrictLocator, type Located } from './strict-locate';
 import type { JsonPath } from './types';
 import { recordExactIntegers, recordExactIntegersFromTree } from './exact-numbers';
-import { commonAffixes, unchangedElement, type Version } from './unchanged';
+import { commonAffixes, endOf, reach, type Affixes, type Version } from './unchanged';
 
 /**
  * Deeper nesting than this is refused before jsonc-parser sees the text: its parser recurses once
@@ -451,15 +451,30 @@ export interface PreviousParse {
 
 export function parseJson(text: string, previous?: PreviousParse): ParsedText {
   const source = withoutBom(text);
-  const before = previous && !previous.parsed.jsonLines ? previous.parsed.roots[0] : undefined;
-  const beforeText = before instanceof StrictRoot ? withoutBom(previous!.text) : undefined;
-  if (beforeText !== undefined) {
-    const edited = splice(beforeText, before as StrictRoot, source);
+  const last = lastVersion(previous, source);
+  if (last) {
+    const edited = splice(last, source);
     if (edited) return { roots: [edited], issues: [] };
   }
   const { root, issues } = parseValue(source, source, 0, 0, true, previous !== undefined);
-  if (root && beforeText !== undefined) keepUnchangedElements(beforeText, before, source, root);
+  if (root && last) keepUnchangedElements(last, source, root);
   return { roots: root ? [root] : [], issues: capped(issues) };
+}
+
+/** The last version of a document whose root is a strict object, as an edit of it is compared with. */
+interface LastVersion {
+  root: StrictRoot;
+  value: Record<string, unknown>;
+  text: string;
+  affixes: Affixes;
+  version: Version;
+}
+
+function lastVersion(previous: PreviousParse | undefined, afterText: string): LastVersion | undefined {
+  const root = previous && !previous.parsed.jsonLines ? previous.parsed.roots[0] : undefined;
+  if (!(root instanceof StrictRoot) || !isObject(root.value)) return undefined;
+  const text = withoutBom(previous!.text);
+  return { root, value: root.value, text, affixes: commonAffixes(text, afterText), version: root.version(text) };
 }
 
 /**
@@ -505,40 +520,21 @@ function elementStarts(text: string, leadingComma: boolean, count: number): numb
  * after it, once the middle is whole values and commas with no comment or open string, as it did
  * too. Undefined where any of that is not so: the caller parses the whole text.
  */
-function splice(beforeText: string, before: StrictRoot, afterText: string): StrictRoot | undefined {
-  const old = before.value;
-  if (!isObject(old)) return undefined;
-  const affixes = commonAffixes(beforeText, afterText);
-  const shift = beforeText.length - afterText.length;
-  const tail = beforeText.length - affixes.suffix;
-  const was = before.version(beforeText);
+function splice(last: LastVersion, afterText: string): StrictRoot | undefined {
+  const { value: old, affixes } = last;
+  const shift = last.text.length - afterText.length;
   for (const key in old) {
     const list = old[key];
-    const n = Array.isArray(list) ? list.length : 0;
-    const open = n > 0 ? was.startOf([key]) : undefined;
+    // Opening before the edit (asked first: reading where every element starts costs more) and
+    // closing after it, the array holds the edit; otherwise it does not.
+    const open = Array.isArray(list) ? last.version.startOf([key]) : undefined;
     if (!Array.isArray(list) || open === undefined || open >= affixes.prefix) continue;
-    const starts: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const at = was.startOf([key, i]);
-      if (at === undefined) return undefined;
-      starts.push(at);
-    }
-    const last = was.locate([key, n - 1]);
-    const close = skipBlank(beforeText, last.offset + last.length);
-    // Opening before the edit and closing after it, the array holds it; closing before its end, it does not.
-    if (close < tail) continue;
-    const endOf = (i: number): number => {
-      const l = was.locate([key, i]);
-      return l.offset + l.length;
-    };
-    // Elements wholly in the shared start (where the next one starts is known without reading this one).
-    let a = 0;
-    while (a < n && (a + 1 < n ? starts[a + 1] : close) <= affixes.prefix) a++;
-    if (a < n && starts[a] < affixes.prefix && endOf(a) <= affixes.prefix) a++;
-    let b = n;
-    while (b > a && starts[b - 1] >= tail) b--;
-    const from = a > 0 ? endOf(a - 1) : open + 1;
-    const to = b < n ? starts[b] : close;
+    const r = reach(last.version, affixes, [key], list.length);
+    if (!r || r.close < last.text.length - affixes.suffix) continue;
+    const { starts, kept: a, tail: b } = r;
+    const n = list.length;
+    const from = a > 0 ? endOf(last.version, [key, a - 1]) : r.open + 1;
+    const to = b < n ? starts[b] : r.close;
     const middle = blankedWithin(afterText.slice(from, to - shift));
     if (middle === undefined) return undefined;
     // Placeholders for the neighbours keep the commas honest; one more level nests the values as deep as they sit.
@@ -551,11 +547,11 @@ function splice(beforeText: string, before: StrictRoot, afterText: string): Stri
     if (fresh.length !== b - a) return undefined;
     const value = Object.create(null) as Record<string, unknown>;
     for (const k in old) value[k] = k === key ? [...list.slice(0, a), ...fresh, ...list.slice(b)] : old[k];
-    const root = new StrictRoot(value, 0, before.spliced(afterText, beforeText, from, to, middle), 0, afterText.length);
+    const root = new StrictRoot(value, 0, last.root.spliced(afterText, last.text, from, to, middle), 0, afterText.length);
     // What the old locator read stays where it was before the edit, and moves with the text after it.
-    root.continueFrom(before, affixes.prefix, { from: to, shift });
+    root.continueFrom(last.root, affixes.prefix, { from: to, shift });
     const inMiddle = elementStarts(middle.text, a > 0, fresh.length);
-    if (inMiddle) root.knowElements(open, [...starts.slice(0, a), ...inMiddle.map((s) => s + from), ...starts.slice(b).map((s) => s - shift)]);
+    if (inMiddle) root.knowElements(r.open, [...starts.slice(0, a), ...inMiddle.map((s) => s + from), ...starts.slice(b).map((s) => s - shift)]);
     return root;
   }
   return undefined;
@@ -568,23 +564,24 @@ function splice(beforeText: string, before: StrictRoot, afterText: string): Stri
  * file's `tools`) whose text the edit left as it was, at the same index, is given its old value
  * back. Same index only: what is kept per value may hold the value's path.
  */
-function keepUnchangedElements(beforeText: string, before: ParsedRoot | undefined, afterText: string, after: ParsedRoot): void {
-  if (!(before instanceof StrictRoot) || !(after instanceof StrictRoot)) return;
-  const old = before.value;
+function keepUnchangedElements(last: LastVersion, afterText: string, after: ParsedRoot): void {
   const now = after.value;
-  if (!isObject(old) || !isObject(now)) return;
-  const affixes = commonAffixes(beforeText, afterText);
-  after.continueFrom(before, affixes.prefix);
-  const was = before.version(beforeText);
+  if (!(after instanceof StrictRoot) || !isObject(now)) return;
+  const { value: old, affixes } = last;
+  const shift = last.text.length - afterText.length;
+  after.continueFrom(last.root, affixes.prefix);
   const is = after.version(afterText);
   for (const key in now) {
     const list = now[key];
     const oldList = old[key];
     if (!Array.isArray(list) || !Array.isArray(oldList)) continue;
+    const r = reach(last.version, affixes, [key], oldList.length);
+    if (!r) continue;
     const n = Math.min(list.length, oldList.length);
     for (let i = 0; i < n; i++) {
       // Objects and arrays only: a string or a number is the same whichever copy is read.
-      if (list[i] !== null && typeof list[i] === 'object' && unchangedElement(was, is, affixes, [key], i, oldList.length)) list[i] = oldList[i];
+      if (list[i] === null || typeof list[i] !== 'object') continue;
+      if (i < r.kept || (i >= r.tail && is.startOf([key, i]) === r.starts[i] - shift)) list[i] = oldList[i];
     }
   }
 }

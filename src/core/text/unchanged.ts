@@ -1,4 +1,5 @@
 import type { Located } from './strict-locate';
+import { skipBlank } from './strict-tree';
 import type { JsonPath } from './types';
 
 /**
@@ -36,29 +37,48 @@ export interface Version {
   locate(path: JsonPath): Located;
 }
 
+/** Where an edit leaves the elements of one array of the earlier version. */
+export interface Reach {
+  /** Where each element starts, and the offsets of the array's `[` and `]`. */
+  starts: number[];
+  open: number;
+  close: number;
+  /** How many elements, from the first, end in the shared start: the same values at the same places in the later version. */
+  kept: number;
+  /** The first of the elements that, from it on, start in the shared end (`starts.length` when none do). */
+  tail: number;
+}
+
 /**
- * Whether element `index` of the array at `path` (held by both versions; `count` elements in the
- * earlier one) is the same text in both, at the same place relative to the edit. Wholly inside the
- * unchanged start, it is: strict JSON is read left to right, so the shared start holds the same
- * values at the same places in both. Starting inside the unchanged end, the later version's own
- * parse must put it there too (an edit can change what the same closing text closes), at the
- * offset moved by the change of length; the same text from the same start is the same value.
- * Where an element ends is read off where the next one starts, so elements are not read to their end.
+ * Where an edit leaves the elements of the array at `path` in the earlier version (undefined when
+ * that holds no array there). Strict JSON is read left to right, so the elements ending in the
+ * shared start are the same values at the same places in the later version. Those starting in the
+ * shared end may be too, but only the later version's own parse can say so (an edit can change
+ * what the same closing text closes). Where an element ends is read off where the next one starts,
+ * so only the one that straddles the shared start's end is read to its end.
  */
-export function unchangedElement(before: Version, after: Version, affixes: Affixes, path: JsonPath, index: number, count: number): boolean {
-  const at = path.concat(index);
-  const from = before.startOf(at);
-  if (from === undefined) return false;
-  if (from < affixes.prefix) {
-    // Where the next element starts is known; only the one that straddles the shared start's end is read to its end.
-    let end = index + 1 < count ? before.startOf(path.concat(index + 1)) : undefined;
-    if (end === undefined || end > affixes.prefix) {
-      const whole = before.locate(at);
-      end = whole.offset + whole.length;
-    }
-    // Starting in the shared start, it cannot start in the shared end: the two do not overlap.
-    return end <= affixes.prefix;
+export function reach(before: Version, affixes: Affixes, path: JsonPath, count: number): Reach | undefined {
+  const open = before.startOf(path);
+  if (open === undefined || count === 0) return undefined;
+  const starts: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const at = before.startOf(path.concat(i));
+    if (at === undefined) return undefined;
+    starts.push(at);
   }
-  if (from < before.text.length - affixes.suffix) return false;
-  return after.startOf(at) === from - (before.text.length - after.text.length);
+  const last = before.locate(path.concat(count - 1));
+  const close = skipBlank(before.text, last.offset + last.length);
+  let kept = 0;
+  while (kept < count && (kept + 1 < count ? starts[kept + 1] : close) <= affixes.prefix) kept++;
+  if (kept < count && starts[kept] < affixes.prefix && endOf(before, path.concat(kept)) <= affixes.prefix) kept++;
+  const shared = before.text.length - affixes.suffix;
+  let tail = count;
+  while (tail > kept && starts[tail - 1] >= shared) tail--;
+  return { starts, open, close, kept, tail };
+}
+
+/** Where the value at `path` ends. */
+export function endOf(version: Version, path: JsonPath): number {
+  const l = version.locate(path);
+  return l.offset + l.length;
 }
