@@ -32,6 +32,9 @@ import { groupFacts } from './facts';
 
 /**
  * - `file`: a document's findings depend on that document alone (and the config).
+ * - `targets`: a document's findings depend on that document and the files it points into (tools,
+ *   environments, label targets), never on another case file: re-run on the changed documents and
+ *   the documents that point at a changed file, not on every holder of a shared key.
  * - `keys`: findings relate documents only through the keys above; the rule sees a sub-workspace
  *   whose maps (families, ids, tool users) are built from the read set.
  * - `lookup`: like `keys`, but the rule iterates cases and looks things up in the full maps (it
@@ -58,7 +61,7 @@ function workspaceRubric(index: WorkspaceIndex): Rubric | 'many' {
   return one ?? PLAIN_RUBRIC;
 }
 
-export type RuleScope = 'file' | 'keys' | 'lookup' | 'injection' | 'full';
+export type RuleScope = 'file' | 'targets' | 'keys' | 'lookup' | 'injection' | 'full';
 
 export const RULE_SCOPES: Readonly<Record<string, RuleScope>> = {
   'parse-error': 'file',
@@ -73,7 +76,7 @@ export const RULE_SCOPES: Readonly<Record<string, RuleScope>> = {
   'scope-contradiction': 'keys',
   'missing-arm': 'keys',
   'unsafe-safe-completion': 'file',
-  'unsatisfiable-safe-completion': 'keys',
+  'unsatisfiable-safe-completion': 'targets',
   'refusal-orthogonality': 'lookup',
   'unresolved-reference': 'lookup',
   'mutation-budget': 'lookup',
@@ -81,11 +84,26 @@ export const RULE_SCOPES: Readonly<Record<string, RuleScope>> = {
   'benign-contamination': 'injection',
   'stale-injection-field': 'injection',
   'unused-suppression': 'file',
-  'unscored-attack': 'keys',
+  'unscored-attack': 'targets',
   'principal-confusion': 'injection',
-  'vacuous-control': 'keys',
+  'vacuous-control': 'targets',
   'missing-payload': 'injection',
   'duplicate-case': 'keys',
+};
+
+/**
+ * For a `keys` rule, the kinds of shared key (doc-keys.ts: `i` ids, `f` families, `s` signatures,
+ * `d` what copies share) that relate its findings across documents: an edit re-lints the holders of
+ * those kinds of its keys only. A family rule is not re-run over every holder of an edited case's
+ * signature. A `keys` rule not listed is related by every kind.
+ */
+export const RULE_KEY_KINDS: Readonly<Record<string, KeyKind>> = {
+  'duplicate-id': 'i',
+  'signature-overlap': 's',
+  'duplicate-case': 'd',
+  'drift-endpoint-overlap': 'f',
+  'scope-contradiction': 'f',
+  'missing-arm': 'f',
 };
 
 /** What the previous run left: enough to tell what changed and to reuse what did not. */
@@ -159,7 +177,8 @@ function narrowed(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly Cas
   }
   const toolFiles = new Map<string, ToolFile>();
   for (const [uri, file] of index.toolFiles) if (read.has(file.doc.uri)) toolFiles.set(uri, file);
-  if (scope === 'lookup') return { ...index, docs, cases, toolFiles };
+  // No rule of these scopes walks a group, and a lookup in a full map answers as a full run does.
+  if (scope === 'lookup' || scope === 'targets') return { ...index, docs, cases, toolFiles };
   return { ...index, docs, cases, toolFiles, ...groupCases(cases) };
 }
 
@@ -182,12 +201,22 @@ function changedDocs(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly 
   return changed;
 }
 
-/**
- * The documents whose diagnostics can differ after a change (`retained`), and the documents a
- * narrowed rule must read to judge them (`read`); `dirtyTargets` are the files whose change reaches
- * the documents that point at them.
- */
-function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, changed: ReadonlySet<string>, at: Links): { retained: Set<string>; read: Set<string>; dirtyTargets: Set<string> } {
+/** The documents whose diagnostics can differ after a change, and what a narrowed rule reads to judge them. */
+interface Reach {
+  retained: Set<string>;
+  /** The retained documents, the files they point into, and every holder of a key they hold of the kinds asked for: a family or a signature collision seen whole. */
+  read: Set<string>;
+}
+
+interface Neighbourhood extends Reach {
+  /** Related by the keys of one kind (`RULE_KEY_KINDS`), or by none ('', the scope `targets`); the fields above are for every kind. */
+  by(kinds: KeyKind | '' | typeof ALL_KINDS): Reach;
+  /** The files whose change reaches the documents that point at them. */
+  dirtyTargets: Set<string>;
+}
+
+/** Which documents a change reaches, and which a narrowed rule must read to judge them. */
+function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, changed: ReadonlySet<string>, at: Links): Neighbourhood {
   const { holdersOf, usersOf, docOf, fresh } = at;
   const table = state.table;
 
@@ -233,30 +262,67 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
     });
   }
 
-  const retained = new Set(changed);
-  const keep = (uri: string) => void retained.add(uri);
-  for (const key of dirty) holdersOf(key, keep);
-  for (const t of dirtyTargets) usersOf(t, keep);
+  // The changed documents and those pointing at a changed file are re-linted under every kind.
+  const pointing = new Set(changed);
+  for (const t of dirtyTargets) usersOf(t, (uri) => void pointing.add(uri));
+  // Every kind at once, in one pass (a key's kind is its first letter, `f:` a family). A document
+  // is retained under a kind when it holds a dirty key of that kind, and reads the holders of its
+  // keys of that kind. Each key's holders are asked once for all kinds, or twice when a document
+  // retained under its kind meets it only after one that is not.
+  const retained = new Set(pointing);
+  const retainedBy = new Map<string, Set<string>>(KEY_KINDS.map((kind) => [kind, new Set(pointing)]));
+  for (const key of dirty) {
+    const own = retainedBy.get(key[0]);
+    holdersOf(key, (uri) => {
+      retained.add(uri);
+      own?.add(uri);
+    });
+  }
   const read = new Set(retained);
-  const see = (uri: string) => void read.add(uri);
-  // Retained documents share most of their keys (a family, a pair's ids): each key's holders once.
-  // A dirty key's holders are retained already, so read already holds them.
-  const visited = new Set<string>(dirty);
+  const readBy = new Map<string, Set<string>>([...retainedBy].map(([kind, set]) => [kind, new Set(set)]));
+  const pointingRead = new Set(pointing);
+  // A dirty key's holders are retained already (under its kind too), so the read sets hold them.
+  const seen = new Set<string>(dirty);
+  const seenByKind = new Set<string>(dirty);
   for (const uri of retained) {
     const k = keys.get(uri);
     if (!k) continue;
     for (const key of k.keys) {
-      if (visited.has(key)) continue;
-      visited.add(key);
-      holdersOf(key, see);
+      const forAll = !seen.has(key);
+      const kindRead = seenByKind.has(key) || !retainedBy.get(key[0])?.has(uri) ? undefined : readBy.get(key[0]);
+      if (!forAll && !kindRead) continue;
+      seen.add(key);
+      if (kindRead) seenByKind.add(key);
+      holdersOf(key, (holder) => {
+        read.add(holder);
+        kindRead?.add(holder);
+      });
     }
     for (const t of k.targets) {
       const target = docOf(t);
-      if (target) read.add(target);
+      if (!target) continue;
+      read.add(target);
+      if (pointing.has(uri)) pointingRead.add(target);
+      for (const [kind, set] of retainedBy) if (set.has(uri)) readBy.get(kind)!.add(target);
     }
   }
-  return { retained, read, dirtyTargets };
+  const all: Reach = { retained, read };
+  const reaches = new Map<string, Reach>([[ALL_KINDS, all], ['', { retained: pointing, read: pointingRead }]]);
+  for (const [kind, set] of retainedBy) {
+    const r = { retained: set, read: readBy.get(kind)! };
+    // A subset of the same size is the same set: the rules that read it share one view (in a suite
+    // whose files all share families, say, a family rule gains nothing here).
+    reaches.set(kind, r.retained.size === retained.size && r.read.size === read.size ? all : r);
+  }
+  return { ...all, by: (kinds) => reaches.get(kinds) ?? all, dirtyTargets };
 }
+
+/** The kinds of shared key (doc-keys.ts) a `keys` rule may be narrowed to, one at a time. */
+export type KeyKind = 'i' | 'f' | 's' | 'd';
+const KEY_KINDS: readonly KeyKind[] = ['i', 'f', 's', 'd'];
+
+/** Every kind of key: what a `lookup` rule, or a `keys` rule not in RULE_KEY_KINDS, is related by. */
+const ALL_KINDS = '*';
 
 export function createIncrementalLinter(): IncrementalLinter {
   let state: RunState | undefined;
@@ -305,15 +371,15 @@ export function createIncrementalLinter(): IncrementalLinter {
       }
 
       // Filled in by the neighbourhood below; a full run reads no set.
-      let retained = new Set<string>();
-      let read = retained;
       const at = state && !full ? links(state.table, keys, changed, (uri) => index.docs.has(uri)) : undefined;
-      let dirtyTargets = new Set<string>();
-      if (state && at) ({ retained, read, dirtyTargets } = neighbourhood(index, state, keys, changed, at));
+      const near = state && at ? neighbourhood(index, state, keys, changed, at) : undefined;
+      const retained = near?.retained ?? new Set<string>();
+      const dirtyTargets = near?.dirtyTargets ?? new Set<string>();
 
       const memo = new Map<string, unknown>();
       const byRule = new Map<string, Map<string, LintDiagnostic[]>>();
-      const views = new Map<string, WorkspaceIndex>();
+      // Per set of documents read, per scope (a `keys` view has its own groups).
+      const views = new Map<ReadonlySet<string>, Map<RuleScope, WorkspaceIndex>>();
       let injection: InjectionRun | undefined;
       let hits = state?.hits;
       // The documents whose rule results may be new this run; undefined once a rule ran over all.
@@ -344,13 +410,17 @@ export function createIncrementalLinter(): IncrementalLinter {
           keep = injection.retained;
           fresh = runRuleByDoc(rule, injection.view, index, injection.memo, (uri) => keep.has(uri), knownIds);
         } else {
-          // A per-file rule only re-reads the changed files; the others read the whole neighbourhood.
-          keep = scope === 'file' ? changed : retained;
-          const readSet = scope === 'file' ? changed : read;
-          let view = views.get(scope);
+          // A per-file rule only re-reads the changed files; a per-target rule those and the files
+          // pointing at them; a keys rule the holders of the kinds of key that relate its findings.
+          const kinds = scope === 'targets' ? '' : scope === 'keys' ? (RULE_KEY_KINDS[rule.meta.id] ?? ALL_KINDS) : ALL_KINDS;
+          const reach = scope === 'file' ? { retained: changed, read: changed } : near!.by(kinds);
+          keep = reach.retained;
+          let forRead = views.get(reach.read);
+          if (!forRead) views.set(reach.read, (forRead = new Map()));
+          let view = forRead.get(scope);
           if (!view) {
-            view = narrowed(index, byDoc, readSet, scope);
-            views.set(scope, view);
+            view = narrowed(index, byDoc, reach.read, scope);
+            forRead.set(scope, view);
           }
           fresh = runRuleByDoc(rule, view, index, new Map(), (uri) => keep.has(uri), knownIds);
         }
@@ -424,7 +494,7 @@ export function createIncrementalLinter(): IncrementalLinter {
       }
 
       state = { index, byDoc, keys: nextKeys, table, configPrint: print, rubric, ruleIds, byRule, byUri, uris, hits };
-      last = { full, retained: full ? index.docs.size : retained.size, read: full ? index.docs.size : read.size };
+      last = { full, retained: full ? index.docs.size : retained.size, read: full ? index.docs.size : (near?.read.size ?? 0) };
       // The flat list in file order, built when first read: the language server reads byUri only.
       let flat: LintDiagnostic[] | undefined;
       const only = options.onlyUris;
