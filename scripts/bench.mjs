@@ -7,7 +7,7 @@
 //
 //   node scripts/bench.mjs [corpus dir] [--runs N] [--sizes 1000,10000,100000] [--skip-server] [--server-only]
 //                          [--skip-spectral] [--spectral-cache DIR] [--keep] [--profile DIR]
-//                          [--cases-per-file LO-HI] [--imports] [--shape default|rich]
+//                          [--cases-per-file LO-HI] [--imports] [--shape default|rich] [--help]
 //
 // Never part of `npm test`: timings depend on the machine, so no test asserts them.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,8 +46,15 @@ const { values: opts, positionals } = parseArgs({
     shape: { type: 'string', default: 'default' },
     // Also edit a case file of each benchmark import (../shared/benchmarks) through the server.
     imports: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
   },
 });
+if (opts.help) {
+  // The usage is the comment at the top of this file.
+  const usage = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//'));
+  console.log(usage.slice(0, usage.findIndex((l) => l.startsWith('// Never'))).map((l) => l.slice(3)).join('\n'));
+  process.exit(0);
+}
 // --profile DIR: one extra CLI run per size and the server run write V8 CPU profiles there
 // (open them in Chrome DevTools or VS Code); the profiled runs are not part of the figures.
 const profileDir = opts.profile ? resolve(opts.profile) : undefined;
