@@ -26,7 +26,9 @@ export interface DocCases {
  * lists; lists are replaced, never modified. Returns `map`, or a new map when the key order moved;
  * a key added or dropped counts as moved, so a map returned again has the same keys in the same
  * order (readers keep what they derive from the keys alone: unresolved-reference's id index).
- * `rank` gives each document's position in the workspace, `cases` every case in order.
+ * `rank` gives each document's position in the workspace (distinct integers, for every document
+ * before and after: the caller updates only a workspace whose files stay the same), `cases` every
+ * case in order.
  */
 export function regroup<K, V>(
   map: Map<K, V[]>,
@@ -49,24 +51,37 @@ export function regroup<K, V>(
     }
   }
 
+  // The changed documents in workspace order.
+  const order = [...changed.keys()].map((uri) => ({ uri, rank: rank(uri) })).sort((a, b) => a.rank - b.rank);
   const was = new Map<K, V[] | undefined>();
   let keysMoved = false;
   for (const k of touched) {
-    const previous = map.get(k);
-    was.set(k, previous);
-    // A list is runs of entries per document, in document order: drop the changed documents' runs
-    // and put their new runs in by rank.
-    const runs: { uri: string; rank: number; list: V[] }[] = [];
-    let run: (typeof runs)[number] | undefined;
-    for (const v of previous ?? []) {
-      const uri = grouping.caseOf(v).doc.uri;
-      if (changed.has(uri)) continue;
-      if (run?.uri !== uri) runs.push((run = { uri, rank: rank(uri), list: [] }));
-      run.list.push(v);
+    const previous = map.get(k) ?? [];
+    was.set(k, map.get(k));
+    // A list is runs of entries per document, in document order: each changed document's run is
+    // found by binary search on the rank and replaced by its new run, the rest copied in slices. A
+    // walk over every entry cost milliseconds an edit for a tool that thousands of cases use.
+    const rankAt = (i: number) => rank(grouping.caseOf(previous[i]).doc.uri);
+    const firstFrom = (lo: number, r: number) => {
+      let hi = previous.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (rankAt(mid) < r) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const parts: V[][] = [];
+    let from = 0;
+    for (const { uri, rank: r } of order) {
+      const start = firstFrom(from, r);
+      if (start > from) parts.push(previous.slice(from, start));
+      const mine = fresh.get(k)?.get(uri);
+      if (mine) parts.push(mine);
+      from = firstFrom(start, r + 1);
     }
-    for (const [uri, list] of fresh.get(k) ?? []) runs.push({ uri, rank: rank(uri), list });
-    runs.sort((a, b) => a.rank - b.rank);
-    const list = runs.length === 1 ? runs[0].list : runs.flatMap((r) => r.list);
+    if (from < previous.length) parts.push(from === 0 ? previous : previous.slice(from));
+    const list = parts.length === 1 ? parts[0] : ([] as V[]).concat(...parts);
     if (list.length === 0) {
       map.delete(k);
       keysMoved = true;
