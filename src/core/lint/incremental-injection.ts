@@ -4,7 +4,7 @@ import type { PayloadHit } from '../injection/scan';
 import { memoOf } from './lint';
 import type { ToolModel } from '../model/tools';
 import { normalizeUri } from '../model/uri';
-import { groupCases, hasInlineTool, inIndexOrder, inlineToolDocs, type CaseModel, type WorkspaceIndex } from '../model/workspace';
+import { hasInlineTool, withLazyGroups, inIndexOrder, inlineToolDocs, type CaseModel, type WorkspaceIndex } from '../model/workspace';
 
 /**
  * How the three injection rules (injection-payload, benign-contamination, stale-injection-field)
@@ -54,7 +54,7 @@ function view(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly CaseMod
     const models = byDoc.get(uri);
     if (models) for (const c of read.has(uri) ? models : withInlineTools(models)) cases.push(c);
   }
-  return { ...index, cases, ...groupCases(cases) };
+  return withLazyGroups({ ...index, cases }, cases);
 }
 
 export function injectionNeighbourhood(

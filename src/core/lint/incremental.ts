@@ -8,7 +8,7 @@ import { compareDiagnostics, knownRuleIds, placeFindings, runRule, type LintDiag
 import { ALL_RULES } from '../rules/index';
 import type { Rule } from '../rules/types';
 import { normalizeUri } from '../model/uri';
-import { buildIndex, casesByDoc, changedSince, configDocuments, groupCases, inIndexOrder, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from '../model/workspace';
+import { buildIndex, casesByDoc, changedSince, configDocuments, inIndexOrder, withLazyGroups, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from '../model/workspace';
 import { eachText, pushTo } from '../text/multimap';
 import { applySuppressions } from './suppress';
 import { groupFacts } from './facts';
@@ -179,7 +179,7 @@ function narrowed(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly Cas
   for (const [uri, file] of index.toolFiles) if (read.has(file.doc.uri)) toolFiles.set(uri, file);
   // No rule of these scopes walks a group, and a lookup in a full map answers as a full run does.
   if (scope === 'lookup' || scope === 'targets') return { ...index, docs, cases, toolFiles };
-  return { ...index, docs, cases, toolFiles, ...groupCases(cases) };
+  return withLazyGroups({ ...index, docs, cases, toolFiles }, cases);
 }
 
 /** Runs one rule and places its findings by document, exactly as lintIndex does. */

@@ -545,8 +545,45 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V): V {
   return value;
 }
 
+type Groups = Pick<WorkspaceIndex, 'casesById' | 'families' | 'toolUsers'>;
+
+/**
+ * `base` with the grouped maps over `cases` as getters, each built on its first read, as
+ * groupCases builds it: a narrowed view whose rules read one map (a family rule, the injection
+ * analysis's tool users) builds that one, and a view for signatures or copies builds none.
+ */
+export function withLazyGroups<T extends object>(base: T, cases: readonly CaseModel[]): Omit<T, keyof Groups> & Groups {
+  let casesById: Groups['casesById'] | undefined;
+  let families: Groups['families'] | undefined;
+  let toolUsers: Groups['toolUsers'] | undefined;
+  const lazy = <V>(get: () => V): PropertyDescriptor => ({ get, enumerable: true, configurable: true });
+  return Object.defineProperties(base, {
+    casesById: lazy(() => {
+      if (!casesById) {
+        casesById = new Map();
+        for (const c of cases) if (c.id !== undefined) pushTo(casesById, c.id, c);
+      }
+      return casesById;
+    }),
+    families: lazy(() => {
+      if (!families) {
+        families = new Map();
+        for (const c of cases) if (c.family !== undefined) pushTo(families, c.family, c);
+      }
+      return families;
+    }),
+    toolUsers: lazy(() => {
+      if (!toolUsers) {
+        toolUsers = new Map();
+        for (const c of cases) for (const use of c.tools) if (use.tool) pushTo(toolUsers, use.tool, { case: c, use });
+      }
+      return toolUsers;
+    }),
+  }) as unknown as Omit<T, keyof Groups> & Groups;
+}
+
 /** The index's grouped maps, built from scratch over `cases` in order. */
-export function groupCases(cases: readonly CaseModel[]): Pick<WorkspaceIndex, 'casesById' | 'families' | 'toolUsers'> {
+export function groupCases(cases: readonly CaseModel[]): Groups {
   const casesById = new Map<string, CaseModel[]>();
   const families = new Map<string, CaseModel[]>();
   const toolUsers = new Map<ToolModel, { case: CaseModel; use: ToolUse }[]>();
