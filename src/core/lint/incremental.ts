@@ -217,7 +217,7 @@ interface Neighbourhood extends Reach {
 
 /** Which documents a change reaches, and which a narrowed rule must read to judge them. */
 function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, changed: ReadonlySet<string>, at: Links): Neighbourhood {
-  const { holdersOf, usersOf, docOf, fresh } = at;
+  const { unchangedHoldersOf, usersOf, docOf, fresh } = at;
   const table = state.table;
 
   // Shared keys are symmetric: every holder of a dirty key is re-linted. Targets are not: a
@@ -263,6 +263,7 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
   }
 
   // The changed documents and those pointing at a changed file are re-linted under every kind.
+  // Every set below starts from these, so the key table is asked only about the other holders.
   const pointing = new Set(changed);
   for (const t of dirtyTargets) usersOf(t, (uri) => void pointing.add(uri));
   // Every kind at once, in one pass (a key's kind is its first letter, `f:` a family). A document
@@ -273,7 +274,7 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
   const retainedBy = new Map<string, Set<string>>(KEY_KINDS.map((kind) => [kind, new Set(pointing)]));
   for (const key of dirty) {
     const own = retainedBy.get(key[0]);
-    holdersOf(key, (uri) => {
+    unchangedHoldersOf(key, (uri) => {
       retained.add(uri);
       own?.add(uri);
     });
@@ -293,7 +294,7 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
       if (!forAll && !kindRead) continue;
       seen.add(key);
       if (kindRead) seenByKind.add(key);
-      holdersOf(key, (holder) => {
+      unchangedHoldersOf(key, (holder) => {
         read.add(holder);
         kindRead?.add(holder);
       });
