@@ -547,52 +547,41 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V): V {
 
 type Groups = Pick<WorkspaceIndex, 'casesById' | 'families' | 'toolUsers'>;
 
-/**
- * `base` with the grouped maps over `cases` as getters, each built on its first read, as
- * groupCases builds it: a narrowed view whose rules read one map (a family rule, the injection
- * analysis's tool users) builds that one, and a view for signatures or copies builds none.
- */
-export function withLazyGroups<T extends object>(base: T, cases: readonly CaseModel[]): Omit<T, keyof Groups> & Groups {
-  let casesById: Groups['casesById'] | undefined;
-  let families: Groups['families'] | undefined;
-  let toolUsers: Groups['toolUsers'] | undefined;
-  const lazy = <V>(get: () => V): PropertyDescriptor => ({ get, enumerable: true, configurable: true });
-  return Object.defineProperties(base, {
-    casesById: lazy(() => {
-      if (!casesById) {
-        casesById = new Map();
-        for (const c of cases) if (c.id !== undefined) pushTo(casesById, c.id, c);
-      }
-      return casesById;
-    }),
-    families: lazy(() => {
-      if (!families) {
-        families = new Map();
-        for (const c of cases) if (c.family !== undefined) pushTo(families, c.family, c);
-      }
-      return families;
-    }),
-    toolUsers: lazy(() => {
-      if (!toolUsers) {
-        toolUsers = new Map();
-        for (const c of cases) for (const use of c.tools) if (use.tool) pushTo(toolUsers, use.tool, { case: c, use });
-      }
-      return toolUsers;
-    }),
-  }) as unknown as Omit<T, keyof Groups> & Groups;
-}
+/** Each grouped map over `cases` in order, as a from-scratch build makes it. */
+const GROUPINGS: { readonly [K in keyof Groups]: (cases: readonly CaseModel[]) => Groups[K] } = {
+  casesById(cases) {
+    const map = new Map<string, CaseModel[]>();
+    for (const c of cases) if (c.id !== undefined) pushTo(map, c.id, c);
+    return map;
+  },
+  families(cases) {
+    const map = new Map<string, CaseModel[]>();
+    for (const c of cases) if (c.family !== undefined) pushTo(map, c.family, c);
+    return map;
+  },
+  toolUsers(cases) {
+    const map = new Map<ToolModel, { case: CaseModel; use: ToolUse }[]>();
+    for (const c of cases) for (const use of c.tools) if (use.tool) pushTo(map, use.tool, { case: c, use });
+    return map;
+  },
+};
 
 /** The index's grouped maps, built from scratch over `cases` in order. */
 export function groupCases(cases: readonly CaseModel[]): Groups {
-  const casesById = new Map<string, CaseModel[]>();
-  const families = new Map<string, CaseModel[]>();
-  const toolUsers = new Map<ToolModel, { case: CaseModel; use: ToolUse }[]>();
-  for (const c of cases) {
-    if (c.id !== undefined) pushTo(casesById, c.id, c);
-    if (c.family !== undefined) pushTo(families, c.family, c);
-    for (const use of c.tools) if (use.tool) pushTo(toolUsers, use.tool, { case: c, use });
-  }
-  return { casesById, families, toolUsers };
+  return { casesById: GROUPINGS.casesById(cases), families: GROUPINGS.families(cases), toolUsers: GROUPINGS.toolUsers(cases) };
+}
+
+/**
+ * `index` with its grouped maps over `cases` as getters, each built on its first read: a narrowed
+ * view whose rules read one map (a family rule, the injection analysis's tool users) builds that
+ * one, and a view for signatures or copies builds none.
+ */
+export function withLazyGroups<T extends Groups>(index: T, cases: readonly CaseModel[]): T {
+  const lazy = <K extends keyof Groups>(key: K): PropertyDescriptor => {
+    let built: Groups[K] | undefined;
+    return { get: () => (built ??= GROUPINGS[key](cases)), configurable: true, enumerable: true };
+  };
+  return Object.defineProperties(index, { casesById: lazy('casesById'), families: lazy('families'), toolUsers: lazy('toolUsers') });
 }
 
 /**
@@ -601,13 +590,7 @@ export function groupCases(cases: readonly CaseModel[]): Groups {
  * was built from it (a lint cancelled part-way).
  */
 function releaseMaps(index: WorkspaceIndex): void {
-  let own: ReturnType<typeof groupCases> | undefined;
-  const mine = () => (own ??= groupCases(index.cases));
-  Object.defineProperties(index, {
-    casesById: { get: () => mine().casesById, configurable: true, enumerable: true },
-    families: { get: () => mine().families, configurable: true, enumerable: true },
-    toolUsers: { get: () => mine().toolUsers, configurable: true, enumerable: true },
-  });
+  withLazyGroups(index, index.cases);
 }
 
 function addReferrer(referrers: Map<string, Set<string>>, target: string, uri: string): void {
