@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { getNodeValue } from 'jsonc-parser';
-import { parseJson, parseJsonLines, type ParsedText } from '../../src/core/text/parse';
+import { parseJson, parseJsonLines, type ParsedText, type PreviousParse } from '../../src/core/text/parse';
 import { commonAffixes } from '../../src/core/text/unchanged';
 import { exactIntegersOf } from '../../src/core/text/exact-numbers';
 
@@ -51,6 +51,12 @@ function leftInPlace(change: Change, at: number, i: number): boolean {
 /** The text a fresh parse of `text` reads: what a parse that keeps old values must read too. */
 const fresh = (parsed: ParsedText): string => JSON.stringify(parsed.roots.map((r) => r.value));
 
+/** `afterText` parsed with the parse of `beforeText` as its last version, as an edited document is. */
+function reparse(parse: (text: string, previous?: PreviousParse) => ParsedText, beforeText: string, afterText: string): { before: ParsedText; parsed: ParsedText } {
+  const before = parse(beforeText);
+  return { before, parsed: parse(afterText, { text: beforeText, parsed: before }) };
+}
+
 describe('values an edit left unchanged', () => {
   it('finds the shared start and end of two texts as a character-by-character scan does', () => {
     const chunk = fc.string({ unit: fc.constantFrom('a', 'b', '"', '\n'), maxLength: 40 });
@@ -74,8 +80,7 @@ describe('values an edit left unchanged', () => {
         const beforeText = JSON.stringify({ suite: 's', cases }, null, indent);
         const after = applied(cases, change);
         const afterText = JSON.stringify({ suite: after.suite, cases: after.cases }, null, indent);
-        const before = parseJson(beforeText);
-        const parsed = parseJson(afterText, { text: beforeText, parsed: before });
+        const { before, parsed } = reparse(parseJson, beforeText, afterText);
         assert.equal(fresh(parsed), fresh(parseJson(afterText)));
         const oldCases = (before.roots[0].value as { cases: unknown[] }).cases;
         const newCases = (parsed.roots[0].value as { cases: unknown[] }).cases;
@@ -95,8 +100,7 @@ describe('values an edit left unchanged', () => {
     // The old second case's text ends both files, but in the new one it is another array's element.
     const beforeText = '{"cases":[{"a":1},{"b":2}]}';
     const afterText = '{"cases":[{"a":1},{"c":3}],"x":[{"b":2}]}';
-    const before = parseJson(beforeText);
-    const parsed = parseJson(afterText, { text: beforeText, parsed: before });
+    const { before, parsed } = reparse(parseJson, beforeText, afterText);
     const value = parsed.roots[0].value as { cases: unknown[]; x: unknown[] };
     assert.equal(JSON.stringify(value), JSON.stringify(JSON.parse(afterText)));
     assert.equal(value.cases[0], (before.roots[0].value as { cases: unknown[] }).cases[0]);
@@ -106,8 +110,7 @@ describe('values an edit left unchanged', () => {
   it('keeps cases around an edit of a file with comments, and reads the comments the edit changed', () => {
     const beforeText = '// a suite\n{"cases": [\n  {"id": "a"}, // first\n  {"id": "b"},\n  {"id": "c"} /* last */\n]}';
     const afterText = beforeText.replace('{"id": "b"}', '{"id": "B", "x": [1]}').replace('// first', '// the first');
-    const before = parseJson(beforeText);
-    const parsed = parseJson(afterText, { text: beforeText, parsed: before });
+    const { before, parsed } = reparse(parseJson, beforeText, afterText);
     const old = (before.roots[0].value as { cases: unknown[] }).cases;
     const now = (parsed.roots[0].value as { cases: unknown[] }).cases;
     assert.equal(fresh(parsed), fresh(parseJson(afterText)));
@@ -123,8 +126,7 @@ describe('values an edit left unchanged', () => {
         const beforeText = cases.map((c) => JSON.stringify(c)).join(eol) + eol;
         const after = applied(cases, change);
         const afterText = after.cases.map((c) => JSON.stringify(c)).join(eol) + eol;
-        const before = parseJsonLines(beforeText);
-        const parsed = parseJsonLines(afterText, { text: beforeText, parsed: before });
+        const { before, parsed } = reparse(parseJsonLines, beforeText, afterText);
         assert.equal(fresh(parsed), fresh(parseJsonLines(afterText)));
         assert.deepEqual(
           parsed.roots.map((r) => r.line),
@@ -145,11 +147,10 @@ describe('values an edit left unchanged', () => {
   it('parses afresh a line the old parse could not read strictly, and places what it keeps in the new text', () => {
     const beforeText = '{"a": 1} // note\n{"b": 2}\n';
     const afterText = '{"a": 1} // note\n{"b": 2, "c": 3}\n';
-    const before = parseJsonLines(beforeText);
-    const parsed = parseJsonLines(afterText, { text: beforeText, parsed: before });
+    const { before, parsed } = reparse(parseJsonLines, beforeText, afterText);
     assert.equal(fresh(parsed), fresh(parseJsonLines(afterText)));
     // The same end of the same line is not the same line: `12` ending where `2` ends is another value.
-    assert.equal(fresh(parseJsonLines('1\n2\n', { text: '1\n12\n', parsed: parseJsonLines('1\n12\n') })), '[1,2]');
+    assert.equal(fresh(reparse(parseJsonLines, '1\n12\n', '1\n2\n').parsed), '[1,2]');
     const moved = parseJsonLines('{"z": 0}\n' + beforeText, { text: beforeText, parsed: before });
     // A line that moved down is another root: parsed again, and located in the new text.
     assert.equal(fresh(moved), fresh(parseJsonLines('{"z": 0}\n' + beforeText)));
@@ -194,8 +195,7 @@ describe('values an edit left unchanged', () => {
         const k = at % parts.length;
         const afterText =
           spot === 'case' ? file(parts.map((p, i) => (i === k ? put : p))) : spot === 'before' ? file(parts, `{"v": [${JSON.stringify(put)}]}`) : file(parts, undefined, `, "tail": ${JSON.stringify(put)}`);
-        const before = parseJson(beforeText);
-        const edited = parseJson(afterText, { text: beforeText, parsed: before });
+        const edited = reparse(parseJson, beforeText, afterText).parsed;
         const scratch = parseJson(afterText);
         assert.equal(fresh(edited), fresh(scratch));
         assert.deepEqual(edited.issues, scratch.issues);
@@ -224,7 +224,7 @@ describe('values an edit left unchanged', () => {
       [file(1, 1), file(2, 1)],
       [file(1, 1), file(1, 2)],
     ]) {
-      const edited = parseJson(to, { text: from, parsed: parseJson(from) });
+      const edited = reparse(parseJson, from, to).parsed;
       assert.equal(fresh(edited), fresh(parseJson(to)));
     }
   });
@@ -232,8 +232,7 @@ describe('values an edit left unchanged', () => {
   it('reads a comment an edit brings into a file that had none', () => {
     const beforeText = '{"suite": "s", "cases": [\n  {"id": "a"},\n  {"id": "b", "task": "x"},\n  {"id": "c"}\n]}';
     const afterText = beforeText.replace('{"id": "b", "task": "x"}', '{"id": "b", /* why */ "task": "y"}');
-    const before = parseJson(beforeText);
-    const edited = parseJson(afterText, { text: beforeText, parsed: before });
+    const { before, parsed: edited } = reparse(parseJson, beforeText, afterText);
     const scratch = parseJson(afterText);
     assert.equal(fresh(edited), fresh(scratch));
     assert.equal((edited.roots[0].value as { cases: unknown[] }).cases[2], (before.roots[0].value as { cases: unknown[] }).cases[2]);
