@@ -3,7 +3,7 @@ import { createDocument, type SuiteDocument } from '../model/document';
 import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incremental-injection';
 import type { PayloadHit } from '../injection/scan';
 import type { ToolModel } from '../model/tools';
-import { docKeys, enter, keyTable, links, reenter, seedLinksOf, type DocKeys, type KeysOf, type KeyTable, type Links } from '../model/doc-keys';
+import { docKeys, enter, KEY_KINDS, keyTable, kindOf, links, reenter, seedLinksOf, type DocKeys, type KeyKind, type KeysOf, type KeyTable, type Links } from '../model/doc-keys';
 import { compareDiagnostics, knownRuleIds, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { ALL_RULES } from '../rules/index';
 import type { Rule } from '../rules/types';
@@ -266,14 +266,14 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
   // Every set below starts from these, so the key table is asked only about the other holders.
   const pointing = new Set(changed);
   for (const t of dirtyTargets) usersOf(t, (uri) => void pointing.add(uri));
-  // Every kind at once, in one pass (a key's kind is its first letter, `f:` a family). A document
+  // Every kind at once, in one pass (doc-keys.ts, `kindOf`). A document
   // is retained under a kind when it holds a dirty key of that kind, and reads the holders of its
   // keys of that kind. Each key's holders are asked once for all kinds, or twice when a document
   // retained under its kind meets it only after one that is not.
   const retained = new Set(pointing);
   const retainedBy = new Map<string, Set<string>>(KEY_KINDS.map((kind) => [kind, new Set(pointing)]));
   for (const key of dirty) {
-    const own = retainedBy.get(key[0]);
+    const own = retainedBy.get(kindOf(key));
     unchangedHoldersOf(key, (uri) => {
       retained.add(uri);
       own?.add(uri);
@@ -290,7 +290,8 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
     if (!k) continue;
     for (const key of k.keys) {
       const forAll = !seen.has(key);
-      const kindRead = seenByKind.has(key) || !retainedBy.get(key[0])?.has(uri) ? undefined : readBy.get(key[0]);
+      const kind = kindOf(key);
+      const kindRead = seenByKind.has(key) || !retainedBy.get(kind)?.has(uri) ? undefined : readBy.get(kind);
       if (!forAll && !kindRead) continue;
       seen.add(key);
       if (kindRead) seenByKind.add(key);
@@ -317,10 +318,6 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
   }
   return { ...all, by: (kinds) => reaches.get(kinds) ?? all, dirtyTargets };
 }
-
-/** The kinds of shared key (doc-keys.ts) a `keys` rule may be narrowed to, one at a time. */
-export type KeyKind = 'i' | 'f' | 's' | 'd';
-const KEY_KINDS: readonly KeyKind[] = ['i', 'f', 's', 'd'];
 
 /** Every kind of key: what a `lookup` rule, or a `keys` rule not in RULE_KEY_KINDS, is related by. */
 const ALL_KINDS = '*';

@@ -6,6 +6,15 @@ import { parseToolReference } from './tools';
 import { decodeLocationPath, normalizeUri, resolveTarget } from './uri';
 import { environmentTarget, type CaseModel } from './workspace';
 
+/** The kinds of shared key, each its keys' first letter: ids, families, signatures, what copies share. */
+export type KeyKind = 'i' | 'f' | 's' | 'd';
+export const KEY_KINDS: readonly KeyKind[] = ['i', 'f', 's', 'd'];
+
+/** A shared key's kind (`f:F12` a family). */
+export function kindOf(key: string): string {
+  return key[0];
+}
+
 /** The keys one document holds, computed once per document object (see incremental.ts). */
 export interface DocKeys {
   /** Shared with every other holder: `i:` ids, `f:` families, `s:` canonical signatures, `d:` cases' arm, task and signature (what copies share). */
