@@ -1,6 +1,7 @@
 import { canonicalize, fieldValue } from '../model/canonical';
 import type { ActionPattern, CallPattern, RespondPattern } from './patterns';
 import type { CallStep, RespondStep, Step } from './steps';
+import { answerMatcher } from './answers';
 
 /**
  * The one matcher: whether a step of a trajectory is what a pattern scores (FORMAT §3c), and when
@@ -46,28 +47,59 @@ export function stepMatches(step: Step, p: ActionPattern): boolean {
 const MAX_CHECKS = 1_000_000;
 
 /**
+ * The argument names a `where` schema requires at its top level: a call without one of them fails
+ * it, whatever else the schema says. Names an object may inherit are left out (a call's arguments
+ * may be a plain object, where such a name is never missing). Ajv reads a `$ref`'s siblings in
+ * every draft, so one beside it counts too.
+ */
+function requiredNames(p: CallPattern): string[] {
+  const schema = p.where?.schema;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return [];
+  const required = (schema as Record<string, unknown>).required;
+  if (!Array.isArray(required)) return [];
+  const names = new Set<string>();
+  for (const n of required) if (typeof n === 'string' && !(n in Object.prototype)) names.add(n);
+  return [...names].sort();
+}
+
+function hasAll(args: Record<string, unknown>, names: readonly string[]): boolean {
+  for (const k of names) if (!Object.prototype.hasOwnProperty.call(args, k)) return false;
+  return true;
+}
+
+/**
  * A matcher over many patterns (one case's, or every adversarial case's of a family), by hashing
  * rather than comparing every pair: call patterns are grouped by tool, then by the set of argument
  * names they list, then by the canonical values of those arguments, so a call costs one lookup per
- * distinct name set of its tool before `where` runs on the few candidates. Past MAX_CHECKS name-set
- * checks it answers no more matches (a bound on hostile input; real cases list a handful).
- * Matches come back in the order the entries were given.
+ * distinct name set of its tool before `where` runs on the few candidates. Patterns that list no
+ * arguments are grouped by the names their `where` requires, so a call without them skips the group
+ * at once; respond patterns go through an index of the text they require (answers.ts). Past
+ * MAX_CHECKS name-set checks it answers no more matches (a bound on hostile input; real cases list
+ * a handful). Matches come back in the order the entries were given.
  */
 export function patternMatcher<T extends { pattern: ActionPattern }>(entries: Iterable<T>): (step: Step) => T[] {
-  const byTool = new Map<string, { loose: T[]; sets: Map<string, { names: string[]; byValues: Map<string, T[]> }> }>();
-  const respond: T[] = [];
+  interface Loose {
+    names: string[];
+    entries: T[];
+  }
+  const byTool = new Map<string, { loose: Map<string, Loose>; sets: Map<string, { names: string[]; byValues: Map<string, T[]> }> }>();
+  const respond: (T & { pattern: RespondPattern })[] = [];
   const seq = new Map<T, number>();
   for (const e of entries) {
     seq.set(e, seq.size);
     const p = e.pattern;
     if (p.kind === 'respond') {
-      respond.push(e);
+      respond.push(e as T & { pattern: RespondPattern });
       continue;
     }
     let tool = byTool.get(p.tool);
-    if (!tool) byTool.set(p.tool, (tool = { loose: [], sets: new Map() }));
+    if (!tool) byTool.set(p.tool, (tool = { loose: new Map(), sets: new Map() }));
     if (p.byName || p.arguments.length === 0) {
-      tool.loose.push(e);
+      const names = p.byName ? [] : requiredNames(p);
+      const key = JSON.stringify(names);
+      const group = tool.loose.get(key);
+      if (group) group.entries.push(e);
+      else tool.loose.set(key, { names, entries: [e] });
       continue;
     }
     const sorted = [...p.arguments].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -80,16 +112,20 @@ export function patternMatcher<T extends { pattern: ActionPattern }>(entries: It
     if (list) list.push(e);
     else set.byValues.set(valueKey, [e]);
   }
+  const answers = answerMatcher(respond);
   let checks = 0;
   return (step) => {
-    if (step.kind === 'respond') return respond.filter((e) => respondMatches(step, e.pattern as RespondPattern));
+    if (step.kind === 'respond') return answers(step.text);
     const tool = byTool.get(step.tool);
     if (!tool) return [];
     const out: T[] = [];
-    for (const e of tool.loose) if (callMatches(step, e.pattern as CallPattern)) out.push(e);
+    for (const group of tool.loose.values()) {
+      if (!hasAll(step.arguments, group.names)) continue;
+      for (const e of group.entries) if (callMatches(step, e.pattern as CallPattern)) out.push(e);
+    }
     for (const set of tool.sets.values()) {
       if (++checks > MAX_CHECKS) break;
-      if (!set.names.every((k) => Object.prototype.hasOwnProperty.call(step.arguments, k))) continue;
+      if (!hasAll(step.arguments, set.names)) continue;
       const hit = set.byValues.get(set.names.map((k) => canonicalize(fieldValue(step.arguments, k))!).join('\u0000'));
       if (hit) for (const e of hit) if (whereHolds(step, e.pattern as CallPattern)) out.push(e);
     }
