@@ -5,6 +5,33 @@ import { closest, editDistance, nameIndex } from '../../src/core/text/similar';
 /** Ids as generated suites write them: a family number and an arm, all of one length. */
 const ids = (n: number): string[] => Array.from({ length: n }, (_, i) => `fam${String(i).padStart(5, '0')}-${i % 2 ? 'b' : 'a'}${i % 3}`);
 
+/** The textbook table, no cut-off and nothing skipped. */
+function plainDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+describe('edit distance', () => {
+  it('is the textbook distance up to the limit, and above the limit past it, whatever the two share at their ends', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[ab-]{0,5}$/), fc.stringMatching(/^[ab-]{0,9}$/), fc.stringMatching(/^[ab-]{0,9}$/), fc.stringMatching(/^[ab-]{0,5}$/), fc.integer({ min: 0, max: 4 }), (pre, x, y, post, limit) => {
+        const a = pre + x + post;
+        const b = pre + y + post;
+        const want = plainDistance(a, b);
+        const got = editDistance(a, b, limit);
+        if (want <= limit) assert.equal(got, want, JSON.stringify({ a, b, limit }));
+        else assert.ok(got > limit, JSON.stringify({ a, b, limit, got }));
+      }),
+      { numRuns: 2000, seed: 3 },
+    );
+  });
+});
+
 describe('did-you-mean over the ids of a workspace', () => {
   it('is `closest` itself over a set of up to 2,000 names', () => {
     fc.assert(

@@ -4,18 +4,28 @@ let rows = [new Int32Array(64), new Int32Array(64)];
 /** Edit distance with a cut-off: beyond `limit` the exact value does not matter. */
 export function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  const n = b.length;
+  // What the two share at either end costs nothing: ids of one scheme (`fam00012-b1`, `fam00345-a2`)
+  // differ in a few characters, and the table shrinks to those.
+  let from = 0;
+  let endA = a.length;
+  let endB = b.length;
+  while (from < endA && from < endB && a.charCodeAt(from) === b.charCodeAt(from)) from++;
+  while (endA > from && endB > from && a.charCodeAt(endA - 1) === b.charCodeAt(endB - 1)) {
+    endA--;
+    endB--;
+  }
+  const n = endB - from;
   // A hostile megabyte-long name gets rows of its own rather than keeping them alive.
   const [first, second] = n < 4096 ? (rows[0].length > n ? rows : (rows = [new Int32Array(n + 1), new Int32Array(n + 1)])) : [new Int32Array(n + 1), new Int32Array(n + 1)];
   let prev = first;
   let cur = second;
   for (let j = 0; j <= n; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    const ca = a.charCodeAt(i - 1);
+  for (let i = 1; i <= endA - from; i++) {
+    const ca = a.charCodeAt(from + i - 1);
     cur[0] = i;
     let rowMin = i;
     for (let j = 1; j <= n; j++) {
-      const d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca === b.charCodeAt(j - 1) ? 0 : 1));
+      const d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca === b.charCodeAt(from + j - 1) ? 0 : 1));
       cur[j] = d;
       if (d < rowMin) rowMin = d;
     }
