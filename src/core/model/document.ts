@@ -1,7 +1,6 @@
 import { detectKind, type FileKind } from './kinds';
 import { parseJson, parseJsonLines, type ParsedText } from '../text/parse';
 import { LineIndex } from '../text/lines';
-import { commonAffixes } from '../text/unchanged';
 
 /** One file as core sees it: its text, kind, line index and parsed values (trees built as walked). Immutable once built. */
 export interface SuiteDocument {
@@ -45,29 +44,16 @@ class Document implements SuiteDocument {
     readonly text: string,
     readonly version: number | undefined,
     readonly parsed: ParsedText,
-    lines?: LineIndex,
-  ) {
-    this.#lines = lines;
-  }
+  ) {}
 
   /** Most files of a large workspace never get a diagnostic; their line tables are never needed. */
   get lines(): LineIndex {
     return (this.#lines ??= new LineIndex(this.text));
   }
-
-  /**
-   * The line table of an edit of this document, made from this one's when it was built (a file
-   * with findings, open in the editor): made now, so the new document holds no link to this one.
-   */
-  linesAfterEdit(text: string): LineIndex | undefined {
-    if (!this.#lines) return undefined;
-    const { prefix, suffix } = commonAffixes(this.text, text);
-    return LineIndex.afterEdit(this.#lines, text, prefix, suffix);
-  }
 }
 
-function makeDocument(uri: string, kind: FileKind, text: string, version: number | undefined, parsed: ParsedText, lines?: LineIndex): SuiteDocument {
-  return new Document(uri, kind, text, version, parsed, lines);
+function makeDocument(uri: string, kind: FileKind, text: string, version: number | undefined, parsed: ParsedText): SuiteDocument {
+  return new Document(uri, kind, text, version, parsed);
 }
 
 export function createDocument(uri: string, text: string, kind?: FileKind, version?: number): SuiteDocument | undefined {
@@ -77,12 +63,12 @@ export function createDocument(uri: string, text: string, kind?: FileKind, versi
   if (previous && previous.kind === k && previous.text === text) {
     if (previous.version === version) return previous;
     // Same text, new editor version: share the trees, but fixes must carry the new version.
-    return remember(makeDocument(uri, k, text, version, previous.parsed, previous instanceof Document ? previous.linesAfterEdit(text) : undefined));
+    return remember(makeDocument(uri, k, text, version, previous.parsed));
   }
   // An edit of the file: what it left unchanged keeps its values, and all that is kept per value.
   const before = previous && previous.kind === k ? previous : undefined;
   const parsed = k === 'caseLines' ? parseJsonLines(text, before) : parseJson(text, before);
-  return remember(makeDocument(uri, k, text, version, parsed, before instanceof Document ? before.linesAfterEdit(text) : undefined));
+  return remember(makeDocument(uri, k, text, version, parsed));
 }
 
 

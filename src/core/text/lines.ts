@@ -7,20 +7,9 @@ import type { Position, Range } from './types';
 export class LineIndex {
   /** Offsets where lines start, in a typed array: a 130 KB suite has thousands of lines. */
   private readonly starts: Int32Array;
-  /** Whether the text holds a `\r` (then lines may end in CRLF or a lone CR). */
-  private readonly carriageReturns: boolean;
 
-  constructor(
-    readonly text: string,
-    known?: Int32Array,
-  ) {
-    if (known) {
-      this.starts = known;
-      this.carriageReturns = false;
-      return;
-    }
-    this.carriageReturns = text.includes('\r');
-    if (!this.carriageReturns) {
+  constructor(readonly text: string) {
+    if (!text.includes('\r')) {
       // The common case, found with indexOf, which is many times faster than a loop over char codes.
       let count = 1;
       for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
@@ -41,34 +30,6 @@ export class LineIndex {
       }
     }
     this.starts = Int32Array.from(starts);
-  }
-
-  /**
-   * The index of `text`, an edit of the text `before` indexes that left its first `prefix` and last
-   * `suffix` characters as they were (text/unchanged.ts, `commonAffixes`): the line starts in those
-   * parts are taken over, moved after the edit, and only the edited part is read. An edit of one
-   * case of a 1.5 MB suite file read the whole file again for its line breaks. Undefined when a
-   * text holds a `\r` (a CRLF could straddle the edit's ends): then the whole text is read.
-   */
-  static afterEdit(before: LineIndex, text: string, prefix: number, suffix: number): LineIndex | undefined {
-    const middleEnd = text.length - suffix;
-    if (before.carriageReturns || text.lastIndexOf('\r', middleEnd) >= prefix) return undefined;
-    const old = before.starts;
-    // A line starts where the character before it is a break: in the shared start up to `prefix`
-    // itself, in the shared end from the first character after a break there.
-    let head = 0;
-    while (head < old.length && old[head] <= prefix) head++;
-    const shift = before.text.length - text.length;
-    const tailFrom = before.text.length - suffix + 1;
-    let tail = old.length;
-    while (tail > head && old[tail - 1] >= tailFrom) tail--;
-    const middle: number[] = [];
-    for (let i = text.indexOf('\n', prefix); i >= 0 && i < middleEnd; i = text.indexOf('\n', i + 1)) middle.push(i + 1);
-    const starts = new Int32Array(head + middle.length + (old.length - tail));
-    starts.set(old.subarray(0, head), 0);
-    for (let k = 0; k < middle.length; k++) starts[head + k] = middle[k];
-    for (let k = tail; k < old.length; k++) starts[head + middle.length + (k - tail)] = old[k] - shift;
-    return new LineIndex(text, starts);
   }
 
   get lineCount(): number {

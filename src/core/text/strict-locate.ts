@@ -113,37 +113,6 @@ export class StrictLocator {
       while (n < starts.length && starts[n] >= 0 && starts[n] < prefix) n++;
       if (n > 0) this.elements.set(open, starts.slice(0, n));
     }
-    // The properties read of each object, likewise: an edit of one case of a 500-case file placed
-    // the findings of the other 499 by reading their keys again.
-    for (const [open, scan] of before.objects) {
-      if (end && open >= end.from) {
-        if (this.objects.has(open - end.shift)) continue;
-        const d = end.shift;
-        this.objects.set(open - d, {
-          keys: scan.keys.map((k) => k - d),
-          byName: scan.byName && new Map(scan.byName),
-          next: scan.next - d,
-          pending: scan.pending < 0 ? -1 : scan.pending - d,
-          done: scan.done,
-        });
-        continue;
-      }
-      if (open >= prefix || this.objects.has(open)) continue;
-      // The keys read before the shared start are the object's first keys in the new text too; the
-      // value of the last of them may run into the edit, so reading resumes by skipping it there.
-      let n = 0;
-      while (n < scan.keys.length && scan.keys[n + 1] <= prefix) n += 2;
-      if (n === 0) continue;
-      const keys = scan.keys.slice(0, n);
-      if (scan.done && scan.next < prefix) {
-        // Read to its close, which lies in the shared start: all of it holds as it was.
-        this.objects.set(open, { keys, byName: scan.byName && new Map(scan.byName), next: scan.next, pending: -1, done: true });
-        continue;
-      }
-      // Where the last value kept starts: as it was, when it starts in the shared start.
-      const last = n === scan.keys.length && scan.pending >= 0 && scan.pending < prefix ? scan.pending : propertyAt(this.text, keys[n - 2], keys[n - 1]).value;
-      this.objects.set(open, { keys, byName: undefined, next: -1, pending: last, done: false });
-    }
   }
 
   /** Where every element of the array whose `[` is at `open` starts, as the caller read them (the array has no more). */
@@ -194,8 +163,6 @@ export class StrictLocator {
         const after = skipBlank(text, skipValue(text, scan.pending));
         scan.pending = -1;
         if (text.charCodeAt(after) !== 44 /* , */) {
-          // Where the object closes: an edit after it leaves the whole reading true (continueFrom).
-          scan.next = after;
           scan.done = true;
           break;
         }
@@ -240,7 +207,7 @@ const INDEXED_KEYS = 24;
 interface ObjectScan {
   keys: number[];
   byName: Map<string, number> | undefined;
-  /** Start of the next key, once `pending` (the start of the last value read) is skipped; once `done`, where the object closes. */
+  /** Start of the next key, once `pending` (the start of the last value read) is skipped. */
   next: number;
   pending: number;
   done: boolean;
