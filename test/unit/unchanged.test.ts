@@ -4,6 +4,7 @@ import { getNodeValue } from 'jsonc-parser';
 import { parseJson, parseJsonLines, type ParsedText, type PreviousParse } from '../../src/core/text/parse';
 import { commonAffixes } from '../../src/core/text/unchanged';
 import { exactIntegersOf } from '../../src/core/text/exact-numbers';
+import type { JsonPath } from '../../src/core/text/types';
 
 /** The longest common start and (not overlapping it) end, one character at a time. */
 function naiveAffixes(a: string, b: string): { prefix: number; suffix: number } {
@@ -185,7 +186,7 @@ describe('values an edit left unchanged', () => {
     // Where the edit is: a case, a member of the suite before its cases, or one after them.
     const where = fc.constantFrom('case', 'case', 'case', 'before', 'after');
     fc.assert(
-      fc.property(fc.array(caseArb2, { minLength: 1, maxLength: 8 }), fc.nat(), replacement, fc.boolean(), fc.constantFrom('lines', 'comments', 'one line'), where, (cases, at, put, header, layout, spot) => {
+      fc.property(fc.array(caseArb2, { minLength: 1, maxLength: 8 }), fc.nat(), replacement, fc.boolean(), fc.constantFrom('lines', 'comments', 'one line'), where, fc.array(fc.nat(), { maxLength: 6 }), (cases, at, put, header, layout, spot, readFirst) => {
         // Cases on lines of their own, with a comment line before each (as the importers write them), or all on one line.
         const sep = layout === 'comments' ? ',\n  // between\n  ' : layout === 'lines' ? ',\n  ' : ', ';
         const file = (parts: string[], meta = '{"v": 1}', after = '') =>
@@ -195,7 +196,12 @@ describe('values an edit left unchanged', () => {
         const k = at % parts.length;
         const afterText =
           spot === 'case' ? file(parts.map((p, i) => (i === k ? put : p))) : spot === 'before' ? file(parts, `{"v": [${JSON.stringify(put)}]}`) : file(parts, undefined, `, "tail": ${JSON.stringify(put)}`);
-        const edited = reparse(parseJson, beforeText, afterText).parsed;
+        // What the old version's locator read (findings placed there) is taken over by the new one.
+        const before = parseJson(beforeText);
+        const lookups: JsonPath[] = [['suite'], ['meta', 'v'], ['tail'], ['cases', 0, 'absent']];
+        for (const n of readFirst) lookups.push(['cases', n % parts.length, n % 3 === 0 ? 'id' : n % 3 === 1 ? 'note' : 'absent']);
+        for (const n of readFirst) before.roots[0]?.locate?.(lookups[n % lookups.length]);
+        const edited = parseJson(afterText, { text: beforeText, parsed: before });
         const scratch = parseJson(afterText);
         assert.equal(fresh(edited), fresh(scratch));
         assert.deepEqual(edited.issues, scratch.issues);
@@ -206,7 +212,7 @@ describe('values an edit left unchanged', () => {
           for (let i = 0; i < list.length; i++) {
             for (const path of [['cases', i], ['cases', i, 'id'], ['cases', i, 'note']]) assert.deepEqual(root.locate(path), scratch.roots[0].locate(path), JSON.stringify(path));
           }
-          assert.deepEqual(root.locate(['suite']), scratch.roots[0].locate(['suite']));
+          for (const path of [['suite'], ['meta'], ['meta', 'v'], ['tail'], ['cases', 0, 'absent'], ['cases', k, 'id', 'deeper']] as JsonPath[]) assert.deepEqual(root.locate(path), scratch.roots[0].locate(path), JSON.stringify(path));
           // Integers past 2^53 keep their digits, as a fresh parse keeps them.
           list.forEach((c, i) => {
             const kept = (root.value as { cases: object[] }).cases[i];
@@ -216,6 +222,17 @@ describe('values an edit left unchanged', () => {
       }),
       { numRuns: 600, seed: 14 },
     );
+  });
+
+  it('resumes reading an object after an edit between a key it read and that key\'s value', () => {
+    const beforeText = '{"cases": [\n  {"id": "a", "note": "x", "z": 1},\n  {"id": "b"}\n]}';
+    const afterText = beforeText.replace('"note": "x"', '"note":   "x"');
+    const before = parseJson(beforeText);
+    // The old locator read up to `note`: its reading stopped at the start of note's value.
+    before.roots[0].locate!(['cases', 0, 'note']);
+    const edited = parseJson(afterText, { text: beforeText, parsed: before });
+    const scratch = parseJson(afterText);
+    for (const path of [['cases', 0, 'z'], ['cases', 0, 'note'], ['cases', 1, 'id']]) assert.deepEqual(edited.roots[0].locate!(path), scratch.roots[0].locate!(path), JSON.stringify(path));
   });
 
   it('parses afresh an edit outside the cases, even one that keeps the length of the text', () => {
