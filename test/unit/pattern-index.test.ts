@@ -25,6 +25,8 @@ describe('the text a pattern requires', () => {
       ['ab', undefined],
       ['abc|def', undefined],
       ['abc(?i)def', undefined],
+      ['abc(?imsUimsUimsUimsU)def', undefined],
+      ['abcd(?i:x)efgh', { runs: ['abcd', 'efgh'], foldCase: false }],
       ['(?x)abc', undefined],
       ['\\x41bcd', undefined],
       ['abcd\\1', undefined],

@@ -28,6 +28,8 @@ const CLASS_ESCAPES = new Set(['d', 'D', 'w', 'W', 's', 'S', 'b', 'B', 'n', 'r',
 const IDENTITY_ESCAPES = new Set(['^', '$', '\\', '.', '*', '+', '?', '(', ')', '[', ']', '{', '}', '|', '/', '-']);
 /** Flags a leading `(?…)` may set that do not change which characters a literal matches, besides `i`. */
 const INERT_FLAGS = new Set(['m', 's', 'U']);
+/** `(?flags)` that sets flags for the rest of the pattern, read where it starts (sticky). */
+const INLINE_FLAGS = /\(\?[a-zA-Z-]*\)/y;
 
 /**
  * Folds a text as RE2's `(?i)` relates ASCII letters: A–Z to a–z, and the two other characters
@@ -121,17 +123,12 @@ export function requiredText(pattern: string): RequiredText | undefined {
       continue;
     }
     if (c === '|') return undefined;
-    if (c === '(') {
-      // A group's own alternatives and flags stay inside it; it ends the run either way.
-      if (pattern[i + 1] === '?' && /^\(\?[a-zA-Z-]*\)/.test(pattern.slice(i, i + 16))) return undefined;
-      const close = groupEnd(pattern, i);
-      if (close < 0) return undefined;
-      end();
-      i = close;
-      continue;
-    }
-    if (c === '[') {
-      const close = classEnd(pattern, i);
+    if (c === '(' || c === '[') {
+      // Flags set here change how the rest of the pattern reads.
+      INLINE_FLAGS.lastIndex = i;
+      if (c === '(' && INLINE_FLAGS.test(pattern)) return undefined;
+      // A group's own alternatives and flags stay inside it, a class is one character: either ends the run.
+      const close = c === '(' ? groupEnd(pattern, i) : classEnd(pattern, i);
       if (close < 0) return undefined;
       end();
       i = close;

@@ -1,5 +1,5 @@
 import { foldForLiterals, requiredText, type RequiredText } from '../text/literals';
-import type { RespondPattern } from './patterns';
+import type { Predicate, RespondPattern } from './patterns';
 
 /**
  * `respond` patterns over many answers: every adversarial case of a family of thousands against
@@ -12,7 +12,7 @@ import type { RespondPattern } from './patterns';
 
 interface Group<T> {
   entries: T[];
-  respond: RespondPattern['respond'];
+  respond: Extract<Predicate, { state: 'ok' }>;
   required?: RequiredText;
   /** The answer this group was last a candidate for (one test per answer). */
   seen: number;
@@ -101,7 +101,9 @@ export function answerMatcher<T extends { pattern: RespondPattern }>(entries: re
     const now = ++stamp;
     const candidates: Group<T>[] = [];
     const take = (list: Group<T>[] | undefined) => {
-      if (list) for (const g of list) if (g.seen !== now) {
+      if (!list) return;
+      for (const g of list) {
+        if (g.seen === now) continue;
         g.seen = now;
         candidates.push(g);
       }
@@ -114,8 +116,8 @@ export function answerMatcher<T extends { pattern: RespondPattern }>(entries: re
       for (let i = 0; i + 3 <= f.length; i++) take(foldedIndex.get(trigram(f, i)));
     }
     const out: T[] = [];
-    for (const g of always) if (g.respond.state === 'ok' && g.respond.test(text)) for (const e of g.entries) out.push(e);
-    for (const g of candidates) if (holds(g, text, foldedText) && g.respond.state === 'ok' && g.respond.test(text)) for (const e of g.entries) out.push(e);
+    for (const g of always) if (g.respond.test(text)) for (const e of g.entries) out.push(e);
+    for (const g of candidates) if (holds(g, text, foldedText) && g.respond.test(text)) for (const e of g.entries) out.push(e);
     if (out.length > 1) out.sort((a, b) => order.get(a)! - order.get(b)!);
     answers.set(text, out);
     return out;
