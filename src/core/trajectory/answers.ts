@@ -18,6 +18,9 @@ interface Group<T> {
   seen: number;
 }
 
+/** Keys a group's index key is chosen among. */
+const GRAMS = 64;
+
 /** Three code units as one number: a key with no string built per position of an answer. */
 function trigram(s: string, i: number): number {
   return (s.charCodeAt(i) * 65536 + s.charCodeAt(i + 1)) * 65536 + s.charCodeAt(i + 2);
@@ -57,11 +60,12 @@ export function answerMatcher<T extends { pattern: RespondPattern }>(entries: re
     }
     g.entries.push(e);
   }
-  // Each indexed group under the three characters of its required text that the fewest groups share.
+  // Each indexed group under the three characters of its required text that the fewest groups share,
+  // chosen among the first GRAMS of them: a pattern of 4,096 plain characters offers no better key.
   const counts = new Map<number, number>();
   const gramsOf = (g: Group<T>): Set<number> => {
     const grams = new Set<number>();
-    for (const run of g.required!.runs) for (let i = 0; i + 3 <= run.length; i++) grams.add(trigram(run, i));
+    for (const run of g.required!.runs) for (let i = 0; i + 3 <= run.length && grams.size < GRAMS; i++) grams.add(trigram(run, i));
     return grams;
   };
   const always: Group<T>[] = [];
