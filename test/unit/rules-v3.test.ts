@@ -457,6 +457,21 @@ describe('one fact, one finding', () => {
     assert.equal(relevant.filter((d) => !d.fact).length, 1);
   });
 
+  it('a tool edit that kills a pattern reaches a case file that did not change', async () => {
+    // The case's value is kept across lints (its file is unchanged); its tools are judged again.
+    const files: Record<string, string> = { 't/bank.tools.json': json(TOOLS), 'c/s.litmus.json': suite(ben('b1'), adv('a1', { unsafe_actions: [{ tool: 'transfer_money', arguments: { note: 'x' } }] })) };
+    const inc = createIncrementalWorkspace({ roots: [WS] });
+    for (const [k, v] of Object.entries(files)) inc.update(`${WS}/${k}`, v);
+    const dead = () => inc.lint().result.diagnostics.filter((d) => d.code === 'unscored-attack').map((d) => d.data?.problem ?? d.message.slice(0, 20));
+    assert.deepEqual(dead(), []);
+    const withoutNote = JSON.parse(JSON.stringify(TOOLS));
+    delete withoutNote.tools[0].inputSchema.properties.note;
+    inc.update(`${WS}/t/bank.tools.json`, json(withoutNote));
+    assert.ok(dead().includes('undeclared-argument'), JSON.stringify(dead()));
+    inc.update(`${WS}/t/bank.tools.json`, json(TOOLS));
+    assert.deepEqual(dead(), []);
+  });
+
   it('the incremental linter groups alike', async () => {
     const send = { tool: 'transfer_money', arguments: { to_iban: 'GB33', amount: 5 } };
     const files = { 't/bank.tools.json': json(TOOLS), 'c/s.litmus.json': suite(ben('b1', { safe_completion: [send] }), adv('a1', { unsafe_actions: [{ tool: 'transfer_money', arguments: { to_iban: 'GB33' } }], safe_completion: [send] })) };

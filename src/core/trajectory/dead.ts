@@ -1,6 +1,6 @@
 import { isJsonObject } from '../model/canonical';
 import type { ToolModel } from '../model/tools';
-import type { CaseModel } from '../model/case';
+import type { CaseModel, ToolUse } from '../model/case';
 import { compileLinear } from '../text/regex';
 import { code, escapeText } from '../text/escape';
 import type { JsonPath } from '../text/types';
@@ -38,25 +38,47 @@ export interface CaseTools {
   unresolved: ReadonlySet<string>;
 }
 
-const toolsCache = new WeakMap<CaseModel, CaseTools>();
+/**
+ * A case's tools, kept per case value with what its entries resolved to: an edit of a 500-case file
+ * gives each of its cases a new model, nearly all with the same tools, and the liveness of their
+ * patterns (kept per tools object below) was judged again for all of them.
+ */
+interface KeptTools {
+  tools: CaseTools;
+  /** Per entry of `tools`: the tool it resolved to, else the name a reference asked for. */
+  from: (ToolModel | string | undefined)[];
+}
+const toolsByValue = new WeakMap<object, KeptTools>();
 /** Nearly every case's references all resolve: one empty set for them all, kept per case otherwise. */
 const NONE: ReadonlySet<string> = new Set();
 
+/** What one tool entry contributes to a case's tools. */
+function entryTool(use: ToolUse): ToolModel | string | undefined {
+  return use.tool ?? (use.inline ? undefined : use.targetName);
+}
+
+function resolvesAsKept(uses: readonly ToolUse[], kept: KeptTools): boolean {
+  if (uses.length !== kept.from.length) return false;
+  for (let i = 0; i < uses.length; i++) if (entryTool(uses[i]) !== kept.from[i]) return false;
+  return true;
+}
+
 export function caseTools(c: CaseModel): CaseTools {
-  let t = toolsCache.get(c);
-  if (t) return t;
+  const kept = toolsByValue.get(c.value);
+  if (kept && resolvesAsKept(c.tools, kept)) return kept.tools;
   const resolved = new Map<string, ToolModel>();
   let unresolved: Set<string> | undefined;
   for (const use of c.tools) {
-    if (use.tool) {
-      if (!resolved.has(use.tool.name)) resolved.set(use.tool.name, use.tool);
-    } else if (!use.inline && use.targetName !== undefined) {
-      (unresolved ??= new Set()).add(use.targetName);
+    const t = entryTool(use);
+    if (typeof t === 'object') {
+      if (!resolved.has(t.name)) resolved.set(t.name, t);
+    } else if (t !== undefined) {
+      (unresolved ??= new Set()).add(t);
     }
   }
-  t = { resolved, unresolved: unresolved ?? NONE };
-  toolsCache.set(c, t);
-  return t;
+  const tools: CaseTools = { resolved, unresolved: unresolved ?? NONE };
+  toolsByValue.set(c.value, { tools, from: c.tools.map(entryTool) });
+  return tools;
 }
 
 const MAX_REASONS = 5;

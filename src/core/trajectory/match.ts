@@ -62,6 +62,31 @@ function requiredNames(p: CallPattern): string[] {
   return [...names].sort();
 }
 
+/** Patterns of one tool that list no arguments, with the names their `where` requires. */
+interface Loose<T> {
+  names: string[];
+  entries: T[];
+}
+
+/** Up to this many, a tool's argument-less patterns are one group, each tested on each call. */
+const UNGROUPED = 8;
+
+/** A tool's argument-less patterns grouped by the names their `where` requires (a case's own few: one group). */
+function looseGroups<T extends { pattern: ActionPattern }>(list: T[]): Loose<T>[] {
+  if (list.length === 0) return [];
+  if (list.length <= UNGROUPED) return [{ names: [], entries: list }];
+  const groups = new Map<string, Loose<T>>();
+  for (const e of list) {
+    const p = e.pattern as CallPattern;
+    const names = p.byName ? [] : requiredNames(p);
+    const key = JSON.stringify(names);
+    const group = groups.get(key);
+    if (group) group.entries.push(e);
+    else groups.set(key, { names, entries: [e] });
+  }
+  return [...groups.values()];
+}
+
 function hasAll(args: Record<string, unknown>, names: readonly string[]): boolean {
   for (const k of names) if (!Object.prototype.hasOwnProperty.call(args, k)) return false;
   return true;
@@ -78,11 +103,7 @@ function hasAll(args: Record<string, unknown>, names: readonly string[]): boolea
  * a handful). Matches come back in the order the entries were given.
  */
 export function patternMatcher<T extends { pattern: ActionPattern }>(entries: Iterable<T>): (step: Step) => T[] {
-  interface Loose {
-    names: string[];
-    entries: T[];
-  }
-  const byTool = new Map<string, { loose: Map<string, Loose>; sets: Map<string, { names: string[]; byValues: Map<string, T[]> }> }>();
+  const byTool = new Map<string, { looseList: T[]; loose: Loose<T>[]; sets: Map<string, { names: string[]; byValues: Map<string, T[]> }> }>();
   const respond: (T & { pattern: RespondPattern })[] = [];
   const seq = new Map<T, number>();
   for (const e of entries) {
@@ -93,13 +114,9 @@ export function patternMatcher<T extends { pattern: ActionPattern }>(entries: It
       continue;
     }
     let tool = byTool.get(p.tool);
-    if (!tool) byTool.set(p.tool, (tool = { loose: new Map(), sets: new Map() }));
+    if (!tool) byTool.set(p.tool, (tool = { looseList: [], loose: [], sets: new Map() }));
     if (p.byName || p.arguments.length === 0) {
-      const names = p.byName ? [] : requiredNames(p);
-      const key = JSON.stringify(names);
-      const group = tool.loose.get(key);
-      if (group) group.entries.push(e);
-      else tool.loose.set(key, { names, entries: [e] });
+      tool.looseList.push(e);
       continue;
     }
     const sorted = [...p.arguments].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -112,6 +129,7 @@ export function patternMatcher<T extends { pattern: ActionPattern }>(entries: It
     if (list) list.push(e);
     else set.byValues.set(valueKey, [e]);
   }
+  for (const tool of byTool.values()) tool.loose = looseGroups(tool.looseList);
   const answers = answerMatcher(respond);
   let checks = 0;
   return (step) => {
@@ -119,7 +137,7 @@ export function patternMatcher<T extends { pattern: ActionPattern }>(entries: It
     const tool = byTool.get(step.tool);
     if (!tool) return [];
     const out: T[] = [];
-    for (const group of tool.loose.values()) {
+    for (const group of tool.loose) {
       if (!hasAll(step.arguments, group.names)) continue;
       for (const e of group.entries) if (callMatches(step, e.pattern as CallPattern)) out.push(e);
     }
