@@ -5,7 +5,7 @@ import { caseLabels, coverIndex, type Label } from './labels';
 import { scanTool, type PayloadHit } from './scan';
 import { sharedVerdicts, type VerdictCache } from './verdicts';
 import { pushTo } from '../text/multimap';
-import { replacedByOverrides, overridesOf } from '../model/environment';
+import { replacedByOverrides, overridesOf, type EnvironmentFile } from '../model/environment';
 import { normalizeUri } from '../model/uri';
 import { environmentAffinity, sameTools, scanCaseSurfaces, scanEnvironmentFile, type SurfaceHit } from './surfaces';
 
@@ -151,11 +151,18 @@ export function analyseInjection(index: WorkspaceIndex, surfacesOf?: (uri: strin
   const envUsers = new Map<string, CaseModel[]>();
   const caseHits = new Map<CaseModel, SurfaceHit[]>();
   const envCaseHits = new Map<CaseModel, SurfaceHit[]>();
+  // Thousands of cases share one environment file: its URI is normalised once for a run of them.
+  let lastEnv: EnvironmentFile | undefined;
+  let lastEnvUri = '';
   for (const c of index.cases) {
     const env = c.environment;
     const scanned = !surfacesOf || surfacesOf(c.doc.uri);
     if (env?.file && !env.problem) {
-      pushTo(envUsers, normalizeUri(env.file.doc.uri), c);
+      if (env.file !== lastEnv) {
+        lastEnv = env.file;
+        lastEnvUri = normalizeUri(env.file.doc.uri);
+      }
+      pushTo(envUsers, lastEnvUri, c);
       if (!scanned) continue;
       const mine = environmentAffinity(env.file, c, optsFor(env.file.doc.uri));
       const live = mine.length ? mine.filter((h) => !replacedByOverrides(h.path, overridesOf(c.value, c.path))) : mine;
