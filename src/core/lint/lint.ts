@@ -212,7 +212,7 @@ export function knownRuleIds(rules: readonly Rule[]): readonly string[] {
  * not built in (a plugin's) carries its default severity and docs link on its findings, since the
  * registry does not know it.
  */
-export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unknown>, configIndex: WorkspaceIndex = index, ruleIds: readonly string[] = RULE_IDS): Finding[] {
+export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unknown>, configIndex: WorkspaceIndex = index, ruleIds: readonly string[] = RULE_IDS, keeps?: (uri: string) => boolean): Finding[] {
   const findings: Finding[] = [];
   const extra = !RULES.has(rule.meta.id);
   const ctx: RuleContext = {
@@ -224,6 +224,7 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
       : (f) => findings.push({ ...f, rule: rule.meta.id }),
     ruleIds,
   };
+  if (keeps) ctx.keeps = keeps;
   try {
     rule.check(ctx);
   } catch (e) {

@@ -48,6 +48,12 @@ export interface RuleContext {
   report(finding: Omit<Finding, 'rule'>): void;
   /** Every rule id of the linter, for rules that check names of rules (suppressions). */
   ruleIds: readonly string[];
+  /**
+   * Whether findings placed in this document are kept this run. The incremental linter runs a rule
+   * over every document its findings read and keeps those of the documents it re-judges: a rule may
+   * skip a case whose every finding would land in a document not kept. Absent: every one is kept.
+   */
+  keeps?(uri: string): boolean;
 }
 
 /**
