@@ -429,6 +429,36 @@ describe('incremental analysis', () => {
     assert.deepEqual(view(result.diagnostics), view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics));
   });
 
+  it('re-judges the payloads and labels of an edited file\'s data surfaces, and only there', () => {
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    ws.update(`${WS}/t.tools.json`, JSON.stringify({ tools: [{ name: 'read', description: 'Reads.', inputSchema: { type: 'object' } }] }));
+    const adversarial = (id: string, task: string, extra: Record<string, unknown>) => ({ instance_id: id, arm: 'adversarial', probe: 'prompt_injection', family: 'f', task, tools: ['t.tools.json#read'], ...extra });
+    const a = (task: string) =>
+      JSON.stringify({
+        cases: [
+          // An unlabelled payload in a tool output, one labelled, and a label taken on trust (FORMAT §4).
+          adversarial('a1', task, { tool_outputs: [{ tool: 'read', output: { msg: PAYLOAD } }] }),
+          adversarial('a2', task, { tool_outputs: [{ tool: 'read', output: { msg: PAYLOAD } }], injection_field: '#/tool_outputs/0/output/msg' }),
+          adversarial('a3', task, { tool_outputs: [{ tool: 'read', output: { msg: 'All good.' } }], injection_field: '#/tool_outputs/0/output/msg' }),
+        ],
+      });
+    const b = (task: string) => JSON.stringify({ instance_id: 'b1', arm: 'benign', family: 'f', task, tools: ['t.tools.json#read'], tool_outputs: [{ tool: 'read', output: { msg: PAYLOAD } }] });
+    ws.update(`${WS}/a.litmus.json`, a('t'));
+    ws.update(`${WS}/b.litmus.json`, b('t'));
+    ws.lint();
+    for (const [uri, text] of [
+      ['a.litmus.json', a('t2')],
+      ['b.litmus.json', b('t2')],
+    ]) {
+      ws.update(`${WS}/${uri}`, text);
+      const { result } = ws.lint();
+      assert.equal(ws.lastRun().full, false);
+      const scratch = lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics;
+      assert.ok(scratch.filter((d) => d.code === 'injection-payload').length >= 4, 'payloads found and labels trusted in both files');
+      assert.deepEqual(view(result.diagnostics), view(scratch), uri);
+    }
+  });
+
   it('keeps the model of every tool entry an edit did not touch, so its scan carries over', () => {
     const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } });
     const uri = `${WS}/stable/t.tools.json`;

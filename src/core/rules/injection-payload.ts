@@ -33,8 +33,9 @@ export const meta: RuleMeta = {
 };
 
 /** Data-surface payloads (FORMAT §3a), where they stand: environment file, inline environment, override value, tool output, task. */
-function surfaceFindings(analysis: InjectionAnalysis, report: Parameters<Rule['check']>[0]['report']): void {
+function surfaceFindings(analysis: InjectionAnalysis, report: Parameters<Rule['check']>[0]['report'], kept: (uri: string) => boolean): void {
   for (const hit of analysis.surfaceHits) {
+    if (!kept(hit.uri)) continue;
     const labels = analysis.labelsOf.get(hit) ?? [];
     const decoded = hit.verdict.decoded;
     const shown = quote(hit.text) + (decoded !== undefined && decoded !== hit.text ? ` (reads as ${quote(decoded, 50)})` : '');
@@ -77,7 +78,10 @@ export const injectionPayload: Rule = {
   meta,
   check(ctx) {
     const analysis = injectionAnalysis(ctx);
+    // Every finding stands where its payload or label is: none in a document this run drops is built.
+    const kept = (uri: string) => !ctx.keeps || ctx.keeps(uri);
     for (const hit of analysis.hits) {
+      if (!kept(hit.uri)) continue;
       const labels = analysis.labelsOf.get(hit) ?? [];
       const data = hitData(analysis, hit);
       // The raw text, escaped, is what the author must find in the file; the decoded text says what it means.
@@ -102,8 +106,8 @@ export const injectionPayload: Rule = {
         data,
       });
     }
-    surfaceFindings(analysis, (f) => ctx.report(f));
-    trustedLabels(analysis, (f) => ctx.report(f));
+    surfaceFindings(analysis, (f) => ctx.report(f), kept);
+    trustedLabels(analysis, (f) => ctx.report(f), kept);
   },
 };
 
@@ -113,11 +117,11 @@ export const injectionPayload: Rule = {
  * where its attack sits. Said as a hint on the label, so a reader can count what was confirmed and
  * what was only declared.
  */
-function trustedLabels(analysis: InjectionAnalysis, report: Parameters<Rule['check']>[0]['report']): void {
+function trustedLabels(analysis: InjectionAnalysis, report: Parameters<Rule['check']>[0]['report'], kept: (uri: string) => boolean): void {
   const confirming = new Set<unknown>();
   for (const labels of analysis.labelsOf.values()) for (const l of labels) confirming.add(l);
   for (const label of analysis.labels) {
-    if (confirming.has(label) || !label.target || !label.dataSurface || !label.holdsStrings) continue;
+    if (confirming.has(label) || !label.target || !label.dataSurface || !label.holdsStrings || !kept(label.case.doc.uri)) continue;
     report({
       at: { uri: label.case.doc.uri, root: label.case.root, path: label.path },
       message: `injection_field ${code(label.text, 80)} of ${code(label.case.id ?? '?')} is taken on trust: the detector finds no payload there (on data surfaces the label is believed, FORMAT §4)`,
