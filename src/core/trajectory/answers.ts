@@ -18,9 +18,6 @@ interface Group<T> {
   seen: number;
 }
 
-/** Up to this many patterns, each is tested on each answer. */
-const DIRECT = 8;
-
 /** Keys a group's index key is chosen among. */
 const GRAMS = 64;
 
@@ -46,8 +43,6 @@ function holds(g: Group<unknown>, exact: string, folded: () => string): boolean 
 /** A matcher of answer texts against respond patterns: the entries whose pattern accepts the text, in the order given. */
 export function answerMatcher<T extends { pattern: RespondPattern }>(entries: readonly T[]): (text: string) => T[] {
   if (entries.length === 0) return () => [];
-  // A case's own patterns, or a family of six: testing each costs less than building the index.
-  if (entries.length <= DIRECT) return (text) => entries.filter((e) => e.pattern.respond.state === 'ok' && e.pattern.respond.test(text));
   const order = new Map<T, number>();
   const bySchema = new Map<string, Group<T>>();
   const groups: Group<T>[] = [];

@@ -68,7 +68,11 @@ interface Loose<T> {
   entries: T[];
 }
 
-/** Up to this many, a tool's argument-less patterns are one group, each tested on each call. */
+/**
+ * Up to this many, a tool's argument-less patterns are one group and respond patterns go unindexed,
+ * each tested on each step: for a case's own patterns, or a family of six, the indexes cost more
+ * than they save.
+ */
 const UNGROUPED = 8;
 
 /** A tool's argument-less patterns grouped by the names their `where` requires (a case's own few: one group). */
@@ -130,10 +134,10 @@ export function patternMatcher<T extends { pattern: ActionPattern }>(entries: It
     else set.byValues.set(valueKey, [e]);
   }
   for (const tool of byTool.values()) tool.loose = looseGroups(tool.looseList);
-  const answers = answerMatcher(respond);
+  const answers = respond.length > UNGROUPED ? answerMatcher(respond) : undefined;
   let checks = 0;
   return (step) => {
-    if (step.kind === 'respond') return answers(step.text);
+    if (step.kind === 'respond') return answers ? answers(step.text) : respond.filter((e) => respondMatches(step, e.pattern));
     const tool = byTool.get(step.tool);
     if (!tool) return [];
     const out: T[] = [];
