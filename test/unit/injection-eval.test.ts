@@ -54,7 +54,7 @@ describe('injection eval scoring', () => {
 describe('npm run eval on a folder that is not there (issue 23)', function () {
   this.timeout(60000);
   const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
-  const { existsSync, mkdtempSync } = require('node:fs') as typeof import('node:fs');
+  const { existsSync, mkdtempSync, rmSync } = require('node:fs') as typeof import('node:fs');
   const { join, resolve } = require('node:path') as typeof import('node:path');
   const { tmpdir } = require('node:os') as typeof import('node:os');
   const root = resolve(__dirname, '../../..');
@@ -63,11 +63,15 @@ describe('npm run eval on a folder that is not there (issue 23)', function () {
   it('says so in one line and exits 2, for a corpus, an empty folder and the benchmarks, with no stack trace', function () {
     if (!existsSync(evalJs)) this.skip();
     const empty = mkdtempSync(join(tmpdir(), 'litmus-eval-'));
-    for (const args of [['../no-such-shared/corpus'], [empty], ['--benchmarks', '../no-such-shared/benchmarks']]) {
-      const run = spawnSync(process.execPath, [evalJs, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, INIT_CWD: root } });
-      assert.equal(run.status, 2, args.join(' '));
-      assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
-      assert.doesNotMatch(run.stderr, /\n\s+at |Error: ENOENT/);
+    try {
+      for (const args of [['../no-such-shared/corpus'], [empty], ['--benchmarks', '../no-such-shared/benchmarks']]) {
+        const run = spawnSync(process.execPath, [evalJs, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, INIT_CWD: root } });
+        assert.equal(run.status, 2, args.join(' '));
+        assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+        assert.doesNotMatch(run.stderr, /\n\s+at |Error: ENOENT/);
+      }
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
     }
   });
 });
