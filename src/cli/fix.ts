@@ -1,5 +1,6 @@
 import { applyChanges, type LintDiagnostic, type TextChange, type WorkspaceIndex } from '../core';
 import { autoFixable } from './format/context';
+import { appendAll } from '../core/text/multimap';
 
 export interface AppliedFix {
   uri: string;
@@ -69,7 +70,7 @@ export function planFixes(
     if (clash) continue;
     for (const g of groups) {
       const list = changes.get(g.uri) ?? [];
-      list.push(...g.edits.map((e) => ({ offset: e.offset, length: e.length, content: e.newText })));
+      appendAll(list, g.edits.map((e) => ({ offset: e.offset, length: e.length, content: e.newText })));
       changes.set(g.uri, list);
     }
     done.add(key);

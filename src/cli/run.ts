@@ -52,6 +52,7 @@ import { applyRuleOptions, parseRuleOptions } from './rule-options';
 import { terminalWidth } from './terminal';
 import { INFORMATION_URI, TOOL_NAME, TOOL_VERSION } from './version';
 import { loadPlugins, pluginScope, type LoadedPlugins } from '../node/plugins';
+import { appendAll } from '../core/text/multimap';
 
 /**
  * The formats whose report is a JSON value, which can be written out in pieces when it is huge
@@ -662,7 +663,7 @@ async function fixLoop(
       texts.set(uri, text);
       overlays.set(uri, { text });
     }
-    applied.push(...plan.applied);
+    appendAll(applied, plan.applied);
     loaded = await load();
     diagnostics = lint(loaded);
   }

@@ -4,6 +4,8 @@
  * file is a false positive; results elsewhere in a poisoned file are off-target, not false positives.
  */
 
+import { appendAll } from '../core/text/multimap';
+
 export interface CorpusLabel {
   file: string;
   line: number;
@@ -88,13 +90,13 @@ export function score(labels: CorpusLabel[], results: Result[], benign: BenignFi
     bump(s.byEncoding, label.encoding, hit);
     bump(s.bySource, label.source, hit);
     bump(s.byVariant, variantKey(label), hit);
-    s.offTarget.push(...found.filter((r) => !onTarget.includes(r)));
+    appendAll(s.offTarget, found.filter((r) => !onTarget.includes(r)));
   }
   for (const b of benign) {
     s.candidateStrings += b.candidateStrings;
     s.benignTools += b.tools;
     const found = byFile.get(b.file) ?? [];
-    s.falsePositives.push(...found);
+    appendAll(s.falsePositives, found);
     s.flaggedTools += new Set(found.map((r) => r.tool ?? -1)).size;
   }
   return s;

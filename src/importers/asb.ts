@@ -2,6 +2,7 @@ import { readme } from './readme';
 import { isObject, need, obj, parseJsonFile, parseJsonLines, runImporter, str, summarize, type ImportBody } from './run';
 import { SourceError, type ImportOptions, type ImportResult, type OutputFile, type SourceReader } from './types';
 import { comments, fileName, has, jsonText, pad, PathClaims, suiteFile, toolRef, toolsFile, type CaseRecord, type Json, type SuiteEntry } from './write';
+import { appendAll } from '../core/text/multimap';
 
 /**
  * Agent Security Bench: agent × task × attacker tool × attack type × injection method. The two
@@ -89,7 +90,7 @@ function body(source: SourceReader, options: ImportOptions): ImportBody {
     attack.set(agent, list);
   });
 
-  warnings.push(...sharedGoals(attack));
+  appendAll(warnings, sharedGoals(attack));
 
   const all: CaseRecord[] = [];
   const counts: [string, number][] = [];
@@ -194,10 +195,10 @@ function body(source: SourceReader, options: ImportOptions): ImportBody {
     for (const m of METHODS) {
       const entries = byMethod.get(m.id)!;
       files.push({ path: `cases/${seg}/${m.id}.litmus.json`, text: suiteFile(header(`${m.name}: task × attacker tool × attack type`), name, entries) });
-      all.push(...entries.map((e) => e.value));
+      appendAll(all, entries.map((e) => e.value));
       counts.push([`${agent}: ${m.id}`, entries.length]);
     }
-    all.push(...controls.map((e) => e.value));
+    appendAll(all, controls.map((e) => e.value));
     counts.push([`${agent}: derived controls`, controls.length]);
   }
   counts.push(['cases in all', all.length]);

@@ -4,6 +4,7 @@ import { type Fix, type LintDiagnostic, normalizeUri } from '../core';
 import { diagnosticKey, keyOf, toLspDiagnostic } from './diagnostics';
 import { SELECT_RANGE_COMMAND, SHOW_RULE_DOCS_COMMAND } from './protocol';
 import { suppressionEdit, UNSUPPRESSIBLE } from './suppress';
+import { appendAll } from '../core/text/multimap';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.litmus`;
 
@@ -80,10 +81,10 @@ export function fixAllAction(uri: string, current: readonly LintDiagnostic[], ve
     const spans = fix.edits.flatMap((e) => e.edits.map((x) => ({ start: x.offset, end: x.offset + x.length })));
     const clash = spans.some((s) => taken.some((t) => (s.start < t.end && t.start < s.end) || s.start === t.start));
     if (clash) continue;
-    taken.push(...spans);
+    appendAll(taken, spans);
     for (const e of fix.edits) {
       version = e.version;
-      edits.push(...e.edits.map((x) => ({ range: x.range, newText: x.newText })));
+      appendAll(edits, e.edits.map((x) => ({ range: x.range, newText: x.newText })));
     }
     fixed.push(d);
   }

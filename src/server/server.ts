@@ -40,6 +40,7 @@ import { buildReportView } from './report-view';
 import { createScheduler } from './scheduler';
 import { readSettings } from './settings';
 import { createWorkspaceState, type GroupResult } from './workspace-state';
+import { appendAll } from '../core/text/multimap';
 
 /** Quiet time after a keystroke before a lint starts. */
 export const DEBOUNCE_MS = 150;
@@ -140,7 +141,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
       out.hints += s.counts.hints;
       out.files += s.files;
       out.filesWithProblems += s.withProblems;
-      out.oversized.push(...s.oversized);
+      appendAll(out.oversized, s.oversized);
     }
     return out;
   };
@@ -391,10 +392,10 @@ export function startServer(connection: Connection, fs: FileSystem): void {
       if (token.isCancellationRequested || shutDown) return [];
     }
     if (wants(only, CodeActionKind.QuickFix)) {
-      actions.push(...quickFixes(state.diagnostics(uri), sent, versionOf, params.range));
+      appendAll(actions, quickFixes(state.diagnostics(uri), sent, versionOf, params.range));
       // Offered on the text the editor has now; a suppression's edit is tied to that version.
       const doc = documents.get(uri);
-      if (doc && state.lintedVersion(uri) === doc.version) actions.push(...ruleActions(state.diagnostics(uri), sent, doc, showDocumentCapability, params.range));
+      if (doc && state.lintedVersion(uri) === doc.version) appendAll(actions, ruleActions(state.diagnostics(uri), sent, doc, showDocumentCapability, params.range));
     }
     if (only && wants(only, FIX_ALL_KIND)) {
       const all = await upToDateFixAll(uri);

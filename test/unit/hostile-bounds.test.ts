@@ -15,6 +15,7 @@ import {
   quote,
   resolveLocation,
   type LoadOptions,
+  type Rule,
 } from '../../src/core';
 import { diagnosticProblems } from '../hostile/check';
 
@@ -159,6 +160,21 @@ describe('bounds: big values', () => {
     const lines = Array.from({ length: 10_000 }, (_, i) => caseJson(`c${i}`, { arm: i % 2 ? 'benign' : 'adversarial', probe: i % 2 ? undefined : 'goal_drift', paired_with: `c${i ^ 1}`, drift_terminal_state: 'done', terminal_state: 'done' }));
     const { loaded } = await lint({ 'a.litmus.jsonl': lines.join('\n') });
     assert.equal(loaded.index.cases.length, 10_000);
+  });
+
+  it('a rule that reports 300,000 findings is placed, not overflowed (no spread of its findings as arguments)', async function () {
+    this.timeout(120_000);
+    const fs = memoryFileSystem({ [`${WS}/a.litmus.json`]: JSON.stringify({ cases: [JSON.parse(caseJson('c0'))] }) });
+    const loaded = await loadWorkspace(fs, [WS]);
+    const c = loaded.index.cases[0];
+    const flood: Rule = {
+      meta: { id: 'flood', defaultSeverity: 'warning', from: 'card', description: 'Reports one finding per call, many times.' },
+      check(ctx) {
+        for (let i = 0; i < 300_000; i++) ctx.report({ at: { uri: c.doc.uri, root: c.root, path: [...c.path, 'task'] }, message: `finding ${i}` });
+      },
+    };
+    const { diagnostics } = lintIndex(loaded.index, { rules: [flood] });
+    assert.equal(diagnostics.length, 300_000);
   });
 });
 

@@ -3,6 +3,8 @@
  * Each decoder returns only text that reads as text, so a hash or an ID never becomes "decoded".
  */
 
+import { appendAll } from '../text/multimap';
+
 const MAX_TOKEN = 8192;
 
 const UNSPACED_LETTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
@@ -327,7 +329,7 @@ export function decodeLayer(text: string, ws?: readonly string[]): Decoded[] {
     const s = utf8(bytes);
     if (s && readable(s)) out.push({ encoding: 'hex', text: s });
   }
-  if (text.length >= 40 && (text.includes(' ') || text.includes(','))) out.push(...spelledBytes(text, ws));
+  if (text.length >= 40 && (text.includes(' ') || text.includes(','))) appendAll(out, spelledBytes(text, ws));
   const pct = decodePercent(text);
   if (pct && pct !== text && readable(pct)) out.push({ encoding: 'percent', text: pct });
   const ent = decodeEntities(text);

@@ -4,6 +4,7 @@ import type { JsonPath } from '../text/types';
 import { detectText, isPayload, type Slot, type StringVerdict } from './detect';
 import { topicStems } from './prose';
 import type { VerdictCache } from './verdicts';
+import { appendAll } from '../text/multimap';
 
 /** A string the detector judged to be a payload, where it stands. */
 export interface StringHit {
@@ -185,7 +186,7 @@ function propertyNames(schema: unknown, out: string[], depth: number): void {
   if (Array.isArray(schema)) schema.forEach((s) => propertyNames(s, out, depth + 1));
   else if (isJsonObject(schema)) {
     for (const [k, v] of Object.entries(schema)) {
-      if (k === 'properties' && isJsonObject(v)) out.push(...Object.keys(v));
+      if (k === 'properties' && isJsonObject(v)) appendAll(out, Object.keys(v));
       if (k !== 'default' && k !== 'examples' && k !== 'const' && k !== 'enum') propertyNames(v, out, depth + 1);
     }
   }

@@ -2,7 +2,7 @@ import { suppressionsOf } from '../model/suppressions';
 import type { WorkspaceIndex } from '../model/workspace';
 import { ALL_RULES } from '../rules/index';
 import type { Finding } from '../rules/types';
-import { pushTo } from '../text/multimap';
+import { pushTo, appendAll } from '../text/multimap';
 import { compareDiagnostics, knownRuleIds, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { applySuppressions } from './suppress';
 import { groupFacts } from './facts';
@@ -15,7 +15,7 @@ export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): Lin
   const ruleIds = knownRuleIds(rules);
   for (const rule of rules) {
     if (options.isCancelled?.()) return { diagnostics: [], cancelled: true };
-    findings.push(...runRule(rule, index, memo, index, ruleIds));
+    appendAll(findings, runRule(rule, index, memo, index, ruleIds));
   }
   const only = options.onlyUris;
   const placed = placeFindings(findings, index, only ? (uri) => only.has(uri) : undefined);
@@ -33,6 +33,6 @@ function suppressed(index: WorkspaceIndex, diagnostics: LintDiagnostic[], option
   for (const d of diagnostics) pushTo(byUri, d.uri, d);
   const carrying = new Set(carriers.map((c) => c.uri));
   const out = diagnostics.filter((d) => !carrying.has(d.uri));
-  for (const doc of carriers) out.push(...applySuppressions(index, doc, byUri.get(doc.uri) ?? [], ran, options.keepSuppressed));
+  for (const doc of carriers) appendAll(out, applySuppressions(index, doc, byUri.get(doc.uri) ?? [], ran, options.keepSuppressed));
   return out.sort(compareDiagnostics);
 }

@@ -8,6 +8,7 @@ import { formatPointer, parsePointer, pathStartsWith } from '../text/pointer';
 import type { JsonPath } from '../text/types';
 import { caseField, setCaseField, stringsOf, valueAt } from './case-fields';
 import type { Rule, RuleContext, RuleMeta } from './types';
+import { appendAll } from '../text/multimap';
 
 /**
  * An adversarial case whose attack is the user's own request (FORMAT §3d): the payload is labelled
@@ -82,10 +83,10 @@ function mayHaveDataPayload(ctx: RuleContext, c: CaseModel): boolean {
 function near(index: WorkspaceIndex, p: DataPayload, anchors: string[]): boolean {
   const hay: string[] = [];
   for (const step of p.path) if (typeof step === 'string') hay.push(step);
-  hay.push(...stringsOf(valueAt(index, p.uri, p.root, p.path), 1 << 16));
+  appendAll(hay, stringsOf(valueAt(index, p.uri, p.root, p.path), 1 << 16));
   const parent = p.path.length ? valueAt(index, p.uri, p.root, p.path.slice(0, -1)) : undefined;
   if (parent && typeof parent === 'object' && !Array.isArray(parent)) {
-    for (const v of Object.values(parent)) if (typeof v === 'string' || Array.isArray(v)) hay.push(...stringsOf(v, 1 << 14));
+    for (const v of Object.values(parent)) if (typeof v === 'string' || Array.isArray(v)) appendAll(hay, stringsOf(v, 1 << 14));
   }
   const text = hay.join('\n').toLowerCase();
   return anchors.some((a) => text.includes(a));

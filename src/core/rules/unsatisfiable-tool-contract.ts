@@ -2,6 +2,7 @@ import { code, escapeText } from '../text/escape';
 import type { ToolModel } from '../model/tools';
 import { unsatisfiable } from '../schema/satisfiable';
 import type { Rule, RuleMeta } from './types';
+import { appendAll } from '../text/multimap';
 
 /**
  * A tool whose parameter schema accepts nothing cannot be called correctly, so no case that uses
@@ -19,7 +20,7 @@ export const unsatisfiableToolContract: Rule = {
   check(ctx) {
     const { index } = ctx;
     const tools: ToolModel[] = [];
-    for (const file of index.toolFiles.values()) tools.push(...file.tools);
+    for (const file of index.toolFiles.values()) appendAll(tools, file.tools);
     for (const c of index.cases) for (const use of c.tools) if (use.inline && use.tool) tools.push(use.tool);
     for (const tool of tools) {
       if (!tool.schemaPath) continue;

@@ -1,5 +1,6 @@
 import { isJsonObject } from '../model/canonical';
 import { parsePointer } from '../text/pointer';
+import { appendAll } from '../text/multimap';
 
 /**
  * Bounds on a parameter schema before Ajv compiles it and runs it on suite data. Ajv's work is
@@ -31,7 +32,7 @@ export function childSchemas(schema: Record<string, unknown>): unknown[] {
     if (SUB_MAPS.has(k) && isJsonObject(v)) {
       for (const sub of Object.values(v)) if (isJsonObject(sub) || typeof sub === 'boolean') out.push(sub);
     } else if (SUB_LIST.has(k) && Array.isArray(v)) {
-      out.push(...v);
+      appendAll(out, v);
     } else if (SUB_ONE.has(k) && (isJsonObject(v) || typeof v === 'boolean')) {
       out.push(v);
     }

@@ -42,3 +42,11 @@ export function eachText<K>(map: TextSets<K>, key: K, visit: (text: string) => v
   if (typeof held === 'string') visit(held);
   else for (const text of held) visit(text);
 }
+
+/**
+ * Appends every item of `items` to `list`. `list.push(...items)` passes them as arguments, and
+ * past some hundred thousand (a rule's findings over a 200,000-case file) that overflows the stack.
+ */
+export function appendAll<T>(list: T[], items: Iterable<T>): void {
+  for (const item of items) list.push(item);
+}

@@ -5,6 +5,7 @@ import { StrictLocator, type Located } from './strict-locate';
 import type { JsonPath } from './types';
 import { recordExactIntegers, recordExactIntegersFromTree } from './exact-numbers';
 import { commonAffixes, endOf, reach, type Affixes, type Version } from './unchanged';
+import { appendAll } from './multimap';
 
 /**
  * Deeper nesting than this is refused before jsonc-parser sees the text: its parser recurses once
@@ -425,9 +426,9 @@ function parseValue(source: string, text: string, base: number, line: number, wh
   const issues: ParseIssue[] = errors.map((e) => ({ offset: base + e.offset, length: e.length, message: describe(e) }));
   if (node) {
     shift(node, base);
-    issues.push(...duplicateKeys(node));
+    appendAll(issues, duplicateKeys(node));
   }
-  issues.push(...commas);
+  appendAll(issues, commas);
   return { root: treeRoot(node, line, errors.length > 0, source), issues };
 }
 
@@ -607,7 +608,7 @@ export function parseJsonLines(text: string, previous?: PreviousParse): ParsedTe
       if (content.trim() !== '' && !isTrivia(content)) {
         const parsed = parseValue(source, content, start, line, false);
         if (parsed.root) roots.push(parsed.root);
-        issues.push(...parsed.issues);
+        appendAll(issues, parsed.issues);
       }
     }
     if (end >= source.length) break;

@@ -6,6 +6,7 @@ import { code, escapeText } from '../text/escape';
 import type { JsonPath } from '../text/types';
 import { typesOf, unsatisfiable } from '../schema/satisfiable';
 import { compilePredicate, type ActionPattern, type CallPattern, type Predicate, type RespondPattern } from './patterns';
+import { appendAll } from '../text/multimap';
 
 /**
  * Dead detectors (FORMAT §3c): a pattern that no call can match. It names a tool the case does not
@@ -212,7 +213,7 @@ function callLiveness(p: CallPattern, tools: CaseTools): Liveness {
       for (const culprit of unsatisfiable(where.schema).slice(0, MAX_REASONS)) {
         reasons.push({ path: ['where', ...culprit.path], problem: 'unsatisfiable-where', message: `has a \`where\` that no arguments can satisfy: ${culprit.message}` });
       }
-      if (isJsonObject(where.schema)) reasons.push(...whereAgainstTool(p, where.schema, tool, d));
+      if (isJsonObject(where.schema)) appendAll(reasons, whereAgainstTool(p, where.schema, tool, d));
     }
   }
   return reasons.length ? { state: 'dead', reasons: reasons.slice(0, MAX_REASONS) } : { state: 'live' };
