@@ -1,4 +1,4 @@
-import { canonicalize, fieldValue, isJsonObject } from './canonical';
+import { canonicalize, fieldValue, hashText, isJsonObject } from './canonical';
 import { parseToolReference } from './tools';
 import { decodeLocationPath, resolveTarget } from './uri';
 
@@ -36,14 +36,9 @@ function label(fromUri: string, text: unknown): unknown {
   return file ? `${file}${text.slice(hash)}` : text;
 }
 
-const forms = new WeakMap<object, string | undefined>();
-
-/**
- * The canonical text two duplicate cases share (undefined for a value that is not a case object).
- * Kept per case value: a document's values are the same objects while its text is unchanged.
- */
-export function duplicateForm(fromUri: string, value: Record<string, unknown>): string | undefined {
-  if (forms.has(value)) return forms.get(value);
+/** The canonical text two duplicate cases share (undefined for a value that is not a case object). */
+function formOf(fromUri: string, value: Record<string, unknown>): string | undefined {
+  if (!isJsonObject(value)) return undefined;
   const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(value)) {
     if (SET_ASIDE.has(k) || k.startsWith('x-')) continue;
@@ -53,7 +48,31 @@ export function duplicateForm(fromUri: string, value: Record<string, unknown>): 
     // Integers past 2^53 by their digits: the copy would lose what the parser kept on `value`.
     else out[k] = fieldValue(value, k);
   }
-  const form = isJsonObject(value) ? canonicalize(out) : undefined;
+  return canonicalize(out);
+}
+
+const keys = new WeakMap<object, string | undefined>();
+const forms = new WeakMap<object, string | undefined>();
+
+/**
+ * A hash of the duplicate form (64 bits, as hex), kept per case value: a document's values are the
+ * same objects while its text is unchanged. A form is as large as its case, and keeping one for
+ * every case that shares its arm and task with another (a workspace holding a copy of its suite
+ * folder: every case) held the whole suite again as text. Equal keys are confirmed with
+ * `duplicateForm`.
+ */
+export function duplicateKey(fromUri: string, value: Record<string, unknown>): string | undefined {
+  if (keys.has(value)) return keys.get(value);
+  const form = formOf(fromUri, value);
+  const key = form === undefined ? undefined : hashText(form);
+  keys.set(value, key);
+  return key;
+}
+
+/** The duplicate form itself, for cases whose keys are equal (kept per case value, as their keys). */
+export function duplicateForm(fromUri: string, value: Record<string, unknown>): string | undefined {
+  if (forms.has(value)) return forms.get(value);
+  const form = formOf(fromUri, value);
   forms.set(value, form);
   return form;
 }

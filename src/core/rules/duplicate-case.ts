@@ -1,4 +1,4 @@
-import { duplicateForm, hintPart } from '../model/duplicate';
+import { duplicateForm, duplicateKey, hintPart } from '../model/duplicate';
 import type { CaseModel } from '../model/workspace';
 import { pushTo } from '../text/multimap';
 import { caseField, caseName } from './case-fields';
@@ -28,6 +28,16 @@ function compareCases(a: CaseModel, b: CaseModel): number {
   return ai - bi;
 }
 
+/** Cases of equal keys, split by their forms: equal hashes of unequal forms are not copies. */
+function* confirmed(byKey: ReadonlyMap<string, CaseModel[]>): Generator<CaseModel[]> {
+  for (const alike of byKey.values()) {
+    if (alike.length < 2) continue;
+    const byForm = new Map<string, CaseModel[]>();
+    for (const c of alike) pushTo(byForm, duplicateForm(c.doc.uri, c.value)!, c);
+    for (const copies of byForm.values()) if (copies.length > 1) yield copies;
+  }
+}
+
 export const duplicateCase: Rule = {
   meta,
   check(ctx) {
@@ -47,15 +57,14 @@ export const duplicateCase: Rule = {
       counts.push(byTask);
       tasks.push(task);
     }
-    const byForm = new Map<string, CaseModel[]>();
+    const byKey = new Map<string, CaseModel[]>();
     for (let i = 0; i < index.cases.length; i++) {
       const c = index.cases[i];
       if (counts[i].get(tasks[i])! < 2) continue;
-      const form = duplicateForm(c.doc.uri, c.value);
-      if (form !== undefined) pushTo(byForm, form, c);
+      const key = duplicateKey(c.doc.uri, c.value);
+      if (key !== undefined) pushTo(byKey, key, c);
     }
-    for (const copies of byForm.values()) {
-      if (copies.length < 2) continue;
+    for (const copies of confirmed(byKey)) {
       copies.sort(compareCases);
       const first = copies[0];
       copies.slice(1).forEach((c, k) => {
