@@ -1,6 +1,5 @@
 import { applyChanges, type LintDiagnostic, type TextChange, type WorkspaceIndex } from '../core';
 import { autoFixable } from './format/context';
-import { appendAll } from '../core/text/multimap';
 
 export interface AppliedFix {
   uri: string;
@@ -70,7 +69,7 @@ export function planFixes(
     if (clash) continue;
     for (const g of groups) {
       const list = changes.get(g.uri) ?? [];
-      appendAll(list, g.edits.map((e) => ({ offset: e.offset, length: e.length, content: e.newText })));
+      for (const e of g.edits) list.push({ offset: e.offset, length: e.length, content: e.newText });
       changes.set(g.uri, list);
     }
     done.add(key);

@@ -2,7 +2,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode, LATEST_PROTOCOL_VERSION, ListToolsResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Json } from '../importers/write';
-import { appendAll } from '../core/text/multimap';
 
 /**
  * Talks to a stdio MCP server with the official TypeScript SDK as the client: start it, initialize,
@@ -100,7 +99,7 @@ export async function listMcpTools(req: McpListRequest): Promise<McpListed> {
       step = pages === 0 ? 'tools/list' : `tools/list page ${pages + 1}`;
       const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ListToolsResultSchema, options());
       pages++;
-      appendAll(tools, (page.tools as unknown as Json[]));
+      for (const tool of page.tools as unknown as Json[]) tools.push(tool);
       if (tools.length > req.maxTools) throw new McpListFailure(`the server lists more than ${req.maxTools} tools (--max-tools); nothing written`);
       cursor = page.nextCursor;
       if (cursor !== undefined) {

@@ -52,7 +52,6 @@ import { applyRuleOptions, parseRuleOptions } from './rule-options';
 import { terminalWidth } from './terminal';
 import { INFORMATION_URI, TOOL_NAME, TOOL_VERSION } from './version';
 import { loadPlugins, pluginScope, type LoadedPlugins } from '../node/plugins';
-import { appendAll } from '../core/text/multimap';
 
 /**
  * The formats whose report is a JSON value, which can be written out in pieces when it is huge
@@ -663,7 +662,7 @@ async function fixLoop(
       texts.set(uri, text);
       overlays.set(uri, { text });
     }
-    appendAll(applied, plan.applied);
+    for (const change of plan.applied) applied.push(change);
     loaded = await load();
     diagnostics = lint(loaded);
   }

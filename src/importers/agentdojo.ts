@@ -3,7 +3,6 @@ import { readme } from './readme';
 import { arr, isObject, obj, parseJsonFile, runImporter, str, summarize, type ImportBody } from './run';
 import { SourceError, type ImportOptions, type ImportResult, type OutputFile, type SourceReader } from './types';
 import { comments, dict, fileName, has, jsonText, PathClaims, pointer, relativeTo, suiteFile, toolRef, toolsFile, type CaseRecord, type Json, type SuiteEntry } from './write';
-import { appendAll } from '../core/text/multimap';
 
 /**
  * AgentDojo, from the JSON export of its task suites (`export.json`, format agentdojo-export/1; how
@@ -193,7 +192,7 @@ function body(source: SourceReader, options: ImportOptions): ImportBody {
         entries.push({ note: `${ut.id} × ${it.id}: the "${ATTACK}" attack in ${ut.seen.join(', ')}`, value: c });
         adversarial++;
       }
-      appendAll(all, entries.map((e) => e.value));
+      for (const e of entries) all.push(e.value);
       files.push({
         path: caseFile,
         text: suiteFile(

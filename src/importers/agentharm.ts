@@ -2,7 +2,6 @@ import { readme } from './readme';
 import { arr, isObject, need, obj, parseJsonFile, runImporter, str, strings, summarize, type ImportBody } from './run';
 import { SourceError, type ImportOptions, type ImportResult, type OutputFile, type SourceReader } from './types';
 import { comments, jsonText, PathClaims, slug, suiteFile, toolRef, toolsFile, type CaseRecord, type Json, type SuiteEntry } from './write';
-import { appendAll } from '../core/text/multimap';
 
 /**
  * AgentHarm (test_public): each harmful behaviour is an adversarial case whose correct resolution is
@@ -142,7 +141,7 @@ function body(source: SourceReader, options: ImportOptions): ImportBody {
         if (!hasTwin) warnings.push(`${a.file}: behavior ${b.id} has no ${twinArm} twin`);
         return { note: `${b.id} ${b.name}`, value };
       });
-      appendAll(all, entries.map((e) => e.value));
+      for (const e of entries) all.push(e.value);
       files.push({
         path: caseFile,
         text: suiteFile(

@@ -2,7 +2,6 @@ import { readme } from './readme';
 import { isObject, need, obj, parseJsonFile, parseJsonLines, runImporter, str, summarize, type ImportBody } from './run';
 import { SourceError, type ImportOptions, type ImportResult, type OutputFile, type SourceReader } from './types';
 import { comments, fileName, has, jsonText, pad, PathClaims, suiteFile, toolRef, toolsFile, type CaseRecord, type Json, type SuiteEntry } from './write';
-import { appendAll } from '../core/text/multimap';
 
 /**
  * Agent Security Bench: agent × task × attacker tool × attack type × injection method. The two
@@ -90,7 +89,7 @@ function body(source: SourceReader, options: ImportOptions): ImportBody {
     attack.set(agent, list);
   });
 
-  appendAll(warnings, sharedGoals(attack));
+  for (const w of sharedGoals(attack)) warnings.push(w);
 
   const all: CaseRecord[] = [];
   const counts: [string, number][] = [];
@@ -195,10 +194,10 @@ function body(source: SourceReader, options: ImportOptions): ImportBody {
     for (const m of METHODS) {
       const entries = byMethod.get(m.id)!;
       files.push({ path: `cases/${seg}/${m.id}.litmus.json`, text: suiteFile(header(`${m.name}: task × attacker tool × attack type`), name, entries) });
-      appendAll(all, entries.map((e) => e.value));
+      for (const e of entries) all.push(e.value);
       counts.push([`${agent}: ${m.id}`, entries.length]);
     }
-    appendAll(all, controls.map((e) => e.value));
+    for (const e of controls) all.push(e.value);
     counts.push([`${agent}: derived controls`, controls.length]);
   }
   counts.push(['cases in all', all.length]);

@@ -3,7 +3,6 @@ import { readme } from './readme';
 import { arr, isObject, need, parseJsonFile, parseJsonLines, runImporter, str, strings, summarize, type ImportBody } from './run';
 import { SourceError, type ImportOptions, type ImportResult, type OutputFile, type SourceReader } from './types';
 import { comments, dict, fileName, jsonText, pad, PathClaims, pointer, replaceInStrings, stringsIn, suiteFile, toolRef, toolsFile, type CaseRecord, type Json, type SuiteEntry } from './write';
-import { appendAll } from '../core/text/multimap';
 
 /**
  * InjecAgent: each test case is a user case × an attacker case, and the attack sits in the simulated
@@ -173,7 +172,7 @@ function body(source: SourceReader, options: ImportOptions): ImportBody {
     });
     if (rebuilt) warnings.push(`${path}: ${rebuilt} "Tool Response" strings are not valid JSON (unescaped quotes); rebuilt from the template, the instruction and what the file's other responses put before it`);
     counts.push([`${setting}_${variant}: adversarial`, entries.length]);
-    appendAll(all, entries.map((e) => e.value));
+    for (const e of entries) all.push(e.value);
     files.push({
       path: caseFile,
       text: suiteFile(
@@ -207,7 +206,7 @@ function body(source: SourceReader, options: ImportOptions): ImportBody {
       [...controls].map(([tool, c]) => ({ note: `control for ${tool}: its tool response without the attack`, value: c })),
     ),
   });
-  appendAll(all, controlList);
+  for (const c of controlList) all.push(c);
   counts.push(['derived controls (benign)', controlList.length], ['cases in all', all.length]);
   files.push({ path: 'litmus.config.json', text: configText() });
   files.push({ path: 'README.md', text: readmeText(name, counts, warnings) });

@@ -4,7 +4,6 @@ import { type Fix, type LintDiagnostic, normalizeUri } from '../core';
 import { diagnosticKey, keyOf, toLspDiagnostic } from './diagnostics';
 import { SELECT_RANGE_COMMAND, SHOW_RULE_DOCS_COMMAND } from './protocol';
 import { suppressionEdit, UNSUPPRESSIBLE } from './suppress';
-import { appendAll } from '../core/text/multimap';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.litmus`;
 
@@ -81,10 +80,10 @@ export function fixAllAction(uri: string, current: readonly LintDiagnostic[], ve
     const spans = fix.edits.flatMap((e) => e.edits.map((x) => ({ start: x.offset, end: x.offset + x.length })));
     const clash = spans.some((s) => taken.some((t) => (s.start < t.end && t.start < s.end) || s.start === t.start));
     if (clash) continue;
-    appendAll(taken, spans);
+    for (const span of spans) taken.push(span);
     for (const e of fix.edits) {
       version = e.version;
-      appendAll(edits, e.edits.map((x) => ({ range: x.range, newText: x.newText })));
+      for (const x of e.edits) edits.push({ range: x.range, newText: x.newText });
     }
     fixed.push(d);
   }

@@ -40,7 +40,6 @@ import { buildReportView } from './report-view';
 import { createScheduler } from './scheduler';
 import { readSettings } from './settings';
 import { createWorkspaceState, type GroupResult } from './workspace-state';
-import { appendAll } from '../core/text/multimap';
 
 /** Quiet time after a keystroke before a lint starts. */
 export const DEBOUNCE_MS = 150;
@@ -141,7 +140,7 @@ export function startServer(connection: Connection, fs: FileSystem): void {
       out.hints += s.counts.hints;
       out.files += s.files;
       out.filesWithProblems += s.withProblems;
-      appendAll(out.oversized, s.oversized);
+      for (const file of s.oversized) out.oversized.push(file);
     }
     return out;
   };
@@ -392,10 +391,12 @@ export function startServer(connection: Connection, fs: FileSystem): void {
       if (token.isCancellationRequested || shutDown) return [];
     }
     if (wants(only, CodeActionKind.QuickFix)) {
-      appendAll(actions, quickFixes(state.diagnostics(uri), sent, versionOf, params.range));
+      for (const action of quickFixes(state.diagnostics(uri), sent, versionOf, params.range)) actions.push(action);
       // Offered on the text the editor has now; a suppression's edit is tied to that version.
       const doc = documents.get(uri);
-      if (doc && state.lintedVersion(uri) === doc.version) appendAll(actions, ruleActions(state.diagnostics(uri), sent, doc, showDocumentCapability, params.range));
+      if (doc && state.lintedVersion(uri) === doc.version) {
+        for (const action of ruleActions(state.diagnostics(uri), sent, doc, showDocumentCapability, params.range)) actions.push(action);
+      }
     }
     if (only && wants(only, FIX_ALL_KIND)) {
       const all = await upToDateFixAll(uri);
