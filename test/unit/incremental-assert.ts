@@ -27,6 +27,7 @@ export function assertSameIndex(got: WorkspaceIndex, want: WorkspaceIndex, where
   assert.deepEqual([...got.docs.keys()], [...want.docs.keys()], `${where}: documents`);
   for (const [uri, doc] of got.docs) assert.equal(doc, want.docs.get(uri), `${where}: document ${uri}`);
   assert.ok(got.cases.length === want.cases.length && got.cases.every((c, i) => c === want.cases[i]), `${where}: cases or their order`);
+  for (const c of got.cases) assert.equal(c.doc, got.docs.get(c.doc.uri), `${where}: case ${c.id ?? '?'} holds the document the index holds`);
   sameGroups(got.casesById, want.casesById, `${where}: casesById`);
   sameGroups(got.families, want.families, `${where}: families`);
   sameGroups(got.toolUsers, want.toolUsers, `${where}: toolUsers`, (x, y) => x.case === y.case && x.use === y.use);

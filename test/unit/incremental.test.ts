@@ -459,6 +459,33 @@ describe('incremental analysis', () => {
     }
   });
 
+  it('keeps the model of every case an edit did not touch, moved to the new text: its fixes edit the text as it is now', () => {
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    ws.update(`${WS}/t.tools.json`, JSON.stringify({ tools: [{ name: 'read', description: 'Reads.', inputSchema: { type: 'object' } }] }));
+    const text = (task: string) =>
+      JSON.stringify(
+        { cases: ['a1', 'a2', 'a3'].map((id, i) => ({ instance_id: id, arm: 'adversarial', probe: 'prompt_injection', family: 'f', task: i === 0 ? task : 'Read it.', tools: ['t.tools.json#read'], tool_outputs: [{ tool: 'read', output: { msg: PAYLOAD } }] })) },
+        null,
+        2,
+      );
+    ws.update(`${WS}/a.litmus.json`, text('Read it.'));
+    const before = ws.lint().index.cases.filter((c) => c.id !== 'a1');
+    // A longer task in the first case moves every later case's text.
+    const edited = text('Read it, then read it again and tell me what it says.');
+    ws.update(`${WS}/a.litmus.json`, edited);
+    const { result, index } = ws.lint();
+    const after = index.cases.filter((c) => c.id !== 'a1');
+    assert.ok(after.length === 2 && after.every((c, i) => c === before[i]), 'the untouched cases keep their models');
+    for (const c of index.cases) assert.equal(c.doc, index.docs.get(c.doc.uri), `case ${c.id} holds the document the index holds`);
+    const fix = result.diagnostics.find((d) => d.code === 'injection-payload' && d.message.includes('`a3`'))?.fixes[0];
+    assert.ok(fix, 'a3 is offered its label');
+    const edits = [...fix.edits[0].edits].sort((x, y) => y.offset - x.offset);
+    let fixed = edited;
+    for (const e of edits) fixed = fixed.slice(0, e.offset) + e.newText + fixed.slice(e.offset + e.length);
+    const cases = (JSON.parse(fixed) as { cases: { instance_id: string; injection_field?: unknown }[] }).cases;
+    assert.deepEqual(cases.map((c) => c.injection_field), [undefined, undefined, '#/tool_outputs/0/output/msg']);
+  });
+
   it('keeps the model of every tool entry an edit did not touch, so its scan carries over', () => {
     const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } });
     const uri = `${WS}/stable/t.tools.json`;

@@ -100,14 +100,35 @@ function readCaseFacts(doc: SuiteDocument): CaseFacts[] {
     if (doc.kind === 'cases' && Array.isArray(cases)) {
       for (let i = 0; i < cases.length; i++) {
         const c: unknown = cases[i];
-        if (isJsonObject(c)) out.push(caseFact(rootIndex, ['cases', i], c, read));
+        if (isJsonObject(c)) out.push(keptFact(doc.uri, rootIndex, i, c) ?? keepFact(doc.uri, caseFact(rootIndex, ['cases', i], c, read)));
       }
     } else if (doc.kind === 'caseLines' || !('cases' in value)) {
-      out.push(caseFact(rootIndex, [], value, read));
+      out.push(keptFact(doc.uri, rootIndex, undefined, value) ?? keepFact(doc.uri, caseFact(rootIndex, [], value, read)));
     }
   }
   caseFacts.set(doc, out);
   return out;
+}
+
+/**
+ * The facts of each case value, with the URI of the document they were read in. An edit of a
+ * suite file keeps the value objects of the cases it did not touch (text/parse.ts), so a case that
+ * stays where it was keeps its facts, their resolutions and its model: the caches the rules key on
+ * the model carry over, and the index's lists change only where a case did.
+ */
+const factsByValue = new WeakMap<object, { uri: string; facts: CaseFacts }>();
+
+function keptFact(uri: string, root: number, index: number | undefined, value: object): CaseFacts | undefined {
+  const kept = factsByValue.get(value);
+  if (!kept || kept.uri !== uri) return undefined;
+  const f = kept.facts;
+  const here = index === undefined ? f.path.length === 0 : f.path.length === 2 && f.path[1] === index;
+  return f.root === root && here ? f : undefined;
+}
+
+function keepFact(uri: string, facts: CaseFacts): CaseFacts {
+  factsByValue.set(facts.value, { uri, facts });
+  return facts;
 }
 
 /** Most cases only reference tools: they share this empty map rather than each holding one. */
@@ -317,6 +338,9 @@ function modelsOf(r: Resolver, doc: SuiteDocument): CaseModel[] {
     if (!c || c.environment !== env || c.tools.length !== uses.length || c.tools.some((u, i) => u !== uses[i])) {
       c = caseModel(doc, f, uses, env);
       f.model = c;
+    } else if (c.doc !== doc) {
+      // The same case in the document's new version (keptFact): the model moves to it.
+      c.doc = doc;
     }
     out.push(c);
   }
