@@ -26,7 +26,14 @@ export interface ToolUse {
   targetName?: string;
 }
 
+/**
+ * One case of a case file, resolved against the index. The same object across versions of its
+ * document while the case's value (text/parse.ts keeps an untouched case's value), its place and
+ * its references stand, with `doc` moved to the current version: caches may key on the model,
+ * never on what its document's text says (positions come from `doc` when asked).
+ */
 export interface CaseModel {
+  /** The current version of the document that holds the case. */
   doc: SuiteDocument;
   root: number;
   /** Path of the case object within its root: [] for a single case or a JSONL line, ['cases', i] in a suite. */
