@@ -459,7 +459,7 @@ describe('incremental analysis', () => {
     }
   });
 
-  it('keeps the model of every case an edit did not touch, moved to the new text: its fixes edit the text as it is now', () => {
+  it('keeps the model of every case an edit did not touch, moved to the new text; each run\'s fixes edit the text that run read', () => {
     const ws = createIncrementalWorkspace({ roots: [WS] });
     ws.update(`${WS}/t.tools.json`, JSON.stringify({ tools: [{ name: 'read', description: 'Reads.', inputSchema: { type: 'object' } }] }));
     const text = (task: string) =>
@@ -468,22 +468,31 @@ describe('incremental analysis', () => {
         null,
         2,
       );
-    ws.update(`${WS}/a.litmus.json`, text('Read it.'));
-    const before = ws.lint().index.cases.filter((c) => c.id !== 'a1');
+    const original = text('Read it.');
+    ws.update(`${WS}/a.litmus.json`, original, 1);
+    const first = ws.lint();
+    const before = first.index.cases.filter((c) => c.id !== 'a1');
     // A longer task in the first case moves every later case's text.
     const edited = text('Read it, then read it again and tell me what it says.');
-    ws.update(`${WS}/a.litmus.json`, edited);
+    ws.update(`${WS}/a.litmus.json`, edited, 2);
     const { result, index } = ws.lint();
     const after = index.cases.filter((c) => c.id !== 'a1');
     assert.ok(after.length === 2 && after.every((c, i) => c === before[i]), 'the untouched cases keep their models');
     for (const c of index.cases) assert.equal(c.doc, index.docs.get(c.doc.uri), `case ${c.id} holds the document the index holds`);
-    const fix = result.diagnostics.find((d) => d.code === 'injection-payload' && d.message.includes('`a3`'))?.fixes[0];
-    assert.ok(fix, 'a3 is offered its label');
-    const edits = [...fix.edits[0].edits].sort((x, y) => y.offset - x.offset);
-    let fixed = edited;
-    for (const e of edits) fixed = fixed.slice(0, e.offset) + e.newText + fixed.slice(e.offset + e.length);
-    const cases = (JSON.parse(fixed) as { cases: { instance_id: string; injection_field?: unknown }[] }).cases;
-    assert.deepEqual(cases.map((c) => c.injection_field), [undefined, undefined, '#/tool_outputs/0/output/msg']);
+    // Each run's fix edits the text that run read, whenever it is read: the first run's only now.
+    for (const [diagnostics, source, version] of [
+      [result.diagnostics, edited, 2],
+      [first.result.diagnostics, original, 1],
+    ] as const) {
+      const fix = diagnostics.find((d) => d.code === 'injection-payload' && d.message.includes('`a3`'))?.fixes[0];
+      assert.ok(fix, 'a3 is offered its label');
+      assert.equal(fix.edits[0].version, version);
+      const edits = [...fix.edits[0].edits].sort((x, y) => y.offset - x.offset);
+      let fixed: string = source;
+      for (const e of edits) fixed = fixed.slice(0, e.offset) + e.newText + fixed.slice(e.offset + e.length);
+      const cases = (JSON.parse(fixed) as { cases: { instance_id: string; injection_field?: unknown }[] }).cases;
+      assert.deepEqual(cases.map((c) => c.injection_field), [undefined, undefined, '#/tool_outputs/0/output/msg'], `version ${version}`);
+    }
   });
 
   it('keeps the model of every tool entry an edit did not touch, so its scan carries over', () => {

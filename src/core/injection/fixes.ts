@@ -5,6 +5,7 @@ import type { FixSpec, TextChange } from '../text/fix';
 import type { JsonPath } from '../text/types';
 import { encodeLocationPath, relativePath } from '../model/uri';
 import type { CaseModel } from '../model/workspace';
+import type { SuiteDocument } from '../model/document';
 import type { Label } from './labels';
 
 /** Suite text in a fix title: escaped and cut like a quote, without the quotes (plain ids read as they are). */
@@ -21,15 +22,18 @@ export function locationFor(c: CaseModel, at: { uri: string; root: number; path:
 /**
  * A fix to one case's document whose edit is computed when first read. The injection rules offer
  * one per payload and label; a report that shows titles only never computes the edits (each runs
- * jsonc-parser's `modify` on the case's text).
+ * jsonc-parser's `modify` on the case's text). The edit is computed on the document the finding
+ * was made on, taken now: the model moves to the document's next version when an edit keeps the
+ * case (model/case.ts), and a host may ask for this fix after that.
  */
-function caseFix(c: CaseModel, title: string, unambiguous: boolean, compute: () => TextChange[]): FixSpec {
+function caseFix(c: CaseModel, title: string, unambiguous: boolean, compute: (doc: SuiteDocument) => TextChange[]): FixSpec {
+  const doc = c.doc;
   let changes: FixSpec['changes'] | undefined;
   return {
     title,
     unambiguous,
     get changes() {
-      return (changes ??= [{ uri: c.doc.uri, version: c.doc.version, changes: compute() }]);
+      return (changes ??= [{ uri: doc.uri, version: doc.version, changes: compute(doc) }]);
     },
   };
 }
@@ -45,10 +49,10 @@ export function addLabelFix(c: CaseModel, location: string, unambiguous: boolean
   const field = [...c.path, 'injection_field'];
   const current = c.value.injection_field;
   if (current !== undefined && typeof current !== 'string' && !Array.isArray(current)) return undefined;
-  const fix = caseFix(c, `Label as injection_field of ${c.id !== undefined ? shown(c.id, 60) : 'this case'}`, unambiguous, () => {
-    if (Array.isArray(current)) return appendInPlace(c.doc, c.root, field, location);
-    if (typeof current === 'string') return setValueInPlace(c.doc, c.root, field, [current, location]);
-    return setValueInPlace(c.doc, c.root, field, location);
+  const fix = caseFix(c, `Label as injection_field of ${c.id !== undefined ? shown(c.id, 60) : 'this case'}`, unambiguous, (doc) => {
+    if (Array.isArray(current)) return appendInPlace(doc, c.root, field, location);
+    if (typeof current === 'string') return setValueInPlace(doc, c.root, field, [current, location]);
+    return setValueInPlace(doc, c.root, field, location);
   });
   fix.changesClaim = true;
   return fix;
@@ -56,7 +60,7 @@ export function addLabelFix(c: CaseModel, location: string, unambiguous: boolean
 
 export function relabelFix(label: Label, location: string, unambiguous: boolean): FixSpec {
   const c = label.case;
-  return caseFix(c, `Relabel injection_field to ${shown(location, 120)}`, unambiguous, () => setValueInPlace(c.doc, c.root, label.path, location));
+  return caseFix(c, `Relabel injection_field to ${shown(location, 120)}`, unambiguous, (doc) => setValueInPlace(doc, c.root, label.path, location));
 }
 
 /**
@@ -68,5 +72,5 @@ export function removeLabelFix(label: Label, unambiguous: boolean): FixSpec {
   const field = [...c.path, 'injection_field'];
   const current = c.value.injection_field;
   const only = !Array.isArray(current) || current.length <= 1;
-  return caseFix(c, 'Remove stale injection_field', unambiguous, () => removeValue(c.doc, c.root, only ? field : label.path, true));
+  return caseFix(c, 'Remove stale injection_field', unambiguous, (doc) => removeValue(doc, c.root, only ? field : label.path, true));
 }

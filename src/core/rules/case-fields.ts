@@ -18,8 +18,10 @@ export function caseField(index: WorkspaceIndex, c: CaseModel, ...path: JsonPath
 
 /** A one-change fix that sets (or adds) a field of a case, tied to the document's version. */
 export function setCaseField(index: WorkspaceIndex, c: CaseModel, field: string, value: unknown, title: string): FixSpec {
-  // Computed when read: the edit costs a parse of the text around the case.
-  return lazyFix(title, true, () => [{ uri: c.doc.uri, version: c.doc.version, changes: setValue(c.doc, c.root, index.casePath(c, field), value) }]);
+  // Computed when read: the edit costs a parse of the text around the case. On the document as it
+  // is now: the model moves on with the next version (model/case.ts), the fix may be read later.
+  const doc = c.doc;
+  return lazyFix(title, true, () => [{ uri: doc.uri, version: doc.version, changes: setValue(doc, c.root, index.casePath(c, field), value) }]);
 }
 
 /**

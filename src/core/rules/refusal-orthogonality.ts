@@ -94,8 +94,10 @@ function checkAdversarial(ctx: RuleContext, c: CaseModel): void {
 function setDiscriminator(index: WorkspaceIndex, cases: CaseModel[], title: string): FixSpec {
   // Computed when read (a lint that applies no fix never reads it): each edit costs a parse of the
   // text around the case, and every declined pair on the answer's surface offers one.
+  // On the documents as they are now: a model moves on with its document's next version (model/case.ts).
+  const docs = cases.map((x) => x.doc);
   const fix = lazyFix(title, true, () =>
-    cases.map((x) => ({ uri: x.doc.uri, version: x.doc.version, changes: setValue(x.doc, x.root, index.casePath(x, 'discriminator'), 'request') })),
+    cases.map((x, i) => ({ uri: docs[i].uri, version: docs[i].version, changes: setValue(docs[i], x.root, index.casePath(x, 'discriminator'), 'request') })),
   );
   fix.changesClaim = true;
   return fix;
