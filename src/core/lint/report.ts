@@ -168,7 +168,9 @@ export function instanceName(index: WorkspaceIndex, c: CaseModel): string {
   const unique = c.id !== undefined && (index.casesById.get(c.id)?.length ?? 0) <= 1;
   if (unique) return c.id!;
   const span = spanOf(index, c.doc.uri, c.root, c.path);
-  const line = span ? c.doc.lines.positionAt(span.offset).line + 1 : 1;
+  // The index's document, which the span was read from (a kept model may already hold a newer one).
+  const doc = index.docs.get(c.doc.uri);
+  const line = span && doc ? doc.lines.positionAt(span.offset).line + 1 : 1;
   const where = `${displayPath(c.doc.uri, index.roots[0])}:${line}`;
   return c.id === undefined ? where : `${c.id} (${where})`;
 }
