@@ -38,10 +38,13 @@ import { resolveTargets, type Targets } from './files';
 import { planFixes, type AppliedFix } from './fix';
 import { relPath, plural, type FormatContext } from './format/context';
 import { FORMATTERS } from './format/index';
+import { githubPieces } from './format/github';
+import { gitlabIssues } from './format/gitlab';
 import { jsonPieces, jsonReport } from './format/json';
 import { sarifLog } from './format/sarif';
 import { jsonChunks } from './format/stream';
 import { stylishChunks } from './format/stylish';
+import { junitPieces } from './format/junit';
 import { keptResults, sarifFindings, truncationNotice } from './format/sarif';
 import { helpText } from './help';
 import { runInit } from './init';
@@ -60,6 +63,14 @@ import { loadPlugins, pluginScope, type LoadedPlugins } from '../node/plugins';
 const STREAMED: Record<string, { value: (diagnostics: readonly LintDiagnostic[], ctx: FormatContext) => unknown; pretty: boolean } | undefined> = {
   json: { value: jsonReport, pretty: true },
   sarif: { value: sarifLog, pretty: false },
+  gitlab: { value: gitlabIssues, pretty: true },
+};
+
+/** The formats written piece by piece as they are made, each fitted to the output budget. */
+const PIECES: Record<string, ((diagnostics: readonly LintDiagnostic[], ctx: FormatContext) => Iterable<string>) | undefined> = {
+  json: jsonPieces,
+  junit: junitPieces,
+  github: githubPieces,
 };
 
 /** Formats for people; every other is read by a program (and keeps every finding: hints, suppressed ones). */
@@ -542,8 +553,9 @@ async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagn
       text = stylishChunks(shown, ctx);
     } else {
       try {
-        // JSON is written in pieces: a report of 100,000 files never becomes one string.
-        text = target.format === 'json' ? begun(jsonPieces(shown, ctx)) : FORMATTERS[target.format](shown, ctx);
+        // JSON, JUnit and GitHub's annotations are written in pieces: a report of 100,000 files never becomes one string.
+        const pieces = PIECES[target.format];
+        text = pieces ? begun(pieces(shown, ctx)) : FORMATTERS[target.format](shown, ctx);
       } catch (e) {
         // Past the longest string V8 can build: the JSON formats are written out in pieces instead.
         const streamed = STREAMED[target.format];

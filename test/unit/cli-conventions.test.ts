@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileUri, lintIndex, loadWorkspace, memoryFileSystem, type FileSystem, type LintDiagnostic } from '../../src/core';
+import { fileUri, lintIndex, loadWorkspace, memoryFileSystem, neutraliseWorkflowCommandsInJson, type FileSystem, type LintDiagnostic } from '../../src/core';
 import { OPTIONS, parseCliArgs, UsageError } from '../../src/cli/args';
 import { FORMAT_NAMES } from '../../src/cli/format/index';
 import { helpText } from '../../src/cli/help';
@@ -12,7 +12,8 @@ import { applyBaseline, baselineEntries, parseBaseline } from '../../src/cli/bas
 import { cacheKey } from '../../src/cli/cache';
 import { resolveTargets } from '../../src/cli/files';
 import type { FormatContext } from '../../src/cli/format/context';
-import { gitlab } from '../../src/cli/format/gitlab';
+import { gitlab, gitlabIssues } from '../../src/cli/format/gitlab';
+import { jsonChunks } from '../../src/cli/format/stream';
 import { jsonReport } from '../../src/cli/format/json';
 import { junit } from '../../src/cli/format/junit';
 import { cdata, escapeXml, stripInvalidXml } from '../../src/cli/format/xml';
@@ -139,6 +140,12 @@ describe('cli conventions', () => {
       assert.deepEqual(sev.map((i: { severity: string }) => i.severity), ['major', 'minor', 'info', 'info']);
       const dups = JSON.parse(gitlab([a, { ...a }], ctx()));
       assert.notEqual(dups[0].fingerprint, dups[1].fingerprint, 'identical findings are told apart');
+    });
+
+    it('gives as its value, written out in pieces, the report it writes whole (the way past the longest string)', () => {
+      const list = [diag(), diag({ severity: 'warning', message: '::error::not a command' }), diag({ message: 'x'.repeat(3000) })];
+      const pieces = [...jsonChunks(gitlabIssues(list, ctx()), true)].map(neutraliseWorkflowCommandsInJson);
+      assert.equal(pieces.join(''), gitlab(list, ctx()));
     });
   });
 

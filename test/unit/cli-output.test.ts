@@ -446,6 +446,19 @@ describe('CLI output: a reader that lags behind (a pipe) never has the whole rep
     assert.equal(pieces.join(''), plain.out);
     assert.equal(lagging.status, plain.status);
   });
+
+  it('writes JUnit and GitHub reports piece by piece too: no report is built as one string past what V8 can hold', async () => {
+    const files = at(Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`s${i}.litmus.json`, json({ suite: 's', cases: [{ ...broken, instance_id: `b${i}` }] })])));
+    for (const [format, each] of [
+      ['junit', /^<testsuite /],
+      ['github', /^::error /],
+    ] as const) {
+      const r = await run(files, ['--format', format, '.']);
+      const found = r.writes.filter((w) => each.test(w)).length;
+      assert.ok(found >= 5, `${format}: ${found} of ${r.writes.length} pieces open a file's suite or an annotation`);
+      assert.equal(r.status, 1);
+    }
+  });
 });
 
 describe('CLI output: the Markdown report escapes only what Markdown needs (issue 22 item 19)', () => {

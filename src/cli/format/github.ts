@@ -1,6 +1,6 @@
 import { escapeText, type LintDiagnostic } from '../../core';
 import { fitToBudget, outputBudget, rankOf, sizeNotice } from './budget';
-import { relPath, type Formatter } from './context';
+import { relPath, type FormatContext, type Formatter } from './context';
 
 /** Escapes the message part of a workflow command (what follows `::`). */
 export function escapeData(text: string): string {
@@ -29,14 +29,20 @@ function line(d: LintDiagnostic, cwdUri: string): string {
 }
 
 /** GitHub Actions workflow commands: each problem becomes an annotation on the pull request. */
-export const github: Formatter = (diagnostics, ctx) => {
+export const github: Formatter = (diagnostics, ctx) => [...githubPieces(diagnostics, ctx)].join('');
+
+/** The annotations one by one, to write as they come: never one string. */
+export function* githubPieces(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): Generator<string> {
   const lines = diagnostics.map((d) => line(d, ctx.cwdUri) + '\n');
   const budget = outputBudget(ctx);
-  if (budget === Infinity) return lines.join('');
-  const fit = fitToBudget(lines.map((l, i) => ({ rank: rankOf(diagnostics[i]), base: l.length, related: [] })), budget - 512);
-  const notice = sizeNotice(fit);
-  if (!notice) return lines.join('');
+  const fit = budget === Infinity ? undefined : fitToBudget(lines.map((l, i) => ({ rank: rankOf(diagnostics[i]), base: l.length, related: [] })), budget - 512);
+  const notice = fit && sizeNotice(fit);
+  if (!fit || !notice) {
+    yield* lines;
+    return;
+  }
   ctx.warn?.(`github: ${notice}`);
+  for (let i = 0; i < lines.length; i++) if (fit.keep[i]) yield lines[i];
   // An annotation of its own, so the cut shows where the others do.
-  return lines.filter((_, i) => fit.keep[i]).join('') + `::warning title=${escapeProperty(ctx.toolName)}::${escapeData(notice)}\n`;
-};
+  yield `::warning title=${escapeProperty(ctx.toolName)}::${escapeData(notice)}\n`;
+}

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { neutraliseWorkflowCommandsInJson, type Severity } from '../../core';
+import { neutraliseWorkflowCommandsInJson, type LintDiagnostic, type Severity } from '../../core';
 import { fitToBudget, outputBudget, prettySize, rankOf, sizeNotice, withinBudget } from './budget';
-import { relPath, type Formatter } from './context';
+import { relPath, type FormatContext, type Formatter } from './context';
 
 /** GitLab Code Quality severities: info, minor, major, critical, blocker. */
 export const GITLAB_SEVERITY: Record<Severity, 'info' | 'minor' | 'major'> = { error: 'major', warning: 'minor', info: 'info', hint: 'info' };
@@ -20,10 +20,13 @@ export interface CodeQualityIssue {
  * rule, the file, the finding's place (its case and JSON pointer, not its line) and its message:
  * an edit above a finding does not make it look new. Identical findings are told apart by order.
  */
-export const gitlab: Formatter = (diagnostics, ctx) => withinBudget(ctx, (c) => fittedGitlab(diagnostics, c));
+export const gitlab: Formatter = (diagnostics, ctx) => withinBudget(ctx, (c) => neutraliseWorkflowCommandsInJson(JSON.stringify(gitlabIssues(diagnostics, c), null, 2)) + '\n');
 
-/** The report, its findings fitted to the context's output budget when it has one. */
-const fittedGitlab: Formatter = (diagnostics, ctx) => {
+/**
+ * The issues, fitted to the context's output budget when it has one: the report's value, written
+ * out in pieces when it is past the longest string V8 can build (cli/run.ts).
+ */
+export function gitlabIssues(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): CodeQualityIssue[] {
   const seen = new Map<string, number>();
   const issues: CodeQualityIssue[] = diagnostics.map((d) => {
     const path = relPath(d.uri, ctx.cwdUri);
@@ -52,5 +55,5 @@ const fittedGitlab: Formatter = (diagnostics, ctx) => {
       kept = issues.filter((_, i) => fit.keep[i]);
     }
   }
-  return neutraliseWorkflowCommandsInJson(JSON.stringify(kept, null, 2)) + '\n';
-};
+  return kept;
+}

@@ -1,6 +1,6 @@
 import { type LintDiagnostic } from '../../core';
-import { fitToBudget, outputBudget, rankOf, sizeNotice, withinBudget } from './budget';
-import { relPath, type Formatter } from './context';
+import { fitToBudget, outputBudget, piecesWithinBudget, rankOf, sizeNotice } from './budget';
+import { relPath, type FormatContext, type Formatter } from './context';
 import { cdata, escapeXml } from './xml';
 
 /** The file's path without its extension, as ESLint's junit formatter names a test class. */
@@ -21,10 +21,15 @@ const TITLE = { error: 'Error', warning: 'Warning', info: 'Info', hint: 'Hint' }
  * it. As in ESLint (and JUnit: an error is a test that could not run), a problem is a `<failure>`,
  * and only a file that could not be read or parsed (`parse-error`, ESLint's fatal message) is an `<error>`.
  */
-export const junit: Formatter = (diagnostics, ctx) => withinBudget(ctx, (c) => fittedJunit(diagnostics, c));
+export const junit: Formatter = (diagnostics, ctx) => [...junitPieces(diagnostics, ctx)].join('');
+
+/** The report in pieces (a file's suite, a finding), to write as they come: never one string. */
+export function junitPieces(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): Iterable<string> {
+  return piecesWithinBudget(ctx, (c) => fittedJunit(diagnostics, c));
+}
 
 /** The report, its findings fitted to the context's output budget when it has one. */
-const fittedJunit: Formatter = (diagnostics, ctx) => {
+function* fittedJunit(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): Generator<string> {
   const testcase = (d: LintDiagnostic, cls: string) => {
     const element = isFatal(d) ? 'error' : 'failure';
     const where = `line ${d.range.start.line + 1}, col ${d.range.start.character + 1}, ${TITLE[d.severity]} - ${d.message} (${d.code})`;
@@ -54,17 +59,17 @@ const fittedJunit: Formatter = (diagnostics, ctx) => {
     else byFile.set(d.uri, [d]);
   }
   const files = [...byFile.entries()].map(([uri, list]) => ({ path: relPath(uri, ctx.cwdUri), list })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  let out = '<?xml version="1.0" encoding="utf-8"?>\n<testsuites>\n';
+  yield '<?xml version="1.0" encoding="utf-8"?>\n<testsuites>\n';
   for (const { path, list } of files) {
     const p = escapeXml(path);
     const cls = escapeXml(className(path));
     const errors = list.filter(isFatal).length;
-    out += `<testsuite package="${escapeXml(ctx.toolName)}" time="0" tests="${Math.max(list.length, 1)}" errors="${errors}" failures="${list.length - errors}" name="${p}">\n`;
-    if (list.length === 0) out += `<testcase time="0" name="${p}" classname="${cls}" />\n`;
-    for (const d of list) out += testcase(d, cls);
-    out += '</testsuite>\n';
+    yield `<testsuite package="${escapeXml(ctx.toolName)}" time="0" tests="${Math.max(list.length, 1)}" errors="${errors}" failures="${list.length - errors}" name="${p}">\n`;
+    if (list.length === 0) yield `<testcase time="0" name="${p}" classname="${cls}" />\n`;
+    for (const d of list) yield testcase(d, cls);
+    yield '</testsuite>\n';
   }
   // JUnit has no place for a note about the report itself: a comment, which readers skip.
-  if (notice) out += `<!-- ${escapeXml(notice)} -->\n`;
-  return out + '</testsuites>\n';
-};
+  if (notice) yield `<!-- ${escapeXml(notice)} -->\n`;
+  yield '</testsuites>\n';
+}
