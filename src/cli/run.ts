@@ -43,7 +43,7 @@ import { FORMATTERS } from './format/index';
 import { jsonPieces, jsonReport } from './format/json';
 import { junitPieces } from './format/junit';
 import { sarifLog } from './format/sarif';
-import { jsonChunks } from './format/stream';
+import { inChunks, jsonChunks } from './format/stream';
 import { stylishChunks } from './format/stylish';
 import { keptResults, sarifFindings, truncationNotice } from './format/sarif';
 import { helpText } from './help';
@@ -66,11 +66,14 @@ const STREAMED: Record<string, { value: (diagnostics: readonly LintDiagnostic[],
   gitlab: { value: gitlabIssues, pretty: true },
 };
 
-/** The formats written piece by piece as they are made, each fitted to the output budget. */
+/**
+ * The formats written as they are made, each fitted to the output budget, in chunks of about 32 K
+ * characters (a JUnit test case or a GitHub annotation alone would be a write each).
+ */
 const PIECES: Record<string, ((diagnostics: readonly LintDiagnostic[], ctx: FormatContext) => Iterable<string>) | undefined> = {
   json: jsonPieces,
-  junit: junitPieces,
-  github: githubPieces,
+  junit: (diagnostics, ctx) => inChunks(junitPieces(diagnostics, ctx)),
+  github: (diagnostics, ctx) => inChunks(githubPieces(diagnostics, ctx)),
 };
 
 /** Formats for people; every other is read by a program (and keeps every finding: hints, suppressed ones). */

@@ -78,3 +78,16 @@ export function* jsonChunks(root: unknown, pretty = true): Generator<string> {
   }
   yield buf + '\n';
 }
+
+/** Pieces joined into chunks of at least `size` characters (the last may be shorter): one write each. */
+export function* inChunks(pieces: Iterable<string>, size = 1 << 15): Generator<string> {
+  let buf = '';
+  for (const piece of pieces) {
+    buf += piece;
+    if (buf.length >= size) {
+      yield buf;
+      buf = '';
+    }
+  }
+  if (buf) yield buf;
+}
