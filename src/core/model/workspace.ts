@@ -86,12 +86,19 @@ interface TargetFacts {
 const caseFacts = new WeakMap<SuiteDocument, CaseFacts[]>();
 const toolFileFacts = new WeakMap<SuiteDocument, ToolFile>();
 
-function readCaseFacts(doc: SuiteDocument): CaseFacts[] {
+/**
+ * The facts of a case file's cases, kept per document. `previous`, the file's last version, gives
+ * its facts to the cases an edit did not touch: the parser keeps their values (text/parse.ts), and
+ * a case whose value stays in the same place keeps its facts, their resolutions and its model, so
+ * the caches the rules key on the model carry over and the index's lists change only where a case did.
+ */
+function readCaseFacts(doc: SuiteDocument, previous?: SuiteDocument): CaseFacts[] {
   const cached = caseFacts.get(doc);
   if (cached) return cached;
   const out: CaseFacts[] = [];
   const read = toolReader(doc.uri);
   const roots = doc.parsed.roots;
+  const kept = previous && previous.uri === doc.uri ? factsByValue(previous) : undefined;
   // Plain loops: this runs once per case of the workspace, and a closure per file cost more than the work.
   for (let rootIndex = 0; rootIndex < roots.length; rootIndex++) {
     const value = rootValue(doc, rootIndex);
@@ -100,35 +107,26 @@ function readCaseFacts(doc: SuiteDocument): CaseFacts[] {
     if (doc.kind === 'cases' && Array.isArray(cases)) {
       for (let i = 0; i < cases.length; i++) {
         const c: unknown = cases[i];
-        if (isJsonObject(c)) out.push(keptFact(doc.uri, rootIndex, i, c) ?? keepFact(doc.uri, caseFact(rootIndex, ['cases', i], c, read)));
+        if (!isJsonObject(c)) continue;
+        const f = kept?.get(c);
+        out.push(f && f.root === rootIndex && f.path.length === 2 && f.path[1] === i ? f : caseFact(rootIndex, ['cases', i], c, read));
       }
     } else if (doc.kind === 'caseLines' || !('cases' in value)) {
-      out.push(keptFact(doc.uri, rootIndex, undefined, value) ?? keepFact(doc.uri, caseFact(rootIndex, [], value, read)));
+      const f = kept?.get(value);
+      out.push(f && f.root === rootIndex && f.path.length === 0 ? f : caseFact(rootIndex, [], value, read));
     }
   }
   caseFacts.set(doc, out);
   return out;
 }
 
-/**
- * The facts of each case value, with the URI of the document they were read in. An edit of a
- * suite file keeps the value objects of the cases it did not touch (text/parse.ts), so a case that
- * stays where it was keeps its facts, their resolutions and its model: the caches the rules key on
- * the model carry over, and the index's lists change only where a case did.
- */
-const factsByValue = new WeakMap<object, { uri: string; facts: CaseFacts }>();
-
-function keptFact(uri: string, root: number, index: number | undefined, value: object): CaseFacts | undefined {
-  const kept = factsByValue.get(value);
-  if (!kept || kept.uri !== uri) return undefined;
-  const f = kept.facts;
-  const here = index === undefined ? f.path.length === 0 : f.path.length === 2 && f.path[1] === index;
-  return f.root === root && here ? f : undefined;
-}
-
-function keepFact(uri: string, facts: CaseFacts): CaseFacts {
-  factsByValue.set(facts.value, { uri, facts });
-  return facts;
+/** A version's facts by case value, for the next version to take over (while the edit is indexed, then dropped). */
+function factsByValue(doc: SuiteDocument): Map<object, CaseFacts> | undefined {
+  const facts = caseFacts.get(doc);
+  if (!facts) return undefined;
+  const byValue = new Map<object, CaseFacts>();
+  for (const f of facts) byValue.set(f.value, f);
+  return byValue;
 }
 
 /** Most cases only reference tools: they share this empty map rather than each holding one. */
@@ -339,7 +337,7 @@ function modelsOf(r: Resolver, doc: SuiteDocument): CaseModel[] {
       c = caseModel(doc, f, uses, env);
       f.model = c;
     } else if (c.doc !== doc) {
-      // The same case in the document's new version (keptFact): the model moves to it.
+      // The same case in the document's new version (readCaseFacts): the model moves to it.
       c.doc = doc;
     }
     out.push(c);
@@ -657,7 +655,10 @@ function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<st
       for (const uri of memory.referrers.get(target) ?? []) reresolve.add(uri);
     } else if (isCaseFile(doc)) {
       reresolve.add(doc.uri);
-      const before = referencedBy(previous.docs.get(doc.uri)!);
+      const was = previous.docs.get(doc.uri)!;
+      // Read before anything else reads the new version's cases: the facts of the cases it kept carry over.
+      readCaseFacts(doc, was);
+      const before = referencedBy(was);
       const after = referencedBy(doc);
       if (before !== after) {
         if (referrers === memory.referrers) referrers = new Map(referrers);
