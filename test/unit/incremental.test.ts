@@ -10,6 +10,7 @@ import {
   lintIndex,
   loadWorkspace,
   memoryFileSystem,
+  reloadFiles,
   type IncrementalResult,
   type LintDiagnostic,
   type WorkspaceIndex,
@@ -493,6 +494,23 @@ describe('incremental analysis', () => {
       const cases = (JSON.parse(fixed) as { cases: { instance_id: string; injection_field?: unknown }[] }).cases;
       assert.deepEqual(cases.map((c) => c.injection_field), [undefined, undefined, '#/tool_outputs/0/output/msg'], `version ${version}`);
     }
+  });
+
+  it('keeps the untouched cases\' models when a host reloads the edited file (the language server\'s path)', async () => {
+    const caseOf = (id: string, task: string) => ({ instance_id: id, arm: 'benign', family: 'f', task, correct_resolution_signature: 's', tools: ['t.tools.json#send'] });
+    const files: Record<string, string> = {
+      [`${WS}/load/a.litmus.json`]: JSON.stringify({ cases: [caseOf('a1', 'One.'), caseOf('a2', 'Two.'), caseOf('a3', 'Three.')] }, null, 2),
+      [`${WS}/load/t.tools.json`]: JSON.stringify({ tools: [{ name: 'send', description: 'Sends.', inputSchema: { type: 'object' } }] }),
+    };
+    const first = await loadWorkspace(memoryFileSystem(files), [`${WS}/load`]);
+    files[`${WS}/load/a.litmus.json`] = JSON.stringify({ cases: [caseOf('a1', 'One, and more.'), caseOf('a2', 'Two.'), caseOf('a3', 'Three.')] }, null, 2);
+    const second = await reloadFiles(memoryFileSystem(files), first, [`${WS}/load/a.litmus.json`]);
+    assert.ok(second, 'reloaded in place');
+    const [b1, b2, b3] = first.index.cases;
+    const [c1, c2, c3] = second.index.cases;
+    assert.notEqual(c1, b1);
+    assert.ok(c2 === b2 && c3 === b3, 'the untouched cases keep their models');
+    assert.equal(c2.doc, second.index.docs.get(`${WS}/load/a.litmus.json`));
   });
 
   it('keeps the model of every tool entry an edit did not touch, so its scan carries over', () => {

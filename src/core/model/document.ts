@@ -63,12 +63,32 @@ export function createDocument(uri: string, text: string, kind?: FileKind, versi
   if (previous && previous.kind === k && previous.text === text) {
     if (previous.version === version) return previous;
     // Same text, new editor version: share the trees, but fixes must carry the new version.
-    return remember(makeDocument(uri, k, text, version, previous.parsed));
+    return succeeding(remember(makeDocument(uri, k, text, version, previous.parsed)), previous);
   }
   // An edit of the file: what it left unchanged keeps its values, and all that is kept per value.
   const before = previous && previous.kind === k ? previous : undefined;
   const parsed = k === 'caseLines' ? parseJsonLines(text, before) : parseJson(text, before);
-  return remember(makeDocument(uri, k, text, version, parsed));
+  const doc = remember(makeDocument(uri, k, text, version, parsed));
+  return before ? succeeding(doc, before) : doc;
+}
+
+/**
+ * A case file's new version to the version it shares values with, until the index first reads its
+ * cases (model/workspace.ts): the cases an edit kept keep their facts and models. Taken once, so a
+ * version never holds on to the chain of those before it.
+ */
+const predecessors = new WeakMap<SuiteDocument, SuiteDocument>();
+
+function succeeding(doc: SuiteDocument, previous: SuiteDocument): SuiteDocument {
+  if (doc.kind === 'cases' || doc.kind === 'caseLines') predecessors.set(doc, previous);
+  return doc;
+}
+
+/** The version a case file's document continues (its values shared by the parse), once; undefined after. */
+export function takePredecessor(doc: SuiteDocument): SuiteDocument | undefined {
+  const previous = predecessors.get(doc);
+  if (previous) predecessors.delete(doc);
+  return previous;
 }
 
 

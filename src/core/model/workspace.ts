@@ -1,6 +1,6 @@
 import { isJsonObject } from './canonical';
 import { defaultConfig, mergeConfig, readConfig, type ConfigOverrides, type ResolvedConfig } from './config';
-import { rootValue, type SuiteDocument } from './document';
+import { rootValue, takePredecessor, type SuiteDocument } from './document';
 import { toolReader } from './stable-tools';
 import { parseToolReference, type ToolModel } from './tools';
 import type { JsonPath } from '../text/types';
@@ -87,18 +87,19 @@ const caseFacts = new WeakMap<SuiteDocument, CaseFacts[]>();
 const toolFileFacts = new WeakMap<SuiteDocument, ToolFile>();
 
 /**
- * The facts of a case file's cases, kept per document. `previous`, the file's last version, gives
- * its facts to the cases an edit did not touch: the parser keeps their values (text/parse.ts), and
- * a case whose value stays in the same place keeps its facts, their resolutions and its model, so
- * the caches the rules key on the model carry over and the index's lists change only where a case did.
+ * The facts of a case file's cases, kept per document. The version a document continues
+ * (document.ts, `takePredecessor`) gives its facts to the cases an edit did not touch: the parser
+ * keeps their values (text/parse.ts), and a case whose value stays in the same place keeps its
+ * facts, their resolutions and its model, so the caches the rules key on the model carry over.
  */
-function readCaseFacts(doc: SuiteDocument, previous?: SuiteDocument): CaseFacts[] {
+function readCaseFacts(doc: SuiteDocument): CaseFacts[] {
   const cached = caseFacts.get(doc);
   if (cached) return cached;
   const out: CaseFacts[] = [];
   const read = toolReader(doc.uri);
   const roots = doc.parsed.roots;
-  const kept = previous && previous.uri === doc.uri ? factsByValue(previous) : undefined;
+  const previous = takePredecessor(doc);
+  const kept = previous ? factsByValue(previous) : undefined;
   // Plain loops: this runs once per case of the workspace, and a closure per file cost more than the work.
   for (let rootIndex = 0; rootIndex < roots.length; rootIndex++) {
     const value = rootValue(doc, rootIndex);
@@ -655,10 +656,7 @@ function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<st
       for (const uri of memory.referrers.get(target) ?? []) reresolve.add(uri);
     } else if (isCaseFile(doc)) {
       reresolve.add(doc.uri);
-      const was = previous.docs.get(doc.uri)!;
-      // Read before anything else reads the new version's cases: the facts of the cases it kept carry over.
-      readCaseFacts(doc, was);
-      const before = referencedBy(was);
+      const before = referencedBy(previous.docs.get(doc.uri)!);
       const after = referencedBy(doc);
       if (before !== after) {
         if (referrers === memory.referrers) referrers = new Map(referrers);
