@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { appendToArray, applyChanges, buildIndex, createDocument, effectiveSeverity, defaultConfig, mergeConfig, parseJson, removeValue, setValue, type Finding } from '../../src/core';
 import { placeFindings } from '../../src/core/lint/lint';
+import { rng } from '../helpers';
 
 const finding = (extra: Partial<Finding> = {}): Finding => ({
   rule: 'injection-payload',
@@ -37,6 +38,29 @@ describe('edits', () => {
     assert.match(out, /\/\/ keep me/);
     assert.match(out, /\n {4}"a": 2,/);
     assert.equal(parseJson(out).issues.length, 0);
+  });
+
+  it('applies changes as if one by one from the last, in one pass where they do not overlap', () => {
+    // The textbook: each change applied to the text the one before left, last offset first.
+    const oneByOne = (t: string, changes: { offset: number; length: number; content: string }[]) => {
+      let out = t;
+      for (const c of [...changes].sort((a, b) => b.offset - a.offset || b.length - a.length)) out = out.slice(0, c.offset) + c.content + out.slice(c.offset + c.length);
+      return out;
+    };
+    const r = rng(7);
+    let overlapping = 0;
+    for (let round = 0; round < 3000; round++) {
+      const t = 'abcdefghijklmnopqrstuvwxyz'.slice(0, 1 + r.int(26));
+      // Insertions at one offset, touching and overlapping ranges: few offsets, so they meet.
+      const changes = Array.from({ length: r.int(6) }, (_, i) => {
+        const offset = r.int(t.length + 1);
+        return { offset, length: r.chance(0.4) ? 0 : r.int(t.length - offset + 1), content: `<${i}>` };
+      });
+      const sorted = [...changes].sort((a, b) => a.offset - b.offset);
+      if (sorted.some((c, i) => i > 0 && c.offset < sorted[i - 1].offset + sorted[i - 1].length)) overlapping++;
+      assert.equal(applyChanges(t, changes), oneByOne(t, changes), JSON.stringify({ t, changes }));
+    }
+    assert.ok(overlapping > 300 && overlapping < 2700, `${overlapping} overlapping sets: both paths run`);
   });
 
   it('appends to an array and removes a property', () => {

@@ -385,10 +385,29 @@ export function appendToArray(doc: ParsedSource, root: number, path: JsonPath, l
   return modifyRoot(doc, root, [...path, length], value, true);
 }
 
-/** Applies changes (offsets into the original text) from last to first. */
+/**
+ * Applies changes (offsets into the original text) from last to first: insertions at one offset
+ * come out in the reverse of their order. Changes that do not overlap (every fix plan's) are
+ * assembled in one pass from the front, to the same text: applying each to the whole text was
+ * quadratic, and a `--fix` of 40,000 findings in one file took minutes.
+ */
 export function applyChanges(text: string, changes: readonly TextChange[]): string {
   const sorted = [...changes].sort((a, b) => b.offset - a.offset || b.length - a.length);
+  const parts: string[] = [];
+  let at = 0;
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    const c = sorted[i];
+    if (c.offset < at) return appliedOneByOne(text, sorted);
+    parts.push(text.slice(at, c.offset), c.content);
+    at = c.offset + c.length;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+/** Overlapping changes, each applied to the text the one before it left, last first. */
+function appliedOneByOne(text: string, lastFirst: readonly TextChange[]): string {
   let out = text;
-  for (const c of sorted) out = out.slice(0, c.offset) + c.content + out.slice(c.offset + c.length);
+  for (const c of lastFirst) out = out.slice(0, c.offset) + c.content + out.slice(c.offset + c.length);
   return out;
 }
