@@ -212,7 +212,10 @@ export function knownRuleIds(rules: readonly Rule[]): readonly string[] {
  * not built in (a plugin's) carries its default severity and docs link on its findings, since the
  * registry does not know it.
  */
-export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unknown>, configIndex: WorkspaceIndex = index, ruleIds: readonly string[] = RULE_IDS, keeps?: (uri: string) => boolean): Finding[] {
+/** A full run keeps every document's findings. */
+const KEEP_ALL = (): boolean => true;
+
+export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unknown>, configIndex: WorkspaceIndex = index, ruleIds: readonly string[] = RULE_IDS, keeps: (uri: string) => boolean = KEEP_ALL): Finding[] {
   const findings: Finding[] = [];
   const extra = !RULES.has(rule.meta.id);
   const ctx: RuleContext = {
@@ -223,8 +226,8 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
       ? (f) => findings.push({ ...f, rule: rule.meta.id, severity: f.severity ?? rule.meta.defaultSeverity, docsUrl: rule.meta.docsUrl ?? '' })
       : (f) => findings.push({ ...f, rule: rule.meta.id }),
     ruleIds,
+    keeps,
   };
-  if (keeps) ctx.keeps = keeps;
   try {
     rule.check(ctx);
   } catch (e) {

@@ -76,7 +76,7 @@ export const benignContamination: Rule = {
     const analysis = injectionAnalysis(ctx);
     for (const c of ctx.index.cases) {
       // Every finding of a case is placed in its own document.
-      if (ctx.keeps && !ctx.keeps(c.doc.uri)) continue;
+      if (!ctx.keeps(c.doc.uri)) continue;
       if (c.arm !== 'benign') continue;
       surfaceFindings(ctx, analysis, c);
       for (const use of c.tools) {

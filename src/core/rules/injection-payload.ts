@@ -79,7 +79,7 @@ export const injectionPayload: Rule = {
   check(ctx) {
     const analysis = injectionAnalysis(ctx);
     // Every finding stands where its payload or label is: none in a document this run drops is built.
-    const kept = (uri: string) => !ctx.keeps || ctx.keeps(uri);
+    const kept = ctx.keeps;
     for (const hit of analysis.hits) {
       if (!kept(hit.uri)) continue;
       const labels = analysis.labelsOf.get(hit) ?? [];

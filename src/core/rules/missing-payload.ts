@@ -41,7 +41,7 @@ export const missingPayload: Rule = {
     let analysis: ReturnType<typeof injectionAnalysis> | undefined;
     for (const c of index.cases) {
       // Every finding of a case is placed in its own document.
-      if (ctx.keeps && !ctx.keeps(c.doc.uri)) continue;
+      if (!ctx.keeps(c.doc.uri)) continue;
       if (c.arm !== 'adversarial' || c.probe !== 'prompt_injection') continue;
       if (labelStrings(c).length > 0 || unreadSurface(c)) continue;
       analysis ??= injectionAnalysis(ctx);

@@ -102,7 +102,7 @@ export const principalConfusion: Rule = {
     const { index } = ctx;
     for (const c of index.cases) {
       // Every finding of a case is placed in its own document.
-      if (ctx.keeps && !ctx.keeps(c.doc.uri)) continue;
+      if (!ctx.keeps(c.doc.uri)) continue;
       if (c.arm !== 'adversarial') continue;
       const resolution = c.value.resolution;
       if (resolution !== undefined && resolution !== 'comply') continue;

@@ -51,9 +51,9 @@ export interface RuleContext {
   /**
    * Whether findings placed in this document are kept this run. The incremental linter runs a rule
    * over every document its findings read and keeps those of the documents it re-judges: a rule may
-   * skip a case whose every finding would land in a document not kept. Absent: every one is kept.
+   * skip a case whose every finding would land in a document not kept. A full run keeps every one.
    */
-  keeps?(uri: string): boolean;
+  keeps: (uri: string) => boolean;
 }
 
 /**
