@@ -2,6 +2,7 @@ import { canonicalize, fieldValue } from '../model/canonical';
 import type { ActionPattern, CallPattern, RespondPattern } from './patterns';
 import type { CallStep, RespondStep, Step } from './steps';
 import { answerMatcher } from './answers';
+import { pushTo } from '../text/multimap';
 
 /**
  * The one matcher: whether a step of a trajectory is what a pattern scores (FORMAT §3c), and when
@@ -107,7 +108,9 @@ function hasAll(args: Record<string, unknown>, names: readonly string[]): boolea
  * a handful). Matches come back in the order the entries were given.
  */
 export function patternMatcher<T extends { pattern: ActionPattern }>(entries: Iterable<T>): (step: Step) => T[] {
-  const byTool = new Map<string, { looseList: T[]; loose: Loose<T>[]; sets: Map<string, { names: string[]; byValues: Map<string, T[]> }> }>();
+  const byTool = new Map<string, { loose: Loose<T>[]; sets: Map<string, { names: string[]; byValues: Map<string, T[]> }> }>();
+  // Each tool's argument-less patterns, grouped once all are read.
+  const looseLists = new Map<string, T[]>();
   const respond: (T & { pattern: RespondPattern })[] = [];
   const seq = new Map<T, number>();
   for (const e of entries) {
@@ -118,9 +121,9 @@ export function patternMatcher<T extends { pattern: ActionPattern }>(entries: It
       continue;
     }
     let tool = byTool.get(p.tool);
-    if (!tool) byTool.set(p.tool, (tool = { looseList: [], loose: [], sets: new Map() }));
+    if (!tool) byTool.set(p.tool, (tool = { loose: [], sets: new Map() }));
     if (p.byName || p.arguments.length === 0) {
-      tool.looseList.push(e);
+      pushTo(looseLists, p.tool, e);
       continue;
     }
     const sorted = [...p.arguments].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -133,7 +136,7 @@ export function patternMatcher<T extends { pattern: ActionPattern }>(entries: It
     if (list) list.push(e);
     else set.byValues.set(valueKey, [e]);
   }
-  for (const tool of byTool.values()) tool.loose = looseGroups(tool.looseList);
+  for (const [name, list] of looseLists) byTool.get(name)!.loose = looseGroups(list);
   const answers = respond.length > UNGROUPED ? answerMatcher(respond) : undefined;
   let checks = 0;
   return (step) => {
