@@ -20,15 +20,35 @@ export interface DocCases {
 }
 
 /**
+ * What a change replaced in one document: `before[from, beforeEnd)` became `after[from, afterEnd)`,
+ * and the models before and after that stretch are the same objects in the same order. An edit of
+ * one case of a thousand keeps the others' models (model/case.ts), so the stretch is that case.
+ */
+interface Stretch {
+  from: number;
+  beforeEnd: number;
+  afterEnd: number;
+}
+
+function stretchOf({ before, after }: DocCases): Stretch {
+  const n = Math.min(before.length, after.length);
+  let from = 0;
+  while (from < n && before[from] === after[from]) from++;
+  let kept = 0;
+  while (kept < n - from && before[before.length - 1 - kept] === after[after.length - 1 - kept]) kept++;
+  return { from, beforeEnd: before.length - kept, afterEnd: after.length - kept };
+}
+
+/**
  * Updates a grouped map after some documents' cases changed, so that it equals a from-scratch build:
  * lists in case order and keys in first-entry order, since rules report in the order they iterate
- * (and suggest names in that order). Only the keys the changed documents held or hold get new
- * lists; lists are replaced, never modified. Returns `map`, or a new map when the key order moved;
- * a key added or dropped counts as moved, so a map returned again has the same keys in the same
- * order (readers keep what they derive from the keys alone: unresolved-reference's id index).
- * `rank` gives each document's position in the workspace (distinct integers, for every document
- * before and after: the caller updates only a workspace whose files stay the same), `cases` every
- * case in order.
+ * (and suggest names in that order). Only the keys of the cases a change replaced get new lists;
+ * lists are replaced, never modified. Returns `map`, or a new map when the key order moved; a key
+ * added or dropped counts as moved, so a map returned again has the same keys in the same order
+ * (readers keep what they derive from the keys alone: unresolved-reference's id index). `rank`
+ * gives each document's position in the workspace (distinct integers, for every document before
+ * and after: the caller updates only a workspace whose files stay the same), `cases` every case in
+ * order.
  */
 export function regroup<K, V>(
   map: Map<K, V[]>,
@@ -37,12 +57,15 @@ export function regroup<K, V>(
   rank: (uri: string) => number,
   cases: readonly CaseModel[],
 ): Map<K, V[]> {
+  const stretches = new Map<string, Stretch>();
   const touched = new Set<K>();
   const fresh = new Map<K, Map<string, V[]>>();
-  for (const [uri, { before, after }] of changed) {
-    for (const c of before) grouping.keys(c, (k) => touched.add(k));
-    for (const c of after) {
-      grouping.entries(c, (k, v) => {
+  for (const [uri, doc] of changed) {
+    const s = stretchOf(doc);
+    stretches.set(uri, s);
+    for (let i = s.from; i < s.beforeEnd; i++) grouping.keys(doc.before[i], (k) => touched.add(k));
+    for (let i = s.from; i < s.afterEnd; i++) {
+      grouping.entries(doc.after[i], (k, v) => {
         touched.add(k);
         let byUri = fresh.get(k);
         if (!byUri) fresh.set(k, (byUri = new Map()));
@@ -52,33 +75,38 @@ export function regroup<K, V>(
   }
 
   // The changed documents in workspace order.
-  const order = [...changed.keys()].map((uri) => ({ uri, rank: rank(uri) })).sort((a, b) => a.rank - b.rank);
+  const order = [...changed.keys()].map((uri) => ({ uri, rank: rank(uri), stretch: stretches.get(uri)!, before: changed.get(uri)!.before })).sort((a, b) => a.rank - b.rank);
   const was = new Map<K, V[] | undefined>();
   let keysMoved = false;
   for (const k of touched) {
     const previous = map.get(k) ?? [];
     was.set(k, map.get(k));
     // A list is runs of entries per document, in document order: each changed document's run is
-    // found by binary search on the rank and replaced by its new run, the rest copied in slices. A
-    // walk over every entry cost milliseconds an edit for a tool that thousands of cases use.
+    // found by binary search on the rank, and within it the entries of the replaced stretch by
+    // binary search on the case's place; they give way to the stretch's new entries, the rest is
+    // copied in slices. A walk over every entry cost milliseconds an edit for a tool that
+    // thousands of cases use, and a walk over every case of the file for a file of thousands.
     const rankAt = (i: number) => rank(grouping.caseOf(previous[i]).doc.uri);
-    const firstFrom = (lo: number, r: number) => {
-      let hi = previous.length;
+    const firstFrom = (lo: number, hi: number, below: (i: number) => boolean) => {
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (rankAt(mid) < r) lo = mid + 1;
+        if (below(mid)) lo = mid + 1;
         else hi = mid;
       }
       return lo;
     };
     const parts: V[][] = [];
     let from = 0;
-    for (const { uri, rank: r } of order) {
-      const start = firstFrom(from, r);
-      if (start > from) parts.push(previous.slice(from, start));
+    for (const { uri, rank: r, stretch, before } of order) {
+      const start = firstFrom(from, previous.length, (i) => rankAt(i) < r);
+      const end = firstFrom(start, previous.length, (i) => rankAt(i) < r + 1);
+      const placeAt = (i: number) => placeIn(before, grouping.caseOf(previous[i]));
+      const head = stretch.from === 0 ? start : firstFrom(start, end, (i) => placeAt(i) < stretch.from);
+      const tail = stretch.beforeEnd === before.length ? end : firstFrom(head, end, (i) => placeAt(i) < stretch.beforeEnd);
+      if (head > from) parts.push(previous.slice(from, head));
       const mine = fresh.get(k)?.get(uri);
       if (mine) parts.push(mine);
-      from = firstFrom(start, r + 1);
+      from = tail;
     }
     if (from < previous.length) parts.push(from === 0 ? previous : previous.slice(from));
     const list = parts.length === 1 ? parts[0] : ([] as V[]).concat(...parts);
@@ -86,41 +114,63 @@ export function regroup<K, V>(
       map.delete(k);
       keysMoved = true;
     } else {
-      if (!previous) keysMoved = true;
+      if (!previous.length) keysMoved = true;
       map.set(k, list);
     }
   }
-  if (!keysMoved) keysMoved = firstsMoved(was, map, grouping, changed);
+  if (!keysMoved) keysMoved = firstsMoved(was, map, grouping, changed, stretches);
   if (!keysMoved) return map;
   const ordered = new Map<K, V[]>();
   for (const c of cases) grouping.keys(c, (k) => ordered.has(k) || ordered.set(k, map.get(k)!));
   return ordered;
 }
 
+/** Each model's place in its document's list, built when a list must be cut at a stretch (once for the three maps). */
+const places = new WeakMap<readonly CaseModel[], Map<CaseModel, number>>();
+
+function placeIn(before: readonly CaseModel[], c: CaseModel): number {
+  let at = places.get(before);
+  if (!at) {
+    places.set(before, (at = new Map()));
+    for (let i = 0; i < before.length; i++) at.set(before[i], i);
+  }
+  return at.get(c)!;
+}
+
 /**
- * Whether the key order can differ from before (`was`: the touched keys' lists before). Keys are
- * ordered by where their first entry sits: the order stands while every touched key's first entry
- * stays in the same document and, within each changed document, the keys whose first entry it
- * holds come in the same order.
+ * Whether the key order can differ from before (`was`: the touched keys' lists before; every one
+ * of them has entries before and after, or the caller already knows the order moved). Keys are
+ * ordered by where their first entry sits, and only a document's replaced stretch gains or loses
+ * entries: the order stands while, in each changed document, the keys whose first entry lies in
+ * its stretch are the same keys in the same order before and after. (A key whose first entry is a
+ * case no change replaced still has it there: anything earlier would be a new entry, from a
+ * stretch, and put the key in that stretch's list after but not before.)
  */
-function firstsMoved<K, V>(was: ReadonlyMap<K, V[] | undefined>, now: ReadonlyMap<K, V[]>, grouping: Grouping<K, V>, changed: ReadonlyMap<string, DocCases>): boolean {
-  const firstUri = (list: V[] | undefined) => (list?.length ? grouping.caseOf(list[0]).doc.uri : undefined);
-  for (const [k, list] of was) if (firstUri(list) !== firstUri(now.get(k))) return true;
-  const firsts = (uri: string, cases: readonly CaseModel[], listOf: (k: K) => V[] | undefined): K[] => {
+function firstsMoved<K, V>(
+  was: ReadonlyMap<K, V[] | undefined>,
+  now: ReadonlyMap<K, V[]>,
+  grouping: Grouping<K, V>,
+  changed: ReadonlyMap<string, DocCases>,
+  stretches: ReadonlyMap<string, Stretch>,
+): boolean {
+  const firstCase = (list: V[] | undefined) => (list?.length ? grouping.caseOf(list[0]) : undefined);
+  const firsts = (cases: readonly CaseModel[], from: number, to: number, listOf: (k: K) => V[] | undefined): K[] => {
     const seen = new Set<K>();
     const out: K[] = [];
-    for (const c of cases) {
+    for (let i = from; i < to; i++) {
+      const c = cases[i];
       grouping.keys(c, (k) => {
         if (seen.has(k)) return;
         seen.add(k);
-        if (firstUri(listOf(k)) === uri) out.push(k);
+        if (firstCase(listOf(k)) === c) out.push(k);
       });
     }
     return out;
   };
   for (const [uri, { before, after }] of changed) {
-    const a = firsts(uri, before, (k) => was.get(k));
-    const b = firsts(uri, after, (k) => now.get(k));
+    const s = stretches.get(uri)!;
+    const a = firsts(before, s.from, s.beforeEnd, (k) => was.get(k));
+    const b = firsts(after, s.from, s.afterEnd, (k) => now.get(k));
     if (a.length !== b.length || a.some((k, i) => k !== b[i])) return true;
   }
   return false;
