@@ -251,7 +251,8 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
     // Visiting a document twice only visits ids already seen.
     eachText(fresh.seedLinks, id, fromDoc);
   };
-  const queue = [...dirty].filter((k) => k.startsWith('i:')).map((k) => k.slice(2));
+  // Without a seed link anywhere there is no chain to follow (nor an id of each dirty key to cut out).
+  const queue = table.seedLinks.size || fresh.seedLinks.size ? [...dirty].filter((k) => k.startsWith('i:')).map((k) => k.slice(2)) : [];
   const seenIds = new Set(queue);
   while (queue.length) {
     linksOf(queue.pop()!, (next) => {
@@ -272,33 +273,39 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
   // retained under its kind meets it only after one that is not.
   const retained = new Set(pointing);
   const retainedBy = new Map<string, Set<string>>(KEY_KINDS.map((kind) => [kind, new Set(pointing)]));
+  let own: Set<string> | undefined;
+  const retain = (uri: string) => {
+    retained.add(uri);
+    own?.add(uri);
+  };
   for (const key of dirty) {
-    const own = retainedBy.get(kindOf(key));
-    unchangedHoldersOf(key, (uri) => {
-      retained.add(uri);
-      own?.add(uri);
-    });
+    own = retainedBy.get(kindOf(key));
+    unchangedHoldersOf(key, retain);
   }
   const read = new Set(retained);
   const readBy = new Map<string, Set<string>>([...retainedBy].map(([kind, set]) => [kind, new Set(set)]));
   const pointingRead = new Set(pointing);
-  // A dirty key's holders are retained already (under its kind too), so the read sets hold them.
-  const seen = new Set<string>(dirty);
-  const seenByKind = new Set<string>(dirty);
+  // A dirty key's holders are retained already (under its kind too), so the read sets hold them:
+  // a key is seen when it is dirty or in these (not copies of the dirty set: thousands of keys).
+  const seen = new Set<string>();
+  const seenByKind = new Set<string>();
+  let kindRead: Set<string> | undefined;
+  const readHolder = (holder: string) => {
+    read.add(holder);
+    kindRead?.add(holder);
+  };
   for (const uri of retained) {
     const k = keys.get(uri);
     if (!k) continue;
     for (const key of k.keys) {
+      if (dirty.has(key)) continue;
       const forAll = !seen.has(key);
       const kind = kindOf(key);
-      const kindRead = seenByKind.has(key) || !retainedBy.get(kind)?.has(uri) ? undefined : readBy.get(kind);
+      kindRead = seenByKind.has(key) || !retainedBy.get(kind)?.has(uri) ? undefined : readBy.get(kind);
       if (!forAll && !kindRead) continue;
       seen.add(key);
       if (kindRead) seenByKind.add(key);
-      unchangedHoldersOf(key, (holder) => {
-        read.add(holder);
-        kindRead?.add(holder);
-      });
+      unchangedHoldersOf(key, readHolder);
     }
     for (const t of k.targets) {
       const target = docOf(t);
