@@ -141,6 +141,30 @@ describe('property: parsing, positions and pointers', () => {
     );
   });
 
+  it('a line table built from the previous version\'s is the one built afresh, whatever the edit', () => {
+    const piece = fc.oneof(fc.constantFrom('\n', '\n\n', 'ab', '"x": 1,\n', '\r\n'), fc.string({ maxLength: 4 }));
+    const text = fc.array(piece, { maxLength: 30 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), text, (before, from, length, inserted) => {
+        const at = from % (before.length + 1);
+        const after = before.slice(0, at) + inserted + before.slice(Math.min(before.length, at + length % 8));
+        const derived = LineIndex.after(new LineIndex(before), after);
+        const fresh = new LineIndex(after);
+        assert.equal(derived.lineCount, fresh.lineCount);
+        for (let line = 0; line < fresh.lineCount; line++) assert.equal(derived.lineStart(line), fresh.lineStart(line));
+      }),
+      { ...RUNS, numRuns: 1000 },
+    );
+    // Through the documents: an edit's version builds its table from its predecessor's.
+    const uri = 'file:///ws/lines/edited.litmus.json';
+    const first = createDocument(uri, '{\n  "suite": "s",\n  "cases": []\n}\n')!;
+    assert.equal(first.lines.lineCount, 5);
+    const second = createDocument(uri, '{\n  "suite": "s",\n  "cases": [\n    {}\n  ]\n}\n')!;
+    const fresh = new LineIndex(second.text);
+    assert.equal(second.lines.lineCount, 7);
+    assert.deepEqual([0, 1, 2, 3, 4, 5, 6].map((l) => second.lines.lineStart(l)), [0, 1, 2, 3, 4, 5, 6].map((l) => fresh.lineStart(l)));
+  });
+
   it('a syntax error between the CR and LF of a line break is shown at the end of its line (found by the fuzzer)', async () => {
     const text = '{\r\n  "a": "x\\\r\n"\r\n}';
     const fs = memoryFileSystem({ 'file:///ws/a.litmus.json': text });

@@ -38,6 +38,8 @@ function remember(doc: SuiteDocument): SuiteDocument {
  */
 class Document implements SuiteDocument {
   #lines: LineIndex | undefined;
+  /** The line table of the version this one edits, until this one's is built from it. */
+  #previousLines: LineIndex | undefined;
   constructor(
     readonly uri: string,
     readonly kind: FileKind,
@@ -48,11 +50,21 @@ class Document implements SuiteDocument {
 
   /** Most files of a large workspace never get a diagnostic; their line tables are never needed. */
   get lines(): LineIndex {
-    return (this.#lines ??= new LineIndex(this.text));
+    if (!this.#lines) {
+      this.#lines = this.#previousLines ? LineIndex.after(this.#previousLines, this.text) : new LineIndex(this.text);
+      this.#previousLines = undefined;
+    }
+    return this.#lines;
+  }
+
+  /** This version edits `previous`: its line table, if it has one, is where this one's starts from (text/lines.ts). */
+  edits(previous: SuiteDocument): this {
+    if (previous instanceof Document) this.#previousLines = previous.#lines ?? previous.#previousLines;
+    return this;
   }
 }
 
-function makeDocument(uri: string, kind: FileKind, text: string, version: number | undefined, parsed: ParsedText): SuiteDocument {
+function makeDocument(uri: string, kind: FileKind, text: string, version: number | undefined, parsed: ParsedText): Document {
   return new Document(uri, kind, text, version, parsed);
 }
 
@@ -63,12 +75,12 @@ export function createDocument(uri: string, text: string, kind?: FileKind, versi
   if (previous && previous.kind === k && previous.text === text) {
     if (previous.version === version) return previous;
     // Same text, new editor version: share the trees, but fixes must carry the new version.
-    return succeeding(remember(makeDocument(uri, k, text, version, previous.parsed)), previous);
+    return succeeding(remember(makeDocument(uri, k, text, version, previous.parsed).edits(previous)), previous);
   }
   // An edit of the file: what it left unchanged keeps its values, and all that is kept per value.
   const before = previous && previous.kind === k ? previous : undefined;
   const parsed = k === 'caseLines' ? parseJsonLines(text, before) : parseJson(text, before);
-  const doc = remember(makeDocument(uri, k, text, version, parsed));
+  const doc = remember(before ? makeDocument(uri, k, text, version, parsed).edits(before) : makeDocument(uri, k, text, version, parsed));
   return before ? succeeding(doc, before) : doc;
 }
 

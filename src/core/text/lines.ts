@@ -1,4 +1,5 @@
 import type { Position, Range } from './types';
+import { commonAffixes } from './unchanged';
 
 /**
  * Maps offsets to line/character positions. Line breaks are `\n`, `\r\n` and lone `\r`, the same
@@ -8,7 +9,41 @@ export class LineIndex {
   /** Offsets where lines start, in a typed array: a 130 KB suite has thousands of lines. */
   private readonly starts: Int32Array;
 
-  constructor(readonly text: string) {
+  /**
+   * The index of `text`, an edit of `previous.text`: the lines before the edit are the previous
+   * index's, those after it the previous index's moved by the change of length, and only the edited
+   * stretch is searched for line breaks. An edit of one case of a 1 MB suite file otherwise searched
+   * its 40,000 lines again. Texts with a carriage return are indexed afresh (a `\r\n` could be cut
+   * in two by where the edit starts or ends).
+   */
+  static after(previous: LineIndex, text: string): LineIndex {
+    const old = previous.text;
+    if (text.includes('\r') || old.includes('\r')) return new LineIndex(text);
+    const { prefix, suffix } = commonAffixes(old, text);
+    const was = previous.starts;
+    // Starts up to `prefix` follow a line break in the shared start; from `tail` on, one in the shared end.
+    const head = upperBound(was, prefix);
+    const tail = upperBound(was, old.length - suffix);
+    const end = text.length - suffix;
+    let middle = 0;
+    for (let i = text.indexOf('\n', prefix); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) middle++;
+    const starts = new Int32Array(head + middle + was.length - tail);
+    starts.set(was.subarray(0, head));
+    let k = head;
+    for (let i = text.indexOf('\n', prefix); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) starts[k++] = i + 1;
+    const shift = text.length - old.length;
+    for (let j = tail; j < was.length; j++) starts[k++] = was[j] + shift;
+    return new LineIndex(text, starts);
+  }
+
+  constructor(
+    readonly text: string,
+    known?: Int32Array,
+  ) {
+    if (known) {
+      this.starts = known;
+      return;
+    }
     if (!text.includes('\r')) {
       // The common case, found with indexOf, which is many times faster than a loop over char codes.
       let count = 1;
@@ -72,4 +107,16 @@ export class LineIndex {
   rangeOf(offset: number, length: number): Range {
     return { start: this.positionAt(offset), end: this.positionAt(offset + Math.max(0, length)) };
   }
+}
+
+/** How many of the ascending `starts` are at most `offset`. */
+function upperBound(starts: Int32Array, offset: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid] <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
