@@ -222,45 +222,51 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
 
   // Shared keys are symmetric: every holder of a dirty key is re-linted. Targets are not: a
   // changed file re-lints the files that point into it, but pointing at a file does not make
-  // that file (or its other users) depend on the pointer.
-  const dirty = new Set<string>();
+  // that file (or its other users) depend on the pointer. The dirty keys are the changed
+  // documents' keys before and after, and the ids their seed chains reach (`chained`).
   const dirtyTargets = new Set<string>();
+  const sides: DocKeys[] = [];
   for (const uri of changed) {
     for (const k of [keys.get(uri), state.keys.get(uri)]) {
       if (!k) continue;
-      for (const key of k.keys) dirty.add(key);
+      sides.push(k);
       dirtyTargets.add(k.self);
     }
     dirtyTargets.add(normalizeUri(uri));
   }
+  const chained = new Set<string>();
+  const isDirty = (key: string) => chained.has(key) || sides.some((k) => k.keys.has(key));
   const before = state.index.readErrors;
   for (const uri of new Set([...index.readErrors.keys(), ...before.keys()])) if (index.readErrors.get(uri) !== before.get(uri)) dirtyTargets.add(uri);
 
   // Seed chains: a loop is reported on every member, however far along the chain the edit was.
   // Links are followed through the current documents and the changed documents' previous ones.
-  const follow = (k: DocKeys | undefined, id: string, visit: (other: string) => void) => {
-    if (!k) return;
-    for (const other of seedLinksOf(k, id) ?? []) visit(other);
-  };
-  const linksOf = (id: string, visit: (other: string) => void) => {
-    const fromDoc = (uri: string) => {
-      follow(keys.get(uri), id, visit);
-      if (changed.has(uri)) follow(state.keys.get(uri), id, visit);
+  // Without a seed link anywhere there is no chain to follow.
+  if (table.seedLinks.size || fresh.seedLinks.size) {
+    const follow = (k: DocKeys | undefined, id: string, visit: (other: string) => void) => {
+      if (!k) return;
+      for (const other of seedLinksOf(k, id) ?? []) visit(other);
     };
-    eachText(table.seedLinks, id, fromDoc);
-    // Visiting a document twice only visits ids already seen.
-    eachText(fresh.seedLinks, id, fromDoc);
-  };
-  // Without a seed link anywhere there is no chain to follow (nor an id of each dirty key to cut out).
-  const queue = table.seedLinks.size || fresh.seedLinks.size ? [...dirty].filter((k) => k.startsWith('i:')).map((k) => k.slice(2)) : [];
-  const seenIds = new Set(queue);
-  while (queue.length) {
-    linksOf(queue.pop()!, (next) => {
-      if (seenIds.has(next)) return;
-      seenIds.add(next);
-      dirty.add(`i:${next}`);
-      queue.push(next);
-    });
+    const linksOf = (id: string, visit: (other: string) => void) => {
+      const fromDoc = (uri: string) => {
+        follow(keys.get(uri), id, visit);
+        if (changed.has(uri)) follow(state.keys.get(uri), id, visit);
+      };
+      eachText(table.seedLinks, id, fromDoc);
+      // Visiting a document twice only visits ids already seen.
+      eachText(fresh.seedLinks, id, fromDoc);
+    };
+    const seenIds = new Set<string>();
+    for (const k of sides) for (const key of k.keys) if (key.startsWith('i:')) seenIds.add(key.slice(2));
+    const queue = [...seenIds];
+    while (queue.length) {
+      linksOf(queue.pop()!, (next) => {
+        if (seenIds.has(next)) return;
+        seenIds.add(next);
+        if (!isDirty(`i:${next}`)) chained.add(`i:${next}`);
+        queue.push(next);
+      });
+    }
   }
 
   // The changed documents and those pointing at a changed file are re-linted under every kind.
@@ -278,15 +284,23 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
     retained.add(uri);
     own?.add(uri);
   };
-  for (const key of dirty) {
+  const retainHolders = (key: string) => {
     own = retainedBy.get(kindOf(key));
     unchangedHoldersOf(key, retain);
+  };
+  // Other documents hold a changed document's earlier key only if the table says it is shared,
+  // and its new keys are asked about one by one: not each of its thousands of keys.
+  for (const uri of changed) {
+    const was = state.keys.get(uri);
+    for (const key of at.sharedKeysOf(uri) ?? []) retainHolders(key);
+    for (const key of keys.get(uri)?.keys ?? []) if (!was?.keys.has(key)) retainHolders(key);
   }
+  for (const key of chained) retainHolders(key);
   const read = new Set(retained);
   const readBy = new Map<string, Set<string>>([...retainedBy].map(([kind, set]) => [kind, new Set(set)]));
   const pointingRead = new Set(pointing);
   // A dirty key's holders are retained already (under its kind too), so the read sets hold them:
-  // a key is seen when it is dirty or in these (not copies of the dirty set: thousands of keys).
+  // a key is seen when it is dirty or in these. A changed document's keys are all dirty.
   const seen = new Set<string>();
   const seenByKind = new Set<string>();
   let kindRead: Set<string> | undefined;
@@ -297,15 +311,17 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
   for (const uri of retained) {
     const k = keys.get(uri);
     if (!k) continue;
-    for (const key of k.keys) {
-      if (dirty.has(key)) continue;
-      const forAll = !seen.has(key);
-      const kind = kindOf(key);
-      kindRead = seenByKind.has(key) || !retainedBy.get(kind)?.has(uri) ? undefined : readBy.get(kind);
-      if (!forAll && !kindRead) continue;
-      seen.add(key);
-      if (kindRead) seenByKind.add(key);
-      unchangedHoldersOf(key, readHolder);
+    if (!changed.has(uri)) {
+      for (const key of k.keys) {
+        if (isDirty(key)) continue;
+        const forAll = !seen.has(key);
+        const kind = kindOf(key);
+        kindRead = seenByKind.has(key) || !retainedBy.get(kind)?.has(uri) ? undefined : readBy.get(kind);
+        if (!forAll && !kindRead) continue;
+        seen.add(key);
+        if (kindRead) seenByKind.add(key);
+        unchangedHoldersOf(key, readHolder);
+      }
     }
     for (const t of k.targets) {
       const target = docOf(t);

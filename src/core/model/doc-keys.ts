@@ -167,6 +167,12 @@ export type KeysOf = Pick<ReadonlyMap<string, DocKeys>, 'get'>;
  */
 export interface KeyTable {
   holders: Held;
+  /**
+   * Per document, the keys it holds that another document holds too. An edit asks who else holds
+   * each of the edited file's keys; a file of a thousand cases holds thousands, nearly all its
+   * own, and asking the table about each cost milliseconds an edit.
+   */
+  shared: Map<string, Set<string>>;
   users: Held;
   selves: Map<string, string>;
   seedLinks: Held;
@@ -179,13 +185,47 @@ export interface KeyTable {
 export type Held = TextSets<string>;
 
 export function emptyKeyTable(): KeyTable {
-  return { holders: new Map(), users: new Map(), selves: new Map(), seedLinks: new Map() };
+  return { holders: new Map(), shared: new Map(), users: new Map(), selves: new Map(), seedLinks: new Map() };
+}
+
+function share(table: KeyTable, uri: string, key: string): void {
+  let keys = table.shared.get(uri);
+  if (!keys) table.shared.set(uri, (keys = new Set()));
+  keys.add(key);
+}
+
+function unshare(table: KeyTable, uri: string, key: string): void {
+  const keys = table.shared.get(uri);
+  if (!keys) return;
+  keys.delete(key);
+  if (keys.size === 0) table.shared.delete(uri);
+}
+
+/** `uri` holds `key` (holders and shared keys alike). */
+function addHolder(table: KeyTable, key: string, uri: string): void {
+  const held = table.holders.get(key);
+  if (!addText(table.holders, key, uri)) return;
+  if (held === undefined) return;
+  // The key now has a second holder (each of the two shares it), or a third or later (only the newcomer is new to it).
+  if (typeof held === 'string' || held.size === 2) for (const other of typeof held === 'string' ? [held, uri] : held) share(table, other, key);
+  else share(table, uri, key);
+}
+
+/** `uri` holds `key` no more. */
+function removeHolder(table: KeyTable, key: string, uri: string): void {
+  const held = table.holders.get(key);
+  if (held === undefined || (typeof held !== 'string' && !held.has(uri))) return;
+  removeText(table.holders, key, uri);
+  if (typeof held === 'string') return;
+  unshare(table, uri, key);
+  // Its last holder holds it alone.
+  if (held.size === 1) for (const last of held) unshare(table, last, key);
 }
 
 /** Adds (or with `drop`, removes) one document's keys; its targets, seeds and self only with `holders` false. */
 export function enter(table: KeyTable, uri: string, k: DocKeys, drop = false, holders = true): void {
   const put = drop ? removeText : addText;
-  if (holders) for (const key of k.keys) put(table.holders, key, uri);
+  if (holders) for (const key of k.keys) (drop ? removeHolder : addHolder)(table, key, uri);
   for (const t of k.targets) put(table.users, t, uri);
   for (const [id, seed] of k.seeds) {
     put(table.seedLinks, id, uri);
@@ -201,8 +241,8 @@ export function enter(table: KeyTable, uri: string, k: DocKeys, drop = false, ho
  * the table's cost per edit.
  */
 export function reenter(table: KeyTable, uri: string, was: DocKeys, now: DocKeys): void {
-  for (const key of was.keys) if (!now.keys.has(key)) removeText(table.holders, key, uri);
-  for (const key of now.keys) if (!was.keys.has(key)) addText(table.holders, key, uri);
+  for (const key of was.keys) if (!now.keys.has(key)) removeHolder(table, key, uri);
+  for (const key of now.keys) if (!was.keys.has(key)) addHolder(table, key, uri);
   for (const t of was.targets) if (!now.targets.has(t)) removeText(table.users, t, uri);
   for (const t of now.targets) if (!was.targets.has(t)) addText(table.users, t, uri);
   // Seed links are few: moved whole.
@@ -255,6 +295,8 @@ export interface Links {
    * key the neighbourhood meets was tens of milliseconds of a tool edit that re-resolves 2,000 cases.
    */
   unchangedHoldersOf(key: string, visit: (uri: string) => void): void;
+  /** The keys a document held, as of the last run, that another document held too. */
+  sharedKeysOf(uri: string): ReadonlySet<string> | undefined;
   usersOf(target: string, visit: (uri: string) => void): void;
   docOf(target: string): string | undefined;
   /**
@@ -262,7 +304,7 @@ export interface Links {
    * a key: a suite file holds a thousand keys, and an overlay of them was a thousand new sets per
    * edit.
    */
-  fresh: Omit<KeyTable, 'holders'>;
+  fresh: Omit<KeyTable, 'holders' | 'shared'>;
 }
 
 export function links(table: KeyTable, keys: KeysOf, changed: ReadonlySet<string>, hasDoc: (uri: string) => boolean): Links {
@@ -281,6 +323,7 @@ export function links(table: KeyTable, keys: KeysOf, changed: ReadonlySet<string
         if (!changed.has(held)) visit(held);
       } else for (const uri of held) if (!changed.has(uri)) visit(uri);
     },
+    sharedKeysOf: (uri) => table.shared.get(uri),
     usersOf(target, visit) {
       eachText(table.users, target, (uri) => {
         if (!changed.has(uri)) visit(uri);
