@@ -11,6 +11,19 @@ describe('canonical forms', () => {
     assert.equal(canonicalize({ b: 1, a: { d: [1, 2], c: 'x' } }), canonicalize({ a: { c: 'x', d: [1, 2] }, b: 1 }));
   });
 
+  it('writes keys in code-unit order, as sort() orders them, for objects of few keys and of many', () => {
+    const names = ['b', 'a', 'B', 'é', 'aa', 'a b', '10', '9', '', 'Z', 'z', '\u{1F600}', 'ß', '_', '$', 'ab', 'ba', 'x-y', 'x_y', 'A'];
+    for (let n = 2; n <= names.length; n++) {
+      for (let shift = 0; shift < names.length; shift++) {
+        const keys = Array.from({ length: n }, (_, i) => names[(i * 7 + shift) % names.length]).filter((k, i, a) => a.indexOf(k) === i);
+        const value = Object.fromEntries(keys.map((k, i) => [k, i]));
+        const want = '{' + [...keys].sort().map((k) => `${JSON.stringify(k)}:${value[k]}`).join(',') + '}';
+        assert.equal(canonicalize(value), want);
+        assert.equal(canonicalizeUnder(value, { ignoreKeys: [], unorderedArrays: true, foldCase: false }), want);
+      }
+    }
+  });
+
   it('keeps array order', () => {
     assert.notEqual(canonicalize([1, 2]), canonicalize([2, 1]));
   });

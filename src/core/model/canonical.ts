@@ -88,12 +88,33 @@ function write(value: unknown): string {
   if (isJsonObject(value)) {
     const exact = exactIntegersOf(value);
     const keys = Object.keys(value);
-    if (keys.length > 1) keys.sort();
+    if (keys.length > 1) sortKeys(keys);
     let out = '{';
     for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + JSON.stringify(keys[i]) + ':' + (exact ? member(value[keys[i]], exact, keys[i]) : write(value[keys[i]]));
     return out + '}';
   }
   return 'null';
+}
+
+/**
+ * Sorts an object's keys as `sort()` does (by UTF-16 code units; keys are distinct). Most objects
+ * written here have a handful of keys, and `sort()` allocates a work array for each: a lint
+ * writes tens of thousands of signatures and end states.
+ */
+function sortKeys(keys: string[]): void {
+  if (keys.length > 12) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i];
+    let j = i - 1;
+    while (j >= 0 && keys[j] > k) {
+      keys[j + 1] = keys[j];
+      j--;
+    }
+    keys[j + 1] = k;
+  }
 }
 
 /**
@@ -195,7 +216,7 @@ export function canonicalizeUnder(value: unknown, rubric: Rubric): string | unde
       return '[' + parts.join(',') + ']';
     }
     const keys = Object.keys(v).filter((k) => !ignore.has(k));
-    if (keys.length > 1) keys.sort();
+    if (keys.length > 1) sortKeys(keys);
     let out = '{';
     for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + JSON.stringify(keys[i]) + ':' + under((v as Record<string, unknown>)[keys[i]], exact?.get(keys[i]));
     return out + '}';
