@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_BASE_URI, type LintDiagnostic } from '../../src/core';
-import { SCHEMAS } from '../../src/core/schema/validators';
-import { applyEdits, brief, codes, covered, json, lintFiles } from '../helpers';
+import { SCHEMAS, validatorFor } from '../../src/core/schema/validators';
+import { problemsOf, schemaProblems } from '../../src/core/schema/problems';
+import { applyEdits, brief, codes, covered, json, lintFiles, rng } from '../helpers';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -424,5 +425,47 @@ describe('schemas for the editor', () => {
       'litmus.config.json': './schemas/config.schema.json',
       'litmus.harness.json': './schemas/harness.schema.json',
     });
+  });
+});
+
+describe('schema rule: a suite checked case by case', () => {
+  it('gives the problems a validation of the whole file gives, for suites broken anywhere, and for JSONL lines', () => {
+    const r = rng(20261206);
+    const good = () => ({ instance_id: `c${r.int(1000)}`, arm: 'benign', family: 'f', task: 'Do it.', correct_resolution_signature: 'done' });
+    const breaks: ((c: Record<string, unknown>) => void)[] = [
+      (c) => delete c.task,
+      (c) => (c.arm = r.pick(['adversarial', 'benign ', 7, null])),
+      (c) => (c.probe = r.pick(['skill_misuse', 'goal_drift', 3])),
+      (c) => (c[r.pick(['zzz', 'x-note', '__proto__', 'familly'])] = 1),
+      (c) => (c.tools = [r.pick([1, 'x.tools.json#t', { name: 'n' }, null])]),
+      (c) => (c.instance_id = r.pick([3, '', ['a']])),
+      (c) => (c.safe_completion = [r.pick([{ tool: 't' }, { respond: 1 }, 'x'])]),
+      (c) => (c.unsafe_actions = [r.pick([{ tool: 't', min_calls: 0 }, { respond: { type: 'string' } }, {}])]),
+    ];
+    const aCase = () => {
+      const c: Record<string, unknown> = good();
+      for (let k = r.int(3); k > 0; k--) r.pick(breaks)(c);
+      return c;
+    };
+    let compared = 0;
+    for (let n = 0; n < 300; n++) {
+      const cases: unknown[] = Array.from({ length: r.int(6) }, aCase);
+      if (cases.length && r.chance(0.3)) cases.push(cases[0]);
+      if (r.chance(0.1)) cases.push(r.pick([1, 'x', null, []]));
+      const suite: Record<string, unknown> = { suite: 's', cases };
+      if (r.chance(0.2)) suite.suite = r.pick([5, '', undefined]);
+      if (r.chance(0.2)) suite[r.pick(['extra', 'x-meta', '$schema'])] = r.pick([1, 'y']);
+      const whole = validatorFor('cases');
+      const want = problemsOf('cases', suite, whole(suite) ? [] : whole.errors ?? []);
+      assert.deepEqual(schemaProblems('cases', suite), want, JSON.stringify(suite));
+      // Again: the second time from the per-case errors kept for each value.
+      assert.deepEqual(schemaProblems('cases', suite), want);
+      for (const c of cases) {
+        const line = validatorFor('caseLines');
+        assert.deepEqual(schemaProblems('caseLines', c), problemsOf('caseLines', c, line(c) ? [] : line.errors ?? []));
+      }
+      if (want.length) compared++;
+    }
+    assert.ok(compared > 200, `only ${compared} suites with problems`);
   });
 });

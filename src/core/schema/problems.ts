@@ -197,13 +197,56 @@ function describe(kind: FileKind, e: SchemaError, root: unknown): SchemaProblem 
   }
 }
 
+const NO_ERRORS: readonly SchemaError[] = [];
+
+/**
+ * Ajv's errors for one case object, paths relative to it, kept per value object: an edit keeps the
+ * values of the cases it did not touch (text/unchanged.ts), and a suite file of a thousand cases
+ * was validated whole on every edit. The case schema is the one a suite's items and a JSONL line
+ * refer to, so the errors are those a whole-file validation gives for the case (a test holds them
+ * to it).
+ */
+const caseErrors = new WeakMap<object, readonly SchemaError[]>();
+
+function errorsOfCase(value: Record<string, unknown>): readonly SchemaError[] {
+  let errors = caseErrors.get(value);
+  if (!errors) {
+    const validate = validatorFor('caseLines');
+    errors = validate(value) ? NO_ERRORS : [...(validate.errors ?? [])];
+    caseErrors.set(value, errors);
+  }
+  return errors;
+}
+
+/**
+ * Ajv's errors for one root. A suite whose cases are all objects is validated as its envelope (the
+ * suite with no cases) and then case by case; a JSONL line is one case.
+ */
+function errorsOf(kind: FileKind, value: unknown): readonly SchemaError[] {
+  if (kind === 'caseLines' && isJsonObject(value)) return errorsOfCase(value);
+  if (kind === 'cases' && isJsonObject(value) && Array.isArray(value.cases) && value.cases.every(isJsonObject)) {
+    const validate = validatorFor(kind);
+    const out: SchemaError[] = validate({ ...value, cases: [] }) ? [] : [...(validate.errors ?? [])];
+    value.cases.forEach((c, i) => {
+      for (const e of errorsOfCase(c as Record<string, unknown>)) out.push({ ...e, instancePath: `/cases/${i}${e.instancePath}` });
+    });
+    return out;
+  }
+  const validate = validatorFor(kind);
+  return validate(value) ? NO_ERRORS : (validate.errors ?? NO_ERRORS);
+}
+
 /** Validates one root value of a document of `kind`; problems in document order of their paths. */
 export function schemaProblems(kind: FileKind, value: unknown): SchemaProblem[] {
-  const validate = validatorFor(kind);
-  if (validate(value)) return [];
+  return problemsOf(kind, value, errorsOf(kind, value));
+}
+
+/** The problems Ajv's errors for a root say, in their order, each once. */
+export function problemsOf(kind: FileKind, value: unknown, errors: readonly SchemaError[]): SchemaProblem[] {
+  if (errors.length === 0) return [];
   const out: SchemaProblem[] = [];
   const seen = new Set<string>();
-  for (const e of validate.errors ?? []) {
+  for (const e of errors) {
     const p = describe(kind, e, value);
     if (!p) continue;
     // The same failure reached through two branches (e.g. the same $ref twice) is reported once.
