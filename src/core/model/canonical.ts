@@ -225,6 +225,22 @@ export function canonicalizeUnder(value: unknown, rubric: Rubric): string | unde
 }
 
 /**
+ * The canonical text of each object value indexed under a rubric, kept for the last rubric it was
+ * written under: an edit keeps the values of the cases it did not touch (text/unchanged.ts), and
+ * the rubric index of a thousand-case file wrote every signature again on every edit.
+ */
+const keptTexts = new WeakMap<object, { id: string; text: string | undefined }>();
+
+function keptTextUnder(value: unknown, rubric: Rubric, id: string): string | undefined {
+  if (typeof value !== 'object' || value === null) return canonicalizeUnder(value, rubric);
+  const kept = keptTexts.get(value);
+  if (kept && kept.id === id) return kept.text;
+  const text = canonicalizeUnder(value, rubric);
+  keptTexts.set(value, { id, text });
+  return text;
+}
+
+/**
  * Whether two values are rubric-equal, each under its own rubric (§3b): equal under both. What a
  * `rubricIndex` lookup finds, for a caller comparing a handful of values, where building an index
  * costs more than the comparisons.
@@ -299,12 +315,12 @@ export function rubricIndex<T>(items: Iterable<T>, valueOf: (item: T) => unknown
     indexAt.push(g.items.length);
     g.items.push(item);
   }
-  for (const g of groups.values()) g.own = g.items.map((item) => canonicalizeUnder(valueOf(item), g.rubric));
+  for (const g of groups.values()) g.own = g.items.map((item) => keptTextUnder(valueOf(item), g.rubric, g.id));
   const textsUnder = (g: Group, id: string, rubric: Rubric): (string | undefined)[] => {
     if (id === g.id) return g.own;
     g.textsBy ??= new Map();
     let texts = g.textsBy.get(id);
-    if (!texts) g.textsBy.set(id, (texts = g.items.map((item) => canonicalizeUnder(valueOf(item), rubric))));
+    if (!texts) g.textsBy.set(id, (texts = g.items.map((item) => keptTextUnder(valueOf(item), rubric, id))));
     return texts;
   };
   // The pair of texts in one order (the rubric ids' order), so an item and a query build the same key.
