@@ -564,6 +564,30 @@ describe('incremental analysis', () => {
     assert.equal(seedLinksOf(k, 'z'), undefined);
   });
 
+  it('re-lints every member of a seed loop that an edit elsewhere closes, though it shares no key with the edited file', () => {
+    // a0 (b) → b0 (c) → c0 (d) → a0 is a loop only while b0 names the case of c.litmus.json: the
+    // first case of that id, in workspace order, is a.litmus.json's while it is there. Removing
+    // that one closes the loop; d.litmus.json shares no key with a.litmus.json.
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    const one = (id: string, seed?: string) => JSON.stringify({ instance_id: id, arm: 'benign', family: `f${id}`, task: `Task ${id}.`, correct_resolution_signature: id, ...(seed ? { seed_id: seed, mutation_depth: 1 } : {}) });
+    const loops = () => {
+      const { result } = ws.lint();
+      const scratch = lintIndex(buildIndex(ws.documents(), { roots: [WS] }));
+      assert.deepEqual(view(result.diagnostics), view(scratch.diagnostics));
+      return result.diagnostics.filter((d) => d.code === 'mutation-budget' && (d.data as { problem?: string } | undefined)?.problem === 'loop').map((d) => d.uri.slice(WS.length + 1)).sort();
+    };
+    ws.update(`${WS}/a.litmus.json`, one('b0'));
+    ws.update(`${WS}/b.litmus.json`, one('a0', 'b0'));
+    ws.update(`${WS}/c.litmus.json`, one('b0', 'c0'));
+    ws.update(`${WS}/d.litmus.json`, one('c0', 'a0'));
+    assert.deepEqual(loops(), []);
+    ws.update(`${WS}/a.litmus.json`, one('z0'));
+    assert.deepEqual(loops(), ['b.litmus.json', 'c.litmus.json', 'd.litmus.json']);
+    assert.equal(ws.lastRun().full, false);
+    ws.update(`${WS}/a.litmus.json`, one('b0'));
+    assert.deepEqual(loops(), []);
+  });
+
   it('under a rubric, re-lints a signature collision that only the rubric makes, across files, without a full run', () => {
     const ws = createIncrementalWorkspace({ roots: [WS] });
     const one = (id: string, arm: string, family: string, signature: unknown) =>

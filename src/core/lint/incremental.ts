@@ -256,8 +256,22 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
       // Visiting a document twice only visits ids already seen.
       eachText(fresh.seedLinks, id, fromDoc);
     };
+    // A chain can start only at an id some seed link touches: a changed document's own links, or
+    // another document's, which then holds the id as a key too (shared with the changed document,
+    // or new to it). Its other ids, most of a thousand-case file's, touch no link at all.
     const seenIds = new Set<string>();
-    for (const k of sides) for (const key of k.keys) if (key.startsWith('i:')) seenIds.add(key.slice(2));
+    for (const uri of changed) {
+      const was = state.keys.get(uri);
+      const now = keys.get(uri);
+      for (const k of [was, now]) {
+        for (const [id, seed] of k?.seeds ?? []) {
+          seenIds.add(id);
+          seenIds.add(seed);
+        }
+      }
+      for (const key of at.sharedKeysOf(uri) ?? []) if (key.startsWith('i:')) seenIds.add(key.slice(2));
+      for (const key of now?.keys ?? []) if (key.startsWith('i:') && !was?.keys.has(key)) seenIds.add(key.slice(2));
+    }
     const queue = [...seenIds];
     while (queue.length) {
       linksOf(queue.pop()!, (next) => {
