@@ -557,7 +557,7 @@ describe('incremental analysis', () => {
   });
 
   it('follows a document\'s seed links from an id to both ends of each link, in the links\' order', () => {
-    const k: DocKeys = { keys: new Set(), self: `${WS}/v.litmus.json`, targets: new Set(), environmentsOnly: new Set(), seeds: [['a', 'b'], ['c', 'a'], ['a', 'a'], ['d', 'e']], injection: '' };
+    const k: DocKeys = { keys: new Set(), self: `${WS}/v.litmus.json`, targets: new Set(), environmentsOnly: new Set(), seeds: [['a', 'b'], ['c', 'a'], ['a', 'a'], ['d', 'e']], injection: [] };
     assert.deepEqual(seedLinksOf(k, 'a'), ['b', 'c', 'a', 'a']);
     assert.deepEqual(seedLinksOf(k, 'b'), ['a']);
     assert.deepEqual(seedLinksOf(k, 'e'), ['d']);

@@ -11,7 +11,7 @@ import { rng, type Rng } from '../helpers';
 const KEYS = ['i:a', 'i:b', 'f:x', 'f:y', 's:1', 's:2', 'd:p', 'd:q'];
 
 function docKeys(r: Rng, uri: string): DocKeys {
-  return { keys: new Set(KEYS.filter(() => r.chance(0.35))), self: uri, targets: new Set(), environmentsOnly: new Set(), seeds: [], injection: '[]' };
+  return { keys: new Set(KEYS.filter(() => r.chance(0.35))), self: uri, targets: new Set(), environmentsOnly: new Set(), seeds: [], injection: [] };
 }
 
 function holdersOf(table: KeyTable, key: string): string[] {

@@ -1,4 +1,4 @@
-import type { KeysOf, Links } from '../model/doc-keys';
+import { sameInjection, type KeysOf, type Links } from '../model/doc-keys';
 import { analyseInjection, injectionAnalysis, type InjectionAnalysis } from '../injection/analysis';
 import type { PayloadHit } from '../injection/scan';
 import { memoOf } from './lint';
@@ -80,7 +80,7 @@ export function injectionNeighbourhood(
       // Other users of the files it points at read only what `injection` holds of it (their ids,
       // arms, labels and references): when that stayed, their findings stay. The files pointed at
       // are still re-linted: their fixes edit this document.
-      const othersAlike = before !== undefined && now !== undefined && before.injection === now.injection;
+      const othersAlike = before !== undefined && now !== undefined && sameInjection(before, now);
       for (const k of [now, before]) {
         for (const t of k?.targets ?? []) {
           const target = at.docOf(t);

@@ -31,12 +31,19 @@ export interface DocKeys {
   /** seed_id links of its cases (id → seed), followed transitively for seed-chain loops. */
   seeds: [string, string][];
   /**
-   * What the injection findings of other documents read of this one, as text: each case's id, arm,
-   * probe, tool entries, labels, environment reference and override pointers. An edit that leaves it
-   * the same (a task, a signature, a tool output reworded) changes no other document's injection
-   * findings (lint/incremental-injection.ts).
+   * What the injection findings of other documents read of this one, as a text per case: each
+   * case's id, arm, probe, tool entries, labels, environment reference and override pointers. An
+   * edit that leaves it the same (a task, a signature, a tool output reworded) changes no other
+   * document's injection findings (lint/incremental-injection.ts, `sameInjection`). Kept per case,
+   * not joined: a case the edit kept has the same text object, and joining a thousand-case file's
+   * texts was a fifth of its keys' cost.
    */
-  injection: string;
+  injection: readonly string[];
+}
+
+/** Whether two versions of a document give other documents' injection findings the same to read. */
+export function sameInjection(a: DocKeys, b: DocKeys): boolean {
+  return a.injection.length === b.injection.length && a.injection.every((t, i) => t === b.injection[i]);
 }
 
 /** Per document, with the rubric its signature keys were made under (their id, as `rubricId`). */
@@ -153,7 +160,7 @@ export function docKeys(doc: SuiteDocument, cases: readonly CaseModel[], rubric:
     if (!targets.has(e)) environmentsOnly.add(e);
     targets.add(e);
   }
-  const out = { keys, self: normalizeUri(doc.uri), targets, environmentsOnly, seeds, injection: `[${injection.join(',')}]` };
+  const out = { keys, self: normalizeUri(doc.uri), targets, environmentsOnly, seeds, injection };
   keyCache.set(doc, { rubric: id, keys: out });
   return out;
 }
