@@ -206,15 +206,15 @@ export function knownRuleIds(rules: readonly Rule[]): readonly string[] {
   return extra.length ? [...RULE_IDS, ...extra] : RULE_IDS;
 }
 
+/** A full run keeps every document's findings. */
+const KEEP_ALL = (): boolean => true;
+
 /**
  * Runs one rule over `index`. Its options come from `configIndex`, which differs from `index` only
  * when the rule runs over a narrowed view of the workspace (incremental linting). A rule that is
  * not built in (a plugin's) carries its default severity and docs link on its findings, since the
  * registry does not know it.
  */
-/** A full run keeps every document's findings. */
-const KEEP_ALL = (): boolean => true;
-
 export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unknown>, configIndex: WorkspaceIndex = index, ruleIds: readonly string[] = RULE_IDS, keeps: (uri: string) => boolean = KEEP_ALL): Finding[] {
   const findings: Finding[] = [];
   const extra = !RULES.has(rule.meta.id);
