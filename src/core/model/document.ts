@@ -24,7 +24,7 @@ const recent = new Map<string, SuiteDocument>();
 /** Enough for a 50k-case workspace several times over; beyond it the oldest entries are dropped. */
 const MAX_RECENT = 20_000;
 
-function remember(doc: SuiteDocument): SuiteDocument {
+function remember<D extends SuiteDocument>(doc: D): D {
   recent.delete(doc.uri);
   recent.set(doc.uri, doc);
   if (recent.size > MAX_RECENT) recent.delete(recent.keys().next().value as string);
@@ -58,14 +58,9 @@ class Document implements SuiteDocument {
   }
 
   /** This version edits `previous`: its line table, if it has one, is where this one's starts from (text/lines.ts). */
-  edits(previous: SuiteDocument): this {
+  edits(previous: SuiteDocument): void {
     if (previous instanceof Document) this.#previousLines = previous.#lines ?? previous.#previousLines;
-    return this;
   }
-}
-
-function makeDocument(uri: string, kind: FileKind, text: string, version: number | undefined, parsed: ParsedText): Document {
-  return new Document(uri, kind, text, version, parsed);
 }
 
 export function createDocument(uri: string, text: string, kind?: FileKind, version?: number): SuiteDocument | undefined {
@@ -75,12 +70,12 @@ export function createDocument(uri: string, text: string, kind?: FileKind, versi
   if (previous && previous.kind === k && previous.text === text) {
     if (previous.version === version) return previous;
     // Same text, new editor version: share the trees, but fixes must carry the new version.
-    return succeeding(remember(makeDocument(uri, k, text, version, previous.parsed).edits(previous)), previous);
+    return succeeding(remember(new Document(uri, k, text, version, previous.parsed)), previous);
   }
   // An edit of the file: what it left unchanged keeps its values, and all that is kept per value.
   const before = previous && previous.kind === k ? previous : undefined;
   const parsed = k === 'caseLines' ? parseJsonLines(text, before) : parseJson(text, before);
-  const doc = remember(before ? makeDocument(uri, k, text, version, parsed).edits(before) : makeDocument(uri, k, text, version, parsed));
+  const doc = remember(new Document(uri, k, text, version, parsed));
   return before ? succeeding(doc, before) : doc;
 }
 
@@ -91,7 +86,9 @@ export function createDocument(uri: string, text: string, kind?: FileKind, versi
  */
 const predecessors = new WeakMap<SuiteDocument, SuiteDocument>();
 
-function succeeding(doc: SuiteDocument, previous: SuiteDocument): SuiteDocument {
+/** `doc` is the next version of `previous`: it starts its line table and (a case file) its cases' facts from it. */
+function succeeding(doc: Document, previous: SuiteDocument): SuiteDocument {
+  doc.edits(previous);
   if (doc.kind === 'cases' || doc.kind === 'caseLines') predecessors.set(doc, previous);
   return doc;
 }
