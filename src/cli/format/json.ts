@@ -1,6 +1,7 @@
 import { neutraliseWorkflowCommandsInJson, type LintDiagnostic, type Range, type Severity } from '../../core';
 import { fitToBudget, outputBudget, piecesWithinBudget, prettySize, rankOf, sizeNotice, type Fit } from './budget';
 import { autoFixable, countSeverities, relPath, type FormatContext, type Formatter } from './context';
+import { inChunks } from './stream';
 
 /** 1-based lines and columns (UTF-16 code units); `endColumn` is the column just past the range. */
 export interface JsonSpan {
@@ -186,18 +187,17 @@ export function* reportPieces(report: JsonReport | LazyJsonReport, piece = PIECE
     yield neutraliseWorkflowCommandsInJson(JSON.stringify({ ...report, files: [...report.files] }, null, 2)) + '\n';
     return;
   }
-  let buf = shell.slice(0, at + FILES_MARK.length - 1);
-  let first = true;
-  for (const entry of report.files) {
-    buf += (first ? '' : ',') + '\n    ' + entryText(entry);
-    first = false;
-    if (buf.length >= piece) {
-      // `##[` cannot straddle two pieces: they are cut between entries.
-      yield neutraliseWorkflowCommandsInJson(buf);
-      buf = '';
+  const files = report.files;
+  function* parts(): Generator<string> {
+    let first = true;
+    for (const entry of files) {
+      yield (first ? shell.slice(0, at + FILES_MARK.length - 1) : ',') + '\n    ' + entryText(entry);
+      first = false;
     }
+    yield '\n  ' + shell.slice(at + FILES_MARK.length - 1) + '\n';
   }
-  yield neutraliseWorkflowCommandsInJson(buf + '\n  ' + shell.slice(at + FILES_MARK.length - 1)) + '\n';
+  // `##[` cannot straddle two pieces: they are cut between entries.
+  for (const chunk of inChunks(parts(), piece)) yield neutraliseWorkflowCommandsInJson(chunk);
 }
 
 /** A file entry as `JSON.stringify` writes it four levels deep; a clean file's (most of them) without a second pass. */

@@ -1,6 +1,7 @@
 import { countHints, escapeText, formatCount, hintSummaryLine, isOutOfScope, neutraliseWorkflowCommands, type LintDiagnostic, type Severity } from '../../core';
 import { DEFAULT_WIDTH, displayWidth, wrap } from '../terminal';
 import { autoFixable, countSeverities, plural, relPath, type FormatContext, type Formatter } from './context';
+import { inChunks } from './stream';
 
 const ANSI = {
   reset: '\u001b[0m',
@@ -137,7 +138,12 @@ function summaryLines(text: string, width: number, indent = ''): string[] {
  * one row per problem, then a summary. Hints are counted in the summary's last line unless
  * `showHints` (`--hints`) lists them; the text comes in pieces (see CHUNK).
  */
-export function* stylishChunks(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): Generator<string> {
+export function stylishChunks(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): Iterable<string> {
+  return inChunks(stylishPieces(diagnostics, ctx), CHUNK);
+}
+
+/** The report a file header, a row or the summary at a time. */
+function* stylishPieces(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): Generator<string> {
   const width = ctx.width ?? DEFAULT_WIDTH;
   // One fact, one finding: the group's primary stands for the others (machine formats keep them all).
   // Hints, and the notices a declared `"scoring": "disjoint"` leaves (the same words on every pair), are counted, not listed.
@@ -149,19 +155,13 @@ export function* stylishChunks(diagnostics: readonly LintDiagnostic[], ctx: Form
     if (list) list.push(d);
     else byFile.set(d.uri, [d]);
   }
-  let out = '';
   const shownAt: ShownAt = { size: 0, byRule: new Map() };
   for (const [uri, list] of byFile) {
     // File names come from the suite author's disk: escape them like any other untrusted text.
-    out += `\n${paint(ctx, neutraliseWorkflowCommands(escapeText(relPath(uri, ctx.cwdUri))), 'underline')}\n`;
-    for (const line of fileLines(list, ctx, width, shownAt)) {
-      out += line + '\n';
-      if (out.length >= CHUNK) {
-        yield out;
-        out = '';
-      }
-    }
+    yield `\n${paint(ctx, neutraliseWorkflowCommands(escapeText(relPath(uri, ctx.cwdUri))), 'underline')}\n`;
+    for (const line of fileLines(list, ctx, width, shownAt)) yield line + '\n';
   }
+  let out = '';
   const c = countSeverities(listed);
   const total = listed.length;
   const hidden = ctx.hidden > 0 ? ` (${formatCount(ctx.hidden)} below error severity hidden by --quiet)` : '';
