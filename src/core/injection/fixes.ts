@@ -1,7 +1,7 @@
 import { appendInPlace, removeValue, setValueInPlace } from '../text/edit';
 import { quote } from '../text/escape';
 import { formatPointer, pathStartsWith } from '../text/pointer';
-import type { FixSpec, TextChange } from '../text/fix';
+import { lazyDocumentFix, type FixSpec, type TextChange } from '../text/fix';
 import type { JsonPath } from '../text/types';
 import { encodeLocationPath, relativePath } from '../model/uri';
 import type { CaseModel } from '../model/workspace';
@@ -20,22 +20,12 @@ export function locationFor(c: CaseModel, at: { uri: string; root: number; path:
 }
 
 /**
- * A fix to one case's document whose edit is computed when first read. The injection rules offer
- * one per payload and label; a report that shows titles only never computes the edits (each runs
- * jsonc-parser's `modify` on the case's text). The edit is computed on the document the finding
- * was made on, taken now: the model moves to the document's next version when an edit keeps the
- * case (model/case.ts), and a host may ask for this fix after that.
+ * A fix to one case's document, computed when first read on the document the finding was made on
+ * (text/fix.ts, `lazyDocumentFix`). The injection rules offer one per payload and label; a report
+ * that shows titles only never computes the edits (each runs jsonc-parser's `modify` on the case's text).
  */
 function caseFix(c: CaseModel, title: string, unambiguous: boolean, compute: (doc: SuiteDocument) => TextChange[]): FixSpec {
-  const doc = c.doc;
-  let changes: FixSpec['changes'] | undefined;
-  return {
-    title,
-    unambiguous,
-    get changes() {
-      return (changes ??= [{ uri: doc.uri, version: doc.version, changes: compute(doc) }]);
-    },
-  };
+  return lazyDocumentFix(title, unambiguous, c.doc, compute);
 }
 
 /**

@@ -4,7 +4,7 @@ import { code } from '../text/escape';
 import type { Location } from '../text/location';
 import type { JsonPath } from '../text/types';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
-import { lazyFix, type FixSpec } from '../text/fix';
+import { lazyDocumentFix, type FixSpec } from '../text/fix';
 
 /** How messages name a case: its instance_id, escaped. */
 export function caseName(c: CaseModel): string {
@@ -18,10 +18,8 @@ export function caseField(index: WorkspaceIndex, c: CaseModel, ...path: JsonPath
 
 /** A one-change fix that sets (or adds) a field of a case, tied to the document's version. */
 export function setCaseField(index: WorkspaceIndex, c: CaseModel, field: string, value: unknown, title: string): FixSpec {
-  // Computed when read: the edit costs a parse of the text around the case. On the document as it
-  // is now: the model moves on with the next version (model/case.ts), the fix may be read later.
-  const doc = c.doc;
-  return lazyFix(title, true, () => [{ uri: doc.uri, version: doc.version, changes: setValue(doc, c.root, index.casePath(c, field), value) }]);
+  // Computed when read: the edit costs a parse of the text around the case.
+  return lazyDocumentFix(title, true, c.doc, (doc) => setValue(doc, c.root, index.casePath(c, field), value));
 }
 
 /**

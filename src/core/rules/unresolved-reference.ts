@@ -5,7 +5,7 @@ import { displayPath, relativePath } from '../model/uri';
 import type { CaseModel, EnvironmentUse, ToolUse, WorkspaceIndex } from '../model/workspace';
 import { overrideProblem, overridesOf } from '../model/environment';
 import { formatPointer } from '../text/pointer';
-import { lazyFix, type FixSpec } from '../text/fix';
+import { lazyDocumentFix, type FixSpec } from '../text/fix';
 import type { Rule, RuleContext, RuleMeta } from './types';
 
 /** What a tool and an environment reference say alike when the file they name cannot be used. */
@@ -44,9 +44,7 @@ function referenceFixes(c: CaseModel, use: ToolUse, index: WorkspaceIndex): FixS
   if (!file) return [];
   const names = closest(use.targetName, file.byName.keys());
   const base = use.ref.slice(0, use.ref.lastIndexOf('#') + 1);
-  // The document as it is now: the model moves on with the next version (model/case.ts), the fix may be read later.
-  const doc = c.doc;
-  return names.map((n) => lazyFix(`Change to ${code(base + n)}`, names.length === 1, () => [{ uri: doc.uri, version: doc.version, changes: setValue(doc, c.root, use.path, base + n) }]));
+  return names.map((n) => lazyDocumentFix(`Change to ${code(base + n)}`, names.length === 1, c.doc, (doc) => setValue(doc, c.root, use.path, base + n)));
 }
 
 /**
@@ -70,14 +68,13 @@ function caseLinks(ctx: RuleContext, field: 'paired_with' | 'seed_id'): void {
     const target = c.value[field];
     if (typeof target !== 'string' || index.casesById.has(target)) continue;
     const names = idIndex(index.casesById).closest(target);
-    const doc = c.doc;
     ctx.report({
       at: { uri: c.doc.uri, root: c.root, path: index.casePath(c, field) },
       message: `${field} ${code(target)} names no case in the workspace; use an existing instance_id`,
       // Hosts that read only part of a suite hold back the rename: the id may be a case they did not read.
       data: { field, target, problem: 'missing-case' },
       // Computed when read: each edit parses the lines around its case, and most reports show titles only.
-      fixes: names.slice(0, 3).map((n) => lazyFix(`Change to ${code(n)}`, names.length === 1, () => [{ uri: doc.uri, version: doc.version, changes: setValue(doc, c.root, index.casePath(c, field), n) }])),
+      fixes: names.slice(0, 3).map((n) => lazyDocumentFix(`Change to ${code(n)}`, names.length === 1, c.doc, (doc) => setValue(doc, c.root, index.casePath(c, field), n))),
     });
   }
 }

@@ -36,3 +36,12 @@ export function lazyFix(title: string, unambiguous: boolean, changes: () => FixS
     },
   };
 }
+
+/**
+ * A lazy fix of one document, computed on `doc` as it is when the fix is made: a case's model
+ * moves on to its document's next version when an edit keeps the case (model/case.ts), and a host
+ * may read the fix after that, so it must edit the text its finding was placed in.
+ */
+export function lazyDocumentFix<D extends { uri: string; version?: number }>(title: string, unambiguous: boolean, doc: D, compute: (doc: D) => TextChange[]): FixSpec {
+  return lazyFix(title, unambiguous, () => [{ uri: doc.uri, version: doc.version, changes: compute(doc) }]);
+}
