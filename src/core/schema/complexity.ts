@@ -155,12 +155,15 @@ class KeyMark {
   constructor(readonly text: string) {}
 }
 
+const CLOSE_ARRAY = Symbol('a');
+const CLOSE_OBJECT = Symbol('o');
+const COMMA = Symbol(',');
+
 export function equalityKey(value: unknown): string {
+  // Most keys are of an enum's strings: no stack for them (a tool file's enums are keyed in bulk).
+  if (typeof value !== 'object' || value === null) return primitiveKey(value);
   let out = '';
   const stack: unknown[] = [value];
-  const CLOSE_ARRAY = Symbol('a');
-  const CLOSE_OBJECT = Symbol('o');
-  const COMMA = Symbol(',');
   while (stack.length) {
     const v = stack.pop();
     if (v === CLOSE_ARRAY) out += ']';
@@ -183,10 +186,13 @@ export function equalityKey(value: unknown): string {
         stack.push(new KeyMark(JSON.stringify(keys[i]) + ':'));
         if (i > 0) stack.push(COMMA);
       }
-    } else if (typeof v === 'number') out += String(v);
-    else out += JSON.stringify(v) ?? 'null';
+    } else out += primitiveKey(v);
   }
   return out;
+}
+
+function primitiveKey(v: unknown): string {
+  return typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? 'null');
 }
 
 /** JSON equality: a primitive is equal to what is `===` to it, an object or array by equalityKey. */
