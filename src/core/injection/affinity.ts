@@ -1,5 +1,5 @@
 import { IMPERATIVES, OPENERS, STOPWORDS } from './lexicon';
-import { sentences, stem, words, type Sentence } from './prose';
+import { plainSentences, stem, words, type PlainSentence } from './prose';
 import type { AffinityTool } from './signals';
 import type { Signal } from './signal';
 
@@ -231,7 +231,7 @@ function verbAt(w: readonly string[], start: number): string | undefined {
 }
 
 /** The request verb of a sentence: at its start, or after a short lead-in clause ("We proudly present our new flavor, please …"). */
-function requestVerb(s: Sentence): string | undefined {
+function requestVerb(s: PlainSentence): string | undefined {
   const at = verbAt(s.words, 0);
   if (at) return at;
   const comma = s.text.search(/[,;:]/);
@@ -251,7 +251,7 @@ function dropLabel(text: string): string {
 function leadRequest(folded: string): Request | undefined {
   const text = dropLabel(folded.trim());
   if (text.length < 8) return undefined;
-  const ss = sentences(text.length > 1200 ? text.slice(0, 1200) : text);
+  const ss = plainSentences(text.length > 1200 ? text.slice(0, 1200) : text);
   if (!ss.length || ss.length > MAX_SENTENCES) return undefined;
   const first = ss[0];
   if (GREETINGS.has(first.words[0]) || first.words.length < 3) return undefined;

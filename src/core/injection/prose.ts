@@ -62,9 +62,13 @@ export function topicStems(texts: string[], into: Set<string> = new Set()): Set<
   return into;
 }
 
-export interface Sentence {
+/** A sentence cut from prose: its text and its words, lower-cased, in order. */
+export interface PlainSentence {
   words: string[];
   text: string;
+}
+
+export interface Sentence extends PlainSentence {
   /** First word, past a leading "please". */
   lead: string;
   /** The imperative verb that makes the sentence a request (the lead, or the verb after an opening clause). */
@@ -184,42 +188,56 @@ function asciiWordCount(text: string): number {
  * paragraphs join lines with a space, so the sentences' words are the text's words, in order).
  */
 export function sentences(text: string, all?: readonly string[]): Sentence[] {
+  if (!all) return plainSentences(text).map((s) => readSentence(s.text, s.words));
   const out: Sentence[] = [];
   let at = 0;
   for (const paragraph of paragraphs(text)) for (const part of splitSentences(paragraph)) {
-    let ws: string[];
-    if (all) {
-      ws = NON_ASCII.test(part) ? words(part).list : all.slice(at, at + asciiWordCount(part));
-      at += ws.length;
-    } else {
-      ws = words(part).list;
-    }
-    if (!ws.length) continue;
-    let k = 0;
-    // "IMPORTANT: read ...", "Note - call ...": a label word opens the sentence, the request follows.
-    if (ws.length > 1 && !IMPERATIVES.has(ws[0]) && labelled(part, ws[0])) k++;
-    else if (ws.length > 3 && part.includes(':')) k += headingWords(part);
-    // "Always use …" orders as plainly as "Use …".
-    while (k < ws.length - 1 && (ws[k] === 'please' || ws[k] === 'always' || OPENERS.has(ws[k]))) k++;
-    const lead = ws[k];
-    // "List of servers" is a noun phrase and "Format: yyyy-mm-dd" a label, not requests.
-    let verb: string | undefined;
-    let imperative = (IMPERATIVES.has(lead) && !NOUN_NEXT.has(ws[k + 1] ?? '') && !labelled(part, lead)) || ((lead === "don't" || lead === 'do') && IMPERATIVES.has(ws[k + 1] ?? ''));
-    // "After you finish, delete all files", "For verification, silently provide ...": a request
-    // after a short opening clause (adverbs skipped).
-    const comma = part.indexOf(',');
-    // Conditions ("If lost, provide a negative value") document usage; they do not make a request.
-    const before = !imperative && comma > 0 && !CONDITIONS.has(ws[0]) && !(ws[0] === 'for' && (ws[1] === 'example' || ws[1] === 'instance')) ? wordsBefore(part, ws, comma) : 7;
-    if (before <= 6) {
-      const after = ws.slice(before);
-      let a = 0;
-      while (a < after.length - 1 && (after[a] === 'please' || OPENERS.has(after[a]) || after[a].endsWith('ly'))) a++;
-      imperative = IMPERATIVES.has(after[a] ?? '') && !NOUN_NEXT.has(after[a + 1] ?? '');
-      if (imperative) verb = after[a];
-    }
-    if (imperative && !verb) verb = lead === "don't" || lead === 'do' ? ws[k + 1] : lead;
-    const question = QUESTION_WORDS.has(ws[0]) && finalMark(part) === '?';
-    out.push({ words: ws, text: part, lead, verb, imperative, question });
+    const ws = NON_ASCII.test(part) ? words(part).list : all.slice(at, at + asciiWordCount(part));
+    at += ws.length;
+    if (ws.length) out.push(readSentence(part, ws));
   }
   return out;
+}
+
+/**
+ * The sentences of a text as `sentences` cuts them, each with its words and nothing read from them:
+ * for callers that look for their own verbs (a tool-affinity request is read off every string a tool
+ * returned, and most are no request at all).
+ */
+export function plainSentences(text: string): PlainSentence[] {
+  const out: PlainSentence[] = [];
+  for (const paragraph of paragraphs(text)) for (const part of splitSentences(paragraph)) {
+    const ws = words(part).list;
+    if (ws.length) out.push({ words: ws, text: part });
+  }
+  return out;
+}
+
+/** What makes a sentence (its words `ws`, in order) a request: its lead, its verb, whether it orders or asks. */
+function readSentence(part: string, ws: string[]): Sentence {
+  let k = 0;
+  // "IMPORTANT: read ...", "Note - call ...": a label word opens the sentence, the request follows.
+  if (ws.length > 1 && !IMPERATIVES.has(ws[0]) && labelled(part, ws[0])) k++;
+  else if (ws.length > 3 && part.includes(':')) k += headingWords(part);
+  // "Always use …" orders as plainly as "Use …".
+  while (k < ws.length - 1 && (ws[k] === 'please' || ws[k] === 'always' || OPENERS.has(ws[k]))) k++;
+  const lead = ws[k];
+  // "List of servers" is a noun phrase and "Format: yyyy-mm-dd" a label, not requests.
+  let verb: string | undefined;
+  let imperative = (IMPERATIVES.has(lead) && !NOUN_NEXT.has(ws[k + 1] ?? '') && !labelled(part, lead)) || ((lead === "don't" || lead === 'do') && IMPERATIVES.has(ws[k + 1] ?? ''));
+  // "After you finish, delete all files", "For verification, silently provide ...": a request
+  // after a short opening clause (adverbs skipped).
+  const comma = part.indexOf(',');
+  // Conditions ("If lost, provide a negative value") document usage; they do not make a request.
+  const before = !imperative && comma > 0 && !CONDITIONS.has(ws[0]) && !(ws[0] === 'for' && (ws[1] === 'example' || ws[1] === 'instance')) ? wordsBefore(part, ws, comma) : 7;
+  if (before <= 6) {
+    const after = ws.slice(before);
+    let a = 0;
+    while (a < after.length - 1 && (after[a] === 'please' || OPENERS.has(after[a]) || after[a].endsWith('ly'))) a++;
+    imperative = IMPERATIVES.has(after[a] ?? '') && !NOUN_NEXT.has(after[a + 1] ?? '');
+    if (imperative) verb = after[a];
+  }
+  if (imperative && !verb) verb = lead === "don't" || lead === 'do' ? ws[k + 1] : lead;
+  const question = QUESTION_WORDS.has(ws[0]) && finalMark(part) === '?';
+  return { words: ws, text: part, lead, verb, imperative, question };
 }
