@@ -4,6 +4,7 @@ import type { WorkspaceIndex } from '../model/workspace';
 import { RULE_IDS } from '../rules/registry';
 import { invalidReason, meta as unusedMeta } from '../rules/unused-suppression';
 import { code } from '../text/escape';
+import { documentChange } from '../text/fix';
 import { compareDiagnostics, effectiveSeverity, toDiagnostic, type LintDiagnostic } from './lint';
 
 const known = { ruleIds: RULE_IDS };
@@ -75,7 +76,7 @@ export function applySuppressions(
         rule: unusedMeta.id,
         at: { uri: doc.uri, offset: s.offset, length: s.length },
         message: `This suppression of ${code(s.rule)} suppresses nothing: no ${code(s.rule)} finding ${where(s)}; remove it`,
-        fixes: [{ title: 'Remove unused suppression', unambiguous: true, changes: [{ uri: doc.uri, version: doc.version, changes: suppressionRemoval(doc, s, whole) }] }],
+        fixes: [{ title: 'Remove unused suppression', unambiguous: true, changes: [documentChange(doc, suppressionRemoval(doc, s, whole))] }],
         data: { rule: s.rule },
       };
       const severity = effectiveSeverity(finding, config);

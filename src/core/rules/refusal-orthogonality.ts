@@ -1,7 +1,7 @@
 import { setValue } from '../text/edit';
 import { code } from '../text/escape';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
-import { lazyFix, type FixSpec } from '../text/fix';
+import { documentChange, lazyFix, type FixSpec } from '../text/fix';
 import { caseField as at, caseName as name, setCaseField as setField } from './case-fields';
 import type { RelatedSpec, Rule, RuleContext, RuleMeta } from './types';
 
@@ -96,9 +96,7 @@ function setDiscriminator(index: WorkspaceIndex, cases: CaseModel[], title: stri
   // text around the case, and every declined pair on the answer's surface offers one.
   // On the documents as they are now: a model moves on with its document's next version (model/case.ts).
   const docs = cases.map((x) => x.doc);
-  const fix = lazyFix(title, true, () =>
-    cases.map((x, i) => ({ uri: docs[i].uri, version: docs[i].version, changes: setValue(docs[i], x.root, index.casePath(x, 'discriminator'), 'request') })),
-  );
+  const fix = lazyFix(title, true, () => cases.map((x, i) => documentChange(docs[i], setValue(docs[i], x.root, index.casePath(x, 'discriminator'), 'request'))));
   fix.changesClaim = true;
   return fix;
 }

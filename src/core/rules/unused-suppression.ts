@@ -1,6 +1,7 @@
 import { suppressionRemoval, suppressionsOf, type Suppression } from '../model/suppressions';
 import { didYouMean } from '../text/similar';
 import { code } from '../text/escape';
+import { documentChange } from '../text/fix';
 import type { Rule, RuleContext, RuleMeta } from './types';
 
 export const meta: RuleMeta = {
@@ -26,9 +27,9 @@ export const unusedSuppression: Rule = {
         const near = s.problem ? undefined : didYouMean(s.rule, ctx.ruleIds);
         if (near) {
           // It would start hiding findings: the author decides, never --fix.
-          fixes.push({ title: `Change to ${code(near)}`, unambiguous: false, changes: [{ uri: doc.uri, version: doc.version, changes: [{ offset: s.offset, length: s.length, content: near }] }] });
+          fixes.push({ title: `Change to ${code(near)}`, unambiguous: false, changes: [documentChange(doc, [{ offset: s.offset, length: s.length, content: near }])] });
         }
-        fixes.push({ title: 'Remove this suppression', unambiguous: false, changes: [{ uri: doc.uri, version: doc.version, changes: suppressionRemoval(doc, s, false) }] });
+        fixes.push({ title: 'Remove this suppression', unambiguous: false, changes: [documentChange(doc, suppressionRemoval(doc, s, false))] });
         ctx.report({ at: { uri: doc.uri, offset: s.offset, length: s.length }, message: why + (near ? `; did you mean ${code(near)}?` : ''), fixes, data: { rule: s.rule } });
       }
     }

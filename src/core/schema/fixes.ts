@@ -2,7 +2,7 @@ import type { SuiteDocument } from '../model/document';
 import { removeValue, setValue } from '../text/edit';
 import { code } from '../text/escape';
 import { nodeAt } from '../text/location';
-import type { FixSpec, TextChange } from '../text/fix';
+import { documentChange, type FixSpec, type TextChange } from '../text/fix';
 import type { JsonPath } from '../text/types';
 import type { SchemaProblem } from './problems';
 
@@ -17,7 +17,7 @@ function hasSibling(doc: SuiteDocument, root: number, path: JsonPath, name: stri
 }
 
 function fix(doc: SuiteDocument, title: string, unambiguous: boolean, changes: TextChange[]): FixSpec[] {
-  return changes.length ? [{ title, unambiguous, changes: [{ uri: doc.uri, version: doc.version, changes }] }] : [];
+  return changes.length ? [{ title, unambiguous, changes: [documentChange(doc, changes)] }] : [];
 }
 
 /**

@@ -43,5 +43,10 @@ export function lazyFix(title: string, unambiguous: boolean, changes: () => FixS
  * may read the fix after that, so it must edit the text its finding was placed in.
  */
 export function lazyDocumentFix<D extends { uri: string; version?: number }>(title: string, unambiguous: boolean, doc: D, compute: (doc: D) => TextChange[]): FixSpec {
-  return lazyFix(title, unambiguous, () => [{ uri: doc.uri, version: doc.version, changes: compute(doc) }]);
+  return lazyFix(title, unambiguous, () => [documentChange(doc, compute(doc))]);
+}
+
+/** Changes to one document, tied to the version of it they were computed on. */
+export function documentChange(doc: { uri: string; version?: number }, changes: TextChange[]): FixSpec['changes'][number] {
+  return { uri: doc.uri, version: doc.version, changes };
 }
