@@ -168,6 +168,9 @@ function configPrint(index: WorkspaceIndex): string {
 
 /** The index as a rule sees it when it is narrowed to the documents in `read`. */
 function narrowed(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly CaseModel[]>, read: ReadonlySet<string>, scope: RuleScope): WorkspaceIndex {
+  // A change that reaches every document (a suite in one file, a small workspace) reads the index
+  // itself, whose groups are kept from edit to edit: a view would group every case again.
+  if (readsEverything(index, read)) return index;
   const docs = new Map<string, SuiteDocument>();
   const cases: CaseModel[] = [];
   // In the index's order, so rules meet documents and cases as they do in a full run.
@@ -180,6 +183,12 @@ function narrowed(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly Cas
   // No rule of these scopes walks a group, and a lookup in a full map answers as a full run does.
   if (scope === 'lookup' || scope === 'targets') return { ...index, docs, cases, toolFiles };
   return withLazyGroups({ ...index, docs, cases, toolFiles }, cases);
+}
+
+function readsEverything(index: WorkspaceIndex, read: ReadonlySet<string>): boolean {
+  if (read.size < index.docs.size) return false;
+  for (const uri of index.docs.keys()) if (!read.has(uri)) return false;
+  return true;
 }
 
 /** Runs one rule and places its findings by document, exactly as lintIndex does. */
