@@ -69,10 +69,16 @@ describe('regular-expression programs (issue 22)', function () {
   });
 
   it('bounds the cache of many small patterns too: each compiled pattern has a fixed cost beside its program', () => {
-    for (let i = 0; i < 6500; i++) compileLinear(`^id-${i}$`);
+    // A class makes each a program (a phrase alone is built only when a text may match: text/required-text.ts).
+    for (let i = 0; i < 6500; i++) compileLinear(`^id-${i}[0-9]$`);
     const stats = patternCacheStats();
     assert.ok(stats.cost <= PATTERN_CACHE_BUDGET);
     assert.ok(stats.entries < 6000, `${stats.entries} compiled patterns kept`);
+    // Phrases whose programs are not built yet are bounded too, by what each holds without one.
+    for (let i = 0; i < 90_000; i++) compileLinear(`^phrase-${i}$`);
+    const phrases = patternCacheStats();
+    assert.ok(phrases.cost <= PATTERN_CACHE_BUDGET);
+    assert.ok(phrases.entries < 70_000, `${phrases.entries} phrases kept`);
   });
 
   it('a 53 KB config of such patterns lints, each pattern reported as too large', async () => {

@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import { mayMatch, requiredText } from './required-text';
 
 /**
  * Regular expressions written in suite files (schema `pattern` and `patternProperties`, the config's
@@ -84,6 +85,9 @@ function admit(key: string, entry: Entry): void {
  * program, a compiled pattern's fixed part (its matcher, prefix and one-pass tables: about 7 KB
  * even for `a`, so a cache of small patterns is bounded too), and its key's text.
  */
+/** What a pattern whose program is not built yet holds beside its key (its verdict, its test and its required text), in instructions. */
+const UNBUILT_COST = 2;
+
 function keyCost(key: string, size: number | undefined): number {
   return (size === undefined ? 1 : size + 40) + Math.ceil(key.length / 16);
 }
@@ -116,6 +120,15 @@ function compileUncached(key: string, pattern: string, flags: string): Entry {
   // Sized before it is built: building the program is what costs the memory.
   const estimate = programSize(source);
   if (estimate > MAX_PROGRAM_SIZE) return fail(tooLarge(estimate));
+  // A text without the literal every match contains is no match: RE2 is not asked.
+  const required = requiredText(source, flags);
+  if (required?.literalOnly) {
+    // A phrase and assertions RE2 surely compiles: its program is built when a text that holds the
+    // phrase is first tested (a case's own `respond` phrase is mostly tested against answers without it).
+    const handle: LinearRegExp = { test: (text: string) => mayMatch(required, text) && programOf(key, source, bits, verdict).test(text) };
+    const verdict: CompiledPattern = { ok: true, re: handle, size: estimate };
+    return { verdict, cost: keyCost(key, undefined) + UNBUILT_COST };
+  }
   let re: RE2JS;
   try {
     re = RE2JS.compile(source, bits);
@@ -124,7 +137,9 @@ function compileUncached(key: string, pattern: string, flags: string): Entry {
   }
   const size = re.programSize();
   if (size > MAX_PROGRAM_SIZE) return fail(tooLarge(size));
-  const handle: LinearRegExp = { test: (text: string) => programOf(key, source, bits, verdict).test(text) };
+  const handle: LinearRegExp = required
+    ? { test: (text: string) => mayMatch(required, text) && programOf(key, source, bits, verdict).test(text) }
+    : { test: (text: string) => programOf(key, source, bits, verdict).test(text) };
   const verdict: CompiledPattern = { ok: true, re: handle, size };
   return { verdict, re, cost: keyCost(key, size) };
 }
