@@ -179,8 +179,13 @@ export const PLAIN_RUBRIC: Rubric = Object.freeze({ ignoreKeys: Object.freeze([]
 /** One text per distinct rubric: rubrics that score alike share it, whatever order their keys are listed in. */
 export function rubricId(r: Rubric): string {
   if (!r.unorderedArrays && !r.foldCase && r.ignoreKeys.length === 0) return '';
-  return JSON.stringify([[...new Set(r.ignoreKeys)].sort(), r.unorderedArrays, r.foldCase]);
+  // A config's rubric is one object, asked for its id for every signature and end state compared.
+  let id = rubricIds.get(r);
+  if (id === undefined) rubricIds.set(r, (id = JSON.stringify([[...new Set(r.ignoreKeys)].sort(), r.unorderedArrays, r.foldCase])));
+  return id;
 }
+
+const rubricIds = new WeakMap<Rubric, string>();
 
 /** Whether a rubric scores anything differently from plain canonical equality. */
 export function isPlainRubric(r: Rubric): boolean {
@@ -246,9 +251,12 @@ function keptTextUnder(value: unknown, rubric: Rubric, id: string): string | und
  * costs more than the comparisons.
  */
 export function rubricEqual(a: unknown, ra: Rubric, b: unknown, rb: Rubric): boolean {
-  const underA = canonicalizeUnder(a, ra);
-  if (underA === undefined || underA !== canonicalizeUnder(b, ra)) return false;
-  return rubricId(ra) === rubricId(rb) || canonicalizeUnder(a, rb) === canonicalizeUnder(b, rb);
+  // Texts kept per value: a drifted end state is compared with each benign one of its family.
+  const ida = rubricId(ra);
+  const underA = keptTextUnder(a, ra, ida);
+  if (underA === undefined || underA !== keptTextUnder(b, ra, ida)) return false;
+  const idb = rubricId(rb);
+  return ida === idb || keptTextUnder(a, rb, idb) === keptTextUnder(b, rb, idb);
 }
 
 /**
