@@ -15,6 +15,19 @@ export interface RequiredText {
   runs: string[];
   /** Compare against `foldForLiterals(text)` rather than the text. */
   foldCase: boolean;
+  /**
+   * The pattern is plain characters and the assertions `^ $ \b \B` alone (a phrase, such as a
+   * `respond` pattern's "(?i)riverside view hotel\b"), which RE2 always compiles: text/regex.ts
+   * builds its program only when a text that holds the runs is tested.
+   */
+  whole: boolean;
+}
+
+/** Whether `text` holds every run `required` names; `folded` gives `foldForLiterals(text)`, made once by the caller. */
+export function holdsRuns(required: RequiredText, text: string, folded: () => string = () => foldForLiterals(text)): boolean {
+  const against = required.foldCase ? folded() : text;
+  for (const run of required.runs) if (!against.includes(run)) return false;
+  return true;
 }
 
 /** Shorter runs filter too little to be worth indexing. */
@@ -95,6 +108,8 @@ export function requiredText(pattern: string): RequiredText | undefined {
   }
   const runs: string[] = [];
   let run = '';
+  // Nothing but characters and assertions met so far.
+  let whole = true;
   // The code units of the last character put on the run: a quantifier after it takes it back off.
   let last = 0;
   const end = () => {
@@ -107,6 +122,7 @@ export function requiredText(pattern: string): RequiredText | undefined {
     const q = quantifierLength(pattern, i);
     if (q < 0) return undefined;
     if (q > 0) {
+      whole = false;
       // What it repeats may be left out (`?`, `*`, `{0}`) or repeated: the run stops before it.
       run = run.slice(0, run.length - last);
       end();
@@ -121,6 +137,7 @@ export function requiredText(pattern: string): RequiredText | undefined {
       // A group's own alternatives and flags stay inside it, a class is one character: either ends the run.
       const close = c === '(' ? groupEnd(pattern, i) : classEnd(pattern, i);
       if (close < 0) return undefined;
+      whole = false;
       end();
       i = close;
       continue;
@@ -135,6 +152,7 @@ export function requiredText(pattern: string): RequiredText | undefined {
       }
       // `\x41`, `\u{…}`, `\p{…}`, a back-reference: their length or meaning is not read here.
       if (!CLASS_ESCAPES.has(d)) return undefined;
+      if (d !== 'b' && d !== 'B') whole = false;
       end();
       i += 2;
       continue;
@@ -142,6 +160,7 @@ export function requiredText(pattern: string): RequiredText | undefined {
     if (SPECIAL.has(c)) {
       // `^`, `$`, `.`, and a stray `)`, `]` or `}`.
       if (c === ')' || c === ']' || c === '}') return undefined;
+      if (c === '.') whole = false;
       end();
       i++;
       continue;
@@ -149,10 +168,12 @@ export function requiredText(pattern: string): RequiredText | undefined {
     const cp = pattern.codePointAt(i)!;
     const ch = String.fromCodePoint(cp);
     i += ch.length;
+    // A control character or half a surrogate pair is left to RE2 to read.
+    if (cp < 0x20 || (cp >= 0xd800 && cp <= 0xdfff)) whole = false;
     if (!put(ch)) end();
   }
   end();
-  return runs.length ? { runs, foldCase } : undefined;
+  return runs.length ? { runs, foldCase, whole } : undefined;
 
   /** Puts a literal character on the run; false when it cannot be compared (non-ASCII under `(?i)`). */
   function put(ch: string): boolean {

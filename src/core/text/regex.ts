@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { mayMatch, requiredText } from './required-text';
+import { holdsRuns, requiredText } from './literals';
 
 /**
  * Regular expressions written in suite files (schema `pattern` and `patternProperties`, the config's
@@ -120,12 +120,13 @@ function compileUncached(key: string, pattern: string, flags: string): Entry {
   // Sized before it is built: building the program is what costs the memory.
   const estimate = programSize(source);
   if (estimate > MAX_PROGRAM_SIZE) return fail(tooLarge(estimate));
-  // A text without the literal every match contains is no match: RE2 is not asked.
-  const required = requiredText(source, flags);
-  if (required?.literalOnly) {
-    // A phrase and assertions RE2 surely compiles: its program is built when a text that holds the
-    // phrase is first tested (a case's own `respond` phrase is mostly tested against answers without it).
-    const handle: LinearRegExp = { test: (text: string) => mayMatch(required, text) && programOf(key, source, bits, verdict).test(text) };
+  // A text without the runs every match contains is no match: RE2 is not asked (re2js has no
+  // prefilter for case-folded text). Read from the pattern as written; the `i` flag is not modelled.
+  const required = flags.includes('i') ? undefined : requiredText(pattern);
+  if (required?.whole) {
+    // A phrase RE2 surely compiles: its program is built when a text that holds the phrase is first
+    // tested (a case's own `respond` phrase is mostly tested against answers without it).
+    const handle: LinearRegExp = { test: (text: string) => holdsRuns(required, text) && programOf(key, source, bits, verdict).test(text) };
     const verdict: CompiledPattern = { ok: true, re: handle, size: estimate };
     return { verdict, cost: keyCost(key, undefined) + UNBUILT_COST };
   }
@@ -138,7 +139,7 @@ function compileUncached(key: string, pattern: string, flags: string): Entry {
   const size = re.programSize();
   if (size > MAX_PROGRAM_SIZE) return fail(tooLarge(size));
   const handle: LinearRegExp = required
-    ? { test: (text: string) => mayMatch(required, text) && programOf(key, source, bits, verdict).test(text) }
+    ? { test: (text: string) => holdsRuns(required, text) && programOf(key, source, bits, verdict).test(text) }
     : { test: (text: string) => programOf(key, source, bits, verdict).test(text) };
   const verdict: CompiledPattern = { ok: true, re: handle, size };
   return { verdict, re, cost: keyCost(key, size) };

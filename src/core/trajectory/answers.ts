@@ -1,4 +1,4 @@
-import { foldForLiterals, requiredText, type RequiredText } from '../text/literals';
+import { foldForLiterals, holdsRuns, requiredText, type RequiredText } from '../text/literals';
 import type { Predicate, RespondPattern } from './patterns';
 
 /**
@@ -31,13 +31,6 @@ function ownPattern(schema: unknown): string | undefined {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return undefined;
   const p = (schema as Record<string, unknown>).pattern;
   return typeof p === 'string' ? p : undefined;
-}
-
-function holds(g: Group<unknown>, exact: string, folded: () => string): boolean {
-  const r = g.required!;
-  const text = r.foldCase ? folded() : exact;
-  for (const run of r.runs) if (!text.includes(run)) return false;
-  return true;
 }
 
 /** A matcher of answer texts against respond patterns: the entries whose pattern accepts the text, in the order given. */
@@ -121,7 +114,7 @@ export function answerMatcher<T extends { pattern: RespondPattern }>(entries: re
     }
     const out: T[] = [];
     for (const g of always) if (g.respond.test(text)) for (const e of g.entries) out.push(e);
-    for (const g of candidates) if (holds(g, text, foldedText) && g.respond.test(text)) for (const e of g.entries) out.push(e);
+    for (const g of candidates) if (holdsRuns(g.required!, text, foldedText) && g.respond.test(text)) for (const e of g.entries) out.push(e);
     if (out.length > 1) out.sort((a, b) => order.get(a)! - order.get(b)!);
     answers.set(text, out);
     return out;
