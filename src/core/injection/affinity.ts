@@ -280,7 +280,8 @@ function leadRequest(folded: string): Request | undefined {
     });
     contentStems(s.words.filter((x) => !verbWords.has(x)), stems);
     for (const x of s.words) tokens.add(x);
-    if (EMAIL.test(s.text)) {
+    // Tried at every letter of a sentence without an `@` otherwise, a run of word characters each time.
+    if (s.text.includes('@') && EMAIL.test(s.text)) {
       stems.add('email');
       stems.add('mail');
     }
