@@ -251,12 +251,11 @@ function keptTextUnder(value: unknown, rubric: Rubric, id: string): string | und
  * costs more than the comparisons.
  */
 export function rubricEqual(a: unknown, ra: Rubric, b: unknown, rb: Rubric): boolean {
-  // Texts kept per value: a drifted end state is compared with each benign one of its family.
-  const ida = rubricId(ra);
-  const underA = keptTextUnder(a, ra, ida);
-  if (underA === undefined || underA !== keptTextUnder(b, ra, ida)) return false;
-  const idb = rubricId(rb);
-  return ida === idb || keptTextUnder(a, rb, idb) === keptTextUnder(b, rb, idb);
+  // Written afresh, not kept per value: at 100,000 cases the end states' texts would be 11 MB more
+  // held through the lint, for 2 ms.
+  const underA = canonicalizeUnder(a, ra);
+  if (underA === undefined || underA !== canonicalizeUnder(b, ra)) return false;
+  return rubricId(ra) === rubricId(rb) || canonicalizeUnder(a, rb) === canonicalizeUnder(b, rb);
 }
 
 /**
