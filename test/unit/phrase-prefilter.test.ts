@@ -39,13 +39,13 @@ const piece: fc.Arbitrary<Piece> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(...ASSERTIONS).map((src) => ({ src, texts: [''] })) },
   { weight: 1, arbitrary: fc.constantFrom(...OTHERS).map((src) => ({ src, texts: ['x'] })) },
 );
-/** A pattern and a text built to match it often (the assertions, a group or a wrong case may still keep it from matching). */
 /** A phrase: plain characters and assertions only, as most `respond` patterns are. */
 const PLAIN = ATOMS.filter(([src]) => /^([a-zA-Z0-9 '#/-]|\\[.$(\\-]|ſ|é)+$/.test(src));
 const phrasePiece: fc.Arbitrary<Piece> = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom(...PLAIN).map(([src, texts]) => ({ src, texts })) },
   { weight: 1, arbitrary: fc.constantFrom(...ASSERTIONS).map((src) => ({ src, texts: [''] })) },
 );
+/** A pattern and a text built to match it often (the assertions, a group or a wrong case may still keep it from matching). */
 const patternAndText = fc.tuple(fc.boolean(), fc.oneof(fc.array(piece, { maxLength: 7 }), fc.array(phrasePiece, { minLength: 2, maxLength: 7 })), fc.nat(), fc.constantFrom('', 'x', 'A b', '\u212a')).map(([fold, pieces, pick, around]) => ({
   pattern: (fold ? '(?i)' : '') + pieces.map((p) => p.src).join(''),
   text: around + pieces.map((p, i) => p.texts[(pick + i) % p.texts.length]).join('') + around,
