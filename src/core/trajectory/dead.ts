@@ -33,6 +33,9 @@ export type Liveness =
   /** It may match, but the linter cannot tell (an unresolved tool reference, a schema too complex to check). */
   | { state: 'unknown'; why: 'unresolved-tool' | 'too-complex'; reason: string; path: JsonPath };
 
+/** Most patterns are live: one answer for all of them rather than an object per pattern. */
+const LIVE: Liveness = Object.freeze({ state: 'live' });
+
 /** The tools a case has: the resolved ones by name, and the names its unresolved references ask for. */
 export interface CaseTools {
   resolved: Map<string, ToolModel>;
@@ -181,7 +184,7 @@ function callLiveness(p: CallPattern, tools: CaseTools): Liveness {
       ],
     };
   }
-  if (p.byName) return { state: 'live' };
+  if (p.byName) return LIVE;
   const reasons: DeadReason[] = [];
   const d = declared(tool);
   for (const name of Object.keys(p.argumentValues)) {
@@ -216,7 +219,7 @@ function callLiveness(p: CallPattern, tools: CaseTools): Liveness {
       if (isJsonObject(where.schema)) appendAll(reasons, whereAgainstTool(p, where.schema, tool, d));
     }
   }
-  return reasons.length ? { state: 'dead', reasons: reasons.slice(0, MAX_REASONS) } : { state: 'live' };
+  return reasons.length ? { state: 'dead', reasons: reasons.slice(0, MAX_REASONS) } : LIVE;
 }
 
 /**
@@ -289,7 +292,7 @@ function respondLiveness(p: RespondPattern): Liveness {
     const culprits = unsatisfiable(s);
     if (culprits.length) return noString(culprits[0].path, escapeText(culprits[0].message, 100));
   }
-  return { state: 'live' };
+  return LIVE;
 }
 
 /**
@@ -320,6 +323,8 @@ export function patternLiveness(p: ActionPattern, tools: CaseTools): Liveness {
 }
 
 /** The patterns of a case that can match (or may: the linter cannot always tell). */
-export function livePatterns(patterns: readonly ActionPattern[], tools: CaseTools): ActionPattern[] {
-  return patterns.filter((p) => patternLiveness(p, tools).state !== 'dead');
+export function livePatterns(patterns: readonly ActionPattern[], tools: CaseTools): readonly ActionPattern[] {
+  const live = patterns.filter((p) => patternLiveness(p, tools).state !== 'dead');
+  // Nearly always every one: the case's own list rather than a copy of it, kept by its scorer.
+  return live.length === patterns.length ? patterns : live;
 }
