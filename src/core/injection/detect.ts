@@ -162,9 +162,14 @@ export function detectText(text: string, ctx: TextContext, reads?: ContextReads)
   const hidden = chars.tagCount > 0 || chars.bidiCount > 0 || chars.zeroWidthInWord > 0;
   let shown: string | undefined = decoded.length ? decoded.join('\n') : undefined;
   if (!shown && chars.visible !== text && (hidden || chars.homoglyphWords > 0)) shown = chars.visible;
+  // Nearly every string judged says nothing: one answer for all of them, not one kept per string.
+  if (signals.length === 0 && shown === undefined && !hidden) return NOTHING;
   signals.sort((a, b) => b.weight - a.weight);
   return { score: Math.round(score * 100) / 100, signals, decoded: shown, hidden };
 }
+
+/** The verdict on a string with no signal (read-only, like every kept verdict: injection/verdicts.ts). */
+const NOTHING: StringVerdict = { score: 0, signals: [], decoded: undefined, hidden: false };
 
 export function isPayload(v: StringVerdict): boolean {
   return v.score >= THRESHOLD;
