@@ -20,7 +20,7 @@ export interface LinearRegExp {
 }
 
 export type CompiledPattern =
-  | { ok: true; re: LinearRegExp; /** Instructions of its program. */ size: number }
+  | { ok: true; re: LinearRegExp; /** Instructions of its program (of a phrase not built yet, the bound read from its text). */ size: number }
   | { ok: false; reason: string; /** Refused for its size (not its syntax): shorten its counted repetitions. */ tooLarge?: boolean };
 
 /** Longer patterns are not looked at: their text alone is kept in caches and keys. */
@@ -80,14 +80,14 @@ function admit(key: string, entry: Entry): void {
   }
 }
 
+/** What a pattern whose program is not built yet holds beside its key (its verdict, its test and its required text), in instructions. */
+const UNBUILT_COST = 2;
+
 /**
  * What an entry counts against the budget, in instructions (about 200 bytes each in re2js): its
  * program, a compiled pattern's fixed part (its matcher, prefix and one-pass tables: about 7 KB
  * even for `a`, so a cache of small patterns is bounded too), and its key's text.
  */
-/** What a pattern whose program is not built yet holds beside its key (its verdict, its test and its required text), in instructions. */
-const UNBUILT_COST = 2;
-
 function keyCost(key: string, size: number | undefined): number {
   return (size === undefined ? 1 : size + 40) + Math.ceil(key.length / 16);
 }
