@@ -79,34 +79,29 @@ export function regroup<K, V>(
   const was = new Map<K, V[] | undefined>();
   let keysMoved = false;
   for (const k of touched) {
-    const previous = map.get(k) ?? [];
-    was.set(k, map.get(k));
+    const held = map.get(k);
+    const previous = held ?? [];
+    was.set(k, held);
+    const mineByUri = fresh.get(k);
     // A list is runs of entries per document, in document order: each changed document's run is
     // found by binary search on the rank, and within it the entries of the replaced stretch by
     // binary search on the case's place; they give way to the stretch's new entries, the rest is
     // copied in slices. A walk over every entry cost milliseconds an edit for a tool that
     // thousands of cases use, and a walk over every case of the file for a file of thousands.
-    const rankAt = (i: number) => rank(grouping.caseOf(previous[i]).doc.uri);
-    const firstFrom = (lo: number, hi: number, below: (i: number) => boolean) => {
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (below(mid)) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
     const parts: V[][] = [];
     let from = 0;
     for (const { uri, rank: r, stretch, before } of order) {
-      const start = firstFrom(from, previous.length, (i) => rankAt(i) < r);
-      const end = firstFrom(start, previous.length, (i) => rankAt(i) < r + 1);
-      const placeAt = (i: number) => placeIn(before, grouping.caseOf(previous[i]));
-      const head = stretch.from === 0 ? start : firstFrom(start, end, (i) => placeAt(i) < stretch.from);
-      const tail = stretch.beforeEnd === before.length ? end : firstFrom(head, end, (i) => placeAt(i) < stretch.beforeEnd);
-      if (head > from) parts.push(previous.slice(from, head));
-      const mine = fresh.get(k)?.get(uri);
+      // A key new to the workspace has no runs to cut (a renamed tool, a new id).
+      if (previous.length) {
+        const start = firstAtRank(previous, from, previous.length, r, grouping, rank);
+        const end = firstAtRank(previous, start, previous.length, r + 1, grouping, rank);
+        const head = stretch.from === 0 ? start : firstAtPlace(previous, start, end, stretch.from, before, grouping);
+        const tail = stretch.beforeEnd === before.length ? end : firstAtPlace(previous, head, end, stretch.beforeEnd, before, grouping);
+        if (head > from) parts.push(previous.slice(from, head));
+        from = tail;
+      }
+      const mine = mineByUri?.get(uri);
       if (mine) parts.push(mine);
-      from = tail;
     }
     if (from < previous.length) parts.push(from === 0 ? previous : previous.slice(from));
     const list = parts.length === 1 ? parts[0] : ([] as V[]).concat(...parts);
@@ -123,6 +118,26 @@ export function regroup<K, V>(
   const ordered = new Map<K, V[]>();
   for (const c of cases) grouping.keys(c, (k) => ordered.has(k) || ordered.set(k, map.get(k)!));
   return ordered;
+}
+
+/** The first index in `list[lo, hi)` whose entry's document ranks `r` or later (entries are in document order). */
+function firstAtRank<V>(list: readonly V[], lo: number, hi: number, r: number, grouping: Grouping<unknown, V>, rank: (uri: string) => number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rank(grouping.caseOf(list[mid]).doc.uri) < r) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first index in `list[lo, hi)` (entries of one document, in case order) whose case sits at `place` or later in `before`. */
+function firstAtPlace<V>(list: readonly V[], lo: number, hi: number, place: number, before: readonly CaseModel[], grouping: Grouping<unknown, V>): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (placeIn(before, grouping.caseOf(list[mid])) < place) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Each model's place in its document's list, built when a list must be cut at a stretch (once for the three maps). */
