@@ -529,6 +529,57 @@ describe('incremental analysis', () => {
     assert.equal(third.toolFiles.get(uri)!.tools[1], b2);
   });
 
+  it('keeps the model of a case whose references resolve as before when the tool file it points into is edited', () => {
+    const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object' } });
+    const toolsUri = `${WS}/keep/t.tools.json`;
+    const suite = JSON.stringify({
+      suite: 's',
+      cases: [
+        { instance_id: 'u-a', arm: 'benign', family: 'f', task: 'Use a.', tools: ['t.tools.json#a'] },
+        { instance_id: 'u-b', arm: 'benign', family: 'g', task: 'Use b.', tools: ['t.tools.json#b'] },
+        { instance_id: 'u-c', arm: 'benign', family: 'h', task: 'Use c.', tools: ['t.tools.json#c', 't.tools.json#a'] },
+      ],
+    });
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    ws.update(toolsUri, JSON.stringify({ tools: [tool('a', 'A.'), tool('b', 'B.')] }));
+    ws.update(`${WS}/keep/s.litmus.json`, suite);
+    const [ua, ub, uc] = ws.lint().index.cases;
+    assert.equal(uc.tools[0].problem, 'missing-tool');
+    const fresh = () => view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics);
+    const check = (label: string) => {
+      const { index, result } = ws.lint();
+      assert.equal(ws.lastRun().full, false, label);
+      assert.deepEqual(view(result.diagnostics), fresh(), label);
+      return index.cases;
+    };
+    // b's description changes: the user of a keeps its model, b's user gets a new one.
+    ws.update(toolsUri, JSON.stringify({ tools: [tool('a', 'A.'), tool('b', 'B, changed.')] }));
+    let [a2, b2, c2] = check('b edited');
+    assert.equal(a2, ua);
+    assert.equal(c2, uc, 'c still missing, a unchanged');
+    assert.notEqual(b2, ub);
+    assert.equal(b2.tools[0].tool?.description, 'B, changed.');
+    // c appears: its user resolves differently (no longer missing); a's and b's users stay.
+    ws.update(toolsUri, JSON.stringify({ tools: [tool('a', 'A.'), tool('b', 'B, changed.'), tool('c', 'C.')] }));
+    const [a3, b3, c3] = check('c added');
+    assert.equal(a3, ua);
+    assert.equal(b3, b2);
+    assert.notEqual(c3, uc);
+    assert.equal(c3.tools[0].problem, undefined);
+    // a renamed: both of its users change, b's stays.
+    ws.update(toolsUri, JSON.stringify({ tools: [tool('a2', 'A.'), tool('b', 'B, changed.'), tool('c', 'C.')] }));
+    [a2, b2, c2] = check('a renamed');
+    assert.notEqual(a2, ua);
+    assert.equal(a2.tools[0].problem, 'missing-tool');
+    assert.equal(b2, b3);
+    assert.notEqual(c2, c3);
+    // The file gone (a full build, from the facts the cases kept): a2's still-missing tool is now a missing file.
+    ws.remove(toolsUri);
+    const gone = ws.lint();
+    assert.equal(gone.index.cases[0].tools[0].problem, 'missing-file');
+    assert.deepEqual(view(gone.result.diagnostics), fresh());
+  });
+
   it('reads the tool files\' scans once while no tool file and no config changes: a case edit reuses them', () => {
     const tools = (payload: string) => JSON.stringify({ tools: [{ name: 'send', description: 'Sends.', inputSchema: { type: 'object', properties: { cc: { type: 'string', default: payload } } } }] });
     const caseText = (task: string) => JSON.stringify({ instance_id: 'x', arm: 'benign', family: 'f', task, correct_resolution_signature: 's', tools: ['t.tools.json#send'] });

@@ -269,6 +269,14 @@ function resolveUse(r: Resolver, doc: SuiteDocument, f: CaseFacts, entry: unknow
     resolved = { use, file: u ? r.toolFiles.get(u) : undefined, hasDoc: u ? r.docs.has(u) : false, readError: u ? r.readErrors.get(u) : undefined, outside: u ? r.outside(u) : false };
     resolutions.set(entry, resolved);
   }
+  // Its target changed and it resolves as before (an edit of a tool file, to another of its tools):
+  // the same use, so the case keeps its model and every cache keyed on it. The same text in the
+  // same document names the same file and tool; what they resolve to is what may differ.
+  const now = resolved.use;
+  if (cached && cached.tool === now.tool && cached.problem === now.problem) {
+    f.uses[2 * i + 1] = resolved;
+    return cached;
+  }
   const use = placedUse(resolved.use, extended(f.path, 'tools', i));
   f.uses[2 * i] = use;
   f.uses[2 * i + 1] = resolved;
