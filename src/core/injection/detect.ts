@@ -7,6 +7,7 @@ import { shapeSignals } from './shape';
 import { lexicalSignals, type ContextReads, type Signal, type TextContext } from './signals';
 import { affinitySignal } from './affinity';
 import { stripFiller } from './filler';
+import { trimmed } from '../text/multimap';
 
 export type { ContextReads, Signal, Slot, TextContext } from './signals';
 
@@ -165,7 +166,8 @@ export function detectText(text: string, ctx: TextContext, reads?: ContextReads)
   // Nearly every string judged says nothing: one answer for all of them, not one kept per string.
   if (signals.length === 0 && shown === undefined && !hidden) return NOTHING;
   signals.sort((a, b) => b.weight - a.weight);
-  return { score: Math.round(score * 100) / 100, signals, decoded: shown, hidden };
+  // Verdicts are kept, in the detector's cache and on every hit.
+  return { score: Math.round(score * 100) / 100, signals: trimmed(signals), decoded: shown, hidden };
 }
 
 /** The verdict on a string with no signal (read-only, like every kept verdict: injection/verdicts.ts). */

@@ -67,7 +67,7 @@ function resolveIn(doc: SuiteDocument, root: number, prefix: JsonPath, tokens: s
   const r = doc.parsed.roots[root];
   if (!r || r.broken) return undefined;
   const rel = pathInValue(valueAt(doc, root, prefix), tokens);
-  return rel ? [...prefix, ...rel] : undefined;
+  return rel ? prefix.concat(rel) : undefined;
 }
 
 /** Resolves `#/pointer` (into the case object) or `<relative path>#/pointer` (into a tool-schema or environment file). */

@@ -3,6 +3,7 @@ import type { EnvironmentFile } from '../model/environment';
 import { overridesOf } from '../model/environment';
 import type { CaseModel } from '../model/workspace';
 import type { JsonPath } from '../text/types';
+import { trimmed } from '../text/multimap';
 import { detectText, isPayload, withSignal, type StringVerdict } from './detect';
 import { affinitySignal, opensWithRequest, type AffinityTool } from './affinity';
 import { fold } from './prose';
@@ -176,7 +177,8 @@ export function scanCaseSurfaces(c: CaseModel, options: SurfaceScanOptions): Sur
     const kept = caseHits.get(c);
     if (kept && kept.key === options.key && sameTools(kept.tools, raw.tools)) return kept.hits;
   }
-  const tools = caseTools(c);
+  // Kept with the case's scans.
+  const tools = trimmed(caseTools(c));
   if (!raw || raw.key !== options.key || !sameTools(raw.tools, tools)) {
     const out: RawHit[] = [];
     const v = c.value;
@@ -200,7 +202,7 @@ export function scanCaseSurfaces(c: CaseModel, options: SurfaceScanOptions): Sur
       const path = c.path.concat('task');
       if (verdict) out.push({ surface: 'task', uri, root: c.root, path, slotPath: path, slot: 'data', text: v.task, verdict });
     }
-    raw = { key: options.key, tools, hits: out };
+    raw = { key: options.key, tools, hits: trimmed(out) };
     caseScans.set(c.value, raw);
   }
   // Nearly every case has no payload of its own: one shared empty answer, nothing kept per case.

@@ -2,6 +2,7 @@ import { isJsonObject } from './canonical';
 import { rootValue, type SuiteDocument } from './document';
 import { parsePointer } from '../text/pointer';
 import type { JsonPath } from '../text/types';
+import { trimmed } from '../text/multimap';
 
 /**
  * Environments (FORMAT §3, §3a): the state an agent starts from. A case names an environment file
@@ -70,8 +71,8 @@ export function overridesOf(caseValue: Record<string, unknown>, casePath: JsonPa
   // A case's overrides object is the same object while its document is unchanged.
   const cached = overrideCache.get(raw);
   if (cached) return cached;
-  const out: Override[] = [];
-  for (const [key, value] of Object.entries(raw)) out.push({ key, tokens: parsePointer(key), path: [...casePath, 'environment_overrides', key], value });
+  // `map` and `concat` make lists of their exact length: a list grown by push or a spread keeps room to spare, per case.
+  const out: Override[] = Object.entries(raw).map(([key, value]) => ({ key, tokens: parsePointer(key), path: casePath.concat('environment_overrides', key), value }));
   overrideCache.set(raw, out);
   return out;
 }
@@ -167,7 +168,7 @@ const landings = new WeakMap<readonly Override[], { base: unknown; hasBase: bool
 function landingsOf(base: unknown, hasBase: boolean, overrides: readonly Override[]): Landing[] {
   const hit = landings.get(overrides);
   if (hit && hit.base === base && hit.hasBase === hasBase) return hit.out;
-  const out = land(base, hasBase, overrides);
+  const out = trimmed(land(base, hasBase, overrides));
   landings.set(overrides, { base, hasBase, out });
   return out;
 }

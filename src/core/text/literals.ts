@@ -1,3 +1,4 @@
+import { trimmed } from './multimap';
 /**
  * Text that every match of a pattern must contain, read from the pattern alone: a prefilter, so
  * that a thousand `respond` patterns need not each run on every answer (trajectory/answers.ts).
@@ -173,7 +174,7 @@ export function requiredText(pattern: string): RequiredText | undefined {
     if (!put(ch)) end();
   }
   end();
-  return runs.length ? { runs, foldCase, whole } : undefined;
+  return runs.length ? { runs: trimmed(runs), foldCase, whole } : undefined;
 
   /** Puts a literal character on the run; false when it cannot be compared (non-ASCII under `(?i)`). */
   function put(ch: string): boolean {

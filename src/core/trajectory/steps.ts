@@ -1,4 +1,5 @@
 import { isJsonObject } from '../model/canonical';
+import { trimmed } from '../text/multimap';
 
 /**
  * A trajectory is plain data: what an agent did in one episode, step by step (FORMAT §3d). The
@@ -50,7 +51,7 @@ export function oracleTrajectory(caseValue: Record<string, unknown>): Trajectory
     if (typeof step.tool === 'string') steps.push({ kind: 'call', index, tool: step.tool, arguments: isJsonObject(step.arguments) ? step.arguments : {} });
     else if (typeof step.respond === 'string') steps.push({ kind: 'respond', index, text: step.respond });
   });
-  return { name: 'oracle', steps };
+  return { name: 'oracle', steps: trimmed(steps) };
 }
 
 // Not frozen: a frozen object or list has other hidden classes, and the code that reads trajectories
