@@ -162,14 +162,16 @@ function caseFact(root: number, path: JsonPath, value: Record<string, unknown>, 
     probe: typeof value.probe === 'string' ? value.probe : undefined,
     inlineUses: inlineUses ?? NO_INLINE_USES,
     uses: [],
+    // Set by the index; written here so that every case's facts are one object with no second store.
+    envUse: undefined,
+    model: undefined,
   };
 }
 
 /** A model over the cached facts, with this index's resolution of its tools. */
 function caseModel(doc: SuiteDocument, f: CaseFacts, tools: ToolUse[], environment: EnvironmentUse | undefined): CaseModel {
-  const c: CaseModel = { doc, root: f.root, path: f.path, value: f.value, id: f.id, arm: f.arm, family: f.family, probe: f.probe, tools };
-  if (environment) c.environment = environment;
-  return c;
+  // `environment` always written (undefined without one): one shape for every model, no second store.
+  return { doc, root: f.root, path: f.path, value: f.value, id: f.id, arm: f.arm, family: f.family, probe: f.probe, tools, environment };
 }
 
 function readToolFile(doc: SuiteDocument): ToolFile {
@@ -300,20 +302,16 @@ function resolveEnvUse(r: Resolver, doc: SuiteDocument, f: CaseFacts): Environme
   if (cached && (t === undefined || (r.envFiles.get(t) === cached.file && r.docs.has(t) === cached.hasDoc && r.readErrors.get(t) === cached.readError && r.outside(t) === cached.outside))) {
     return cached.use;
   }
-  const use: EnvironmentUse = { path, inline: false, ref: v };
   const u = environmentTarget(doc.uri, v);
-  if (!u) use.problem = 'malformed';
-  else {
-    use.targetUri = u;
-    const file = r.envFiles.get(u);
-    if (r.outside(u)) use.problem = 'outside-workspace';
-    else if (r.readErrors.has(u)) use.problem = 'unreadable';
-    else if (!file) use.problem = r.docs.has(u) ? 'not-an-environment-file' : 'missing-file';
-    else {
-      use.file = file;
-      if (file.broken) use.problem = 'broken-file';
-    }
-  }
+  const file = u === undefined ? undefined : r.envFiles.get(u);
+  let problem: EnvironmentUse['problem'];
+  if (u === undefined) problem = 'malformed';
+  else if (r.outside(u)) problem = 'outside-workspace';
+  else if (r.readErrors.has(u)) problem = 'unreadable';
+  else if (!file) problem = r.docs.has(u) ? 'not-an-environment-file' : 'missing-file';
+  else if (file.broken) problem = 'broken-file';
+  // One literal with every field, as for a tool use: a field added later goes to a second store, per case.
+  const use: EnvironmentUse = { path, inline: false, ref: v, targetUri: u, file: problem === undefined || problem === 'broken-file' ? file : undefined, problem };
   f.envUse = { use, file: u ? r.envFiles.get(u) : undefined, hasDoc: u ? r.docs.has(u) : false, readError: u ? r.readErrors.get(u) : undefined, outside: u ? r.outside(u) : false };
   return use;
 }
