@@ -26,6 +26,17 @@ export function exactIntegerAt(container: object, key: string): string | undefin
   return anyNoted ? spellings.get(container)?.get(key) : undefined;
 }
 
+/**
+ * Whether `value` holds a big-integer literal anywhere: without one, its JSON text says all it
+ * holds. Parsed values nest a bounded depth (text/parse.ts), and nearly every run notes none.
+ */
+export function holdsExactIntegers(value: unknown): boolean {
+  if (!anyNoted || value === null || typeof value !== 'object') return false;
+  if (spellings.has(value)) return true;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) if (holdsExactIntegers(v)) return true;
+  return false;
+}
+
 /** All of a container's big-integer literals, for a walk over its members; undefined for nearly every container. */
 export function exactIntegersOf(container: object): ReadonlyMap<string, string> | undefined {
   return anyNoted ? spellings.get(container) : undefined;

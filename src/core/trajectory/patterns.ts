@@ -2,6 +2,7 @@ import { canonicalize, fieldValue, isJsonObject } from '../model/canonical';
 import { compileSchemaChecked } from '../schema/compile';
 import { plainPredicate } from '../schema/plain';
 import { code } from '../text/escape';
+import { holdsExactIntegers } from '../text/exact-numbers';
 import type { JsonPath } from '../text/types';
 
 /**
@@ -105,11 +106,31 @@ function minCallsOf(v: unknown): number {
 
 /** Predicates by schema object: a case file's patterns are read by several rules in one lint. */
 const predicates = new WeakMap<object, Predicate>();
+/**
+ * And by schema text: the cases of a suite repeat a few schemas thousands of times (the rich bench
+ * workload has 3 distinct `where` schemas among 5,020), and equal schemas accept the same values
+ * (trajectory/answers.ts groups `respond` patterns so too). Bounded: a server that sees schemas
+ * come and go starts over past it.
+ */
+const predicatesByText = new Map<string, Predicate>();
+const MAX_PREDICATE_TEXTS = 50_000;
 
 function predicate(schema: unknown): Predicate {
   if (!isJsonObject(schema)) return compilePredicate(schema);
   let p = predicates.get(schema);
-  if (!p) predicates.set(schema, (p = compilePredicate(schema)));
+  if (p) return p;
+  // A big integer's digits are kept by the object that holds it (text/exact-numbers.ts), which a
+  // text would lose, and the reasons a `where` is unsatisfiable compare values canonically.
+  const text = holdsExactIntegers(schema) ? undefined : JSON.stringify(schema);
+  p = text === undefined ? undefined : predicatesByText.get(text);
+  if (!p) {
+    p = compilePredicate(schema);
+    if (text !== undefined) {
+      if (predicatesByText.size >= MAX_PREDICATE_TEXTS) predicatesByText.clear();
+      predicatesByText.set(text, p);
+    }
+  }
+  predicates.set(schema, p);
   return p;
 }
 
@@ -149,8 +170,9 @@ export function readPatterns(caseValue: Record<string, unknown>): readonly Actio
       arguments: Object.keys(written).map((k) => [k, canonicalize(fieldValue(written, k))!]),
       argumentValues: written,
       minCalls: minCallsOf(entry.min_calls),
+      // Always written (undefined without one): one shape for every pattern, no second store.
+      where: !byName && entry.where !== undefined ? predicate(entry.where) : undefined,
     };
-    if (!byName && entry.where !== undefined) p.where = predicate(entry.where);
     out.push(p);
   });
   patternsOf.set(entries, out);
