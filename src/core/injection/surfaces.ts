@@ -207,7 +207,8 @@ export function scanCaseSurfaces(c: CaseModel, options: SurfaceScanOptions): Sur
   }
   // Nearly every case has no payload of its own: one shared empty answer, nothing kept per case.
   if (raw.hits.length === 0) return NO_HITS;
-  const hits = raw.hits.map((h) => ({ ...h, case: c }));
+  // `case` first: added after a spread, it gave every hit a hidden class of its own (lint/lint.ts, runRule).
+  const hits = raw.hits.map((h) => ({ case: c, ...h }));
   caseHits.set(c, { key: options.key, tools, hits });
   return hits;
 }
@@ -223,7 +224,7 @@ export function environmentAffinity(file: EnvironmentFile, c: CaseModel, options
   const tools = caseTools(c);
   if (!tools.length || file.broken) return [];
   const found = affinityHits(file, tools, options);
-  return found.length ? found.map((h) => ({ ...h, case: c })) : [];
+  return found.length ? found.map((h) => ({ case: c, ...h })) : [];
 }
 
 /** An environment's payload for the users of one list of tools, before it is given to a case. */
