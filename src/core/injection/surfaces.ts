@@ -7,7 +7,7 @@ import { trimmed } from '../text/multimap';
 import { detectText, isPayload, withSignal, type StringVerdict } from './detect';
 import { affinitySignal, opensWithRequest, type AffinityTool } from './affinity';
 import { fold } from './prose';
-import type { ToolModel } from '../model/tools';
+import { toolId, type ToolModel } from '../model/tools';
 import { isBidiControl, isTagChar } from './chars';
 import type { StringHit } from './scan';
 import type { VerdictCache } from './verdicts';
@@ -239,16 +239,9 @@ const MAX_TOOL_LISTS = 4096;
 const affinityByTools = new WeakMap<EnvironmentFile, { key: string; lists: Map<string, AffinityHit[]> }>();
 
 /** A number per tool model, so a list of tools has a text key (a changed tool file makes new models). */
-const toolIds = new WeakMap<ToolModel, number>();
-let nextToolId = 0;
-
 function toolListKey(tools: readonly ToolModel[]): string {
   let key = '';
-  for (const t of tools) {
-    let id = toolIds.get(t);
-    if (id === undefined) toolIds.set(t, (id = nextToolId++));
-    key += `${id},`;
-  }
+  for (const t of tools) key += `${toolId(t)},`;
   return key;
 }
 

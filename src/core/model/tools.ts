@@ -30,6 +30,16 @@ export interface ToolModel {
   titlePath?: JsonPath;
 }
 
+const toolIds = new WeakMap<ToolModel, number>();
+let nextToolId = 0;
+
+/** A number for a tool model, the same for the model's life: what keys a list of tools by identity. */
+export function toolId(tool: ToolModel): number {
+  let id = toolIds.get(tool);
+  if (id === undefined) toolIds.set(tool, (id = nextToolId++));
+  return id;
+}
+
 export function toolDialect(entry: Record<string, unknown>): ToolDialect {
   if (entry.type === 'function' && isJsonObject(entry.function)) return 'openai';
   if ('input_schema' in entry && !('inputSchema' in entry)) return 'anthropic';

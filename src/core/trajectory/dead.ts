@@ -1,5 +1,5 @@
 import { isJsonObject } from '../model/canonical';
-import type { ToolModel } from '../model/tools';
+import { toolId, type ToolModel } from '../model/tools';
 import type { CaseModel, ToolUse } from '../model/case';
 import { compileLinear } from '../text/regex';
 import { code, escapeText } from '../text/escape';
@@ -67,9 +67,30 @@ function resolvesAsKept(uses: readonly ToolUse[], kept: KeptTools): boolean {
   return true;
 }
 
+/**
+ * Cases whose entries resolve alike share one CaseTools: the cases of a suite use a few sets of
+ * tools, and a map per case was most of what this module kept. Keyed by what each entry resolved
+ * to (read-only, like every CaseTools); bounded, for a server whose tools come and go.
+ */
+const shared = new Map<string, KeptTools>();
+const MAX_SHARED = 20_000;
+
+function sharedKey(from: readonly (ToolModel | string | undefined)[]): string {
+  let key = '';
+  for (const f of from) key += typeof f === 'object' ? `${toolId(f)},` : f === undefined ? '-,' : `${JSON.stringify(f)},`;
+  return key;
+}
+
 export function caseTools(c: CaseModel): CaseTools {
   const kept = toolsByValue.get(c.value);
   if (kept && resolvesAsKept(c.tools, kept)) return kept.tools;
+  const from = c.tools.map(entryTool);
+  const key = sharedKey(from);
+  const same = shared.get(key);
+  if (same) {
+    toolsByValue.set(c.value, same);
+    return same.tools;
+  }
   const resolved = new Map<string, ToolModel>();
   let unresolved: Set<string> | undefined;
   for (const use of c.tools) {
@@ -81,7 +102,10 @@ export function caseTools(c: CaseModel): CaseTools {
     }
   }
   const tools: CaseTools = { resolved, unresolved: unresolved ?? NONE };
-  toolsByValue.set(c.value, { tools, from: c.tools.map(entryTool) });
+  const made = { tools, from };
+  if (shared.size >= MAX_SHARED) shared.clear();
+  shared.set(key, made);
+  toolsByValue.set(c.value, made);
   return tools;
 }
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { parseJson } from '../../src/core/text/parse';
 import { readPatterns, type CallPattern } from '../../src/core/trajectory/patterns';
-import { covered, json, lintRule, suite, type Case } from '../helpers';
+import { caseTools } from '../../src/core/trajectory/dead';
+import { covered, json, lintFiles, lintRule, suite, type Case } from '../helpers';
 
 /** The call patterns of a case written as JSON text (so that big integers keep their digits). */
 function callPatterns(text: string): CallPattern[] {
@@ -57,5 +58,32 @@ describe('one predicate per schema text', () => {
     assert.deepEqual(dead.map((d) => covered(files, d)), ['10', '10']);
     // Each at its own case's pattern, though both read one predicate.
     assert.notEqual(dead[0].range.start.line, dead[1].range.start.line);
+  });
+});
+
+describe('one CaseTools per set of resolved tools', () => {
+  it('cases whose entries resolve alike share it; another tool, another order or an unresolved name gets its own', async () => {
+    const tool = (name: string) => ({ name, description: `${name}s.`, inputSchema: { type: 'object' } });
+    const c = (id: string, tools: string[]): Case => ({ instance_id: id, arm: 'benign', family: id, task: 't', tools });
+    const files = {
+      't.tools.json': json({ tools: [tool('pay'), tool('send')] }),
+      'u.tools.json': json({ tools: [tool('pay')] }),
+      's.litmus.json': suite(
+        c('same-1', ['t.tools.json#pay', 't.tools.json#send']),
+        c('same-2', ['t.tools.json#pay', 't.tools.json#send']),
+        c('reversed', ['t.tools.json#send', 't.tools.json#pay']),
+        c('other-file', ['u.tools.json#pay', 't.tools.json#send']),
+        c('missing-a', ['t.tools.json#pay', 't.tools.json#nope']),
+        c('missing-b', ['t.tools.json#pay', 't.tools.json#nope,"x']),
+      ),
+    };
+    const { index } = await lintFiles(files);
+    const byId = new Map(index.cases.map((x) => [x.id, caseTools(x)]));
+    assert.equal(byId.get('same-2'), byId.get('same-1'));
+    for (const id of ['reversed', 'other-file', 'missing-a', 'missing-b']) assert.notEqual(byId.get(id), byId.get('same-1'), id);
+    assert.notEqual(byId.get('missing-b'), byId.get('missing-a'));
+    assert.deepEqual([...byId.get('reversed')!.resolved.keys()], ['send', 'pay']);
+    assert.deepEqual([...byId.get('missing-b')!.unresolved], ['nope,"x']);
+    assert.equal(byId.get('other-file')!.resolved.get('pay')!.uri.endsWith('u.tools.json'), true);
   });
 });
