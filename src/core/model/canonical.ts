@@ -1,5 +1,5 @@
 import { exactIntegerAt, exactIntegersOf } from '../text/exact-numbers';
-import { pushTo } from '../text/multimap';
+import { flat, pushTo } from '../text/multimap';
 
 /**
  * Canonical forms of JSON values, so that two signatures or end states that mean the same thing
@@ -240,7 +240,8 @@ function keptTextUnder(value: unknown, rubric: Rubric, id: string): string | und
   if (typeof value !== 'object' || value === null) return canonicalizeUnder(value, rubric);
   const kept = keptTexts.get(value);
   if (kept && kept.id === id) return kept.text;
-  const text = canonicalizeUnder(value, rubric);
+  const written = canonicalizeUnder(value, rubric);
+  const text = written === undefined ? undefined : flat(written);
   keptTexts.set(value, { id, text });
   return text;
 }

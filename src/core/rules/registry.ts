@@ -5,8 +5,13 @@ export type { RuleMeta } from './types';
 
 export const DOCS_BASE_URL = 'https://github.com/litmus-lint/litmus-lint/blob/main/docs/rules/';
 
+/** One string per rule: every finding carries its link. */
+const docsUrls = new Map<string, string>();
+
 export function docsUrl(id: string): string {
-  return `${DOCS_BASE_URL}${id}.md`;
+  let url = docsUrls.get(id);
+  if (url === undefined) docsUrls.set(id, (url = `${DOCS_BASE_URL}${id}.md`));
+  return url;
 }
 
 /** Every rule's metadata, read from the rule modules themselves, in the order the rules run. */
