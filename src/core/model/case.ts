@@ -7,10 +7,12 @@ import type { EnvironmentFile, EnvironmentUse } from './environment';
 
 export type Arm = 'adversarial' | 'benign';
 
-/** How one entry of a case's `tools` array resolved. */
+/**
+ * How one entry of a case's `tools` array resolved. The same object for every case of a folder whose
+ * entry reads the same (a suite's cases name the same few tools): where the entry is, is the case's
+ * (`toolEntryPath`).
+ */
 export interface ToolUse {
-  /** Path of the entry (relative to the case's root). */
-  path: JsonPath;
   /** The reference string, for `path#name` entries. */
   ref?: string;
   /** The tool, inline or referenced, when it resolved. */
@@ -46,6 +48,11 @@ export interface CaseModel {
   tools: ToolUse[];
   /** How its `environment` resolved, when it has one. */
   environment?: EnvironmentUse;
+}
+
+/** Where a case's tool entry `i` is (from its document root): `c.tools[i]` says how it resolved. */
+export function toolEntryPath(c: CaseModel, i: number): JsonPath {
+  return c.path.concat('tools', i);
 }
 
 export type { EnvironmentFile, EnvironmentUse };

@@ -130,16 +130,11 @@ function factsByValue(doc: SuiteDocument): Map<object, CaseFacts> | undefined {
   return byValue;
 }
 
+/** An inline entry that is not a usable tool (the schema rule says why): one answer for every such entry. */
+const INLINE_WITHOUT_TOOL: ToolUse = { inline: true };
+
 /** Most cases only reference tools: they share this empty map rather than each holding one. */
 const NO_INLINE_USES: ReadonlyMap<number, ToolUse> = new Map();
-
-/**
- * `path` with two more steps, as a new array of exactly that length: a copy grown by `push` keeps
- * room for seventeen more, and there are two such paths per case.
- */
-function extended(path: JsonPath, a: string | number, b: string | number): JsonPath {
-  return path.concat(a, b);
-}
 
 function caseFact(root: number, path: JsonPath, value: Record<string, unknown>, read: ReturnType<typeof toolReader>): CaseFacts {
   let inlineUses: Map<number, ToolUse> | undefined;
@@ -148,8 +143,8 @@ function caseFact(root: number, path: JsonPath, value: Record<string, unknown>, 
     for (let i = 0; i < tools.length; i++) {
       const entry: unknown = tools[i];
       if (typeof entry === 'string') continue;
-      const usePath = extended(path, 'tools', i);
-      (inlineUses ??= new Map()).set(i, { path: usePath, inline: true, tool: read(entry, root, usePath) });
+      const usePath = path.concat('tools', i);
+      (inlineUses ??= new Map()).set(i, { inline: true, tool: read(entry, root, usePath) });
     }
   }
   return {
@@ -234,27 +229,12 @@ function resolver(docs: Map<string, SuiteDocument>, toolFiles: Map<string, ToolF
  * a folder (`resolveTarget` reads only the folder) within one build. Per folder rather than per
  * file: with one case per file, a resolution per file was a record per tool use.
  */
-type Resolutions = Map<string, TargetFacts & { use: Omit<ToolUse, 'path'> }>;
-
-/** The resolution of a reference at its own path in a case: the shared resolution's fields, in their order. */
-function placedUse(u: Omit<ToolUse, 'path'>, path: JsonPath): ToolUse {
-  // Written out rather than spread after `path`: that spread is V8's slow generic copy, once per tool use.
-  // A resolved reference (nearly every use) is one literal: properties added later go to a second store.
-  if (u.tool !== undefined && u.problem === undefined && u.ref !== undefined && u.targetUri !== undefined && u.targetName !== undefined) {
-    return { path, ref: u.ref, inline: u.inline, targetUri: u.targetUri, targetName: u.targetName, tool: u.tool };
-  }
-  const use: ToolUse = { path, ref: u.ref, inline: u.inline };
-  if (u.targetUri !== undefined) use.targetUri = u.targetUri;
-  if (u.targetName !== undefined) use.targetName = u.targetName;
-  if (u.problem !== undefined) use.problem = u.problem;
-  if (u.tool !== undefined) use.tool = u.tool;
-  return use;
-}
+type Resolutions = Map<string, TargetFacts & { use: ToolUse }>;
 
 function resolveUse(r: Resolver, doc: SuiteDocument, f: CaseFacts, entry: unknown, i: number, resolutions: Resolutions): ToolUse {
   if (typeof entry !== 'string') {
     // The same ToolModel object every time the document is unchanged, so work keyed on it carries over.
-    return f.inlineUses.get(i) ?? { path: extended(f.path, 'tools', i), inline: true };
+    return f.inlineUses.get(i) ?? INLINE_WITHOUT_TOOL;
   }
   // What a reference resolves to depends on its text and on these facts about its target alone;
   // while they stand, the previous resolution is reused.
@@ -279,7 +259,7 @@ function resolveUse(r: Resolver, doc: SuiteDocument, f: CaseFacts, entry: unknow
     f.uses[2 * i + 1] = resolved;
     return cached;
   }
-  const use = placedUse(resolved.use, extended(f.path, 'tools', i));
+  const use = resolved.use;
   f.uses[2 * i] = use;
   f.uses[2 * i + 1] = resolved;
   return use;

@@ -5,6 +5,7 @@ import { formatPointer } from '../text/pointer';
 import type { InjectionAnalysis } from '../injection/analysis';
 import { surfaceName } from '../injection/surfaces';
 import type { CaseModel } from '../model/workspace';
+import { toolEntryPath } from '../model/case';
 import { overridesOf, replacedByOverrides } from '../model/environment';
 import type { Rule, RuleMeta } from './types';
 
@@ -79,7 +80,7 @@ export const benignContamination: Rule = {
       if (!ctx.keeps(c.doc.uri)) continue;
       if (c.arm !== 'benign') continue;
       surfaceFindings(ctx, analysis, c);
-      for (const use of c.tools) {
+      for (const [i, use] of c.tools.entries()) {
         const hits = use.tool ? analysis.hitsByTool.get(use.tool) ?? [] : [];
         if (!hits.length || !use.tool) continue;
         const name = code(use.tool.name);
@@ -96,7 +97,7 @@ export const benignContamination: Rule = {
         }
         const first = hits[0];
         ctx.report({
-          at: { uri: c.doc.uri, root: c.root, path: use.path },
+          at: { uri: c.doc.uri, root: c.root, path: toolEntryPath(c, i) },
           message: `benign case ${code(c.id ?? '?')} uses tool ${name}, whose schema carries ${carries(hits)}; give the benign arm a clean copy of the tool`,
           related: payloadRelated(hits),
           data: { ...hitData(analysis, first), case: c.id, ...payloadData(hits) },

@@ -3,6 +3,8 @@ import { code } from '../text/escape';
 import { closest, nameIndex, type NameIndex } from '../text/similar';
 import { displayPath, relativePath } from '../model/uri';
 import type { CaseModel, EnvironmentUse, ToolUse, WorkspaceIndex } from '../model/workspace';
+import { toolEntryPath } from '../model/case';
+import type { JsonPath } from '../text/types';
 import { overrideProblem, overridesOf } from '../model/environment';
 import { formatPointer } from '../text/pointer';
 import { lazyDocumentFix, type FixSpec } from '../text/fix';
@@ -38,13 +40,13 @@ function toolMessage(use: ToolUse, index: WorkspaceIndex, caseUri: string): stri
   }
 }
 
-function referenceFixes(c: CaseModel, use: ToolUse, index: WorkspaceIndex): FixSpec[] {
+function referenceFixes(c: CaseModel, use: ToolUse, path: JsonPath, index: WorkspaceIndex): FixSpec[] {
   if (use.problem !== 'missing-tool' || !use.targetUri || !use.ref || !use.targetName) return [];
   const file = index.toolFiles.get(use.targetUri);
   if (!file) return [];
   const names = closest(use.targetName, file.byName.keys());
   const base = use.ref.slice(0, use.ref.lastIndexOf('#') + 1);
-  return names.map((n) => lazyDocumentFix(`Change to ${code(base + n)}`, names.length === 1, c.doc, (doc) => setValue(doc, c.root, use.path, base + n)));
+  return names.map((n) => lazyDocumentFix(`Change to ${code(base + n)}`, names.length === 1, c.doc, (doc) => setValue(doc, c.root, path, base + n)));
 }
 
 /**
@@ -138,12 +140,13 @@ export const unresolvedReference: Rule = {
   check(ctx) {
     const { index } = ctx;
     for (const c of index.cases) {
-      for (const use of c.tools) {
+      for (const [i, use] of c.tools.entries()) {
         if (use.inline || !use.problem) continue;
+        const path = toolEntryPath(c, i);
         ctx.report({
-          at: { uri: c.doc.uri, root: c.root, path: use.path },
+          at: { uri: c.doc.uri, root: c.root, path },
           message: toolMessage(use, index, c.doc.uri),
-          fixes: referenceFixes(c, use, index),
+          fixes: referenceFixes(c, use, path, index),
           data: { reference: use.ref, problem: use.problem },
         });
       }
