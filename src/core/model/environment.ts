@@ -20,9 +20,11 @@ export interface EnvironmentFile {
 }
 
 /** How a case's `environment` resolved. */
+/**
+ * How a case's `environment` resolved. The same object for every case of a folder that names the
+ * same file (and one for every inline environment): the value is at the case's `environment`.
+ */
 export interface EnvironmentUse {
-  /** Path of the `environment` value (from the case's document root). */
-  path: JsonPath;
   /** The value is the environment itself rather than a reference. */
   inline: boolean;
   /** The reference string, for a reference. */

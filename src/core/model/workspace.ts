@@ -198,6 +198,8 @@ interface Resolver {
   outside(uri: string): boolean;
   /** The resolutions of this build for the files of one folder (`folderKey`): see Resolutions. */
   resolutions(folder: string): Resolutions;
+  /** The same for `environment` references, by their text. */
+  environments(folder: string): Map<string, CachedEnv>;
 }
 
 function resolver(docs: Map<string, SuiteDocument>, toolFiles: Map<string, ToolFile>, envFiles: Map<string, EnvironmentFile>, options: IndexOptions): Resolver {
@@ -205,6 +207,7 @@ function resolver(docs: Map<string, SuiteDocument>, toolFiles: Map<string, ToolF
   // Asked once per reference of every re-resolved case; a workspace has few target files.
   const memo = new Map<string, boolean>();
   const byFolder = new Map<string, Resolutions>();
+  const envsByFolder = new Map<string, Map<string, CachedEnv>>();
   return {
     docs,
     toolFiles,
@@ -218,6 +221,11 @@ function resolver(docs: Map<string, SuiteDocument>, toolFiles: Map<string, ToolF
     resolutions(folder) {
       let out = byFolder.get(folder);
       if (!out) byFolder.set(folder, (out = new Map()));
+      return out;
+    },
+    environments(folder) {
+      let out = envsByFolder.get(folder);
+      if (!out) envsByFolder.set(folder, (out = new Map()));
       return out;
     },
   };
@@ -265,35 +273,38 @@ function resolveUse(r: Resolver, doc: SuiteDocument, f: CaseFacts, entry: unknow
   return use;
 }
 
-const INLINE_ENV = new WeakMap<CaseFacts, EnvironmentUse>();
+/** Every inline environment resolves alike: the value is the case's own. */
+const INLINE_ENVIRONMENT: EnvironmentUse = { inline: true, ref: undefined, targetUri: undefined, file: undefined, problem: undefined };
 
 /** How a case's `environment` resolves: inline, or a reference whose target facts are cached like a tool reference's. */
 function resolveEnvUse(r: Resolver, doc: SuiteDocument, f: CaseFacts): EnvironmentUse | undefined {
   const v = f.value.environment;
   if (v === undefined) return undefined;
-  const path: JsonPath = f.path.concat('environment');
-  if (typeof v !== 'string') {
-    let use = INLINE_ENV.get(f);
-    if (!use) INLINE_ENV.set(f, (use = { path, inline: true }));
-    return use;
-  }
+  if (typeof v !== 'string') return INLINE_ENVIRONMENT;
   const cached = f.envUse;
   const t = cached?.use.targetUri;
   if (cached && (t === undefined || (r.envFiles.get(t) === cached.file && r.docs.has(t) === cached.hasDoc && r.readErrors.get(t) === cached.readError && r.outside(t) === cached.outside))) {
     return cached.use;
   }
-  const u = environmentTarget(doc.uri, v);
-  const file = u === undefined ? undefined : r.envFiles.get(u);
-  let problem: EnvironmentUse['problem'];
-  if (u === undefined) problem = 'malformed';
-  else if (r.outside(u)) problem = 'outside-workspace';
-  else if (r.readErrors.has(u)) problem = 'unreadable';
-  else if (!file) problem = r.docs.has(u) ? 'not-an-environment-file' : 'missing-file';
-  else if (file.broken) problem = 'broken-file';
-  // One literal with every field, as for a tool use: a field added later goes to a second store, per case.
-  const use: EnvironmentUse = { path, inline: false, ref: v, targetUri: u, file: problem === undefined || problem === 'broken-file' ? file : undefined, problem };
-  f.envUse = { use, file: u ? r.envFiles.get(u) : undefined, hasDoc: u ? r.docs.has(u) : false, readError: u ? r.readErrors.get(u) : undefined, outside: u ? r.outside(u) : false };
-  return use;
+  // Resolved once per folder and text in a build (resolveTarget reads only the folder), shared by its cases.
+  const envs = r.environments(folderKey(doc.uri));
+  let resolved = envs.get(v);
+  if (!resolved) {
+    const u = environmentTarget(doc.uri, v);
+    const file = u === undefined ? undefined : r.envFiles.get(u);
+    let problem: EnvironmentUse['problem'];
+    if (u === undefined) problem = 'malformed';
+    else if (r.outside(u)) problem = 'outside-workspace';
+    else if (r.readErrors.has(u)) problem = 'unreadable';
+    else if (!file) problem = r.docs.has(u) ? 'not-an-environment-file' : 'missing-file';
+    else if (file.broken) problem = 'broken-file';
+    // One literal with every field, as for a tool use: a field added later goes to a second store.
+    const use: EnvironmentUse = { inline: false, ref: v, targetUri: u, file: problem === undefined || problem === 'broken-file' ? file : undefined, problem };
+    resolved = { use, file, hasDoc: u ? r.docs.has(u) : false, readError: u ? r.readErrors.get(u) : undefined, outside: u ? r.outside(u) : false };
+    envs.set(v, resolved);
+  }
+  f.envUse = resolved;
+  return resolved.use;
 }
 
 /** The file an `environment` reference names (normalised); undefined when it cannot name one. */

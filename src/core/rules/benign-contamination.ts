@@ -55,7 +55,7 @@ function surfaceFindings(ctx: Parameters<Rule['check']>[0], analysis: InjectionA
     if (live.length) {
       const first = live[0];
       ctx.report({
-        at: { uri: c.doc.uri, root: c.root, path: env.path },
+        at: { uri: c.doc.uri, root: c.root, path: c.path.concat('environment') },
         message: `benign case ${code(c.id ?? '?')} uses environment ${code(env.ref ?? '', 80)}, which carries ${carries(live)}; give the benign arm a clean environment, or override the payload's value`,
         related: payloadRelated(live),
         data: { case: c.id, surface: 'environment', pointer: formatPointer(first.path), ...payloadData(live) },

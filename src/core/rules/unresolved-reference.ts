@@ -154,7 +154,7 @@ export const unresolvedReference: Rule = {
     for (const c of index.cases) {
       const env = c.environment;
       const message = env && !env.inline && env.problem ? environmentMessage(env, index, c.doc.uri) : undefined;
-      if (env && message) ctx.report({ at: { uri: c.doc.uri, root: c.root, path: env.path }, message, data: { reference: env.ref, problem: env.problem } });
+      if (env && message) ctx.report({ at: { uri: c.doc.uri, root: c.root, path: c.path.concat('environment') }, message, data: { reference: env.ref, problem: env.problem } });
       overrideFindings(ctx, c);
     }
     caseLinks(ctx, 'paired_with');
