@@ -224,8 +224,8 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
     memo: memoOf(memo),
     report: extra
       ? (f) => findings.push({ ...f, rule: rule.meta.id, severity: f.severity ?? rule.meta.defaultSeverity, docsUrl: rule.meta.docsUrl ?? '' })
-      : // The id first: a property added after a spread gives every object a map of its own in V8
-        // (330 bytes a finding, and every read of one a megamorphic lookup). A report carries no `rule`.
+      : // The id first: a property added after a spread gives every object a hidden class of its own
+        // in V8 (a few hundred bytes a finding, and every read of one megamorphic). A report carries no `rule`.
         (f) => findings.push({ rule: rule.meta.id, ...f }),
     ruleIds,
     keeps,

@@ -19,7 +19,6 @@ export interface EnvironmentFile {
   broken: boolean;
 }
 
-/** How a case's `environment` resolved. */
 /**
  * How a case's `environment` resolved. The same object for every case of a folder that names the
  * same file (and one for every inline environment): the value is at the case's `environment`.

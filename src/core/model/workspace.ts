@@ -262,12 +262,11 @@ function resolveUse(r: Resolver, doc: SuiteDocument, f: CaseFacts, entry: unknow
   // Its target changed and it resolves as before (an edit of a tool file, to another of its tools):
   // the same use, so the case keeps its model and every cache keyed on it. The same text in the
   // same document names the same file and tool; what they resolve to is what may differ.
-  const now = resolved.use;
-  if (cached && cached.tool === now.tool && cached.problem === now.problem) {
+  const use = resolved.use;
+  if (cached && cached.tool === use.tool && cached.problem === use.problem) {
     f.uses[2 * i + 1] = resolved;
     return cached;
   }
-  const use = resolved.use;
   f.uses[2 * i] = use;
   f.uses[2 * i + 1] = resolved;
   return use;
