@@ -157,6 +157,17 @@ export class StrictLocator {
     if (!scan) this.objects.set(open, (scan = { keys: [], byName: undefined, next: skipBlank(text, open + 1), pending: -1, done: false }));
     const known = findKey(text, scan, name);
     if (known >= 0) return propertyAt(text, scan.keys[known], scan.keys[known + 1]);
+    const before = scan.keys.length;
+    const found = this.readOn(scan, name);
+    // Kept for the document's life, and a list grown by push has room to spare (seventeen entries at
+    // first): an object of a few keys keeps its list at its length. A longer one has a name index.
+    if (scan.keys.length !== before && scan.keys.length <= INDEXED_KEYS * 2) scan.keys = scan.keys.slice();
+    return found;
+  }
+
+  /** Reads on in the object `scan` describes until the key `name` (its property) or the object's end (undefined). */
+  private readOn(scan: ObjectScan, name: string): Property | undefined {
+    const text = this.text;
     while (!scan.done) {
       if (scan.pending >= 0) {
         // The value of the last property read is skipped only now, when a later key is wanted.
