@@ -10,7 +10,7 @@ export type Arm = 'adversarial' | 'benign';
 /**
  * How one entry of a case's `tools` array resolved. The same object for every case of a folder whose
  * entry reads the same (a suite's cases name the same few tools): where the entry is, is the case's
- * (`toolEntryPath`).
+ * (`index.casePath(c, 'tools', i)`).
  */
 export interface ToolUse {
   /** The reference string, for `path#name` entries. */
@@ -48,11 +48,6 @@ export interface CaseModel {
   tools: ToolUse[];
   /** How its `environment` resolved, when it has one. */
   environment?: EnvironmentUse;
-}
-
-/** Where a case's tool entry `i` is (from its document root): `c.tools[i]` says how it resolved. */
-export function toolEntryPath(c: CaseModel, i: number): JsonPath {
-  return c.path.concat('tools', i);
 }
 
 export type { EnvironmentFile, EnvironmentUse };

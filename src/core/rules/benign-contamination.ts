@@ -5,8 +5,8 @@ import { formatPointer } from '../text/pointer';
 import type { InjectionAnalysis } from '../injection/analysis';
 import { surfaceName } from '../injection/surfaces';
 import type { CaseModel } from '../model/workspace';
-import { toolEntryPath } from '../model/case';
 import { overridesOf, replacedByOverrides } from '../model/environment';
+import { caseField } from './case-fields';
 import type { Rule, RuleMeta } from './types';
 
 /**
@@ -55,7 +55,7 @@ function surfaceFindings(ctx: Parameters<Rule['check']>[0], analysis: InjectionA
     if (live.length) {
       const first = live[0];
       ctx.report({
-        at: { uri: c.doc.uri, root: c.root, path: c.path.concat('environment') },
+        at: caseField(ctx.index, c, 'environment'),
         message: `benign case ${code(c.id ?? '?')} uses environment ${code(env.ref ?? '', 80)}, which carries ${carries(live)}; give the benign arm a clean environment, or override the payload's value`,
         related: payloadRelated(live),
         data: { case: c.id, surface: 'environment', pointer: formatPointer(first.path), ...payloadData(live) },
@@ -97,7 +97,7 @@ export const benignContamination: Rule = {
         }
         const first = hits[0];
         ctx.report({
-          at: { uri: c.doc.uri, root: c.root, path: toolEntryPath(c, i) },
+          at: caseField(ctx.index, c, 'tools', i),
           message: `benign case ${code(c.id ?? '?')} uses tool ${name}, whose schema carries ${carries(hits)}; give the benign arm a clean copy of the tool`,
           related: payloadRelated(hits),
           data: { ...hitData(analysis, first), case: c.id, ...payloadData(hits) },

@@ -3,11 +3,11 @@ import { code } from '../text/escape';
 import { closest, nameIndex, type NameIndex } from '../text/similar';
 import { displayPath, relativePath } from '../model/uri';
 import type { CaseModel, EnvironmentUse, ToolUse, WorkspaceIndex } from '../model/workspace';
-import { toolEntryPath } from '../model/case';
 import type { JsonPath } from '../text/types';
 import { overrideProblem, overridesOf } from '../model/environment';
 import { formatPointer } from '../text/pointer';
 import { lazyDocumentFix, type FixSpec } from '../text/fix';
+import { caseField } from './case-fields';
 import type { Rule, RuleContext, RuleMeta } from './types';
 
 /** What a tool and an environment reference say alike when the file they name cannot be used. */
@@ -142,7 +142,7 @@ export const unresolvedReference: Rule = {
     for (const c of index.cases) {
       for (const [i, use] of c.tools.entries()) {
         if (use.inline || !use.problem) continue;
-        const path = toolEntryPath(c, i);
+        const path = index.casePath(c, 'tools', i);
         ctx.report({
           at: { uri: c.doc.uri, root: c.root, path },
           message: toolMessage(use, index, c.doc.uri),
@@ -154,7 +154,7 @@ export const unresolvedReference: Rule = {
     for (const c of index.cases) {
       const env = c.environment;
       const message = env && !env.inline && env.problem ? environmentMessage(env, index, c.doc.uri) : undefined;
-      if (env && message) ctx.report({ at: { uri: c.doc.uri, root: c.root, path: c.path.concat('environment') }, message, data: { reference: env.ref, problem: env.problem } });
+      if (env && message) ctx.report({ at: caseField(index, c, 'environment'), message, data: { reference: env.ref, problem: env.problem } });
       overrideFindings(ctx, c);
     }
     caseLinks(ctx, 'paired_with');
