@@ -1,4 +1,4 @@
-import * as nodeFs from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, promises, readdirSync, readSync, realpathSync, statfsSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { type DirEntry, type EntryType, type FileSystem, fileUri, uriToPath } from '../core';
 import { decodeUtf8, notUtf8Error, type Decoded } from './utf8';
 
@@ -36,8 +36,8 @@ const SPECIAL_FILESYSTEMS = new Map<number, string>([
 
 /** The few calls the file system needs, in either Node flavour. */
 interface Calls {
-  stat(path: string): MaybePromise<nodeFs.Stats>;
-  lstat(path: string): MaybePromise<nodeFs.Stats>;
+  stat(path: string): MaybePromise<Stats>;
+  lstat(path: string): MaybePromise<Stats>;
   statfsType(path: string): MaybePromise<number | undefined>;
   /**
    * Opens the file without waiting (a FIFO's open would block until a writer came), checks what it
@@ -45,15 +45,15 @@ interface Calls {
    * `check` sees the opened file's own status before a byte is read, and may throw. `take` gets the
    * bytes at once, before anything else runs: they may sit in a buffer the next read reuses.
    */
-  readChecked<T>(path: string, maxBytes: number, check: (st: nodeFs.Stats) => MaybePromise<void>, flags: number, take: (bytes: Uint8Array) => T): MaybePromise<T>;
-  readdir(path: string): MaybePromise<nodeFs.Dirent<Buffer>[]>;
+  readChecked<T>(path: string, maxBytes: number, check: (st: Stats) => MaybePromise<void>, flags: number, take: (bytes: Uint8Array) => T): MaybePromise<T>;
+  readdir(path: string): MaybePromise<Dirent<Buffer>[]>;
   realpath(path: string): MaybePromise<string>;
 }
 
 /** Open for reading without blocking: a FIFO or a terminal swapped in for a listed file cannot hang the read. */
-const OPEN_FLAGS = nodeFs.constants.O_RDONLY | (nodeFs.constants.O_NONBLOCK ?? 0);
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 /** A listed file is opened only if it is still no link (the open fails on one, and the path is statted first instead). */
-const LISTED_FLAGS = OPEN_FLAGS | (nodeFs.constants.O_NOFOLLOW ?? 0);
+const LISTED_FLAGS = OPEN_FLAGS | (constants.O_NOFOLLOW ?? 0);
 
 /**
  * Paths a directory listing showed as regular files (not links). Opening one is safe without a
@@ -82,13 +82,13 @@ function nameOf(raw: Buffer): string | undefined {
   return Buffer.byteLength(name, 'utf8') === raw.length && Buffer.from(name, 'utf8').equals(raw) ? name : undefined;
 }
 
-function regular(st: nodeFs.Stats, path: string): void {
+function regular(st: Stats, path: string): void {
   if (!st.isFile()) throw fail(`not a regular file: ${path}`, st.isDirectory() ? 'EISDIR' : 'ENOTFILE');
 }
 
 function fileSystemOver(calls: Calls): FileSystem {
   /** Throws for a file on a pseudo file system; asks statfs once per device. */
-  function dataFileSystem(st: nodeFs.Stats, path: string): MaybePromise<void> {
+  function dataFileSystem(st: Stats, path: string): MaybePromise<void> {
     const refuse = (type: number | undefined) => {
       const special = SPECIAL_FILESYSTEMS.get(type ?? -1);
       if (special) throw fail(`on ${special}, not a data file: ${path}`, 'ESPECIALFS');
@@ -119,7 +119,7 @@ function fileSystemOver(calls: Calls): FileSystem {
     async readFile(uri, options) {
       const path = uriToPath(uri);
       const budget = Math.min(options?.maxBytes ?? HARD_READ_LIMIT, HARD_READ_LIMIT);
-      const check = (st: nodeFs.Stats) => {
+      const check = (st: Stats) => {
         regular(st, path);
         return dataFileSystem(st, path);
       };
@@ -203,8 +203,8 @@ function joined(chunks: Uint8Array[], total: number): Uint8Array {
  */
 const ended = (got: number, asked: number, total: number, size: number): boolean => got < asked && total === size;
 
-async function readCheckedAsync<T>(path: string, maxBytes: number, check: (st: nodeFs.Stats) => MaybePromise<void>, flags: number, take: (bytes: Uint8Array) => T): Promise<T> {
-  const h = await nodeFs.promises.open(path, flags);
+async function readCheckedAsync<T>(path: string, maxBytes: number, check: (st: Stats) => MaybePromise<void>, flags: number, take: (bytes: Uint8Array) => T): Promise<T> {
+  const h = await promises.open(path, flags);
   try {
     const st = await h.stat();
     await check(st);
@@ -231,10 +231,10 @@ async function readCheckedAsync<T>(path: string, maxBytes: number, check: (st: n
  */
 let scratch: Buffer | undefined;
 
-function readCheckedSync<T>(path: string, maxBytes: number, check: (st: nodeFs.Stats) => MaybePromise<void>, flags: number, take: (bytes: Uint8Array) => T): T {
-  const fd = nodeFs.openSync(path, flags);
+function readCheckedSync<T>(path: string, maxBytes: number, check: (st: Stats) => MaybePromise<void>, flags: number, take: (bytes: Uint8Array) => T): T {
+  const fd = openSync(path, flags);
   try {
-    const st = nodeFs.fstatSync(fd);
+    const st = fstatSync(fd);
     const size = st.size;
     // The blocking flavour's calls answer at once: a check that throws throws here.
     void check(st);
@@ -250,7 +250,7 @@ function readCheckedSync<T>(path: string, maxBytes: number, check: (st: nodeFs.S
       } else {
         buf = Buffer.allocUnsafe(length);
       }
-      const n = nodeFs.readSync(fd, buf, 0, buf.length, null);
+      const n = readSync(fd, buf, 0, buf.length, null);
       if (n === 0) break;
       chunks.push(buf.subarray(0, n));
       total += n;
@@ -258,7 +258,7 @@ function readCheckedSync<T>(path: string, maxBytes: number, check: (st: nodeFs.S
     }
     return take(joined(chunks, total));
   } finally {
-    nodeFs.closeSync(fd);
+    closeSync(fd);
   }
 }
 
@@ -270,11 +270,11 @@ function readCheckedSync<T>(path: string, maxBytes: number, check: (st: nodeFs.S
  * Throws with the same codes as `readFile` (`ENOTFILE`, `EISDIR`, `ESPECIALFS`, `EFBIG`, `EILSEQ`, ...).
  */
 export function readDataFileSync(path: string, maxBytes = HARD_READ_LIMIT): string {
-  const st = nodeFs.statSync(path);
+  const st = statSync(path);
   if (!st.isFile()) throw fail(`not a regular file: ${path}`, st.isDirectory() ? 'EISDIR' : 'ENOTFILE');
   let type: number | undefined;
   try {
-    type = nodeFs.statfsSync(path).type;
+    type = statfsSync(path).type;
   } catch {
     type = undefined;
   }
@@ -290,12 +290,12 @@ export function readDataFileSync(path: string, maxBytes = HARD_READ_LIMIT): stri
 
 /** Core's FileSystem over Node's `fs` for the language server: it never blocks the event loop. */
 export const nodeFileSystem: FileSystem = fileSystemOver({
-  stat: (p) => nodeFs.promises.stat(p),
-  lstat: (p) => nodeFs.promises.lstat(p),
-  statfsType: (p) => nodeFs.promises.statfs(p).then((s) => s.type, () => undefined),
+  stat: (p) => promises.stat(p),
+  lstat: (p) => promises.lstat(p),
+  statfsType: (p) => promises.statfs(p).then((s) => s.type, () => undefined),
   readChecked: readCheckedAsync,
-  readdir: (p) => nodeFs.promises.readdir(p, { withFileTypes: true, encoding: 'buffer' }),
-  realpath: (p) => nodeFs.promises.realpath(p),
+  readdir: (p) => promises.readdir(p, { withFileTypes: true, encoding: 'buffer' }),
+  realpath: (p) => promises.realpath(p),
 });
 
 /**
@@ -304,16 +304,16 @@ export const nodeFileSystem: FileSystem = fileSystemOver({
  * the time the promise calls take.
  */
 export const blockingFileSystem: FileSystem = fileSystemOver({
-  stat: (p) => nodeFs.statSync(p),
-  lstat: (p) => nodeFs.lstatSync(p),
+  stat: (p) => statSync(p),
+  lstat: (p) => lstatSync(p),
   statfsType: (p) => {
     try {
-      return nodeFs.statfsSync(p).type;
+      return statfsSync(p).type;
     } catch {
       return undefined;
     }
   },
   readChecked: readCheckedSync,
-  readdir: (p) => nodeFs.readdirSync(p, { withFileTypes: true, encoding: 'buffer' }),
-  realpath: (p) => nodeFs.realpathSync(p),
+  readdir: (p) => readdirSync(p, { withFileTypes: true, encoding: 'buffer' }),
+  realpath: (p) => realpathSync(p),
 });
