@@ -26,6 +26,8 @@ const layouts: ((v: unknown) => string)[] = [
   (v) => JSON.stringify(v, null, '\t').replace(/\n/g, '\r\n'),
   (v) => `  \n ${spaced(v)} \n`,
   (v) => `// a JSONC file\n${commented(v)} /* end */`,
+  // Line breaks of one carriage return each: a line comment ends at the first.
+  (v) => `// a JSONC file\r${commented(v).replace(/\n/g, '\r')}\r// end`,
 ];
 
 /** Line and block comments wherever JSON with comments allows them, quotes and slashes inside. */
@@ -34,7 +36,8 @@ function commented(v: unknown): string {
   if (v !== null && typeof v === 'object') {
     return `{ /* } */ ${Object.entries(v).map(([k, e]) => `${JSON.stringify(k)}: /**/ ${commented(e)}`).join(' , // "\n')} }`;
   }
-  return JSON.stringify(v);
+  // Right after a scalar, before the comma: nothing but the comment ends the scalar.
+  return `${JSON.stringify(v)}/*,*/`;
 }
 
 /** Blanks on both sides of every colon and comma, which JSON.stringify never writes. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { getNodeValue } from 'jsonc-parser';
+import { getNodeValue, type Node } from 'jsonc-parser';
 import { parseJson, parseJsonLines, type ParsedText, type PreviousParse } from '../../src/core/text/parse';
 import { commonAffixes } from '../../src/core/text/unchanged';
 import { exactIntegersOf } from '../../src/core/text/exact-numbers';
@@ -47,6 +47,12 @@ function applied(cases: Record<string, unknown>[], change: Change): { suite: str
 /** Whether case `i` after the change is a case the change left where it was: every case but the changed one when the count stays, else those before it. */
 function leftInPlace(change: Change, at: number, i: number): boolean {
   return change.kind === 'rename' || change.kind === 'replace' || i < at;
+}
+
+/** What a reader of a parse tree sees, walked in full. */
+function shape(node: Node | undefined): unknown {
+  if (!node) return undefined;
+  return { type: node.type, offset: node.offset, length: node.length, colonOffset: node.colonOffset, value: node.value, children: node.children?.map(shape) };
 }
 
 /** The text a fresh parse of `text` reads: what a parse that keeps old values must read too. */
@@ -190,7 +196,7 @@ describe('values an edit left unchanged', () => {
         // Cases on lines of their own, with a comment line before each (as the importers write them), or all on one line.
         const sep = layout === 'comments' ? ',\n  // between\n  ' : layout === 'lines' ? ',\n  ' : ', ';
         const file = (parts: string[], meta = '{"v": 1}', after = '') =>
-          `${header ? '// head\n' : ''}{"suite": "s", "meta": ${meta}, "cases": [${layout === 'one line' ? '' : '\n  '}${parts.join(sep)}${layout === 'one line' ? '' : '\n'}]${after}}\n`;
+          `${header ? '// head\n' : ''}{"suite": "s", "meta": ${meta}, "cases": [${layout === 'one line' ? '' : '\n  '}${parts.join(sep)}${layout === 'one line' ? '' : '\n'}]${after}}\n${header ? '/* the end */\n' : ''}`;
         const parts = cases.map(render);
         const beforeText = file(parts);
         const k = at % parts.length;
@@ -213,6 +219,8 @@ describe('values an edit left unchanged', () => {
             for (const path of [['cases', i], ['cases', i, 'id'], ['cases', i, 'note']]) assert.deepEqual(root.locate(path), scratch.roots[0].locate(path), JSON.stringify(path));
           }
           for (const path of [['suite'], ['meta'], ['meta', 'v'], ['tail'], ['cases', 0, 'absent'], ['cases', k, 'id', 'deeper']] as JsonPath[]) assert.deepEqual(root.locate(path), scratch.roots[0].locate(path), JSON.stringify(path));
+          // The tree too (fixes and the editor's features walk it): over the edited text, comments blanked.
+          assert.deepEqual(shape(root.node), shape(scratch.roots[0].node));
           // Integers past 2^53 keep their digits, as a fresh parse keeps them.
           list.forEach((c, i) => {
             const kept = (root.value as { cases: object[] }).cases[i];
@@ -255,6 +263,13 @@ describe('values an edit left unchanged', () => {
     assert.equal((edited.roots[0].value as { cases: unknown[] }).cases[2], (before.roots[0].value as { cases: unknown[] }).cases[2]);
     for (const path of [['cases', 1, 'task'], ['cases', 2, 'id']]) assert.deepEqual(edited.roots[0].locate!(path), scratch.roots[0].locate!(path));
     assert.equal(JSON.stringify(getNodeValue(edited.roots[0].node!)), JSON.stringify(scratch.roots[0].value));
+    // In a long array the tree lists elements from the commas found while skipping it: a comment
+    // before a comma is the tree's to leave out, as a fresh parse leaves it out.
+    const many = Array.from({ length: 60 }, (_, i) => `{"id": "c${i}", "task": "${'x'.repeat(30)}"}`);
+    const longBefore = `{"suite": "s", "cases": [\n  ${many.join(',\n  ')}\n]}`;
+    const longAfter = longBefore.replace(many[7], `{"id": "c7", "task": "y"} /* why, "]" */`);
+    const long = reparse(parseJson, longBefore, longAfter);
+    assert.deepEqual(shape(long.parsed.roots[0].node), shape(parseJson(longAfter).roots[0].node));
   });
 
   it('builds an edit of one case from the cases around it without parsing them again', () => {

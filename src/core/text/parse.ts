@@ -302,21 +302,19 @@ class StrictRoot implements ParsedRoot {
   constructor(
     readonly value: unknown,
     readonly line: number,
-    // JSON with comments: the blanked text the tree and the locator read is made again when first
-    // needed, rather than kept beside the file's own text for every such file (few get a finding).
-    private readonly source: string | (() => string),
+    /** The document's text (a BOM blanked): the locator reads it as it is, comments and all. */
+    private readonly text: string,
     /** Where the text of the value (its line, in JSONL) starts and ends in the document. */
     readonly base: number,
     readonly end: number,
+    // JSON with comments: the tree reads the text with them blanked, made when the tree is first
+    // needed (few files ever need one) rather than kept beside the file's own text.
+    private readonly blanked?: () => string,
   ) {}
-
-  #text(): string {
-    return typeof this.source === 'string' ? this.source : this.source();
-  }
 
   get node(): Node | undefined {
     if (!this.#built) {
-      this.#tree = strictTree(this.#text(), this.base, this.end);
+      this.#tree = strictTree(this.blanked ? this.blanked() : this.text, this.base, this.end);
       this.#built = true;
     }
     return this.#tree;
@@ -327,7 +325,12 @@ class StrictRoot implements ParsedRoot {
   }
 
   #located(): StrictLocator {
-    return (this.#locator ??= new StrictLocator(this.#text(), this.base, this.end));
+    return (this.#locator ??= new StrictLocator(this.text, this.base, this.end));
+  }
+
+  /** Whether its text holds comments (the tree reads it blanked). */
+  get commented(): boolean {
+    return this.blanked !== undefined;
   }
 
   /** What `before`, this value's root in an earlier version of the text, read before `prefix` (the start the texts share) and, with `end`, from `end.from` on. */
@@ -340,18 +343,6 @@ class StrictRoot implements ParsedRoot {
     this.#located().knowElements(open, starts);
   }
 
-  /**
-   * The text this root's tree and locator read after an edit that replaced `[from, to)` of the
-   * document with `middle` (its comments blanked): the edited text itself where neither holds a
-   * comment, else the blanked text spliced the same way (the blanks before and after the edit are
-   * where they were: each comment of `middle` ends inside it).
-   */
-  spliced(edited: string, documentText: string, from: number, to: number, middle: { text: string; comments: boolean }): string {
-    if (this.source === documentText && !middle.comments) return edited;
-    const blanked = this.#text();
-    return blanked.slice(0, from) + middle.text + blanked.slice(to);
-  }
-
   /** This root as one version of its text, for telling what an edit left unchanged (`text` is the document's own). */
   version(text: string): Version {
     const locator = this.#located();
@@ -359,9 +350,12 @@ class StrictRoot implements ParsedRoot {
   }
 }
 
-function strictRoot(source: string | (() => string), base: number, end: number, line: number, value: unknown): ParsedRoot {
-  return new StrictRoot(value, line, source, base, end);
+function strictRoot(text: string, base: number, end: number, line: number, value: unknown, blanked?: () => string): ParsedRoot {
+  return new StrictRoot(value, line, text, base, end, blanked);
 }
+
+/** The text with its comments blanked, made again each time it is asked for: `text` is known to hold comments. */
+const blankedLater = (text: string) => () => withoutComments(text) ?? text;
 
 /** A root jsonc-parser built a tree for; its value is taken from the tree the first time it is read. */
 function treeRoot(node: Node | undefined, line: number, broken: boolean, source: string): ParsedRoot {
@@ -391,7 +385,7 @@ function treeRoot(node: Node | undefined, line: number, broken: boolean, source:
  */
 export const NUL_MESSAGE = 'NUL character: this is a binary file, not JSON text';
 
-function parseValue(source: string, text: string, base: number, line: number, wholeFile: boolean, keepBlanked = false): { root?: ParsedRoot; issues: ParseIssue[] } {
+function parseValue(source: string, text: string, base: number, line: number, wholeFile: boolean): { root?: ParsedRoot; issues: ParseIssue[] } {
   if (text.includes('\u0000')) {
     const at = text.indexOf('\u0000');
     return { root: unusable(line), issues: [{ offset: base + at, length: 1, message: NUL_MESSAGE }] };
@@ -403,21 +397,15 @@ function parseValue(source: string, text: string, base: number, line: number, wh
   // the blanked text (offsets are the same). A JSONL line would need it spliced into the whole
   // text, so the rare commented line takes the jsonc-parser path instead.
   let strict = strictValue(text);
-  let treeText = wholeFile ? text : source;
-  let blanked = false;
+  let blank: string | undefined;
   if (!strict && wholeFile && text.includes('/')) {
-    const blank = withoutComments(text);
+    blank = withoutComments(text);
     strict = blank === undefined ? undefined : strictValue(blank);
-    if (blank !== undefined) {
-      treeText = blank;
-      blanked = true;
-    }
   }
   if (strict) {
     // Integers past 2^53 keep their spelling beside the value, for canonical comparison.
-    if (strict.unsafeIntegers) recordExactIntegers(treeText, base, base + text.length, strict.value);
-    // Kept when the caller locates in it at once (an edit compared with the last version): made once, not twice.
-    return { root: strictRoot(blanked && !keepBlanked ? () => withoutComments(text)! : treeText, base, base + text.length, line, strict.value), issues: [] };
+    if (strict.unsafeIntegers) recordExactIntegers(blank ?? (wholeFile ? text : source), base, base + text.length, strict.value);
+    return { root: strictRoot(wholeFile ? text : source, base, base + text.length, line, strict.value, blank === undefined ? undefined : blankedLater(text)), issues: [] };
   }
   const { deep, commas } = scanIssues(text, base);
   if (deep) return { root: unusable(line), issues: [{ ...deep, offset: base + deep.offset }] };
@@ -457,7 +445,7 @@ export function parseJson(text: string, previous?: PreviousParse): ParsedText {
     const edited = splice(last, source);
     if (edited) return { roots: [edited], issues: [] };
   }
-  const { root, issues } = parseValue(source, source, 0, 0, true, previous !== undefined);
+  const { root, issues } = parseValue(source, source, 0, 0, true);
   if (root && last) keepUnchangedElements(last, source, root);
   return { roots: root ? [root] : [], issues: capped(issues) };
 }
@@ -548,7 +536,7 @@ function splice(last: LastVersion, afterText: string): StrictRoot | undefined {
     if (fresh.length !== b - a) return undefined;
     const value = Object.create(null) as Record<string, unknown>;
     for (const k in old) value[k] = k === key ? [...list.slice(0, a), ...fresh, ...list.slice(b)] : old[k];
-    const root = new StrictRoot(value, 0, last.root.spliced(afterText, last.text, from, to, middle), 0, afterText.length);
+    const root = new StrictRoot(value, 0, afterText, 0, afterText.length, last.root.commented || middle.comments ? blankedLater(afterText) : undefined);
     // What the old locator read stays where it was before the edit, and moves with the text after it.
     root.continueFrom(last.root, affixes.prefix, { from: to, shift });
     const inMiddle = elementStarts(middle.text, a > 0, fresh.length);

@@ -10,15 +10,43 @@ import type { Node, NodeType } from 'jsonc-parser';
  * expands the containers on that path and nothing else.
  *
  * The text must already be known to be strict JSON (`JSON.parse` accepted it) with no duplicate
- * keys: the scanner relies on that, and stops rather than loops if it is wrong.
+ * keys: the scanner relies on that, and stops rather than loops if it is wrong. The skipping
+ * functions below also step over comments, so that the locator (strict-locate.ts) reads a JSON
+ * with comments file's own text; a tree reads such a text with its comments blanked, since it
+ * trims the blanks before a comma or at the end by reading backwards, where a comment cannot be told.
  */
 
 /** JSON's four blanks (jsonc-parser counts more; text with those never reaches a strict tree). */
 const isBlank = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9;
 
+/**
+ * Index just past the comment that starts at `i`, or `i` when none does. Strict JSON has no `/`
+ * outside its strings, so where one stands between tokens the text is JSON with comments that
+ * blanking them made strict: the locator reads such a file's own text, comments and all (a copy of
+ * it blanked would be a second megabyte-long string, made and read again after every edit).
+ * The same comments as `withoutComments` blanks: `//` to the line's end, `/*` past its `*\/`.
+ */
+function skipComment(text: string, i: number): number {
+  const next = text.charCodeAt(i + 1);
+  if (next === 42 /* * */) {
+    const close = text.indexOf('*/', i + 2);
+    return close < 0 ? text.length : close + 2;
+  }
+  if (next !== 47 /* / */) return i;
+  let j = i + 2;
+  while (j < text.length && text.charCodeAt(j) !== 10 && text.charCodeAt(j) !== 13) j++;
+  return j;
+}
+
+/** Index of the first character at or after `i` that is neither a blank nor in a comment. */
 export function skipBlank(text: string, i: number): number {
-  while (i < text.length && isBlank(text.charCodeAt(i))) i++;
-  return i;
+  for (;;) {
+    while (i < text.length && isBlank(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) !== 47 /* / */) return i;
+    const past = skipComment(text, i);
+    if (past === i) return i;
+    i = past;
+  }
 }
 
 /** Index just past the string whose opening quote is at `i` (the text's length if none closes it). */
@@ -57,12 +85,14 @@ export function skipValue(text: string, i: number): number {
       else if (d === 123 || d === 91) depth++;
       else if ((d === 125 || d === 93) && --depth === 0) return i + 1;
       else if (d === 44 && depth === 1) commas[commaCount++] = i;
+      // A comment's quotes, brackets and commas are not the JSON's.
+      else if (d === 47) i = Math.max(i, skipComment(text, i) - 1);
     }
     return text.length;
   }
   while (i < text.length) {
     const d = text.charCodeAt(i);
-    if (d === 44 || d === 125 || d === 93 || isBlank(d)) break;
+    if (d === 44 || d === 125 || d === 93 || d === 47 || isBlank(d)) break;
     i++;
   }
   return i;
