@@ -74,7 +74,6 @@ export function startServer(connection: Connection, fs: FileSystem): void {
   // Groups whose first lint is still to come: the start-up line waits for them.
   let startup: { at: number; pending: Set<string> } | undefined;
   let pushedSettings: unknown;
-  const published = new Map<string, string>();
   const summaries = new Map<string, { counts: Counts; files: number; withProblems: number; oversized: string[] }>();
   let last = { durationMs: 0, finishedAt: 0 };
   // Lines already logged about unreadable entries: each is said once per server run.
@@ -153,14 +152,10 @@ export function startServer(connection: Connection, fs: FileSystem): void {
     // An empty list is not kept: a closed buffer's URI would otherwise stay here for good.
     if (list.length) publishedLists.set(uri, list);
     else publishedLists.delete(uri);
-    // The same diagnostics as the list last published: nothing to convert, nothing to send.
-    if (last && sameDiagnostics(last, list)) return;
-    const diagnostics = list.map(toLspDiagnostic);
-    const json = JSON.stringify(diagnostics);
-    if ((published.get(uri) ?? '[]') === json) return;
-    if (diagnostics.length) published.set(uri, json);
-    else published.delete(uri);
-    void connection.sendDiagnostics({ uri, diagnostics, version });
+    // The same diagnostics as the list last published (sameDiagnostics is exact about what the
+    // conversion sends: server-diagnostics.test.ts), or none where none were: nothing to send.
+    if (last ? sameDiagnostics(last, list) : list.length === 0) return;
+    void connection.sendDiagnostics({ uri, diagnostics: list.map(toLspDiagnostic), version });
   };
 
   // What each group's last published result showed, so the next one that says what changed since
