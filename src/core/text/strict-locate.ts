@@ -95,12 +95,14 @@ export class StrictLocator {
   }
 
   /**
-   * Takes over the element starts `before` (a locator over an earlier version of the text) found
-   * before `prefix`, the start the two texts share: strict JSON is read left to right, so an array
-   * that opens there, and each of its elements that starts there, is at the same offset in both.
-   * With `end`, the caller knows the old text from `end.from` on to read as it did, `end.shift`
-   * characters further on in the old text: the arrays that open there are taken over too, moved.
-   * Locating then resumes from what is known instead of from the first element.
+   * Takes over the element starts and the keys `before` (a locator over an earlier version of the
+   * text) found before `prefix`, the start the two texts share: strict JSON is read left to right,
+   * so an array or object that opens there, and each element or key (with its value's start) that
+   * lies there, is at the same offset in both. With `end`, the caller knows the old text from
+   * `end.from` on to read as it did, `end.shift` characters further on in the old text: the arrays
+   * and objects that open there are taken over too, moved. Locating then resumes from what is known
+   * instead of from the first element, and the objects read for the findings of the cases around an
+   * edit (every case of the file, after each keystroke) are not read again.
    */
   continueFrom(before: StrictLocator, prefix: number, end?: { from: number; shift: number }): void {
     for (const [open, starts] of before.elements) {
@@ -112,6 +114,15 @@ export class StrictLocator {
       let n = 0;
       while (n < starts.length && starts[n] >= 0 && starts[n] < prefix) n++;
       if (n > 0) this.elements.set(open, starts.slice(0, n));
+    }
+    for (const [open, scan] of before.objects) {
+      if (end && open >= end.from) {
+        if (!this.objects.has(open - end.shift)) this.objects.set(open - end.shift, movedScan(scan, end.shift));
+        continue;
+      }
+      if (open >= prefix || this.objects.has(open)) continue;
+      const kept = scanBefore(before.text, scan, prefix);
+      if (kept) this.objects.set(open, kept);
     }
   }
 
@@ -222,6 +233,32 @@ interface ObjectScan {
   next: number;
   pending: number;
   done: boolean;
+}
+
+/** A scan of an object the edit left whole, `shift` characters earlier in the new text: the same reading, moved. */
+function movedScan(scan: ObjectScan, shift: number): ObjectScan {
+  return {
+    keys: scan.keys.map((k) => k - shift),
+    // Indexes into `keys`, which keep their order; a copy, since reading on adds to it.
+    byName: scan.byName && new Map(scan.byName),
+    next: scan.next - shift,
+    pending: scan.pending < 0 ? scan.pending : scan.pending - shift,
+    done: scan.done,
+  };
+}
+
+/**
+ * What a scan of an object that opens before `prefix` read there: the keys whose values start
+ * before it, with reading to resume at the last of those values (it may run on past the edit).
+ * Undefined when no key's value starts there.
+ */
+function scanBefore(text: string, scan: ObjectScan, prefix: number): ObjectScan | undefined {
+  const keys = scan.keys;
+  let n = keys.length;
+  // Value starts grow with the keys: most objects lie wholly before the edit, and their last key says so.
+  while (n > 0 && propertyAt(text, keys[n - 2], keys[n - 1]).value >= prefix) n -= 2;
+  if (n === 0) return undefined;
+  return { keys: keys.slice(0, n), byName: undefined, next: 0, pending: propertyAt(text, keys[n - 2], keys[n - 1]).value, done: false };
 }
 
 /** Index into `scan.keys` of the first key read that spells `name`, or -1. */
