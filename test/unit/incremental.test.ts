@@ -683,6 +683,18 @@ describe('incremental analysis', () => {
     ws.update(`${WS}/b.litmus.jsonl`, line('mail-00m'));
     ws.update(`${WS}/a.litmus.jsonl`, [line('mail-xyz'), line('z', 'mail-00l')].join('\n'));
     assert.deepEqual(suggested(), [['Change to `mail-00m`']]);
+    // Only another file's ids change, none of them the id the reference names, and the files share
+    // no family: the reference's file is not edited, and its suggestions follow all the same, as a
+    // fresh lint gives them (the first three of equally close ids, in the workspace's order).
+    const fresh = () => view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics);
+    const other = (id: string) => JSON.stringify({ instance_id: id, arm: 'benign', family: 'g', task: 't', correct_resolution_signature: id });
+    for (const ids of [['mail-00n'], ['mail-00n', 'mail-00p'], ['mail-00p', 'mail-00n', 'mail-00q', 'mail-00r'], ['mail-00r', 'mail-00q'], ['other'], ['other', 'mail-00s']]) {
+      ws.update(`${WS}/b.litmus.jsonl`, ids.map(other).join('\n'));
+      const { result } = ws.lint();
+      assert.equal(ws.lastRun().full, false);
+      assert.deepEqual(view(result.diagnostics), fresh(), ids.join());
+    }
+    assert.deepEqual(suggested(), [['Change to `mail-00s`']]);
   });
 
   it('notices a reference that resolves differently while no document changed', () => {

@@ -110,6 +110,11 @@ export const RULE_KEY_KINDS: Readonly<Record<string, KeyKind>> = {
 interface RunState {
   /** The index it linted (indexes are never modified once built). */
   index: WorkspaceIndex;
+  /**
+   * The index's map of ids as this run read it. An update hands the same map on while its keys and
+   * their order stand (model/grouped.ts), so another map means ids came, went or moved.
+   */
+  ids: ReadonlyMap<string, unknown>;
   byDoc: ReadonlyMap<string, readonly CaseModel[]>;
   keys: Map<string, DocKeys>;
   /** `keys` turned around; updated in place after each run. */
@@ -368,6 +373,25 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
 /** Every kind of key: what a `lookup` rule, or a `keys` rule not in RULE_KEY_KINDS, is related by. */
 const ALL_KINDS = '*';
 
+/**
+ * Rules whose findings suggest the workspace's closest ids (an id that names no case: the first
+ * three of the ids nearest to it, in the workspace's order). Such a finding shares no key with the
+ * ids it suggests, so when ids come, go or move, the documents that had one are re-judged too.
+ */
+const SUGGESTS_IDS = new Set(['unresolved-reference']);
+
+/** `reach` and the documents where the rule's last run suggested ids. */
+function withSuggestions(reach: Reach, earlier: ReadonlyMap<string, readonly LintDiagnostic[]>, index: WorkspaceIndex): Reach {
+  let widened: Reach | undefined;
+  for (const [uri, ds] of earlier) {
+    if (reach.retained.has(uri) || !index.docs.has(uri) || !ds.some((d) => d.data?.problem === 'missing-case')) continue;
+    widened ??= { retained: new Set(reach.retained), read: new Set(reach.read) };
+    widened.retained.add(uri);
+    widened.read.add(uri);
+  }
+  return widened ?? reach;
+}
+
 export function createIncrementalLinter(): IncrementalLinter {
   let state: RunState | undefined;
   let last = { full: true, retained: 0, read: 0 };
@@ -457,7 +481,8 @@ export function createIncrementalLinter(): IncrementalLinter {
           // A per-file rule only re-reads the changed files; a per-target rule those and the files
           // pointing at them; a keys rule the holders of the kinds of key that relate its findings.
           const kinds = scope === 'targets' ? '' : scope === 'keys' ? (RULE_KEY_KINDS[rule.meta.id] ?? ALL_KINDS) : ALL_KINDS;
-          const reach = scope === 'file' ? { retained: changed, read: changed } : near!.by(kinds);
+          let reach = scope === 'file' ? { retained: changed, read: changed } : near!.by(kinds);
+          if (SUGGESTS_IDS.has(rule.meta.id) && index.casesById !== state!.ids) reach = withSuggestions(reach, previous, index);
           keep = reach.retained;
           let forRead = views.get(reach.read);
           if (!forRead) views.set(reach.read, (forRead = new Map()));
@@ -537,7 +562,7 @@ export function createIncrementalLinter(): IncrementalLinter {
         for (const uri of uris) byUri.set(uri, listOf(uri));
       }
 
-      state = { index, byDoc, keys: nextKeys, table, configPrint: print, rubric, ruleIds, byRule, byUri, uris, hits };
+      state = { index, ids: index.casesById, byDoc, keys: nextKeys, table, configPrint: print, rubric, ruleIds, byRule, byUri, uris, hits };
       last = { full, retained: full ? index.docs.size : retained.size, read: full ? index.docs.size : (near?.read.size ?? 0) };
       // The flat list in file order, built when first read: the language server reads byUri only.
       let flat: LintDiagnostic[] | undefined;
