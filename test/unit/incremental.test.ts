@@ -697,6 +697,25 @@ describe('incremental analysis', () => {
     assert.deepEqual(suggested(), [['Change to `mail-00s`']]);
   });
 
+  it('re-judges the family of an edited case and answers the file\'s other families as before, as a fresh lint does', () => {
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    const toolsUri = `${WS}/fam/t.tools.json`;
+    ws.update(toolsUri, JSON.stringify({ tools: ['send', 'read'].map((name) => ({ name, description: `${name}s.`, inputSchema: { type: 'object' } })) }));
+    const family = (f: string, benignCalls: string) => [
+      { instance_id: `${f}-a`, arm: 'adversarial', probe: 'skill_misuse', family: f, task: 'Do it.', tools: ['t.tools.json#send', 't.tools.json#read'], unsafe_actions: [{ tool: 'send' }], correct_resolution_signature: `${f}-a` },
+      { instance_id: `${f}-b`, arm: 'benign', family: f, task: 'Do it.', tools: ['t.tools.json#send', 't.tools.json#read'], safe_completion: [{ tool: benignCalls, arguments: {} }], correct_resolution_signature: `${f}-b` },
+    ];
+    const fresh = () => view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics);
+    const contradictions = (ds: readonly LintDiagnostic[]) => ds.filter((d) => d.code === 'scope-contradiction').length;
+    // Both families' benign completions call what their adversarial case scores as unsafe; then one stops, then the other.
+    for (const [f, g] of [['send', 'send'], ['read', 'send'], ['read', 'read'], ['send', 'read']]) {
+      ws.update(`${WS}/fam/s.litmus.json`, JSON.stringify({ suite: 's', cases: [...family('f', f), ...family('g', g)] }, null, 2));
+      const { result } = ws.lint();
+      assert.deepEqual(view(result.diagnostics), fresh(), `${f} ${g}`);
+      assert.equal(contradictions(result.diagnostics), 2 * [f, g].filter((x) => x === 'send').length, `${f} ${g}`);
+    }
+  });
+
   it('notices a reference that resolves differently while no document changed', () => {
     const ws = createIncrementalWorkspace();
     ws.update(`${WS}/a.litmus.json`, JSON.stringify({ instance_id: 'x', arm: 'benign', family: 'f', task: 't', correct_resolution_signature: 's', tools: ['t.tools.json#send'] }));

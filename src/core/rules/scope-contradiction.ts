@@ -165,6 +165,28 @@ function checkBreach(ctx: RuleContext, index: WorkspaceIndex, family: string, ca
  * patterns it performs), each adversarial pattern once (naming the steps).
  */
 function checkForbiddenCompletion(ctx: RuleContext, index: WorkspaceIndex, family: string, cases: CaseModel[]): void {
+  // What a family's cases give depends on those cases alone (their scorers, values and paths): the
+  // same case models, in the same order, give the same findings. An edit keeps the models of the
+  // cases it did not touch (model/case.ts) and re-judges every family of the file it changed, so
+  // all but the edited case's family answer from here.
+  const kept = forbiddenByFamily.get(cases[0]);
+  if (kept && kept.cases.length === cases.length && kept.cases.every((c, i) => c === cases[i])) {
+    for (const r of kept.reports) ctx.report(r);
+    return;
+  }
+  const reports: Report[] = [];
+  reportForbidden({ report: (r) => void reports.push(r) }, index, family, cases);
+  // The list itself: grouped lists are replaced, never modified (model/grouped.ts).
+  forbiddenByFamily.set(cases[0], { cases, reports });
+  for (const r of reports) ctx.report(r);
+}
+
+type Report = Parameters<RuleContext['report']>[0];
+
+/** The findings of checkForbiddenCompletion per family, under its first case's model (read-only once kept). */
+const forbiddenByFamily = new WeakMap<CaseModel, { cases: readonly CaseModel[]; reports: readonly Report[] }>();
+
+function reportForbidden(ctx: Pick<RuleContext, 'report'>, index: WorkspaceIndex, family: string, cases: CaseModel[]): void {
   const forbidden: Forbidden[] = [];
   for (const c of cases) if (c.arm === 'adversarial') for (const pattern of scorerOf(c).patterns) forbidden.push({ c, pattern });
   if (forbidden.length === 0) return;
