@@ -3,7 +3,7 @@ import type { EnvironmentFile } from '../model/environment';
 import { overridesOf } from '../model/environment';
 import type { CaseModel } from '../model/workspace';
 import type { JsonPath } from '../text/types';
-import { trimmed } from '../text/multimap';
+import { sameItems, trimmed } from '../text/multimap';
 import { detectText, isPayload, withSignal, type StringVerdict } from './detect';
 import { affinitySignal, opensWithRequest, type AffinityTool } from './affinity';
 import { fold } from './prose';
@@ -151,7 +151,7 @@ export function caseTools(c: CaseModel): ToolModel[] {
 
 /** Whether two lists hold the same tool models in the same order. */
 export function sameTools(a: readonly ToolModel[], b: readonly ToolModel[]): boolean {
-  return a.length === b.length && a.every((t, i) => t === b[i]);
+  return sameItems(a, b);
 }
 
 /** Whether `tools` are what the case's tool entries resolve to now (`caseTools`), without building that list. */

@@ -9,7 +9,7 @@ import { ALL_RULES } from '../rules/index';
 import type { Rule } from '../rules/types';
 import { normalizeUri } from '../model/uri';
 import { buildIndex, casesByDoc, changedSince, configDocuments, inIndexOrder, withLazyGroups, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from '../model/workspace';
-import { eachText, pushTo } from '../text/multimap';
+import { eachText, pushTo, sameItems } from '../text/multimap';
 import { applySuppressions } from './suppress';
 import { groupFacts } from './facts';
 
@@ -157,8 +157,7 @@ export interface IncrementalLinter {
 
 function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean {
   if (a === b) return true;
-  if (!a || !b) return false;
-  return a.length === b.length && a.every((x, i) => x === b[i]);
+  return a !== undefined && b !== undefined && sameItems(a, b);
 }
 
 /** The effective options of every folder that holds a document: a change here re-lints everything. */

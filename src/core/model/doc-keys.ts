@@ -1,5 +1,5 @@
 import { canonicalHash, canonicalizeUnder, fieldValue, hashText, isJsonObject, PLAIN_RUBRIC, rubricId, type Rubric } from './canonical';
-import { addText, eachText, pushTo, removeText, type TextSets } from '../text/multimap';
+import { addText, eachText, pushTo, removeText, sameItems, type TextSets } from '../text/multimap';
 import { duplicateHint } from './duplicate';
 import type { SuiteDocument } from './document';
 import { parseToolReference } from './tools';
@@ -43,7 +43,7 @@ export interface DocKeys {
 
 /** Whether two versions of a document give other documents' injection findings the same to read. */
 export function sameInjection(a: DocKeys, b: DocKeys): boolean {
-  return a.injection.length === b.injection.length && a.injection.every((t, i) => t === b.injection[i]);
+  return sameItems(a.injection, b.injection);
 }
 
 /** Per document, with the rubric its signature keys were made under (their id, as `rubricId`). */

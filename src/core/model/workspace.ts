@@ -6,7 +6,7 @@ import { parseToolReference, type ToolModel } from './tools';
 import type { JsonPath } from '../text/types';
 import { regroup, type DocCases, type Grouping } from './grouped';
 import { dirnameUri, folderKey, isUnder, normalizeUri, resolveTarget } from './uri';
-import { pushTo } from '../text/multimap';
+import { pushTo, sameItems } from '../text/multimap';
 import type { CaseModel, ToolFile, ToolUse } from './case';
 import { readEnvironmentFile, type EnvironmentFile, type EnvironmentUse } from './environment';
 
@@ -675,7 +675,7 @@ function updateIndex(previous: WorkspaceIndex, memory: IndexMemory, docs: Map<st
   for (const uri of reresolve) {
     const before = memory.byDoc.get(uri) ?? [];
     const after = modelsOf(r, docs.get(uri)!);
-    if (after.length === before.length && after.every((c, i) => c === before[i])) continue;
+    if (sameItems(after, before)) continue;
     if (byDoc === memory.byDoc) byDoc = new Map(byDoc);
     byDoc.set(uri, after);
     changed.set(uri, { before, after });

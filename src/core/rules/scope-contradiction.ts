@@ -8,7 +8,7 @@ import { patternMatcher, unsafeSteps } from '../trajectory/match';
 import { patternPath, type ActionPattern } from '../trajectory/patterns';
 import { scorerOf } from '../trajectory/scorer';
 import type { Step } from '../trajectory/steps';
-import { pushTo } from '../text/multimap';
+import { pushTo, sameItems } from '../text/multimap';
 
 const MAX_RELATED = 20;
 
@@ -170,7 +170,7 @@ function checkForbiddenCompletion(ctx: RuleContext, index: WorkspaceIndex, famil
   // cases it did not touch (model/case.ts) and re-judges every family of the file it changed, so
   // all but the edited case's family answer from here.
   const kept = forbiddenByFamily.get(cases[0]);
-  if (kept && kept.cases.length === cases.length && kept.cases.every((c, i) => c === cases[i])) {
+  if (kept && sameItems(kept.cases, cases)) {
     for (const r of kept.reports) ctx.report(r);
     return;
   }

@@ -51,6 +51,11 @@ export function appendAll<T>(list: T[], items: Iterable<T>): void {
   for (const item of items) list.push(item);
 }
 
+/** Whether two lists hold the same objects in the same order (what is kept per list of models or tools). */
+export function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 /**
  * `list` at exactly its length, for a short list kept as long as its case: V8 gives a list grown
  * by `push` room for seventeen entries at once, and a few such lists per case came to 8 MB in a
