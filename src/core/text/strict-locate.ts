@@ -254,11 +254,12 @@ function movedScan(scan: ObjectScan, shift: number): ObjectScan {
  */
 function scanBefore(text: string, scan: ObjectScan, prefix: number): ObjectScan | undefined {
   const keys = scan.keys;
-  let n = keys.length;
   // Value starts grow with the keys: most objects lie wholly before the edit, and their last key says so.
-  while (n > 0 && propertyAt(text, keys[n - 2], keys[n - 1]).value >= prefix) n -= 2;
-  if (n === 0) return undefined;
-  return { keys: keys.slice(0, n), byName: undefined, next: 0, pending: propertyAt(text, keys[n - 2], keys[n - 1]).value, done: false };
+  for (let n = keys.length; n > 0; n -= 2) {
+    const value = propertyAt(text, keys[n - 2], keys[n - 1]).value;
+    if (value < prefix) return { keys: keys.slice(0, n), byName: undefined, next: 0, pending: value, done: false };
+  }
+  return undefined;
 }
 
 /** Index into `scan.keys` of the first key read that spells `name`, or -1. */
