@@ -206,8 +206,6 @@ function resolver(docs: Map<string, SuiteDocument>, toolFiles: Map<string, ToolF
   const confine = options.confineTo?.map(normalizeUri);
   // Asked once per reference of every re-resolved case; a workspace has few target files.
   const memo = new Map<string, boolean>();
-  const byFolder = new Map<string, Resolutions>();
-  const envsByFolder = new Map<string, Map<string, CachedEnv>>();
   return {
     docs,
     toolFiles,
@@ -218,16 +216,18 @@ function resolver(docs: Map<string, SuiteDocument>, toolFiles: Map<string, ToolF
       if (o === undefined) memo.set(uri, (o = !!options.outsideWorkspace?.has(uri) || (!!confine && !confine.some((r) => isUnder(uri, r)))));
       return o;
     },
-    resolutions(folder) {
-      let out = byFolder.get(folder);
-      if (!out) byFolder.set(folder, (out = new Map()));
-      return out;
-    },
-    environments(folder) {
-      let out = envsByFolder.get(folder);
-      if (!out) envsByFolder.set(folder, (out = new Map()));
-      return out;
-    },
+    resolutions: perFolder(),
+    environments: perFolder(),
+  };
+}
+
+/** A map per folder, made when the folder is first asked for (one build's resolutions). */
+function perFolder<T>(): (folder: string) => Map<string, T> {
+  const byFolder = new Map<string, Map<string, T>>();
+  return (folder) => {
+    let out = byFolder.get(folder);
+    if (!out) byFolder.set(folder, (out = new Map()));
+    return out;
   };
 }
 
