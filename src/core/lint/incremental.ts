@@ -4,7 +4,7 @@ import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incr
 import type { PayloadHit } from '../injection/scan';
 import type { ToolModel } from '../model/tools';
 import { docKeys, enter, KEY_KINDS, keyTable, kindOf, links, reenter, seedLinksOf, type DocKeys, type KeyKind, type KeysOf, type KeyTable, type Links } from '../model/doc-keys';
-import { compareDiagnostics, knownRuleIds, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
+import { compareDiagnostics, knownRuleIds, placeFindings, rulesOffEverywhere, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { ALL_RULES } from '../rules/index';
 import type { Rule } from '../rules/types';
 import { normalizeUri } from '../model/uri';
@@ -120,11 +120,13 @@ interface RunState {
   /** `keys` turned around; updated in place after each run. */
   table: KeyTable;
   configPrint: string;
+  /** The rules off in every document's config under that print (rulesOffEverywhere): not run. */
+  off: ReadonlySet<string>;
   /** The workspace's rubric (workspaceRubric): a config change re-lints everything, so it stands until then. */
   rubric: Rubric | 'many';
   ruleIds: string;
   /** Diagnostics per rule, per document. */
-  byRule: Map<string, Map<string, LintDiagnostic[]>>;
+  byRule: Map<string, ReadonlyMap<string, LintDiagnostic[]>>;
   byUri: Map<string, LintDiagnostic[]>;
   /** The documents' URIs, sorted. */
   uris: string[];
@@ -194,6 +196,9 @@ function readsEverything(index: WorkspaceIndex, read: ReadonlySet<string>): bool
   for (const uri of index.docs.keys()) if (!read.has(uri)) return false;
   return true;
 }
+
+/** The result of a rule that is off everywhere: one empty map, the same from run to run. */
+const NONE: ReadonlyMap<string, LintDiagnostic[]> = new Map();
 
 /** Runs one rule and places its findings by document, exactly as lintIndex does. */
 function runRuleByDoc(rule: Rule, ruleIndex: WorkspaceIndex, full: WorkspaceIndex, memo: Map<string, unknown>, keep: (uri: string) => boolean, ruleIds: readonly string[]): Map<string, LintDiagnostic[]> {
@@ -408,6 +413,8 @@ export function createIncrementalLinter(): IncrementalLinter {
       const print = state && known && index.configFor === state.index.configFor ? state.configPrint : configPrint(index);
 
       let full = !state || state.ruleIds !== ruleIds || state.configPrint !== print;
+      // The print names every folder's config, so the same print turns off the same rules.
+      const off = state && !full ? state.off : rulesOffEverywhere(index, rules);
       const changed = state && !full ? changedDocs(index, byDoc, state, known) : new Set<string>();
       for (const uri of changed) {
         const kind = (index.docs.get(uri) ?? state?.index.docs.get(uri))?.kind;
@@ -444,7 +451,7 @@ export function createIncrementalLinter(): IncrementalLinter {
       const dirtyTargets = near?.dirtyTargets ?? new Set<string>();
 
       const memo = new Map<string, unknown>();
-      const byRule = new Map<string, Map<string, LintDiagnostic[]>>();
+      const byRule = new Map<string, ReadonlyMap<string, LintDiagnostic[]>>();
       // Per set of documents read, per scope (a `keys` view has its own groups).
       const views = new Map<ReadonlySet<string>, Map<RuleScope, WorkspaceIndex>>();
       let injection: InjectionRun | undefined;
@@ -453,6 +460,10 @@ export function createIncrementalLinter(): IncrementalLinter {
       let touched: Set<string> | undefined = state && known ? new Set(changed) : undefined;
       for (const rule of rules) {
         if (options.isCancelled?.()) return { diagnostics: [], cancelled: true, byUri: new Map(), changed: undefined, since: undefined };
+        if (off.has(rule.meta.id)) {
+          byRule.set(rule.meta.id, NONE);
+          continue;
+        }
         // Signatures are keyed by their text under the workspace's rubric (FORMAT §3b); under two
         // rubrics a pair is equal only under both, which no one key says: the rule reads everything.
         const scope = rule.meta.id === 'signature-overlap' && rubric === 'many' ? 'full' : (RULE_SCOPES[rule.meta.id] ?? 'full');
@@ -561,7 +572,7 @@ export function createIncrementalLinter(): IncrementalLinter {
         for (const uri of uris) byUri.set(uri, listOf(uri));
       }
 
-      state = { index, ids: index.casesById, byDoc, keys: nextKeys, table, configPrint: print, rubric, ruleIds, byRule, byUri, uris, hits };
+      state = { index, ids: index.casesById, byDoc, keys: nextKeys, table, configPrint: print, off, rubric, ruleIds, byRule, byUri, uris, hits };
       last = { full, retained: full ? index.docs.size : retained.size, read: full ? index.docs.size : (near?.read.size ?? 0) };
       // The flat list in file order, built when first read: the language server reads byUri only.
       let flat: LintDiagnostic[] | undefined;

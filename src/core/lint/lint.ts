@@ -206,6 +206,27 @@ export function knownRuleIds(rules: readonly Rule[]): readonly string[] {
   return extra.length ? [...RULE_IDS, ...extra] : RULE_IDS;
 }
 
+/**
+ * The rules whose findings no document would show: `off` (FORMAT §5) in the config of every
+ * document (the nearest litmus.config.json up its folders). Their checks are not run: placing drops an
+ * off rule's findings before suppressions meet them, so skipping one changes no report, and turning
+ * off an expensive rule (the payload detector on a suite of long tool outputs) gives its time back.
+ * With no document there is nothing to judge by, and nothing is skipped.
+ */
+export function rulesOffEverywhere(index: WorkspaceIndex, rules: readonly Rule[]): ReadonlySet<string> {
+  // Documents of one folder share their config object: a handful of configs for thousands of files.
+  const configs = new Set<ResolvedConfig>();
+  for (const uri of index.docs.keys()) configs.add(index.configFor(uri));
+  const off = new Set<string>();
+  if (configs.size === 0) return off;
+  for (const rule of rules) {
+    let everywhere = true;
+    for (const config of configs) if (config.rules[rule.meta.id] !== 'off') everywhere = false;
+    if (everywhere) off.add(rule.meta.id);
+  }
+  return off;
+}
+
 /** A full run keeps every document's findings. */
 const KEEP_ALL = (): boolean => true;
 

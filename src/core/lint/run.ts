@@ -3,7 +3,7 @@ import type { WorkspaceIndex } from '../model/workspace';
 import { ALL_RULES } from '../rules/index';
 import type { Finding } from '../rules/types';
 import { pushTo, appendAll } from '../text/multimap';
-import { compareDiagnostics, knownRuleIds, placeFindings, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
+import { compareDiagnostics, knownRuleIds, placeFindings, rulesOffEverywhere, runRule, type LintDiagnostic, type LintOptions, type LintResult } from './lint';
 import { applySuppressions } from './suppress';
 import { groupFacts } from './facts';
 
@@ -13,8 +13,10 @@ export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): Lin
   const findings: Finding[] = [];
   const rules = options.rules ?? ALL_RULES;
   const ruleIds = knownRuleIds(rules);
+  const off = rulesOffEverywhere(index, rules);
   for (const rule of rules) {
     if (options.isCancelled?.()) return { diagnostics: [], cancelled: true };
+    if (off.has(rule.meta.id)) continue;
     appendAll(findings, runRule(rule, index, memo, index, ruleIds));
   }
   const only = options.onlyUris;
