@@ -8,7 +8,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { lintIndex, loadWorkspace, pathAtOffset, uriToPath, fileUri, escapeText, formatPointer, allowMatcher } from '../core';
+import { lintIndex, loadWorkspace, rootPathAt, uriToPath, fileUri, escapeText, formatPointer, allowMatcher } from '../core';
 import { detectText, isPayload, judgeTool } from '../core/injection';
 import { loadBenchmarks } from './benchmarks';
 import { importedBenchmarks } from './cases';
@@ -159,8 +159,8 @@ async function corpus(dirArg: string, args: string[]): Promise<number> {
 
   const results: Result[] = diagnostics.map((d) => {
     const doc = index.docs.get(d.uri);
-    const root = doc?.parsed.roots[0]?.node;
-    const path = root ? pathAtOffset(root, d.offset) : undefined;
+    const root = doc?.parsed.roots[0];
+    const path = root ? rootPathAt(root, d.offset) : undefined;
     const tool = path && path[0] === 'tools' && typeof path[1] === 'number' ? path[1] : undefined;
     const signals = Array.isArray(d.data?.signals) ? (d.data.signals as { id: string }[]).map((x) => x.id).join(',') : '';
     return { file: rel(d.uri), line: d.range.start.line + 1, tool, message: `[${d.data?.score} ${signals}] ${d.message}` };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { getNodeValue, parseTree, type Node } from 'jsonc-parser';
-import { parseJson, parseJsonLines, resolveLocation, LineIndex, type JsonPath, type Location } from '../../src/core';
+import { parseJson, parseJsonLines, pathAtOffset, resolveLocation, LineIndex, type JsonPath, type Location } from '../../src/core';
 
 const RUNS = { seed: 20261130, numRuns: 300 };
 
@@ -165,6 +165,43 @@ describe('strict JSON parsing: values from JSON.parse, trees built as walked', (
       }),
       { ...RUNS, numRuns: 100 },
     );
+  });
+
+  it('finds the path to any offset where the tree would, without building it', () => {
+    const cases = fc.record({ suite: fc.string(), cases: fc.array(tricky, { maxLength: 8 }), x: tricky });
+    const wide = fc.dictionary(fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('a"b', 'c\\', 'é', '', 'a\\u0062')), fc.jsonValue({ maxDepth: 1 }), { minKeys: 20, maxKeys: 40 });
+    fc.assert(
+      fc.property(fc.oneof(tricky, cases, wide), fc.integer({ min: 0, max: layouts.length - 1 }), fc.boolean(), fc.integer({ min: 0, max: 3 }), (value, layout, backwards, warm) => {
+        const text = layouts[layout](value);
+        const root = parseJson(text).roots[0];
+        assert.ok(root.pathAt, 'strict roots read paths off the text');
+        // What locating read first (some of it, or none) must not change an answer.
+        if (warm > 0) for (const path of [['cases', warm], ['x'], [warm - 1]] as JsonPath[]) root.locate!(path);
+        const offsets = Array.from({ length: text.length + 2 }, (_, i) => i);
+        if (backwards) offsets.reverse();
+        for (const offset of offsets) assert.deepEqual(root.pathAt(offset), pathAtOffset(root.node, offset), `offset ${offset} in ${JSON.stringify(text)}`);
+      }),
+      { ...RUNS, numRuns: 150 },
+    );
+    // Containers large enough that the tree lists their children from the commas a skip found.
+    const item = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ minLength: 20, maxLength: 60 }).map((s) => `${s}, "], {`));
+    const big = fc.record({ cases: fc.array(item, { minLength: 60, maxLength: 100 }), after: fc.dictionary(fc.string({ maxLength: 8 }), fc.array(item, { minLength: 60, maxLength: 100 }), { minKeys: 1, maxKeys: 2 }) });
+    fc.assert(
+      fc.property(big, fc.integer({ min: 0, max: layouts.length - 1 }), (value, layout) => {
+        const text = layouts[layout](value);
+        const root = parseJson(text).roots[0];
+        const tree = root.node;
+        for (let offset = 0; offset <= text.length; offset++) assert.deepEqual(root.pathAt!(offset), pathAtOffset(tree, offset), `offset ${offset}`);
+      }),
+      { ...RUNS, numRuns: 12 },
+    );
+    // JSONL: each line's root answers in document offsets, and nothing outside its line.
+    const jsonl = '{"a": [1, {"b": 2}]}\r\n\n  ["x", {"c": null}] \n';
+    const roots = parseJsonLines(jsonl).roots;
+    for (const root of roots) for (let offset = 0; offset <= jsonl.length; offset++) assert.deepEqual(root.pathAt!(offset), pathAtOffset(root.node, offset), `offset ${offset}`);
+    assert.deepEqual(roots[1].pathAt!(jsonl.indexOf('null')), [1, 'c']);
+    assert.deepEqual(roots[1].pathAt!(jsonl.indexOf('"c"')), [1, 'c']);
+    assert.equal(roots[0].pathAt!(jsonl.indexOf('null')), undefined);
   });
 
   it('places locations in JSONL lines and in JSON with comments off the text too', () => {

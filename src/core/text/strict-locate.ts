@@ -31,6 +31,8 @@ export class StrictLocator {
   private readonly elements = new Map<number, number[]>();
   /** Properties read so far, per object (by the offset of its `{`). */
   private readonly objects = new Map<number, ObjectScan>();
+  /** Ends of the values `pathAt` passed, by their starts; made only when it is asked. */
+  private ends: Map<number, number> | undefined;
 
   /** `text` holds strict JSON (no duplicate keys) between `start` and `end`, blanks aside. */
   constructor(
@@ -51,6 +53,53 @@ export class StrictLocator {
   startOf(path: JsonPath): number | undefined {
     const at = this.walk(path);
     return at >= 0 && this.walkedAll ? at : undefined;
+  }
+
+  /**
+   * The path to `offset`, as `pathAtOffset` (pointer.ts) answers it over the tree: down through the
+   * value that holds it (ends included), stopping at the property whose key or colon it is on.
+   * Undefined outside the root value. No tree is built, and what is read on the way is kept as
+   * locating keeps it, so the anchors of a file's findings (SARIF fingerprints, baselines) read it
+   * about once.
+   */
+  pathAt(offset: number): JsonPath | undefined {
+    const text = this.text;
+    const root = skipBlank(text, this.start);
+    if (root >= this.end || offset < root) return undefined;
+    // Down the values whose start is the last at or before `offset`, each inside the one before;
+    // whether one holds `offset` depends on where it ends, asked below only where it decides.
+    const path: JsonPath = [];
+    const starts: number[] = [];
+    let at = root;
+    for (;;) {
+      const c = text.charCodeAt(at);
+      if (c === 91 /* [ */) {
+        const elements = this.startsTo(at, offset);
+        const k = lastAtOrBefore(elements, 1, offset);
+        if (k < 0) break;
+        path.push(k);
+        starts.push((at = elements[k]));
+      } else if (c === 123 /* { */) {
+        const keys = this.keysTo(at, offset);
+        const k = lastAtOrBefore(keys, 2, offset);
+        if (k < 0) break;
+        path.push(keyText(text, keys[k], keys[k + 1]));
+        starts.push((at = propertyAt(text, keys[k], keys[k + 1]).value));
+        // On the key or its colon, the property is the answer (if it holds the offset at all).
+        if (offset < at) break;
+      } else {
+        break;
+      }
+    }
+    // The deepest that holds `offset` answers; the values nest, so the ones above it hold it too.
+    // It is most often the last (a finding on a key or a value), whose end is near.
+    for (let n = starts.length; n > 0; n--) if (this.holds(starts[n - 1], offset)) return path.slice(0, n);
+    return this.holds(root, offset) ? [] : undefined;
+  }
+
+  /** Whether the value that starts at `at` holds `offset` (its end included). */
+  private holds(at: number, offset: number): boolean {
+    return offset <= at || offset <= this.endOf(at);
   }
 
   /** What the last walk ended on besides its offset: the key that holds the value, and whether every segment was found. */
@@ -164,53 +213,124 @@ export class StrictLocator {
    */
   private property(open: number, name: string): Property | undefined {
     const text = this.text;
-    let scan = this.objects.get(open);
-    if (!scan) this.objects.set(open, (scan = { keys: [], byName: undefined, next: skipBlank(text, open + 1), pending: -1, done: false }));
+    const scan = this.scanOf(open);
     const known = findKey(text, scan, name);
     if (known >= 0) return propertyAt(text, scan.keys[known], scan.keys[known + 1]);
     const before = scan.keys.length;
     const found = this.readOn(scan, name);
-    // Kept for the document's life, and a list grown by push has room to spare (seventeen entries at
-    // first): an object of a few keys keeps its list at its length. A longer one has a name index.
-    if (scan.keys.length !== before && scan.keys.length <= INDEXED_KEYS * 2) scan.keys = scan.keys.slice();
+    if (scan.keys.length !== before) keepTight(scan);
     return found;
   }
 
   /** Reads on in the object `scan` describes until the key `name` (its property) or the object's end (undefined). */
   private readOn(scan: ObjectScan, name: string): Property | undefined {
     const text = this.text;
-    while (!scan.done) {
-      if (scan.pending >= 0) {
-        // The value of the last property read is skipped only now, when a later key is wanted.
-        const after = skipBlank(text, skipValue(text, scan.pending));
-        scan.pending = -1;
-        if (text.charCodeAt(after) !== 44 /* , */) {
-          scan.done = true;
-          break;
-        }
-        scan.next = skipBlank(text, after + 1);
-      }
-      const i = scan.next;
-      if (text.charCodeAt(i) !== 34 /* " */) {
-        scan.done = true;
-        break;
-      }
-      const keyEnd = skipString(text, i);
-      scan.keys.push(i, keyEnd);
-      if (scan.byName) {
-        const key = keyText(text, i, keyEnd);
-        // Strict text has no duplicate keys; the first is kept all the same.
-        if (!scan.byName.has(key)) scan.byName.set(key, scan.keys.length - 2);
-      } else if (scan.keys.length > INDEXED_KEYS * 2) {
-        scan.byName = new Map();
-        for (let k = scan.keys.length - 2; k >= 0; k -= 2) scan.byName.set(keyText(text, scan.keys[k], scan.keys[k + 1]), k);
-      }
-      const found = propertyAt(text, i, keyEnd);
-      scan.pending = found.value;
-      if (keyEquals(text, i, keyEnd, name)) return found;
+    for (let k = this.nextKey(scan); k >= 0; k = this.nextKey(scan)) {
+      if (keyEquals(text, scan.keys[k], scan.keys[k + 1], name)) return propertyAt(text, scan.keys[k], scan.keys[k + 1]);
     }
     return undefined;
   }
+
+  /** Reads the next key of the object `scan` describes: its index into `scan.keys`, or -1 at the object's end. */
+  private nextKey(scan: ObjectScan): number {
+    const text = this.text;
+    if (scan.done) return -1;
+    if (scan.pending >= 0) {
+      // The value of the last property read is skipped only now, when a later key is wanted.
+      const after = skipBlank(text, skipValue(text, scan.pending));
+      scan.pending = -1;
+      if (text.charCodeAt(after) !== 44 /* , */) {
+        scan.done = true;
+        return -1;
+      }
+      scan.next = skipBlank(text, after + 1);
+    }
+    const i = scan.next;
+    if (text.charCodeAt(i) !== 34 /* " */) {
+      scan.done = true;
+      return -1;
+    }
+    const keyEnd = skipString(text, i);
+    scan.keys.push(i, keyEnd);
+    if (scan.byName) {
+      const key = keyText(text, i, keyEnd);
+      // Strict text has no duplicate keys; the first is kept all the same.
+      if (!scan.byName.has(key)) scan.byName.set(key, scan.keys.length - 2);
+    } else if (scan.keys.length > INDEXED_KEYS * 2) {
+      scan.byName = new Map();
+      for (let k = scan.keys.length - 2; k >= 0; k -= 2) scan.byName.set(keyText(text, scan.keys[k], scan.keys[k + 1]), k);
+    }
+    scan.pending = propertyAt(text, i, keyEnd).value;
+    return scan.keys.length - 2;
+  }
+
+  /**
+   * Where the value that starts at `at` ends; a container's is kept, for the paths to a file's
+   * findings that end between values (a suppression comment between two cases) ask it again.
+   */
+  private endOf(at: number): number {
+    const c = this.text.charCodeAt(at);
+    // Scalars end near where they start; containers (a suite's `cases`) are skipped once.
+    if (c !== 123 && c !== 91) return skipValue(this.text, at);
+    let end = this.ends?.get(at);
+    if (end === undefined) (this.ends ??= new Map()).set(at, (end = skipValue(this.text, at)));
+    return end;
+  }
+
+  /** The scan of the object whose `{` is at `open`, begun if it was not. */
+  private scanOf(open: number): ObjectScan {
+    let scan = this.objects.get(open);
+    if (!scan) this.objects.set(open, (scan = { keys: [], byName: undefined, next: skipBlank(this.text, open + 1), pending: -1, done: false }));
+    return scan;
+  }
+
+  /** The key offsets of the object whose `{` is at `open`, read on until one starts at or past `offset` or the object ends. */
+  private keysTo(open: number, offset: number): readonly number[] {
+    const scan = this.scanOf(open);
+    const before = scan.keys.length;
+    while (!scan.done && (scan.keys.length === 0 || scan.keys[scan.keys.length - 2] < offset)) this.nextKey(scan);
+    if (scan.keys.length !== before) keepTight(scan);
+    return scan.keys;
+  }
+
+  /** The element starts of the array whose `[` is at `open`, read on until one starts at or past `offset` or the array ends (then -1 closes the list). */
+  private startsTo(open: number, offset: number): readonly number[] {
+    this.element(open, 0);
+    const starts = this.elements.get(open)!;
+    for (let last = starts[starts.length - 1]; last !== undefined && last >= 0 && last < offset; last = starts[starts.length - 1]) {
+      if (this.element(open, starts.length) === undefined) break;
+    }
+    return starts;
+  }
+}
+
+/**
+ * Kept for the document's life, and a list grown by push has room to spare (seventeen entries at
+ * first): an object of a few keys keeps its list at its length. A longer one has a name index.
+ */
+function keepTight(scan: ObjectScan): void {
+  if (scan.keys.length <= INDEXED_KEYS * 2) scan.keys = scan.keys.slice();
+}
+
+/**
+ * The index of the last entry of `list` (read in strides of `stride`) at or before `offset`, or -1:
+ * the offsets grow, and a -1 may close the list.
+ */
+function lastAtOrBefore(list: readonly number[], stride: number, offset: number): number {
+  let lo = 0;
+  let hi = Math.floor(list.length / stride) - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = list[mid * stride];
+    if (v >= 0 && v <= offset) {
+      found = mid * stride;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return found;
 }
 
 interface Property {
