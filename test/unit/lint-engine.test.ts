@@ -95,6 +95,20 @@ describe('edits', () => {
     assert.equal(parts[0], '{"a":1}');
     assert.equal(parts[2], '{"c":3}');
   });
+
+  it("writes each file's own line ending and indentation, file after file", () => {
+    // The formatting of the last file is kept for its next fix: it must never be another file's.
+    const crlf = '{\r\n\t"a": 1\r\n}\r\n';
+    const lf = '{\n    "a": 1\n}\n';
+    for (const text of [crlf, lf, crlf, crlf, lf, lf]) {
+      const doc = createDocument('file:///ws/f.litmus.json', text)!;
+      const out = applyChanges(text, setValue(doc, 0, ['b'], { c: 2 }));
+      assert.deepEqual(JSON.parse(out), { a: 1, b: { c: 2 } });
+      if (text === crlf) assert.match(out, /\r\n\t"b": \{\r\n\t\t"c": 2\r\n\t\}/);
+      else assert.match(out, /\n {4}"b": \{\n {8}"c": 2\n {4}\}/);
+      assert.equal(text === crlf ? out.includes('\r\n') : !out.includes('\r'), true);
+    }
+  });
 });
 
 describe('edits at extreme depth', () => {

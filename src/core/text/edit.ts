@@ -5,11 +5,19 @@ import type { JsonPath } from './types';
 
 /** Indentation and line ending as the file already has them, so an edit looks hand-written. */
 export function detectFormatting(text: string): FormattingOptions {
+  // The fixes of one file are made one after another, and a file without `\r\n` is searched to its
+  // end for one: SARIF's 2,000 fixes of ASB searched its 250 KB files 2,000 times.
+  if (text === lastText && lastFormatting) return { ...lastFormatting };
   const eol = /\r\n/.test(text) ? '\r\n' : '\n';
   const m = /^([ \t]+)\S/m.exec(text);
-  if (m && m[1].startsWith('\t')) return { insertSpaces: false, tabSize: 4, eol };
-  return { insertSpaces: true, tabSize: m ? Math.min(m[1].length, 8) : 2, eol };
+  const found = m && m[1].startsWith('\t') ? { insertSpaces: false, tabSize: 4, eol } : { insertSpaces: true, tabSize: m ? Math.min(m[1].length, 8) : 2, eol };
+  lastText = text;
+  lastFormatting = found;
+  return { ...found };
 }
+
+let lastText: string | undefined;
+let lastFormatting: FormattingOptions | undefined;
 
 /** Whether only blanks sit between the previous line break and `offset`. */
 function startsLine(text: string, offset: number): number {
