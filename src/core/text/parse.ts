@@ -6,7 +6,6 @@ import type { JsonPath } from './types';
 import { recordExactIntegers, recordExactIntegersFromTree } from './exact-numbers';
 import { commonAffixes, endOf, reach, type Affixes, type Version } from './unchanged';
 import { appendAll } from './multimap';
-import { pathAtOffset } from './pointer';
 
 /**
  * Deeper nesting than this is refused before jsonc-parser sees the text: its parser recurses once
@@ -49,14 +48,6 @@ export interface ParsedRoot {
   readonly locate?: (path: JsonPath) => Located;
   /** For strict JSON: the path to an offset (as `pathAtOffset` over `node` answers), read off the text. */
   readonly pathAt?: (offset: number) => JsonPath | undefined;
-}
-
-/**
- * The JSON path to `offset` in a root's value: the deepest value that holds it, or the property
- * whose key it is on (`pathAtOffset`). Strict roots answer off their text, the others from the tree.
- */
-export function rootPathAt(root: ParsedRoot, offset: number): JsonPath | undefined {
-  return root.pathAt ? root.pathAt(offset) : pathAtOffset(root.node, offset);
 }
 
 export interface ParsedText {

@@ -1,5 +1,6 @@
 import type { Node } from 'jsonc-parser';
 import { childNode, nodeAtPath } from './location';
+import type { ParsedRoot } from './parse';
 import type { JsonPath } from './types';
 
 /**
@@ -119,6 +120,14 @@ export function pathAtOffset(root: Node | undefined, offset: number): JsonPath |
     }
     node = next;
   }
+}
+
+/**
+ * The JSON path to `offset` in a root's value: the deepest value that holds it, or the property
+ * whose key it is on (`pathAtOffset`). Strict roots answer off their text, the others from the tree.
+ */
+export function rootPathAt(root: ParsedRoot, offset: number): JsonPath | undefined {
+  return root.pathAt ? root.pathAt(offset) : pathAtOffset(root.node, offset);
 }
 
 export function pointerAtOffset(root: Node | undefined, offset: number): string | undefined {
