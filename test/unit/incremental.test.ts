@@ -716,6 +716,43 @@ describe('incremental analysis', () => {
     }
   });
 
+  it("gives a case's own findings again while its text stands, at the place it has moved to", () => {
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    const toolsUri = `${WS}/own/t.tools.json`;
+    const tools = (name: string) => JSON.stringify({ tools: [name, 'read'].map((n) => ({ name: n, description: `${n}s.`, inputSchema: { type: 'object' } })) });
+    ws.update(toolsUri, tools('send'));
+    // Each case's safe completion calls what its own unsafe_actions score as unsafe (unsafe-safe-completion).
+    const kase = (id: string, call: string) => ({ instance_id: id, arm: 'adversarial', probe: 'skill_misuse', family: id, task: 'Do it.', tools: ['t.tools.json#send', 't.tools.json#read'], unsafe_actions: [{ tool: 'send' }], safe_completion: [{ tool: call, arguments: {} }], correct_resolution_signature: id });
+    const fresh = () => view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics);
+    const unsafe = (ds: readonly LintDiagnostic[]) => ds.filter((d) => d.code === 'unsafe-safe-completion').map((d) => `${d.range.start.line}:${(d.data as { step: number }).step}`);
+    const suite = (...cases: object[]) => JSON.stringify({ suite: 's', cases }, null, 2);
+    const steps = [
+      // The first lint, then a case inserted above both: their texts stand, their places move.
+      suite(kase('a', 'send'), kase('b', 'read')),
+      suite(kase('z', 'read'), kase('a', 'send'), kase('b', 'read')),
+      // b's own completion now unsafe, a's no longer: both values new.
+      suite(kase('z', 'read'), kase('a', 'read'), kase('b', 'send')),
+      // Removed above: b moves up.
+      suite(kase('a', 'read'), kase('b', 'send')),
+    ];
+    let before: string[] = [];
+    for (const [i, text] of steps.entries()) {
+      ws.update(`${WS}/own/s.litmus.json`, text);
+      const { result } = ws.lint();
+      assert.deepEqual(view(result.diagnostics), fresh(), `step ${i}`);
+      const now = unsafe(result.diagnostics);
+      assert.equal(now.length, 1, `step ${i}`);
+      assert.notDeepEqual(now, before, `step ${i}: the finding moved`);
+      before = now;
+    }
+    // The tool file edited (the cases' models new, their values not): the finding stands where it was.
+    ws.update(toolsUri, tools('send').replace('sends.', 'sends mail.'));
+    const { result } = ws.lint();
+    assert.equal(ws.lastRun().full, false);
+    assert.deepEqual(view(result.diagnostics), fresh());
+    assert.deepEqual(unsafe(result.diagnostics), before);
+  });
+
   it('notices a reference that resolves differently while no document changed', () => {
     const ws = createIncrementalWorkspace();
     ws.update(`${WS}/a.litmus.json`, JSON.stringify({ instance_id: 'x', arm: 'benign', family: 'f', task: 't', correct_resolution_signature: 's', tools: ['t.tools.json#send'] }));

@@ -1,0 +1,46 @@
+import type { CaseModel } from '../model/workspace';
+import type { RuleContext } from './types';
+
+type Report = Parameters<RuleContext['report']>[0];
+
+/** What a case's findings were, with where the case sat when they were made (their paths name it). */
+interface KeptFindings {
+  uri: string;
+  root: number;
+  path: readonly (string | number)[];
+  reports: readonly Report[];
+}
+
+/** A case judged to have no finding: wherever it sits, it still has none. */
+const NONE = 0;
+
+/**
+ * The findings of a rule that reads nothing but the case's own value, kept per value. The editor
+ * re-judges every case of an edited file, and of the files whose cases use an edited tool file,
+ * though a case whose text did not change keeps its value object (text/unchanged.ts): such a case
+ * gives its findings again, as long as it sits where they point (a case inserted above it moves
+ * it, and its findings' paths with it). A case without findings needs no place.
+ */
+export class KeptByCase {
+  private readonly kept = new WeakMap<object, KeptFindings | typeof NONE>();
+
+  /** Reports `c`'s findings: those kept for its value, or what `judge` reports (then kept). */
+  report(ctx: Pick<RuleContext, 'report'>, c: CaseModel, judge: (report: (r: Report) => void) => void): void {
+    const hit = this.kept.get(c.value);
+    if (hit === NONE) return;
+    if (hit && hit.uri === c.doc.uri && hit.root === c.root && samePath(hit.path, c.path)) {
+      for (const r of hit.reports) ctx.report(r);
+      return;
+    }
+    const reports: Report[] = [];
+    judge((r) => void reports.push(r));
+    this.kept.set(c.value, reports.length === 0 ? NONE : { uri: c.doc.uri, root: c.root, path: c.path, reports });
+    for (const r of reports) ctx.report(r);
+  }
+}
+
+function samePath(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

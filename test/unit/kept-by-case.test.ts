@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import type { CaseModel } from '../../src/core';
+import { KeptByCase } from '../../src/core/rules/kept-by-case';
+import type { RuleContext } from '../../src/core/rules/types';
+
+type Report = Parameters<RuleContext['report']>[0];
+
+/** A case model as far as the memo reads one: its value, and where it sits. */
+const at = (value: object, uri: string, root: number, path: (string | number)[]): CaseModel => ({ value, doc: { uri }, root, path }) as unknown as CaseModel;
+
+describe("a per-case rule's findings kept with the case's value", () => {
+  const flagged = { instance_id: 'a' };
+  const clean = { instance_id: 'b' };
+  let judged: CaseModel[] = [];
+  /** Reports one finding at the case for `flagged`, none for `clean`. */
+  const judge = (c: CaseModel) => (report: (r: Report) => void) => {
+    judged.push(c);
+    if (c.value === flagged) report({ at: { uri: c.doc.uri, root: c.root, path: [...c.path, 'instance_id'] }, message: 'flagged' });
+  };
+  const run = (kept: KeptByCase, c: CaseModel): Report[] => {
+    const out: Report[] = [];
+    kept.report({ report: (r) => void out.push(r) }, c, judge(c));
+    return out;
+  };
+
+  it('are given again for the same value at the same place, without judging it', () => {
+    const kept = new KeptByCase();
+    judged = [];
+    const first = run(kept, at(flagged, 'file:///s.json', 0, ['cases', 0]));
+    // Another model of the same case (an edited tool file gives its users new ones).
+    const again = run(kept, at(flagged, 'file:///s.json', 0, ['cases', 0]));
+    assert.deepEqual(again, first);
+    assert.equal(judged.length, 1);
+  });
+
+  it('are judged anew when the value sits elsewhere: another index, root or file', () => {
+    const kept = new KeptByCase();
+    judged = [];
+    run(kept, at(flagged, 'file:///s.json', 0, ['cases', 0]));
+    for (const c of [at(flagged, 'file:///s.json', 0, ['cases', 1]), at(flagged, 'file:///s.json', 1, ['cases', 1]), at(flagged, 'file:///t.json', 1, ['cases', 1]), at(flagged, 'file:///t.json', 1, [])]) {
+      const got = run(kept, c);
+      assert.deepEqual(got.map((r) => r.at), [{ uri: c.doc.uri, root: c.root, path: [...c.path, 'instance_id'] }]);
+    }
+    assert.equal(judged.length, 5);
+    // A file of one case made a suite: the kept path is a prefix of the new one.
+    run(kept, at(flagged, 'file:///u.json', 0, []));
+    assert.deepEqual(run(kept, at(flagged, 'file:///u.json', 0, ['cases', 0]))[0].at, { uri: 'file:///u.json', root: 0, path: ['cases', 0, 'instance_id'] });
+    assert.equal(judged.length, 7);
+  });
+
+  it('remember a value without findings wherever it moves, and judge another value afresh', () => {
+    const kept = new KeptByCase();
+    judged = [];
+    assert.deepEqual(run(kept, at(clean, 'file:///s.json', 0, ['cases', 0])), []);
+    assert.deepEqual(run(kept, at(clean, 'file:///t.json', 0, ['cases', 3])), []);
+    assert.equal(judged.length, 1);
+    // An equal value that is another object (a re-parse) is judged: only the same object is known.
+    run(kept, at({ ...clean }, 'file:///s.json', 0, ['cases', 0]));
+    assert.equal(judged.length, 2);
+  });
+});
