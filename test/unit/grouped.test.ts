@@ -45,6 +45,9 @@ function fake(r: Rng, uri: string): CaseModel {
 /** A new list for a document: most models kept, in order; some replaced, some added, some dropped, now and then all new or two swapped. */
 function change(r: Rng, uri: string, before: readonly CaseModel[]): CaseModel[] {
   if (r.chance(0.1)) return Array.from({ length: r.int(6) }, () => fake(r, uri));
+  // As many cases, new models here and there (an edited tool file's users): often with the keys
+  // they had, so that only their entries change, sometimes with other keys.
+  if (r.chance(0.35)) return before.map((c) => (r.chance(0.6) ? c : asCase({ doc: { uri }, keys: r.chance(0.7) ? [...keysOf(c)] : keysOf(fake(r, uri)) })));
   const after: CaseModel[] = [];
   for (const c of before) {
     const roll = r.int(10);
@@ -70,7 +73,7 @@ describe('regroup', () => {
     for (let seed = 1; seed <= 400; seed++) {
       const r = rng(seed);
       const uris = Array.from({ length: 1 + r.int(4) }, (_, i) => `file:///ws/s${i}.litmus.json`);
-      let byDoc = new Map(uris.map((uri) => [uri, Array.from({ length: r.int(8) }, () => fake(r, uri))]));
+      let byDoc = new Map(uris.map((uri) => [uri, Array.from({ length: r.int(r.chance(0.3) ? 30 : 8) }, () => fake(r, uri))]));
       const all = () => [...byDoc.values()].flat();
       let map = scratch(all());
       const rank = (uri: string) => uris.indexOf(uri);
@@ -103,5 +106,31 @@ describe('regroup', () => {
     // Both answers of the key order were taken, and most changes kept models.
     assert.ok(reordered > 100, `only ${reordered} reorderings`);
     assert.ok(kept > 500, `only ${kept} changes keeping models`);
+  });
+
+  it('reads only the new models and the ones they replace when a file keeps its number of cases', () => {
+    const uri = 'file:///ws/s.litmus.json';
+    const before = Array.from({ length: 500 }, (_, i) => asCase({ doc: { uri }, keys: [KEYS[i % KEYS.length], `id${i}`] }));
+    // Two models new, far apart, with the keys they had (an edited tool file's users).
+    const after = before.map((c, i) => (i === 10 || i === 480 ? asCase({ doc: { uri }, keys: [...keysOf(c)] }) : c));
+    let read = 0;
+    const counting: Grouping<string, Entry> = {
+      keys: (c, visit) => {
+        read++;
+        GROUPING.keys(c, visit);
+      },
+      entries: (c, add) => {
+        read++;
+        GROUPING.entries(c, add);
+      },
+      caseOf: GROUPING.caseOf,
+    };
+    const map = scratch(before);
+    const got = regroup(map, counting, new Map([[uri, { before, after }]]), () => 0, after);
+    const want = scratch(after);
+    assert.deepEqual([...got.keys()], [...want.keys()]);
+    for (const [k, list] of want) assert.ok(got.get(k)!.every((e, i) => e.c === list[i].c && e.n === list[i].n), k);
+    // Each of the four models read twice at most (its keys, its entries; the key order check reads them again).
+    assert.ok(read <= 16, `${read} models read`);
   });
 });

@@ -1,5 +1,4 @@
 import type { CaseModel } from './case';
-import { pushTo } from '../text/multimap';
 
 /**
  * How one of the index's grouped maps (cases by id, by family, tool users by tool) takes its
@@ -40,6 +39,35 @@ function stretchOf({ before, after }: DocCases): Stretch {
 }
 
 /**
+ * The stretches a change replaced, in order. A document that keeps its number of cases, some of
+ * them new models here and there (an edited tool file gives new models to its users, wherever they
+ * sit in the file), has one stretch per run of new models; any other change has one stretch. A
+ * single stretch from the first new model to the last spanned most of a 500-case file, and every
+ * case in it was regrouped.
+ */
+function stretchesOf(doc: DocCases): Stretch[] {
+  const whole = stretchOf(doc);
+  const { before, after } = doc;
+  if (before.length !== after.length || whole.afterEnd - whole.from < 2) return [whole];
+  const out: Stretch[] = [];
+  for (let i = whole.from; i < whole.afterEnd; i++) {
+    if (before[i] === after[i]) continue;
+    let j = i + 1;
+    while (j < whole.afterEnd && before[j] !== after[j]) j++;
+    out.push({ from: i, beforeEnd: j, afterEnd: j });
+    i = j;
+  }
+  return out;
+}
+
+/** What a change brings one key in one document: the stretches it is in (before or after), and its new entries with their cases' places. */
+interface KeyChange<V> {
+  stretches: number[];
+  values: V[];
+  places: number[];
+}
+
+/**
  * Updates a grouped map after some documents' cases changed, so that it equals a from-scratch build:
  * lists in case order and keys in first-entry order, since rules report in the order they iterate
  * (and suggest names in that order). Only the keys of the cases a change replaced get new lists;
@@ -57,51 +85,67 @@ export function regroup<K, V>(
   rank: (uri: string) => number,
   cases: readonly CaseModel[],
 ): Map<K, V[]> {
-  const stretches = new Map<string, Stretch>();
-  const touched = new Set<K>();
-  const fresh = new Map<K, Map<string, V[]>>();
+  const stretches = new Map<string, Stretch[]>();
+  const byKey = new Map<K, Map<string, KeyChange<V>>>();
+  const changeOf = (k: K, uri: string, si: number): KeyChange<V> => {
+    let byUri = byKey.get(k);
+    if (!byUri) byKey.set(k, (byUri = new Map()));
+    let change = byUri.get(uri);
+    if (!change) byUri.set(uri, (change = { stretches: [], values: [], places: [] }));
+    // Stretches are visited in order: the last one noted is the only one it can repeat.
+    if (change.stretches[change.stretches.length - 1] !== si) change.stretches.push(si);
+    return change;
+  };
   for (const [uri, doc] of changed) {
-    const s = stretchOf(doc);
-    stretches.set(uri, s);
-    for (let i = s.from; i < s.beforeEnd; i++) grouping.keys(doc.before[i], (k) => touched.add(k));
-    for (let i = s.from; i < s.afterEnd; i++) {
-      grouping.entries(doc.after[i], (k, v) => {
-        touched.add(k);
-        let byUri = fresh.get(k);
-        if (!byUri) fresh.set(k, (byUri = new Map()));
-        pushTo(byUri, uri, v);
-      });
-    }
+    const list = stretchesOf(doc);
+    stretches.set(uri, list);
+    list.forEach((s, si) => {
+      for (let i = s.from; i < s.beforeEnd; i++) grouping.keys(doc.before[i], (k) => void changeOf(k, uri, si));
+      for (let i = s.from; i < s.afterEnd; i++) {
+        grouping.entries(doc.after[i], (k, v) => {
+          const change = changeOf(k, uri, si);
+          change.values.push(v);
+          change.places.push(i);
+        });
+      }
+    });
   }
 
   // The changed documents in workspace order.
-  const order = [...changed.keys()].map((uri) => ({ uri, rank: rank(uri), stretch: stretches.get(uri)!, before: changed.get(uri)!.before })).sort((a, b) => a.rank - b.rank);
+  const order = [...changed.keys()].map((uri) => ({ uri, rank: rank(uri), stretches: stretches.get(uri)!, before: changed.get(uri)!.before })).sort((a, b) => a.rank - b.rank);
   const was = new Map<K, V[] | undefined>();
   let keysMoved = false;
-  for (const k of touched) {
+  for (const [k, byUri] of byKey) {
     const held = map.get(k);
     const previous = held ?? [];
     was.set(k, held);
-    const mineByUri = fresh.get(k);
     // A list is runs of entries per document, in document order: each changed document's run is
-    // found by binary search on the rank, and within it the entries of the replaced stretch by
+    // found by binary search on the rank, and within it the entries of each replaced stretch by
     // binary search on the case's place; they give way to the stretch's new entries, the rest is
     // copied in slices. A walk over every entry cost milliseconds an edit for a tool that
     // thousands of cases use, and a walk over every case of the file for a file of thousands.
     const parts: V[][] = [];
     let from = 0;
-    for (const { uri, rank: r, stretch, before } of order) {
+    for (const { uri, rank: r, stretches: list, before } of order) {
+      // A document whose stretches hold no entry of the key, before or after, leaves its run as it was.
+      const change = byUri.get(uri);
+      if (!change) continue;
       // A key new to the workspace has no runs to cut (a renamed tool, a new id).
-      if (previous.length) {
-        const start = firstAtRank(previous, from, previous.length, r, grouping, rank);
-        const end = firstAtRank(previous, start, previous.length, r + 1, grouping, rank);
-        const head = stretch.from === 0 ? start : firstAtPlace(previous, start, end, stretch.from, before, grouping);
-        const tail = stretch.beforeEnd === before.length ? end : firstAtPlace(previous, head, end, stretch.beforeEnd, before, grouping);
-        if (head > from) parts.push(previous.slice(from, head));
-        from = tail;
+      const start = previous.length ? firstAtRank(previous, from, previous.length, r, grouping, rank) : 0;
+      const end = previous.length ? firstAtRank(previous, start, previous.length, r + 1, grouping, rank) : 0;
+      let next = 0;
+      for (const si of change.stretches) {
+        const s = list[si];
+        if (previous.length) {
+          const head = s.from === 0 ? start : firstAtPlace(previous, Math.max(from, start), end, s.from, before, grouping);
+          const tail = s.beforeEnd === before.length ? end : firstAtPlace(previous, head, end, s.beforeEnd, before, grouping);
+          if (head > from) parts.push(previous.slice(from, head));
+          from = tail;
+        }
+        const first = next;
+        while (next < change.places.length && change.places[next] < s.afterEnd) next++;
+        if (next > first) parts.push(first === 0 && next === change.values.length ? change.values : change.values.slice(first, next));
       }
-      const mine = mineByUri?.get(uri);
-      if (mine) parts.push(mine);
     }
     if (from < previous.length) parts.push(from === 0 ? previous : previous.slice(from));
     const list = parts.length === 1 ? parts[0] : ([] as V[]).concat(...parts);
@@ -155,9 +199,9 @@ function placeIn(before: readonly CaseModel[], c: CaseModel): number {
 /**
  * Whether the key order can differ from before (`was`: the touched keys' lists before; every one
  * of them has entries before and after, or the caller already knows the order moved). Keys are
- * ordered by where their first entry sits, and only a document's replaced stretch gains or loses
- * entries: the order stands while, in each changed document, the keys whose first entry lies in
- * its stretch are the same keys in the same order before and after. (A key whose first entry is a
+ * ordered by where their first entry sits, and only a document's replaced stretches gain or lose
+ * entries: the order stands while, in each replaced stretch, the keys whose first entry lies in it
+ * are the same keys in the same order before and after. (A key whose first entry is a
  * case no change replaced still has it there: anything earlier would be a new entry, from a
  * stretch, and put the key in that stretch's list after but not before.)
  */
@@ -166,7 +210,7 @@ function firstsMoved<K, V>(
   now: ReadonlyMap<K, V[]>,
   grouping: Grouping<K, V>,
   changed: ReadonlyMap<string, DocCases>,
-  stretches: ReadonlyMap<string, Stretch>,
+  stretches: ReadonlyMap<string, readonly Stretch[]>,
 ): boolean {
   const firstCase = (list: V[] | undefined) => (list?.length ? grouping.caseOf(list[0]) : undefined);
   const firsts = (cases: readonly CaseModel[], from: number, to: number, listOf: (k: K) => V[] | undefined): K[] => {
@@ -183,10 +227,13 @@ function firstsMoved<K, V>(
     return out;
   };
   for (const [uri, { before, after }] of changed) {
-    const s = stretches.get(uri)!;
-    const a = firsts(before, s.from, s.beforeEnd, (k) => was.get(k));
-    const b = firsts(after, s.from, s.afterEnd, (k) => now.get(k));
-    if (a.length !== b.length || a.some((k, i) => k !== b[i])) return true;
+    // Stretch by stretch: a key whose first entry moved from one stretch to a later one may now
+    // come after a key whose first entry lies between them.
+    for (const s of stretches.get(uri)!) {
+      const a = firsts(before, s.from, s.beforeEnd, (k) => was.get(k));
+      const b = firsts(after, s.from, s.afterEnd, (k) => now.get(k));
+      if (a.length !== b.length || a.some((k, i) => k !== b[i])) return true;
+    }
   }
   return false;
 }
