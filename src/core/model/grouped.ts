@@ -97,9 +97,9 @@ export function regroup<K, V>(
     return change;
   };
   for (const [uri, doc] of changed) {
-    const list = stretchesOf(doc);
-    stretches.set(uri, list);
-    list.forEach((s, si) => {
+    const replaced = stretchesOf(doc);
+    stretches.set(uri, replaced);
+    replaced.forEach((s, si) => {
       for (let i = s.from; i < s.beforeEnd; i++) grouping.keys(doc.before[i], (k) => void changeOf(k, uri, si));
       for (let i = s.from; i < s.afterEnd; i++) {
         grouping.entries(doc.after[i], (k, v) => {
@@ -126,7 +126,7 @@ export function regroup<K, V>(
     // thousands of cases use, and a walk over every case of the file for a file of thousands.
     const parts: V[][] = [];
     let from = 0;
-    for (const { uri, rank: r, stretches: list, before } of order) {
+    for (const { uri, rank: r, stretches: replaced, before } of order) {
       // A document whose stretches hold no entry of the key, before or after, leaves its run as it was.
       const change = byUri.get(uri);
       if (!change) continue;
@@ -135,7 +135,7 @@ export function regroup<K, V>(
       const end = previous.length ? firstAtRank(previous, start, previous.length, r + 1, grouping, rank) : 0;
       let next = 0;
       for (const si of change.stretches) {
-        const s = list[si];
+        const s = replaced[si];
         if (previous.length) {
           const head = s.from === 0 ? start : firstAtPlace(previous, Math.max(from, start), end, s.from, before, grouping);
           const tail = s.beforeEnd === before.length ? end : firstAtPlace(previous, head, end, s.beforeEnd, before, grouping);
