@@ -31,7 +31,7 @@ export class StrictLocator {
   private readonly elements = new Map<number, number[]>();
   /** Properties read so far, per object (by the offset of its `{`). */
   private readonly objects = new Map<number, ObjectScan>();
-  /** Ends of the values `pathAt` passed, by their starts; made only when it is asked. */
+  /** Ends of the containers `pathAt` asked about, by their starts; made only when it is asked. */
   private ends: Map<number, number> | undefined;
 
   /** `text` holds strict JSON (no duplicate keys) between `start` and `end`, blanks aside. */
