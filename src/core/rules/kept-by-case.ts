@@ -1,7 +1,6 @@
 import type { CaseModel } from '../model/workspace';
-import type { RuleContext } from './types';
-
-type Report = Parameters<RuleContext['report']>[0];
+import { sameItems } from '../text/multimap';
+import type { Report, RuleContext } from './types';
 
 /** What a case's findings were, with where the case sat when they were made (their paths name it). */
 interface KeptFindings {
@@ -28,7 +27,7 @@ export class KeptByCase {
   report(ctx: Pick<RuleContext, 'report'>, c: CaseModel, judge: (report: (r: Report) => void) => void): void {
     const hit = this.kept.get(c.value);
     if (hit === NONE) return;
-    if (hit && hit.uri === c.doc.uri && hit.root === c.root && samePath(hit.path, c.path)) {
+    if (hit && hit.uri === c.doc.uri && hit.root === c.root && sameItems(hit.path, c.path)) {
       for (const r of hit.reports) ctx.report(r);
       return;
     }
@@ -37,10 +36,4 @@ export class KeptByCase {
     this.kept.set(c.value, reports.length === 0 ? NONE : { uri: c.doc.uri, root: c.root, path: c.path, reports });
     for (const r of reports) ctx.report(r);
   }
-}
-
-function samePath(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -3,7 +3,7 @@ import { code } from '../text/escape';
 import type { Location } from '../text/location';
 import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
 import { caseFact, caseField, caseName as name } from './case-fields';
-import type { Rule, RuleContext, RuleMeta } from './types';
+import type { Report, Rule, RuleContext, RuleMeta } from './types';
 import { patternMatcher, unsafeSteps } from '../trajectory/match';
 import { patternPath, type ActionPattern } from '../trajectory/patterns';
 import { scorerOf } from '../trajectory/scorer';
@@ -180,8 +180,6 @@ function checkForbiddenCompletion(ctx: RuleContext, index: WorkspaceIndex, famil
   forbiddenByFamily.set(cases[0], { cases, reports });
   for (const r of reports) ctx.report(r);
 }
-
-type Report = Parameters<RuleContext['report']>[0];
 
 /** The findings of checkForbiddenCompletion per family, under its first case's model (read-only once kept). */
 const forbiddenByFamily = new WeakMap<CaseModel, { cases: readonly CaseModel[]; reports: readonly Report[] }>();

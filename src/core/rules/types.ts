@@ -40,12 +40,15 @@ export interface Finding {
   docsUrl?: string;
 }
 
+/** What a rule hands `report`: a finding without its rule id, which the linter adds. */
+export type Report = Omit<Finding, 'rule'>;
+
 export interface RuleContext {
   index: WorkspaceIndex;
   config(uri: string): ResolvedConfig;
   /** Shares one computation between rules within a lint run. */
   memo<T>(key: string, compute: () => T): T;
-  report(finding: Omit<Finding, 'rule'>): void;
+  report(finding: Report): void;
   /** Every rule id of the linter, for rules that check names of rules (suppressions). */
   ruleIds: readonly string[];
   /**
