@@ -1,6 +1,6 @@
 import { formatPointer, normalizeUri, relativePath, type LintDiagnostic, type WorkspaceIndex } from '../core';
 import { findingAnchor } from './anchor';
-import { sha256 } from './cache';
+import { sha256 } from './hash';
 
 /**
  * A baseline (FORMAT §11): findings a team has accepted, so that only new ones are reported.

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { fileUri, isNotUtf8, kindFromName, SKIPPED_DIRS, type FileSystem, type Fix, type LintDiagnostic, type SeveritySetting, type WorkspaceIndex } from '../core';
 import type { CliIo } from './io';
 import { TOOL_VERSION } from './version';
+import { sha256 } from './hash';
 
 /** Where `--cache` keeps results unless `--cache-location` says otherwise (under the working directory). */
 export const DEFAULT_CACHE_DIR = 'node_modules/.cache/litmus-lint';
@@ -20,10 +20,6 @@ interface StoredEntry {
 interface StoredCache {
   version: number;
   entries: StoredEntry[];
-}
-
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 /**

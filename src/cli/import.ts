@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { escapeText } from '../core';
@@ -7,6 +6,7 @@ import { benchmarkReader, SourceReadFailure } from '../node/source-reader';
 import { IMPORT_MCP_USAGE_LINE, runImportMcp } from './import-mcp';
 import { walkImportArgs, type CommonImportArgs } from './import-args';
 import type { CliIo } from './io';
+import { randomHex } from './hash';
 
 export const IMPORT_USAGE = `Usage: litmus-lint import <${BENCHMARKS.join('|')}> <source> --out <dir> [options]
        ${IMPORT_MCP_USAGE_LINE}
@@ -160,7 +160,7 @@ function write(out: string, files: readonly OutputFile[], force: boolean): void 
       throw new ImportFailure(`${clashes.length} file${clashes.length === 1 ? '' : 's'} already exist in ${out} (first: ${clashes[0]}); pass --force to overwrite`);
     }
   }
-  const tmp = join(dirname(out), `.${basename(out)}.import-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const tmp = join(dirname(out), `.${basename(out)}.import-${process.pid}-${randomHex(4)}`);
   try {
     for (const f of files) {
       const target = join(tmp, ...f.path.split('/'));

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { neutraliseWorkflowCommandsInJson, type LintDiagnostic, type Severity } from '../../core';
 import { fitToBudget, outputBudget, prettySize, rankOf, sizeNotice, withinBudget } from './budget';
 import { relPath, type FormatContext, type Formatter } from './context';
+import { sha256 } from '../hash';
 
 /** GitLab Code Quality severities: info, minor, major, critical, blocker. */
 export const GITLAB_SEVERITY: Record<Severity, 'info' | 'minor' | 'major'> = { error: 'major', warning: 'minor', info: 'info', hint: 'info' };
@@ -35,7 +35,7 @@ export function gitlabIssues(diagnostics: readonly LintDiagnostic[], ctx: Format
     const basis = JSON.stringify([d.code, path, place, d.message]);
     const n = (seen.get(basis) ?? 0) + 1;
     seen.set(basis, n);
-    const fingerprint = createHash('sha256').update(n > 1 ? `${basis}#${n}` : basis).digest('hex').slice(0, 32);
+    const fingerprint = sha256(n > 1 ? `${basis}#${n}` : basis).slice(0, 32);
     return {
       description: d.message,
       check_name: d.code,

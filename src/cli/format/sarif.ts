@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { compareDiagnostics, neutraliseWorkflowCommandsInJson, normalizeUri, type LintDiagnostic, type Range } from '../../core';
 import { fitToBudget, outputBudget, rankOf, sizeNotice, withinBudget } from './budget';
 import { relPath, underCwd, type FormatContext, type Formatter } from './context';
 import { sarifLevel, sarifRules } from './sarif-rules';
+import { sha256 } from '../hash';
 
 export { sarifLevel } from './sarif-rules';
 
@@ -47,7 +47,7 @@ function fingerprints(diagnostics: readonly LintDiagnostic[], ctx: FormatContext
     const key = JSON.stringify([d.code, relPath(d.uri, root), anchor.caseId ?? null, anchor.path, anchor.line ?? null, d.message]);
     const n = (seen.get(key) ?? 0) + 1;
     seen.set(key, n);
-    return `${createHash('sha256').update(key).digest('hex').slice(0, 32)}:${n}`;
+    return `${sha256(key).slice(0, 32)}:${n}`;
   });
 }
 
