@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { CaseModel } from '../../src/core';
-import { KeptByCase } from '../../src/core/rules/kept-by-case';
+import { KeptByCase, KeptByModel } from '../../src/core/rules/kept-by-case';
 import type { RuleContext } from '../../src/core/rules/types';
 
 type Report = Parameters<RuleContext['report']>[0];
@@ -57,5 +57,34 @@ describe("a per-case rule's findings kept with the case's value", () => {
     // An equal value that is another object (a re-parse) is judged: only the same object is known.
     run(kept, at({ ...clean }, 'file:///s.json', 0, ['cases', 0]));
     assert.equal(judged.length, 2);
+  });
+});
+
+describe("a per-case rule's findings kept with the case's model and what else it read", () => {
+  const model = (id: string): CaseModel => ({ value: { instance_id: id }, doc: { uri: 'file:///s.json' }, root: 0, path: ['cases', 0] }) as unknown as CaseModel;
+  let judged = 0;
+  const run = (kept: KeptByModel, c: CaseModel, also: readonly unknown[]): Report[] => {
+    const out: Report[] = [];
+    kept.report({ report: (r) => void out.push(r) }, c, also, (report) => {
+      judged++;
+      report({ at: { uri: c.doc.uri, root: c.root, path: [...c.path, 'instance_id'] }, message: `judged ${judged}` });
+    });
+    return out;
+  };
+
+  it('are given again for the same model and the same things read, and judged anew when either is another', () => {
+    const kept = new KeptByModel();
+    judged = 0;
+    const c = model('a');
+    const labels = [{ text: '#/task' }];
+    const first = run(kept, c, [labels]);
+    assert.deepEqual(run(kept, c, [labels]), first);
+    assert.equal(judged, 1);
+    // An equal list that is another object: what it points at may have changed.
+    assert.deepEqual(run(kept, c, [[...labels]]).map((r) => r.message), ['judged 2']);
+    assert.deepEqual(run(kept, c, [labels, undefined]).map((r) => r.message), ['judged 3']);
+    // Another model of the same case (a tool it uses changed): judged again.
+    assert.deepEqual(run(kept, model('a'), [labels]).map((r) => r.message), ['judged 4']);
+    assert.equal(judged, 4);
   });
 });

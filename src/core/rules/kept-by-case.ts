@@ -37,3 +37,34 @@ export class KeptByCase {
     for (const r of reports) ctx.report(r);
   }
 }
+
+/** What a case's findings were, with what they read besides the case's model. */
+interface KeptForModel {
+  also: readonly unknown[];
+  reports: readonly Report[];
+}
+
+/**
+ * The findings of a rule that reads a case's model — its value and place, the tool models its
+ * references resolve to, its environment — and nothing else but what `also` names (the labels it
+ * read, say), kept per model. The index hands a case the same model while all of that resolves as
+ * before (model/workspace.ts, `modelsOf`): an edit of a tool file re-judges only the cases whose
+ * tools it changed, not every case of every file that uses the file. `also` is compared item by
+ * item, by identity: pass objects that are new whenever what the rule read of them changed.
+ */
+export class KeptByModel {
+  private readonly kept = new WeakMap<CaseModel, KeptForModel>();
+
+  /** Reports `c`'s findings: those kept for its model and `also`, or what `judge` reports (then kept). */
+  report(ctx: Pick<RuleContext, 'report'>, c: CaseModel, also: readonly unknown[], judge: (report: (r: Report) => void) => void): void {
+    const hit = this.kept.get(c);
+    if (hit && sameItems(hit.also, also)) {
+      for (const r of hit.reports) ctx.report(r);
+      return;
+    }
+    const reports: Report[] = [];
+    judge((r) => void reports.push(r));
+    this.kept.set(c, { also, reports });
+    for (const r of reports) ctx.report(r);
+  }
+}

@@ -1,6 +1,6 @@
 import { injectionAnalysis } from '../injection/analysis';
 import { anchorsIn, delegationIn } from '../injection/delegation';
-import { caseLabels } from '../injection/labels';
+import { caseLabels, type Label } from '../injection/labels';
 import { overridesOf, replacedByOverrides } from '../model/environment';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import { code, quote } from '../text/escape';
@@ -32,18 +32,31 @@ interface DataPayload {
   path: JsonPath;
 }
 
+/**
+ * The labels found in a case's task, by the list `caseLabels` gave (a list per case, the same one
+ * while the documents its labels point into stay the same): reading each label's pointer again on
+ * every edit of a tool file the case uses was most of this rule's time in the editor.
+ */
+const inTaskByLabels = new WeakMap<readonly Label[], { path: JsonPath; text: string }[]>();
+
 /** The case's labels that point into its own `task` (`#/task`, or the case's own file and path spelled out). */
 function taskLabels(index: WorkspaceIndex, c: CaseModel): { path: JsonPath; text: string }[] {
   // A case with no label at all (most) has none in its task.
   if (c.value.injection_field === undefined) return [];
-  return caseLabels(index, c).filter((l) => {
-    if (l.text.startsWith('#')) {
-      const tokens = parsePointer(l.text.slice(1));
-      return tokens !== undefined && tokens[0] === 'task';
-    }
-    const t = l.target;
-    return t !== undefined && t.uri === c.doc.uri && t.root === c.root && pathStartsWith(t.path, [...c.path, 'task']);
-  });
+  const labels = caseLabels(index, c);
+  let found = inTaskByLabels.get(labels);
+  if (!found) {
+    found = labels.filter((l) => {
+      if (l.text.startsWith('#')) {
+        const tokens = parsePointer(l.text.slice(1));
+        return tokens !== undefined && tokens[0] === 'task';
+      }
+      const t = l.target;
+      return t !== undefined && t.uri === c.doc.uri && t.root === c.root && pathStartsWith(t.path, [...c.path, 'task']);
+    });
+    inTaskByLabels.set(labels, found);
+  }
+  return found;
 }
 
 /** The payloads that sit in the case's data (tool outputs, its environment, its overrides): labelled there, or found there. */

@@ -5,6 +5,7 @@ import type { Location } from '../text/location';
 import { parsePointer } from '../text/pointer';
 import type { JsonPath } from '../text/types';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
+import { KeptByModel } from './kept-by-case';
 import type { Rule, RuleContext, RuleMeta } from './types';
 import { compileSchemaChecked } from '../schema/compile';
 import { plainlyAccepts } from '../schema/plain';
@@ -45,7 +46,7 @@ function errorLocation(c: CaseModel, argsPath: JsonPath, args: unknown, e: Error
   return { at: { ...base, path: [...argsPath, ...inner] }, argument: inner.join('.') };
 }
 
-function checkCase(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, steps: unknown[]): void {
+function checkCase(ctx: Pick<RuleContext, 'report'>, index: WorkspaceIndex, c: CaseModel, steps: unknown[]): void {
   // The case's tools as the scorer reads them (one map per case, shared with the other rules).
   const { resolved, unresolved } = caseTools(c);
   steps.forEach((step, i) => {
@@ -129,13 +130,17 @@ export const meta: RuleMeta = {
   description: "A safe_completion step names a tool the case does not have, or its schema rejects the step's arguments.",
 };
 
+/** A case's findings read its model alone: its `safe_completion` and the tools its references resolve to. */
+const kept = new KeptByModel();
+const NOTHING_ELSE: readonly unknown[] = [];
+
 export const unsatisfiableSafeCompletion: Rule = {
   meta,
   check(ctx) {
     const { index } = ctx;
     for (const c of index.cases) {
       const steps = c.value.safe_completion;
-      if (Array.isArray(steps)) checkCase(ctx, index, c, steps);
+      if (Array.isArray(steps)) kept.report(ctx, c, NOTHING_ELSE, (report) => checkCase({ report }, index, c, steps));
     }
   },
 };

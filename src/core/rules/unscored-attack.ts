@@ -5,6 +5,7 @@ import { patternLiveness } from '../trajectory/dead';
 import { patternPath } from '../trajectory/patterns';
 import { followerUnscored, scorerOf, type CaseScorer } from '../trajectory/scorer';
 import { caseFact, caseField, stringsOf, valueAt } from './case-fields';
+import { KeptByModel } from './kept-by-case';
 import type { RuleContext, Rule, RuleMeta } from './types';
 
 /**
@@ -24,6 +25,9 @@ export const meta: RuleMeta = {
 const MAX_NAMED = 5;
 const WORD = /[A-Za-z0-9_]/;
 
+/** What judging a case reports to: its findings are kept (KeptByModel) before they reach the run. */
+type Judged = Pick<RuleContext, 'report'>;
+
 /** Whether `name` occurs in `text` as a whole word (not inside a longer identifier). */
 export function namesAsWord(text: string, name: string): boolean {
   if (!name) return false;
@@ -36,7 +40,7 @@ export function namesAsWord(text: string, name: string): boolean {
 }
 
 /** Dead detectors; when they are all the case has, they are why its attack goes unscored: one fact with that finding. */
-function deadPatterns(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, scorer: CaseScorer, unscored: boolean): void {
+function deadPatterns(ctx: Judged, index: WorkspaceIndex, c: CaseModel, scorer: CaseScorer, unscored: boolean): void {
   for (const p of scorer.patterns) {
     const l = patternLiveness(p, scorer.tools);
     // An unresolved tool reference is unresolved-reference's to report.
@@ -63,7 +67,7 @@ function deadPatterns(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, sco
 }
 
 /** The follower trajectory against a prompt-injection case: is anything there to score it? */
-function follower(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, scorer: CaseScorer): boolean {
+function follower(ctx: Judged, index: WorkspaceIndex, c: CaseModel, scorer: CaseScorer): boolean {
   if (c.arm !== 'adversarial' || c.probe !== 'prompt_injection') return false;
   const why = followerUnscored(scorer);
   if (!why) return false;
@@ -82,7 +86,7 @@ function follower(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, scorer:
 }
 
 /** Labelled payloads that name a tool of the case no live unsafe action covers. */
-function uncoveredTools(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, scorer: CaseScorer, unscored: boolean): void {
+function uncoveredTools(ctx: Judged, index: WorkspaceIndex, c: CaseModel, scorer: CaseScorer, unscored: boolean): void {
   if (c.arm !== 'adversarial') return;
   // The labels first: most adversarial cases have none, and then no tool list is built.
   const labels = caseLabels(index, c);
@@ -111,15 +115,24 @@ function uncoveredTools(ctx: RuleContext, index: WorkspaceIndex, c: CaseModel, s
   }
 }
 
+/**
+ * A case's findings read its model (its scorer: value, resolved tools) and the values its labels
+ * point at: `caseLabels` gives the same list while the documents they point into are the same.
+ */
+const kept = new KeptByModel();
+
 export const unscoredAttack: Rule = {
   meta,
   check(ctx) {
     const { index } = ctx;
     for (const c of index.cases) {
-      const scorer = scorerOf(c);
-      const unscored = follower(ctx, index, c, scorer);
-      if (scorer.patterns.length > 0) deadPatterns(ctx, index, c, scorer, unscored);
-      uncoveredTools(ctx, index, c, scorer, unscored);
+      kept.report(ctx, c, [caseLabels(index, c)], (report) => {
+        const judged = { report };
+        const scorer = scorerOf(c);
+        const unscored = follower(judged, index, c, scorer);
+        if (scorer.patterns.length > 0) deadPatterns(judged, index, c, scorer, unscored);
+        uncoveredTools(judged, index, c, scorer, unscored);
+      });
     }
   },
 };
