@@ -4,7 +4,8 @@ import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
 import { caseLabels, coverIndex, type Label } from './labels';
 import { scanTool, type PayloadHit } from './scan';
 import { sharedVerdicts, type VerdictCache } from './verdicts';
-import { pushTo } from '../text/multimap';
+import { pushTo, sameItems } from '../text/multimap';
+import type { JsonPath } from '../text/types';
 import { replacedByOverrides, overridesOf, type EnvironmentFile } from '../model/environment';
 import { normalizeUri } from '../model/uri';
 import { environmentAffinity, sameTools, scanCaseSurfaces, scanEnvironmentFile, type SurfaceHit } from './surfaces';
@@ -189,8 +190,13 @@ export function analyseInjection(index: WorkspaceIndex, surfacesOf?: (uri: strin
   for (const c of index.cases) for (const l of caseLabels(index, c)) labels.push(l);
   const labelsOf = new Map<AnyHit, Label[]>();
   if (labels.some((l) => l.target)) {
-    const covered = coverIndex<AnyHit>([...hits, ...surfaceHits]);
-    for (const label of labels) if (label.target) for (const hit of covered(label.target)) pushTo(labelsOf, hit, label);
+    const inTools = coverIndex<AnyHit>(hits);
+    const inSurfaces = surfaceCover(surfaceHits);
+    for (const label of labels) {
+      if (!label.target) continue;
+      for (const hit of inTools(label.target)) pushTo(labelsOf, hit, label);
+      for (const hit of inSurfaces(label.target)) pushTo(labelsOf, hit, label);
+    }
   }
 
   return {
@@ -206,6 +212,21 @@ export function analyseInjection(index: WorkspaceIndex, surfacesOf?: (uri: strin
     envCaseHits,
     holdersOf,
   };
+}
+
+/**
+ * The last data-surface hits' cover index. A case's surface hits are the same objects while its scan
+ * stands (surfaces.ts), so an edit that changes no case's surfaces (a tool file edited) finds the
+ * same list: an InjecAgent suite of two thousand labelled tool outputs spent a tenth of such an
+ * edit filing them again, path step by path step.
+ */
+let lastSurfaceCover: { hits: readonly SurfaceHit[]; covered: (target: { uri: string; root: number; path: JsonPath }) => readonly SurfaceHit[] } | undefined;
+
+function surfaceCover(hits: readonly SurfaceHit[]): (target: { uri: string; root: number; path: JsonPath }) => readonly SurfaceHit[] {
+  if (lastSurfaceCover && sameItems(lastSurfaceCover.hits, hits)) return lastSurfaceCover.covered;
+  const covered = coverIndex(hits);
+  lastSurfaceCover = { hits, covered };
+  return covered;
 }
 
 /** The shared analysis of this lint run (`given`: one the caller made, kept as the run's). */

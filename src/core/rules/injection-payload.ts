@@ -7,8 +7,11 @@ import type { PayloadHit } from '../injection/scan';
 import { surfaceName, type SurfaceHit } from '../injection/surfaces';
 import type { InjectionAnalysis } from '../injection/analysis';
 import type { CaseModel } from '../model/workspace';
+import type { SuiteDocument } from '../model/document';
+import type { Label } from '../injection/labels';
+import { sameItems } from '../text/multimap';
 import type { FixSpec } from '../text/fix';
-import type { Rule, RuleMeta } from './types';
+import type { Report, Rule, RuleMeta } from './types';
 
 function describe(hit: PayloadHit | SurfaceHit): string {
   const top = hit.verdict.signals[0];
@@ -32,14 +35,43 @@ export const meta: RuleMeta = {
   description: 'A payload on any payload surface (tool schemas, tool outputs, environments, hidden text in a task) that no injection_field labels.',
 };
 
+/**
+ * A data-surface payload's finding, kept with what it was made from. A case's surface hits are the
+ * same objects while the case's scan stands (surfaces.ts), and so are its labels (labels.ts): an edit
+ * elsewhere (a tool file the case uses) re-reported every labelled payload of every case around it,
+ * thousands in an InjecAgent suite, each with its message and data built again. A label fix is made
+ * on its case's document as it was: a new version of that document makes the finding anew.
+ */
+interface KeptSurfaceFinding {
+  labels: readonly Label[];
+  holders: readonly CaseModel[];
+  /** The case the fix labels, and its document when the fix was made. */
+  fixed?: { case: CaseModel; doc: SuiteDocument };
+  report: Report;
+}
+
+const surfaceReports = new WeakMap<SurfaceHit, KeptSurfaceFinding>();
+const NO_LABELS: readonly Label[] = [];
+
+function keptFor(hit: SurfaceHit, labels: readonly Label[], holders: readonly CaseModel[]): Report | undefined {
+  const kept = surfaceReports.get(hit);
+  if (!kept || !sameItems(kept.labels, labels) || !sameItems(kept.holders, holders)) return undefined;
+  return !kept.fixed || kept.fixed.case.doc === kept.fixed.doc ? kept.report : undefined;
+}
+
 /** Data-surface payloads (FORMAT §3a), where they stand: environment file, inline environment, override value, tool output, task. */
-function surfaceFindings(analysis: InjectionAnalysis, report: Parameters<Rule['check']>[0]['report'], kept: (uri: string) => boolean): void {
+function surfaceFindings(analysis: InjectionAnalysis, report: (r: Report) => void, kept: (uri: string) => boolean): void {
   for (const hit of analysis.surfaceHits) {
     if (!kept(hit.uri)) continue;
-    const labels = analysis.labelsOf.get(hit) ?? [];
+    const labels = analysis.labelsOf.get(hit) ?? NO_LABELS;
+    const holders = analysis.holdersOf(hit);
+    const known = keptFor(hit, labels, holders);
+    if (known) {
+      report(known);
+      continue;
+    }
     const decoded = hit.verdict.decoded;
     const shown = quote(hit.text) + (decoded !== undefined && decoded !== hit.text ? ` (reads as ${quote(decoded, 50)})` : '');
-    const holders = analysis.holdersOf(hit);
     const data: Record<string, unknown> = {
       pointer: formatPointer(hit.path),
       surface: hit.surface,
@@ -48,29 +80,33 @@ function surfaceFindings(analysis: InjectionAnalysis, report: Parameters<Rule['c
       ...usedByData(holders),
     };
     if (decoded !== undefined) data.decoded = decoded;
+    let r: Report;
+    let fixed: KeptSurfaceFinding['fixed'];
     if (labels.length) {
       const ids = [...new Set(labels.map((l) => l.case.id ?? '?'))];
       data.labelledBy = ids.slice(0, MAX_LISTED_CASES);
       if (ids.length > MAX_LISTED_CASES) data.labelledByCount = ids.length;
-      report({
+      r = {
         at: { uri: hit.uri, root: hit.root, path: hit.path },
         message: `labelled injection payload in ${surfaceName(hit)} (injection_field of ${ids.slice(0, 10).map((i) => code(i)).join(', ')}${ids.length > 10 ? ` and ${ids.length - 10} more` : ''}): ${shown}`,
         severity: 'hint',
         maxSeverity: 'hint',
         data,
-      });
-      continue;
+      };
+    } else {
+      const adversarial = [...new Set(holders.filter((c) => c.arm === 'adversarial'))];
+      const fix = adversarial.length === 1 ? addLabelFix(adversarial[0], locationFor(adversarial[0], hit), true) : undefined;
+      if (fix) fixed = { case: adversarial[0], doc: adversarial[0].doc };
+      r = {
+        at: { uri: hit.uri, root: hit.root, path: hit.path },
+        message: `injection payload in ${surfaceName(hit)}: ${describe(hit)}: ${shown}; remove it, or label it in ${hit.case ? `the injection_field of ${code(hit.case.id ?? '?')}` : "an adversarial case's injection_field"}`,
+        minSeverity: hit.verdict.hidden ? 'warning' : undefined,
+        fixes: fix ? [fix] : [],
+        data,
+      };
     }
-    const adversarial = [...new Set(holders.filter((c) => c.arm === 'adversarial'))];
-    const fix = adversarial.length === 1 ? addLabelFix(adversarial[0], locationFor(adversarial[0], hit), true) : undefined;
-    const fixes = fix ? [fix] : [];
-    report({
-      at: { uri: hit.uri, root: hit.root, path: hit.path },
-      message: `injection payload in ${surfaceName(hit)}: ${describe(hit)}: ${shown}; remove it, or label it in ${hit.case ? `the injection_field of ${code(hit.case.id ?? '?')}` : "an adversarial case's injection_field"}`,
-      minSeverity: hit.verdict.hidden ? 'warning' : undefined,
-      fixes,
-      data,
-    });
+    surfaceReports.set(hit, { labels, holders, fixed, report: r });
+    report(r);
   }
 }
 
@@ -106,7 +142,7 @@ export const injectionPayload: Rule = {
         data,
       });
     }
-    surfaceFindings(analysis, (f) => ctx.report(f), kept);
+    surfaceFindings(analysis, (r) => ctx.report(r), kept);
     trustedLabels(analysis, (f) => ctx.report(f), kept);
   },
 };
