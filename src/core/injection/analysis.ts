@@ -23,8 +23,8 @@ export interface InjectionAnalysis {
   /** Shared with later analyses while the tools stay the same: read it, never change it. */
   hitsByTool: ReadonlyMap<ToolModel, PayloadHit[]>;
   labels: Label[];
-  /** Labels that name each hit, on every surface. */
-  labelsOf: Map<AnyHit, Label[]>;
+  /** Labels that name each hit, on every surface. Shared with later analyses while the labels and hits stay the same: read it, never change it. */
+  labelsOf: ReadonlyMap<AnyHit, readonly Label[]>;
   usersOf(tool: ToolModel): { case: CaseModel; id?: string; arm?: Arm }[];
   /** Payloads of the data surfaces (FORMAT §3a): environment files' first, then each case's own. */
   surfaceHits: SurfaceHit[];
@@ -188,16 +188,7 @@ export function analyseInjection(index: WorkspaceIndex, surfacesOf?: (uri: strin
 
   const labels: Label[] = [];
   for (const c of index.cases) for (const l of caseLabels(index, c)) labels.push(l);
-  const labelsOf = new Map<AnyHit, Label[]>();
-  if (labels.some((l) => l.target)) {
-    const inTools = coverIndex<AnyHit>(hits);
-    const inSurfaces = surfaceCover(surfaceHits);
-    for (const label of labels) {
-      if (!label.target) continue;
-      for (const hit of inTools(label.target)) pushTo(labelsOf, hit, label);
-      for (const hit of inSurfaces(label.target)) pushTo(labelsOf, hit, label);
-    }
-  }
+  const labelsOf = labelsOfHits(labels, hits, surfaceHits);
 
   return {
     hits,
@@ -227,6 +218,32 @@ function surfaceCover(hits: readonly SurfaceHit[]): (target: { uri: string; root
   const covered = coverIndex(hits);
   lastSurfaceCover = { hits, covered };
   return covered;
+}
+
+/** The last analysis's labels of each hit, with the lists they were read from. */
+let lastLabelsOf: { labels: readonly Label[]; hits: readonly PayloadHit[]; surfaceHits: readonly SurfaceHit[]; labelsOf: Map<AnyHit, Label[]> } | undefined;
+
+/**
+ * The labels that name each hit. They follow from the lists alone, and an edit that changes no
+ * label and no hit (a tool file whose payloads stand, a case without either) finds the same lists:
+ * the last answer is given again (shared, read-only) rather than two thousand labels looked up
+ * and filed again.
+ */
+function labelsOfHits(labels: readonly Label[], hits: readonly PayloadHit[], surfaceHits: readonly SurfaceHit[]): Map<AnyHit, Label[]> {
+  const last = lastLabelsOf;
+  if (last && sameItems(last.labels, labels) && sameItems(last.hits, hits) && sameItems(last.surfaceHits, surfaceHits)) return last.labelsOf;
+  const labelsOf = new Map<AnyHit, Label[]>();
+  if (labels.some((l) => l.target)) {
+    const inTools = coverIndex<AnyHit>(hits);
+    const inSurfaces = surfaceCover(surfaceHits);
+    for (const label of labels) {
+      if (!label.target) continue;
+      for (const hit of inTools(label.target)) pushTo(labelsOf, hit, label);
+      for (const hit of inSurfaces(label.target)) pushTo(labelsOf, hit, label);
+    }
+  }
+  lastLabelsOf = { labels, hits, surfaceHits, labelsOf };
+  return labelsOf;
 }
 
 /** The shared analysis of this lint run (`given`: one the caller made, kept as the run's). */

@@ -119,12 +119,24 @@ function scoped(finding: Finding, config: ResolvedConfig): Finding {
  */
 const resolved = new WeakMap<object, Map<string, ResolvedRange>>();
 
+/**
+ * The range a location object was placed at, with the parse it was placed in. A finding kept from
+ * the last run (rules/kept-by-case.ts, the payload rule's surface findings) brings the same
+ * location object: its range is found without writing its path out as a key again.
+ */
+const placedAt = new WeakMap<Location, { parsed: object; range: ResolvedRange }>();
+
 function placed(doc: SuiteDocument, at: Location): ResolvedRange {
-  let memo = resolved.get(doc.parsed);
-  if (!memo) resolved.set(doc.parsed, (memo = new Map()));
-  const key = 'offset' in at ? `${at.offset}:${at.length}` : `${at.root}:${at.part ?? ''}:${JSON.stringify(at.path)}`;
-  let r = memo.get(key);
-  if (!r) memo.set(key, (r = resolveLocation(doc, at)));
+  const known = placedAt.get(at);
+  let r = known !== undefined && known.parsed === doc.parsed ? known.range : undefined;
+  if (!r) {
+    let memo = resolved.get(doc.parsed);
+    if (!memo) resolved.set(doc.parsed, (memo = new Map()));
+    const key = 'offset' in at ? `${at.offset}:${at.length}` : `${at.root}:${at.part ?? ''}:${JSON.stringify(at.path)}`;
+    r = memo.get(key);
+    if (!r) memo.set(key, (r = resolveLocation(doc, at)));
+    placedAt.set(at, { parsed: doc.parsed, range: r });
+  }
   // Hosts own what they are given: a copy, so no one edits the cached range.
   return { offset: r.offset, length: r.length, range: { start: { ...r.range.start }, end: { ...r.range.end } } };
 }
