@@ -19,7 +19,7 @@ describe("a per-case rule's findings kept with the case's value", () => {
   };
   const run = (kept: KeptByCase, c: CaseModel): Report[] => {
     const out: Report[] = [];
-    kept.report({ report: (r) => void out.push(r) }, c, judge(c));
+    kept.report({ report: (r) => void out.push(r), remember: true }, c, judge(c));
     return out;
   };
 
@@ -65,7 +65,7 @@ describe("a per-case rule's findings kept with the case's model and what else it
   let judged = 0;
   const run = (kept: KeptByModel, c: CaseModel, also: readonly unknown[]): Report[] => {
     const out: Report[] = [];
-    kept.report({ report: (r) => void out.push(r) }, c, also, (report) => {
+    kept.report({ report: (r) => void out.push(r), remember: true }, c, () => also, (report) => {
       judged++;
       report({ at: { uri: c.doc.uri, root: c.root, path: [...c.path, 'instance_id'] }, message: `judged ${judged}` });
     });
@@ -86,5 +86,19 @@ describe("a per-case rule's findings kept with the case's model and what else it
     // Another model of the same case (a tool it uses changed): judged again.
     assert.deepEqual(run(kept, model('a'), [labels]).map((r) => r.message), ['judged 4']);
     assert.equal(judged, 4);
+  });
+
+  it('are not kept by a run made once (the CLI)', () => {
+    const kept = new KeptByModel();
+    const once = new KeptByCase();
+    let calls = 0;
+    const c = model('a');
+    for (let i = 0; i < 2; i++) {
+      const out: Report[] = [];
+      const ctx = { report: (r: Report) => void out.push(r), remember: false };
+      kept.report(ctx, c, () => [], (report) => report({ at: { uri: 'file:///s.json', root: 0, path: [] }, message: `model ${++calls}` }));
+      once.report(ctx, c, (report) => report({ at: { uri: 'file:///s.json', root: 0, path: [] }, message: `value ${++calls}` }));
+      assert.deepEqual(out.map((r) => r.message), [`model ${2 * i + 1}`, `value ${2 * i + 2}`]);
+    }
   });
 });

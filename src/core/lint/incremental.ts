@@ -203,7 +203,7 @@ const NONE: ReadonlyMap<string, LintDiagnostic[]> = new Map();
 /** Runs one rule and places its findings by document, exactly as lintIndex does. */
 function runRuleByDoc(rule: Rule, ruleIndex: WorkspaceIndex, full: WorkspaceIndex, memo: Map<string, unknown>, keep: (uri: string) => boolean, ruleIds: readonly string[]): Map<string, LintDiagnostic[]> {
   const out = new Map<string, LintDiagnostic[]>();
-  for (const d of placeFindings(runRule(rule, ruleIndex, memo, full, ruleIds, keep), full, keep)) pushTo(out, d.uri, d);
+  for (const d of placeFindings(runRule(rule, ruleIndex, memo, full, ruleIds, keep, true), full, keep, true)) pushTo(out, d.uri, d);
   return out;
 }
 

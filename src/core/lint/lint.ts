@@ -122,12 +122,13 @@ const resolved = new WeakMap<object, Map<string, ResolvedRange>>();
 /**
  * The range a location object was placed at, with the parse it was placed in. A finding kept from
  * the last run (rules/kept-by-case.ts, the payload rule's surface findings) brings the same
- * location object: its range is found without writing its path out as a key again.
+ * location object: its range is found without writing its path out as a key again. Kept only for
+ * a host that lints again (`remember`): a run made once would only pay for it.
  */
 const placedAt = new WeakMap<Location, { parsed: object; range: ResolvedRange }>();
 
-function placed(doc: SuiteDocument, at: Location): ResolvedRange {
-  const known = placedAt.get(at);
+function placed(doc: SuiteDocument, at: Location, remember: boolean): ResolvedRange {
+  const known = remember ? placedAt.get(at) : undefined;
   let r = known !== undefined && known.parsed === doc.parsed ? known.range : undefined;
   if (!r) {
     let memo = resolved.get(doc.parsed);
@@ -135,7 +136,7 @@ function placed(doc: SuiteDocument, at: Location): ResolvedRange {
     const key = 'offset' in at ? `${at.offset}:${at.length}` : `${at.root}:${at.part ?? ''}:${JSON.stringify(at.path)}`;
     r = memo.get(key);
     if (!r) memo.set(key, (r = resolveLocation(doc, at)));
-    placedAt.set(at, { parsed: doc.parsed, range: r });
+    if (remember) placedAt.set(at, { parsed: doc.parsed, range: r });
   }
   // Hosts own what they are given: a copy, so no one edits the cached range.
   return { offset: r.offset, length: r.length, range: { start: { ...r.range.start }, end: { ...r.range.end } } };
@@ -173,13 +174,13 @@ function placedFix(index: WorkspaceIndex, f: FixSpec): Fix {
 /** The fact each placed diagnostic states (Finding.fact), read by lint/facts.ts; kept off the public shape. */
 export const factKeys = new WeakMap<LintDiagnostic, string>();
 
-export function toDiagnostic(index: WorkspaceIndex, finding: Finding, severity: Severity): LintDiagnostic | undefined {
+export function toDiagnostic(index: WorkspaceIndex, finding: Finding, severity: Severity, remember = false): LintDiagnostic | undefined {
   const doc = index.docs.get(finding.at.uri);
   if (!doc) return undefined;
-  const at = placed(doc, finding.at);
+  const at = placed(doc, finding.at, remember);
   const related = (finding.related ?? []).flatMap((r) => {
     const rdoc = index.docs.get(r.at.uri);
-    return rdoc ? [{ uri: r.at.uri, range: placed(rdoc, r.at).range, message: r.message }] : [];
+    return rdoc ? [{ uri: r.at.uri, range: placed(rdoc, r.at, remember).range, message: r.message }] : [];
   });
   const fixes: Fix[] = (finding.fixes ?? []).map((f) => placedFix(index, f));
   const d: LintDiagnostic = {
@@ -248,7 +249,7 @@ const KEEP_ALL = (): boolean => true;
  * not built in (a plugin's) carries its default severity and docs link on its findings, since the
  * registry does not know it.
  */
-export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unknown>, configIndex: WorkspaceIndex = index, ruleIds: readonly string[] = RULE_IDS, keeps: (uri: string) => boolean = KEEP_ALL): Finding[] {
+export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unknown>, configIndex: WorkspaceIndex = index, ruleIds: readonly string[] = RULE_IDS, keeps: (uri: string) => boolean = KEEP_ALL, remember = false): Finding[] {
   const findings: Finding[] = [];
   const extra = !RULES.has(rule.meta.id);
   const ctx: RuleContext = {
@@ -262,6 +263,7 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
         (f) => findings.push({ rule: rule.meta.id, ...f }),
     ruleIds,
     keeps,
+    remember,
   };
   try {
     rule.check(ctx);
@@ -287,7 +289,7 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
 }
 
 /** Places findings in their documents with their configured severities, in the order found. */
-export function placeFindings(findings: readonly Finding[], index: WorkspaceIndex, keep?: (uri: string) => boolean): LintDiagnostic[] {
+export function placeFindings(findings: readonly Finding[], index: WorkspaceIndex, keep?: (uri: string) => boolean, remember = false): LintDiagnostic[] {
   const diagnostics: LintDiagnostic[] = [];
   // By place and rule, then message: a message quotes a payload, and hashing each whole cost more
   // than placing the finding. Only a place and rule met twice keeps a set of its messages.
@@ -297,7 +299,7 @@ export function placeFindings(findings: readonly Finding[], index: WorkspaceInde
     const config = index.configFor(f.at.uri);
     const severity = effectiveSeverity(f, config);
     if (!severity) continue;
-    const d = toDiagnostic(index, scoped(f, config), severity);
+    const d = toDiagnostic(index, scoped(f, config), severity, remember);
     if (!d) continue;
     // Two paths to one value (e.g. a tool used twice) would otherwise show the same squiggle twice.
     if (!addText(seen, `${d.uri}\u0000${d.offset}\u0000${d.length}\u0000${d.code}`, d.message)) continue;

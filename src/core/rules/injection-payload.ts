@@ -40,7 +40,8 @@ export const meta: RuleMeta = {
  * same objects while the case's scan stands (surfaces.ts), and so are its labels (labels.ts): an edit
  * elsewhere (a tool file the case uses) re-reported every labelled payload of every case around it,
  * thousands in an InjecAgent suite, each with its message and data built again. A label fix is made
- * on its case's document as it was: a new version of that document makes the finding anew.
+ * on its case's document as it was: a new version of that document makes the finding anew. Kept
+ * only for a host that lints again (`RuleContext.remember`).
  */
 interface KeptSurfaceFinding {
   labels: readonly Label[];
@@ -60,12 +61,12 @@ function keptFor(hit: SurfaceHit, labels: readonly Label[], holders: readonly Ca
 }
 
 /** Data-surface payloads (FORMAT §3a), where they stand: environment file, inline environment, override value, tool output, task. */
-function surfaceFindings(analysis: InjectionAnalysis, report: (r: Report) => void, kept: (uri: string) => boolean): void {
+function surfaceFindings(analysis: InjectionAnalysis, report: (r: Report) => void, kept: (uri: string) => boolean, remember: boolean): void {
   for (const hit of analysis.surfaceHits) {
     if (!kept(hit.uri)) continue;
     const labels = analysis.labelsOf.get(hit) ?? NO_LABELS;
     const holders = analysis.holdersOf(hit);
-    const known = keptFor(hit, labels, holders);
+    const known = remember ? keptFor(hit, labels, holders) : undefined;
     if (known) {
       report(known);
       continue;
@@ -105,7 +106,7 @@ function surfaceFindings(analysis: InjectionAnalysis, report: (r: Report) => voi
         data,
       };
     }
-    surfaceReports.set(hit, { labels, holders, fixed, report: r });
+    if (remember) surfaceReports.set(hit, { labels, holders, fixed, report: r });
     report(r);
   }
 }
@@ -142,7 +143,7 @@ export const injectionPayload: Rule = {
         data,
       });
     }
-    surfaceFindings(analysis, (r) => ctx.report(r), kept);
+    surfaceFindings(analysis, (r) => ctx.report(r), kept, ctx.remember);
     trustedLabels(analysis, (f) => ctx.report(f), kept);
   },
 };

@@ -24,7 +24,9 @@ export class KeptByCase {
   private readonly kept = new WeakMap<object, KeptFindings | typeof NONE>();
 
   /** Reports `c`'s findings: those kept for its value, or what `judge` reports (then kept). */
-  report(ctx: Pick<RuleContext, 'report'>, c: CaseModel, judge: (report: (r: Report) => void) => void): void {
+  report(ctx: Pick<RuleContext, 'report' | 'remember'>, c: CaseModel, judge: (report: (r: Report) => void) => void): void {
+    // A run made once keeps nothing: it would only pay for the keeping.
+    if (!ctx.remember) return judge(ctx.report);
     const hit = this.kept.get(c.value);
     if (hit === NONE) return;
     if (hit && hit.uri === c.doc.uri && hit.root === c.root && sameItems(hit.path, c.path)) {
@@ -49,22 +51,24 @@ interface KeptForModel {
  * references resolve to, its environment — and nothing else but what `also` names (the labels it
  * read, say), kept per model. The index hands a case the same model while all of that resolves as
  * before (model/workspace.ts, `modelsOf`): an edit of a tool file re-judges only the cases whose
- * tools it changed, not every case of every file that uses the file. `also` is compared item by
- * item, by identity: pass objects that are new whenever what the rule read of them changed.
+ * tools it changed, not every case of every file that uses the file. What `also` lists is compared
+ * item by item, by identity: list objects that are new whenever what the rule read of them changed.
  */
 export class KeptByModel {
   private readonly kept = new WeakMap<CaseModel, KeptForModel>();
 
   /** Reports `c`'s findings: those kept for its model and `also`, or what `judge` reports (then kept). */
-  report(ctx: Pick<RuleContext, 'report'>, c: CaseModel, also: readonly unknown[], judge: (report: (r: Report) => void) => void): void {
+  report(ctx: Pick<RuleContext, 'report' | 'remember'>, c: CaseModel, also: () => readonly unknown[], judge: (report: (r: Report) => void) => void): void {
+    if (!ctx.remember) return judge(ctx.report);
     const hit = this.kept.get(c);
-    if (hit && sameItems(hit.also, also)) {
+    const read = also();
+    if (hit && sameItems(hit.also, read)) {
       for (const r of hit.reports) ctx.report(r);
       return;
     }
     const reports: Report[] = [];
     judge((r) => void reports.push(r));
-    this.kept.set(c, { also, reports });
+    this.kept.set(c, { also: read, reports });
     for (const r of reports) ctx.report(r);
   }
 }

@@ -57,6 +57,12 @@ export interface RuleContext {
    * skip a case whose every finding would land in a document not kept. A full run keeps every one.
    */
   keeps: (uri: string) => boolean;
+  /**
+   * Whether the host lints this workspace again after an edit (the editor's incremental linter):
+   * a rule may then keep what it found per case for the next run (rules/kept-by-case.ts). A run
+   * made once (the CLI's) would only pay for keeping it.
+   */
+  remember: boolean;
 }
 
 /**

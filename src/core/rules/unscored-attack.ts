@@ -126,7 +126,7 @@ export const unscoredAttack: Rule = {
   check(ctx) {
     const { index } = ctx;
     for (const c of index.cases) {
-      kept.report(ctx, c, [caseLabels(index, c)], (report) => {
+      kept.report(ctx, c, () => [caseLabels(index, c)], (report) => {
         const judged = { report };
         const scorer = scorerOf(c);
         const unscored = follower(judged, index, c, scorer);
