@@ -88,6 +88,40 @@ describe("a per-case rule's findings kept with the case's model and what else it
     assert.equal(judged, 4);
   });
 
+  it('with a fix, are judged anew on another version of the document, which the fix would not fit', () => {
+    for (const Kept of [KeptByModel, KeptByCase]) {
+      const kept = new Kept();
+      let calls = 0;
+      const c = model('a');
+      const run = (withFix: boolean): string[] => {
+        const out: Report[] = [];
+        const judge = (report: (r: Report) => void) =>
+          report({ at: { uri: c.doc.uri, root: 0, path: [] }, message: `judged ${++calls}`, ...(withFix ? { fixes: [{ title: 'fix', unambiguous: true, changes: [] }] } : {}) });
+        const ctx = { report: (r: Report) => void out.push(r), remember: true };
+        if (kept instanceof KeptByModel) kept.report(ctx, c, () => [], judge);
+        else kept.report(ctx, c, judge);
+        return out.map((r) => r.message);
+      };
+      assert.deepEqual(run(true), ['judged 1']);
+      assert.deepEqual(run(true), ['judged 1'], 'the same version: given again');
+      // The model moves to the document's next version (model/workspace.ts, modelsOf).
+      (c as { doc: object }).doc = { uri: c.doc.uri };
+      assert.deepEqual(run(true), ['judged 2'], Kept.name);
+      assert.deepEqual(run(true), ['judged 2']);
+      // Without a fix, the findings fit any version: paths, placed anew each run.
+      const plain = new Kept();
+      const ctx = { report: () => undefined, remember: true };
+      let judgedPlain = 0;
+      const judgePlain = (report: (r: Report) => void) => void (judgedPlain++, report({ at: { uri: c.doc.uri, root: 0, path: [] }, message: 'plain' }));
+      for (const doc of [c.doc, { uri: c.doc.uri }]) {
+        (c as { doc: object }).doc = doc;
+        if (plain instanceof KeptByModel) plain.report(ctx, c, () => [], judgePlain);
+        else plain.report(ctx, c, judgePlain);
+      }
+      assert.equal(judgedPlain, 1, Kept.name);
+    }
+  });
+
   it('are not kept by a run made once (the CLI)', () => {
     const kept = new KeptByModel();
     const once = new KeptByCase();

@@ -1,3 +1,4 @@
+import type { SuiteDocument } from '../model/document';
 import type { CaseModel } from '../model/workspace';
 import { sameItems } from '../text/multimap';
 import type { Report, RuleContext } from './types';
@@ -8,6 +9,17 @@ interface KeptFindings {
   root: number;
   path: readonly (string | number)[];
   reports: readonly Report[];
+  /** The document a fix among them was made on (its edits are computed on that text). */
+  fixedOn?: SuiteDocument;
+}
+
+/**
+ * The document the fixes of `reports` were made on, if any has one. A case keeps its value and its
+ * model through an edit elsewhere in its file, but a fix is made on one version of the document
+ * (text/fix.ts, `lazyDocumentFix`): kept findings with a fix are given again only on that version.
+ */
+function fixedOn(reports: readonly Report[], c: CaseModel): SuiteDocument | undefined {
+  return reports.some((r) => r.fixes !== undefined && r.fixes.length > 0) ? c.doc : undefined;
 }
 
 /** A case judged to have no finding: wherever it sits, it still has none. */
@@ -29,13 +41,13 @@ export class KeptByCase {
     if (!ctx.remember) return judge(ctx.report);
     const hit = this.kept.get(c.value);
     if (hit === NONE) return;
-    if (hit && hit.uri === c.doc.uri && hit.root === c.root && sameItems(hit.path, c.path)) {
+    if (hit && hit.uri === c.doc.uri && hit.root === c.root && sameItems(hit.path, c.path) && (!hit.fixedOn || hit.fixedOn === c.doc)) {
       for (const r of hit.reports) ctx.report(r);
       return;
     }
     const reports: Report[] = [];
     judge((r) => void reports.push(r));
-    this.kept.set(c.value, reports.length === 0 ? NONE : { uri: c.doc.uri, root: c.root, path: c.path, reports });
+    this.kept.set(c.value, reports.length === 0 ? NONE : { uri: c.doc.uri, root: c.root, path: c.path, reports, fixedOn: fixedOn(reports, c) });
     for (const r of reports) ctx.report(r);
   }
 }
@@ -44,6 +56,7 @@ export class KeptByCase {
 interface KeptForModel {
   also: readonly unknown[];
   reports: readonly Report[];
+  fixedOn?: SuiteDocument;
 }
 
 /**
@@ -62,13 +75,13 @@ export class KeptByModel {
     if (!ctx.remember) return judge(ctx.report);
     const hit = this.kept.get(c);
     const read = also();
-    if (hit && sameItems(hit.also, read)) {
+    if (hit && sameItems(hit.also, read) && (!hit.fixedOn || hit.fixedOn === c.doc)) {
       for (const r of hit.reports) ctx.report(r);
       return;
     }
     const reports: Report[] = [];
     judge((r) => void reports.push(r));
-    this.kept.set(c, { also: read, reports });
+    this.kept.set(c, { also: read, reports, fixedOn: fixedOn(reports, c) });
     for (const r of reports) ctx.report(r);
   }
 }
