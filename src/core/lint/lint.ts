@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from '../model/config';
 import { escapeText } from '../text/escape';
 import type { SuiteDocument } from '../model/document';
-import { resolveLocation, type Location, type ResolvedRange } from '../text/location';
+import { lastingLocations, resolveLocation, type Location, type ResolvedRange } from '../text/location';
 import { docsUrl, RULE_IDS, RULES, ruleMeta } from '../rules/registry';
 import type { FixSpec } from '../text/fix';
 import type { Finding, Rule, RuleContext } from '../rules/types';
@@ -123,12 +123,14 @@ const resolved = new WeakMap<object, Map<string, ResolvedRange>>();
  * The range a location object was placed at, with the parse it was placed in. A finding kept from
  * the last run (rules/kept-by-case.ts, the payload rule's surface findings) brings the same
  * location object: its range is found without writing its path out as a key again. Kept only for
- * a host that lints again (`remember`): a run made once would only pay for it.
+ * a host that lints again (`remember`), and only for such kept findings' locations
+ * (`lastingLocations`): any other would only pay for it.
  */
 const placedAt = new WeakMap<Location, { parsed: object; range: ResolvedRange }>();
 
 function placed(doc: SuiteDocument, at: Location, remember: boolean): ResolvedRange {
-  const known = remember ? placedAt.get(at) : undefined;
+  const lasting = remember && lastingLocations.has(at);
+  const known = lasting ? placedAt.get(at) : undefined;
   let r = known !== undefined && known.parsed === doc.parsed ? known.range : undefined;
   if (!r) {
     let memo = resolved.get(doc.parsed);
@@ -136,7 +138,7 @@ function placed(doc: SuiteDocument, at: Location, remember: boolean): ResolvedRa
     const key = 'offset' in at ? `${at.offset}:${at.length}` : `${at.root}:${at.part ?? ''}:${JSON.stringify(at.path)}`;
     r = memo.get(key);
     if (!r) memo.set(key, (r = resolveLocation(doc, at)));
-    if (remember) placedAt.set(at, { parsed: doc.parsed, range: r });
+    if (lasting) placedAt.set(at, { parsed: doc.parsed, range: r });
   }
   // Hosts own what they are given: a copy, so no one edits the cached range.
   return { offset: r.offset, length: r.length, range: { start: { ...r.range.start }, end: { ...r.range.end } } };

@@ -1,5 +1,6 @@
 import { quote, code } from '../text/escape';
 import { formatPointer } from '../text/pointer';
+import { markLasting } from '../text/location';
 import { hitData, MAX_LISTED_CASES, usedByData } from '../injection/data';
 import { injectionAnalysis } from '../injection/analysis';
 import { addLabelFix, locationFor } from '../injection/fixes';
@@ -106,7 +107,10 @@ function surfaceFindings(analysis: InjectionAnalysis, report: (r: Report) => voi
         data,
       };
     }
-    if (remember) surfaceReports.set(hit, { labels, holders, fixed, report: r });
+    if (remember) {
+      surfaceReports.set(hit, { labels, holders, fixed, report: r });
+      markLasting([r]);
+    }
     report(r);
   }
 }

@@ -1,6 +1,7 @@
 import type { SuiteDocument } from '../model/document';
 import type { CaseModel } from '../model/workspace';
 import { sameItems } from '../text/multimap';
+import { markLasting } from '../text/location';
 import type { Report, RuleContext } from './types';
 
 /** What a case's findings were, with where the case sat when they were made (their paths name it). */
@@ -48,6 +49,7 @@ export class KeptByCase {
     const reports: Report[] = [];
     judge((r) => void reports.push(r));
     this.kept.set(c.value, reports.length === 0 ? NONE : { uri: c.doc.uri, root: c.root, path: c.path, reports, fixedOn: fixedOn(reports, c) });
+    markLasting(reports);
     for (const r of reports) ctx.report(r);
   }
 }
@@ -82,6 +84,7 @@ export class KeptByModel {
     const reports: Report[] = [];
     judge((r) => void reports.push(r));
     this.kept.set(c, { also: read, reports, fixedOn: fixedOn(reports, c) });
+    markLasting(reports);
     for (const r of reports) ctx.report(r);
   }
 }

@@ -11,6 +11,21 @@ export type Location =
   | { uri: string; root: number; path: JsonPath; part?: 'value' | 'key' }
   | { uri: string; offset: number; length: number };
 
+/**
+ * Locations of findings kept for the editor's next run (rules/kept-by-case.ts, the payload rule's
+ * surface findings): they come back as the same objects, so placing keeps their ranges by object
+ * (lint/lint.ts). Every other finding is new each run, and keeping its range would only cost.
+ */
+export const lastingLocations = new WeakSet<Location>();
+
+/** Marks the locations of findings a rule keeps for the next run (`lastingLocations`). */
+export function markLasting(reports: readonly { at: Location; related?: readonly { at: Location }[] }[]): void {
+  for (const r of reports) {
+    lastingLocations.add(r.at);
+    for (const rel of r.related ?? []) lastingLocations.add(rel.at);
+  }
+}
+
 export interface ResolvedRange {
   offset: number;
   length: number;
