@@ -26,6 +26,20 @@ function fixedOn(reports: readonly Report[], c: CaseModel): SuiteDocument | unde
 /** A case judged to have no finding: wherever it sits, it still has none. */
 const NONE = 0;
 
+/** Whether kept findings fit the case's document as it is: any, unless a fix among them was made on another version. */
+function fits(kept: { fixedOn?: SuiteDocument }, c: CaseModel): boolean {
+  return !kept.fixedOn || kept.fixedOn === c.doc;
+}
+
+/** Judges `c` afresh: its findings are reported, marked as kept for the next run, and returned with the document a fix among them was made on. */
+function judgeNow(ctx: Pick<RuleContext, 'report'>, c: CaseModel, judge: (report: (r: Report) => void) => void): { reports: readonly Report[]; fixedOn?: SuiteDocument } {
+  const reports: Report[] = [];
+  judge((r) => void reports.push(r));
+  markLasting(reports);
+  for (const r of reports) ctx.report(r);
+  return { reports, fixedOn: fixedOn(reports, c) };
+}
+
 /**
  * The findings of a rule that reads nothing but the case's own value, kept per value. The editor
  * re-judges every case of an edited file, and of the files whose cases use an edited tool file,
@@ -42,15 +56,12 @@ export class KeptByCase {
     if (!ctx.remember) return judge(ctx.report);
     const hit = this.kept.get(c.value);
     if (hit === NONE) return;
-    if (hit && hit.uri === c.doc.uri && hit.root === c.root && sameItems(hit.path, c.path) && (!hit.fixedOn || hit.fixedOn === c.doc)) {
+    if (hit && hit.uri === c.doc.uri && hit.root === c.root && sameItems(hit.path, c.path) && fits(hit, c)) {
       for (const r of hit.reports) ctx.report(r);
       return;
     }
-    const reports: Report[] = [];
-    judge((r) => void reports.push(r));
-    this.kept.set(c.value, reports.length === 0 ? NONE : { uri: c.doc.uri, root: c.root, path: c.path, reports, fixedOn: fixedOn(reports, c) });
-    markLasting(reports);
-    for (const r of reports) ctx.report(r);
+    const now = judgeNow(ctx, c, judge);
+    this.kept.set(c.value, now.reports.length === 0 ? NONE : { uri: c.doc.uri, root: c.root, path: c.path, ...now });
   }
 }
 
@@ -77,14 +88,10 @@ export class KeptByModel {
     if (!ctx.remember) return judge(ctx.report);
     const hit = this.kept.get(c);
     const read = also();
-    if (hit && sameItems(hit.also, read) && (!hit.fixedOn || hit.fixedOn === c.doc)) {
+    if (hit && sameItems(hit.also, read) && fits(hit, c)) {
       for (const r of hit.reports) ctx.report(r);
       return;
     }
-    const reports: Report[] = [];
-    judge((r) => void reports.push(r));
-    this.kept.set(c, { also: read, reports, fixedOn: fixedOn(reports, c) });
-    markLasting(reports);
-    for (const r of reports) ctx.report(r);
+    this.kept.set(c, { also: read, ...judgeNow(ctx, c, judge) });
   }
 }

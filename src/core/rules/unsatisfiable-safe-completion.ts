@@ -132,7 +132,8 @@ export const meta: RuleMeta = {
 
 /** A case's findings read its model alone: its `safe_completion` and the tools its references resolve to. */
 const kept = new KeptByModel();
-const NOTHING_ELSE = (): readonly unknown[] => [];
+const NOTHING: readonly unknown[] = [];
+const NOTHING_ELSE = (): readonly unknown[] => NOTHING;
 
 export const unsatisfiableSafeCompletion: Rule = {
   meta,
