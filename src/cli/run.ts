@@ -29,10 +29,10 @@ import {
   type SeveritySetting,
   type SuiteRoot,
 } from '../core';
-import { findingAnchor } from './anchor';
+import { findingAnchor, type FindingAnchor } from './anchor';
 import { parseCliArgs, UsageError, type CliOptions, type FormatTarget } from './args';
 import { applyBaseline, baselineEntries, parseBaseline, serializeBaseline, type Baseline } from './baseline';
-import { cacheFilePath, openCache, recordingFileSystem, type LintCache, type ReadLog } from './cache';
+import { cacheFilePath, openCache, recordingFileSystem, type LintCache, type ReadLog, type StoredRun } from './cache';
 import { useColor } from './color';
 import { resolveTargets, type Targets } from './files';
 import { planFixes, type AppliedFix } from './fix';
@@ -337,8 +337,14 @@ async function lintSession(
   const baseline = opts.baseline === undefined ? undefined : await readBaseline(io, opts.baseline);
   let cache: LintCache | undefined;
   let reads: ReadLog | undefined;
+  // A plain run (no fix, no baseline, no buffer) may be answered from the cache before anything is parsed.
+  const plainRun = !opts.fix && !opts.fixDryRun && opts.baseline === undefined && opts.writeBaseline === undefined && !session.stdinUri;
+  const context = JSON.stringify([cwdUri, opts.paths, opts.ignorePatterns, opts.ignore, configUri ?? null]);
+  const needAnchors = opts.formats.some((t) => t.format === 'sarif' || t.format === 'gitlab');
   if (opts.cache) {
     cache = await openCache(io, await cacheFilePath(io, opts.cacheLocation), ruleOptions, warn, opts.inlineConfig);
+    const recalled = plainRun ? await cache.recall(session.fs, context, needAnchors) : undefined;
+    if (recalled) return reportRecalled(io, opts, session, cwdUri, setup, cache, recalled);
     const recording = recordingFileSystem(session.fs);
     session.fs = recording.fs;
     reads = recording.log;
@@ -387,42 +393,100 @@ async function lintSession(
     }
   }
   const notices = printNotices(io, loaded, cwdUri, session.stdinUri !== undefined, opts.quiet);
-  for (const suite of session.widened) notices.push(notice(io, 'note', suiteNote(suite, cwdUri), opts.quiet));
-  // Reported: the files named (or reached by walking what was named), never the rest of the suite.
-  const files = [...loaded.index.docs.keys()].filter((u) => session.reports(u)).sort();
-  // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
-  if ((session.stdinUri ? loaded.index.docs.size : files.length) === 0) notices.push(nothingFound(io));
-
-  const reported = diagnostics.filter((d) => session.reports(d.uri));
-  const reportedSuppressed = suppressed.filter((d) => session.reports(d.uri));
-  let kept = reported;
-  if (opts.writeBaseline !== undefined) {
-    const path = resolve(io.cwd, opts.writeBaseline);
-    const entries = baselineEntries(loaded.index, reported, normalizeUri(fileUri(path)));
-    await writeOut(io, path, serializeBaseline(entries), 'the baseline');
-    io.stderr(`${TOOL_NAME}: wrote ${plural(entries.length, 'finding')} to the baseline ${escapeText(relPath(fileUri(path), cwdUri))}\n`);
-    kept = [];
-  } else if (baseline) {
-    const result = applyBaseline(loaded.index, reported, baseline.value, baseline.uri);
-    kept = result.kept;
+  const files = [...loaded.index.docs.keys()];
+  let inputSize = 0;
+  for (const doc of loaded.index.docs.values()) inputSize += doc.text.length;
+  // Where each finding sits by case and JSON path: SARIF's and GitLab's fingerprints.
+  const index = loaded.index;
+  const anchor = (d: LintDiagnostic) => findingAnchor(index.docs.get(d.uri), d);
+  // Plugins' notes are printed as they load, so a run that names any is never answered from the cache.
+  if (plainRun && !configDocuments(index).some((d) => pluginEntries(d).length)) {
+    cache?.keepRun(context, { files, notices: [...notices], inputSize }, needAnchors ? anchor : undefined);
+  }
+  const settle = async (reported: LintDiagnostic[]): Promise<LintDiagnostic[]> => {
+    if (opts.writeBaseline !== undefined) {
+      const path = resolve(io.cwd, opts.writeBaseline);
+      const entries = baselineEntries(index, reported, normalizeUri(fileUri(path)));
+      await writeOut(io, path, serializeBaseline(entries), 'the baseline');
+      io.stderr(`${TOOL_NAME}: wrote ${plural(entries.length, 'finding')} to the baseline ${escapeText(relPath(fileUri(path), cwdUri))}\n`);
+      return [];
+    }
+    if (!baseline) return reported;
+    const result = applyBaseline(index, reported, baseline.value, baseline.uri);
     const parts = [`${plural(result.accepted, 'finding')} accepted by the baseline`];
     if (result.unmatched) parts.push(`${plural(result.unmatched, 'entry')} of it no longer ${result.unmatched === 1 ? 'matches' : 'match'} (rewrite it with --write-baseline)`);
     notice(io, 'note', parts.join('; '), opts.quiet);
-  }
+    return result.kept;
+  };
+  return finishSession(io, opts, session, cwdUri, setup, cache, {
+    files,
+    notices,
+    diagnostics,
+    suppressed,
+    fixed,
+    inputSize,
+    anchor,
+    extraRules: plugins?.rules.map((r) => r.meta),
+    settle,
+  });
+}
+
+/** What a lint (or the cache) hands the report. */
+interface SessionOutcome {
+  /** Every document the lint held; the report names those the paths select. */
+  files: string[];
+  /** Notices printed so far, for SARIF's tool execution notifications. */
+  notices: Notice[];
+  /** The findings that count, and those in-source suppressions accept. */
+  diagnostics: LintDiagnostic[];
+  suppressed: LintDiagnostic[];
+  fixed?: Map<string, string>;
+  inputSize: number;
+  anchor: FormatContext['anchor'];
+  extraRules?: FormatContext['extraRules'];
+  /** Baselines: written (nothing is left to report) or applied (what it accepts is not). */
+  settle?: (reported: LintDiagnostic[]) => Promise<LintDiagnostic[]>;
+}
+
+async function finishSession(io: CliIo, opts: CliOptions, session: Session, cwdUri: string, setup: ReportSetup, cache: LintCache | undefined, outcome: SessionOutcome): Promise<number> {
+  const notices = outcome.notices;
+  for (const suite of session.widened) notices.push(notice(io, 'note', suiteNote(suite, cwdUri), opts.quiet));
+  // Reported: the files named (or reached by walking what was named), never the rest of the suite.
+  const files = outcome.files.filter((u) => session.reports(u)).sort();
+  // A mistyped folder in CI would otherwise pass quietly, having checked nothing.
+  if ((session.stdinUri ? outcome.files.length : files.length) === 0) notices.push(nothingFound(io));
+
+  const reported = outcome.diagnostics.filter((d) => session.reports(d.uri));
+  const kept = outcome.settle ? await outcome.settle(reported) : reported;
   await cache?.save();
 
   const ctx = emptyContext(cwdUri, files);
-  ctx.fixed = fixed;
+  ctx.fixed = outcome.fixed;
   ctx.notices = notices;
-  ctx.suppressed = opts.writeBaseline !== undefined ? [] : reportedSuppressed;
-  let inputSize = 0;
-  for (const doc of loaded.index.docs.values()) inputSize += doc.text.length;
-  ctx.inputSize = inputSize;
-  // Where each finding sits by case and JSON path: SARIF's and GitLab's fingerprints.
-  const index = loaded.index;
-  ctx.anchor = (d) => findingAnchor(index.docs.get(d.uri), d);
-  ctx.extraRules = plugins?.rules.map((r) => r.meta);
+  ctx.suppressed = opts.writeBaseline !== undefined ? [] : outcome.suppressed.filter((d) => session.reports(d.uri));
+  ctx.inputSize = outcome.inputSize;
+  ctx.anchor = outcome.anchor;
+  ctx.extraRules = outcome.extraRules;
   return finishReports(io, opts, kept, ctx, setup);
+}
+
+/**
+ * A run the cache answered: the stored findings and notices, reported as a lint would report
+ * them. Only plain runs get here, so there is no fix, baseline or buffer to settle.
+ */
+function reportRecalled(io: CliIo, opts: CliOptions, session: Session, cwdUri: string, setup: ReportSetup, cache: LintCache, recalled: { diagnostics: LintDiagnostic[]; run: StoredRun }): Promise<number> {
+  const { run } = recalled;
+  const all = recalled.diagnostics.map((d) => (session.guessed(d.uri) ? holdGuessedRenames(d) : d));
+  const anchors = new Map<LintDiagnostic, FindingAnchor>();
+  if (run.anchors) all.forEach((d, i) => anchors.set(d, run.anchors![i]));
+  return finishSession(io, opts, session, cwdUri, setup, cache, {
+    files: run.files,
+    notices: run.notices.map((n) => notice(io, n.level, n.text, opts.quiet)),
+    diagnostics: all.filter((d) => !d.suppressions),
+    suppressed: all.filter((d) => d.suppressions),
+    inputSize: run.inputSize,
+    anchor: (d) => anchors.get(d) ?? { path: [], line: d.range.start.line },
+  });
 }
 
 /** A plugin that cannot be loaded: the run stops (status 2), as ESLint stops on a missing plugin. */

@@ -1,0 +1,228 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileUri, memoryFileSystem, type FileSystem } from '../../src/core';
+import type { CliIo } from '../../src/cli/io';
+import { runCli } from '../../src/cli/run';
+
+// `--cache` answering a plain run from a stored one before anything is parsed (docs/cli.md, `--cache`):
+// the answer must be the lint's, byte for byte, and must never outlive any file-system answer it rests on.
+const CWD = '/ws';
+const ARMLESS = ['--rule', 'missing-arm:off'];
+const CACHE = 'file:///ws/c.json';
+const caseText = (id: string, extra = '') =>
+  `{ "instance_id": "${id}", "arm": "benign", "family": "f", "task": "t", "correct_resolution_signature": "${id}-sig"${extra} }\n`;
+const tools = (name: string) => `{ "tools": [ { "name": "${name}", "description": "Send mail.", "inputSchema": { "type": "object" } } ] }`;
+
+/** A suite with a finding, one suppressed in source, a file read outside the paths and one skipped. */
+function suite(): Map<string, string> {
+  return new Map([
+    ['file:///ws/suite/a.litmus.json', caseText('a', ', "paired_with": "gone", "tools": ["../shared/mail.tools.json#send_email"]')],
+    ['file:///ws/suite/b.litmus.json', caseText('b', ', "seed_id": "nobody", "x-litmus-disable": { "unresolved-reference": "a seed kept elsewhere" }')],
+    ['file:///ws/suite/notes.json', '{ "about": "not a LITMUS file" }'],
+    ['file:///ws/shared/mail.tools.json', tools('send_email')],
+  ]);
+}
+
+/** Links (path → target) answered by `realUri`; reads follow them, as on disk. */
+function liveIo(files: Map<string, string>, links = new Map<string, string>()) {
+  let out = '';
+  let err = '';
+  const mem = () => memoryFileSystem(Object.fromEntries(files));
+  const follow = (u: string) => links.get(u) ?? u;
+  const fs: FileSystem = {
+    readFile: (u) => mem().readFile(follow(u)),
+    readDirectory: (u) => mem().readDirectory(u),
+    stat: (u) => mem().stat(follow(u)),
+    realUri: async (u) => follow(u),
+  };
+  const io: CliIo = {
+    fs,
+    cwd: CWD,
+    env: {},
+    isTTY: false,
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    writeFile: async (path, text) => void files.set(fileUri(path), typeof text === 'string' ? text : [...text].join('')),
+  };
+  const run = async (args: string[]) => {
+    out = '';
+    err = '';
+    const status = await runCli([...ARMLESS, ...args], io);
+    return { status, out, err };
+  };
+  return { io, run };
+}
+
+/** Adds a note to every stored run: a run that prints it was answered from the store. */
+function plant(files: Map<string, string>): void {
+  const stored = JSON.parse(files.get(CACHE)!);
+  for (const e of stored.entries) e.run?.notices.push({ level: 'note', text: 'PLANTED' });
+  files.set(CACHE, JSON.stringify(stored));
+}
+
+const cached = ['--cache', '--cache-location', 'c.json'];
+
+describe('--cache: a plain run answered before anything is parsed', () => {
+  for (const format of ['stylish', 'json', 'sarif', 'gitlab', 'junit', 'github']) {
+    it(`reports in ${format} exactly what the lint reports: findings, suppressed ones, notices, exit status`, async () => {
+      const files = suite();
+      const { run } = liveIo(files);
+      const args = ['--format', format, 'suite'];
+      const fresh = await run(args);
+      assert.equal(fresh.status, 1);
+      assert.match(fresh.err, /also read shared\/mail\.tools\.json/);
+      const miss = await run([...cached, ...args]);
+      const hit = await run([...cached, ...args]);
+      assert.deepEqual(miss, fresh);
+      assert.deepEqual(hit, fresh);
+      plant(files);
+      assert.match((await run([...cached, ...args])).err, /PLANTED/, 'the stored run answered');
+    });
+  }
+
+  it('gives SARIF and GitLab their fingerprints only from a run that kept them', async () => {
+    const files = suite();
+    const { run } = liveIo(files);
+    const sarif = ['--format', 'sarif', 'suite'];
+    const fresh = await run(sarif);
+    await run([...cached, 'suite']);
+    plant(files);
+    // A stylish run kept no anchors: the SARIF run lints (the same key answers its findings) and keeps them.
+    const first = await run([...cached, ...sarif]);
+    assert.doesNotMatch(first.err, /PLANTED/);
+    assert.deepEqual(first, fresh);
+    assert.deepEqual(await run([...cached, ...sarif]), fresh, 'the same partialFingerprints from the stored run');
+    plant(files);
+    assert.match((await run([...cached, ...sarif])).err, /PLANTED/);
+    // A stylish run after it keeps the anchors it did not need.
+    await run([...cached, 'suite']);
+    assert.ok(JSON.parse(files.get(CACHE)!).entries[0].run.anchors, 'anchors kept');
+  });
+
+  const changes: [string, (files: Map<string, string>, links: Map<string, string>) => void][] = [
+    ['a referenced tool file outside the paths is edited', (f) => f.set('file:///ws/shared/mail.tools.json', tools('post_letter'))],
+    ['a suite file appears', (f) => f.set('file:///ws/suite/c.litmus.json', caseText('c'))],
+    ['a config appears up the tree', (f) => f.set('file:///ws/litmus.config.json', '{ "rules": { "unresolved-reference": "off" } }')],
+    ['a link is pointed at another file of the same text', (f, l) => {
+      f.set('file:///ws/elsewhere/mail.tools.json', tools('send_email'));
+      l.set('file:///ws/shared/mail.tools.json', 'file:///ws/elsewhere/mail.tools.json');
+    }],
+  ];
+  for (const [what, change] of changes) {
+    it(`is not taken when ${what}`, async () => {
+      const files = suite();
+      const links = new Map<string, string>();
+      const { run } = liveIo(files, links);
+      await run([...cached, 'suite']);
+      plant(files);
+      change(files, links);
+      const after = await run([...cached, 'suite']);
+      assert.doesNotMatch(after.err, /PLANTED/);
+      assert.deepEqual(after, await run(['suite']), 'the lint\'s own answer');
+    });
+  }
+
+  it('is not taken for another command line', async () => {
+    const files = suite();
+    const { run } = liveIo(files);
+    for (const args of [
+      ['--ignore-pattern', 'nothing-matches', 'suite'],
+      ['--rule', 'unresolved-reference:warning', 'suite'],
+      ['--no-inline-config', 'suite'],
+      ['suite/a.litmus.json'],
+    ]) {
+      await run([...cached, 'suite']);
+      plant(files);
+      assert.doesNotMatch((await run([...cached, ...args])).err, /PLANTED/, args.join(' '));
+    }
+    // An entry keeps the run of the last command line it answered (the same files give the same entry).
+    await run([...cached, 'suite']);
+    plant(files);
+    assert.match((await run([...cached, 'suite'])).err, /PLANTED/);
+  });
+
+  it('never answers a run that fixes, uses a baseline or reads a buffer', async () => {
+    const files = suite();
+    const { run, io } = liveIo(files);
+    io.readStdin = async () => caseText('a');
+    await run(['--write-baseline', 'b.json', 'suite']);
+    for (const args of [
+      ['--fix-dry-run', 'suite'],
+      ['--fix', 'suite'],
+      ['--baseline', 'b.json', 'suite'],
+      ['--write-baseline', 'b.json', 'suite'],
+      ['--stdin', '--stdin-filename', 'suite/a.litmus.json'],
+    ]) {
+      await run([...cached, ...args]);
+      plant(files);
+      assert.doesNotMatch((await run([...cached, ...args])).err, /PLANTED/, args.join(' '));
+    }
+  });
+
+  it('never answers a run whose config names plugins: their notes are printed as they load', async () => {
+    const files = suite();
+    files.set('file:///ws/suite/litmus.config.json', '{ "plugins": ["./house-rules.mjs"] }');
+    const { run } = liveIo(files);
+    const args = [...cached, '--no-plugins', 'suite'];
+    await run(args);
+    plant(files);
+    const again = await run(args);
+    assert.doesNotMatch(again.err, /PLANTED/);
+    assert.match(again.err, /plugins named in suite\/litmus\.config\.json not loaded \(--no-plugins\): \.\/house-rules\.mjs/);
+  });
+
+  it('drops a stored run that is not what this version writes, and answers with the lint', async () => {
+    const files = suite();
+    const { run } = liveIo(files);
+    const fresh = await run(['suite']);
+    await run([...cached, 'suite']);
+    plant(files);
+    const stored = JSON.parse(files.get(CACHE)!);
+    // Read as it stands, this run would answer (no question to ask) and then fail on its notices.
+    stored.entries[0].run.reads = [];
+    stored.entries[0].run.notices = 'torn';
+    files.set(CACHE, JSON.stringify(stored));
+    const after = await run([...cached, 'suite']);
+    assert.deepEqual(after, fresh);
+    assert.ok(Array.isArray(JSON.parse(files.get(CACHE)!).entries[0].run.notices), 'written anew');
+  });
+});
+
+describe('--cache on disk: a stored run and symbolic links (dist/cli.js)', function () {
+  this.timeout(60000);
+  const root = join(__dirname, '../../..');
+  it('answers as the lint does, and anew once a link is pointed at another file of the same text', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'litmus-cache-run-'));
+    try {
+      for (const dir of ['suite', 'shared', 'store1', 'store2']) mkdirSync(join(tmp, dir));
+      writeFileSync(join(tmp, 'suite/a.litmus.json'), caseText('a', ', "paired_with": "gone", "tools": ["../shared/mail.tools.json#send_email"]'));
+      for (const store of ['store1', 'store2']) writeFileSync(join(tmp, store, 'mail.tools.json'), tools('send_email'));
+      symlinkSync('../store1/mail.tools.json', join(tmp, 'shared/mail.tools.json'));
+      const run = (...extra: string[]) => {
+        const r = spawnSync(process.execPath, [join(root, 'dist/cli.js'), ...ARMLESS, ...extra, '--format', 'sarif', 'suite'], { cwd: tmp, encoding: 'utf8' });
+        return { status: r.status, out: r.stdout, err: r.stderr };
+      };
+      const fresh = run();
+      assert.equal(fresh.status, 1);
+      assert.deepEqual(run('--cache'), fresh);
+      assert.deepEqual(run('--cache'), fresh, 'the stored run, as the lint said it');
+      const file = join(tmp, 'node_modules/.cache/litmus-lint/lint-cache.json');
+      const plantOnDisk = () => {
+        const stored = JSON.parse(readFileSync(file, 'utf8'));
+        for (const e of stored.entries) e.run?.notices.push({ level: 'note', text: 'PLANTED' });
+        writeFileSync(file, JSON.stringify(stored));
+      };
+      plantOnDisk();
+      assert.match(run('--cache').err, /PLANTED/);
+      rmSync(join(tmp, 'shared/mail.tools.json'));
+      symlinkSync('../store2/mail.tools.json', join(tmp, 'shared/mail.tools.json'));
+      plantOnDisk();
+      assert.deepEqual(run('--cache'), fresh, 'linted again: the link answers otherwise');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
