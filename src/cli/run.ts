@@ -53,6 +53,7 @@ import { runImport } from './import';
 import { runReport } from './report';
 import { applyRuleOptions, parseRuleOptions } from './rule-options';
 import { terminalWidth } from './terminal';
+import { startTimes, timingRows, timingTable } from './timing';
 import { INFORMATION_URI, TOOL_NAME, TOOL_VERSION } from './version';
 import { loadPlugins, pluginScope, type LoadedPlugins } from '../node/plugins';
 
@@ -334,6 +335,13 @@ async function lintSession(
   // Fixed texts between --fix passes: they win over the files, which are written once at the end.
   const overlays = new Map<string, { text: string }>();
   const warn = (text: string) => io.stderr(`${TOOL_NAME}: warning: ${text}\n`);
+  // `TIMING` (as ESLint's): each rule's time over every lint of this run, on standard error at the end.
+  const timingRowCount = timingRows(io.env.TIMING);
+  const times = timingRowCount === undefined ? undefined : startTimes();
+  const printTimes = (code: number) => {
+    if (times) io.stderr(timingTable(times, timingRowCount!));
+    return code;
+  };
   const baseline = opts.baseline === undefined ? undefined : await readBaseline(io, opts.baseline);
   let cache: LintCache | undefined;
   let reads: ReadLog | undefined;
@@ -344,7 +352,7 @@ async function lintSession(
   if (opts.cache) {
     cache = await openCache(io, await cacheFilePath(io, opts.cacheLocation), ruleOptions, warn, opts.inlineConfig);
     const recalled = plainRun ? await cache.recall(session.fs, context, needAnchors) : undefined;
-    if (recalled) return reportRecalled(io, opts, session, cwdUri, setup, cache, recalled);
+    if (recalled) return printTimes(await reportRecalled(io, opts, session, cwdUri, setup, cache, recalled));
     const recording = recordingFileSystem(session.fs);
     session.fs = recording.fs;
     reads = recording.log;
@@ -363,7 +371,7 @@ async function lintSession(
   const lint = (loaded: LoadResult) => {
     const extra = plugins?.rules.length ? plugins : undefined;
     const run = () => {
-      const diagnostics = lintIndex(loaded.index, { keepSuppressed: true, inlineConfig: opts.inlineConfig, ...(extra ? { rules: [...ALL_RULES, ...extra.rules] } : {}) }).diagnostics;
+      const diagnostics = lintIndex(loaded.index, { keepSuppressed: true, inlineConfig: opts.inlineConfig, times, ...(extra ? { rules: [...ALL_RULES, ...extra.rules] } : {}) }).diagnostics;
       return extra ? diagnostics.filter(pluginScope(extra, loaded.index)) : diagnostics;
     };
     // A plugin's result depends on code the cache cannot see: such runs are never stored.
@@ -418,7 +426,7 @@ async function lintSession(
     notice(io, 'note', parts.join('; '), opts.quiet);
     return result.kept;
   };
-  return finishSession(io, opts, session, cwdUri, setup, cache, {
+  const code = await finishSession(io, opts, session, cwdUri, setup, cache, {
     files,
     notices,
     diagnostics,
@@ -429,6 +437,7 @@ async function lintSession(
     extraRules: plugins?.rules.map((r) => r.meta),
     settle,
   });
+  return printTimes(code);
 }
 
 /** What a lint (or the cache) hands the report. */

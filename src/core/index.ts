@@ -16,6 +16,7 @@ export * from './model/load';
 export * from './model/suite-root';
 export * from './lint/lint';
 export * from './lint/run';
+export * from './lint/timing';
 export * from './lint/partial-context';
 export * from './lint/incremental';
 export * from './lint/report';

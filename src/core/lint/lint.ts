@@ -8,6 +8,7 @@ import type { Finding, Rule, RuleContext } from '../rules/types';
 import { SEVERITY_ORDER, type Range, type Severity } from '../text/types';
 import type { WorkspaceIndex } from '../model/workspace';
 import { addText, type TextSets } from '../text/multimap';
+import { sharedName, timed, type RuleTimes } from './timing';
 
 export interface TextEdit {
   range: Range;
@@ -76,6 +77,8 @@ export interface LintOptions {
   keepSuppressed?: boolean;
   /** False: in-source suppressions are not applied at all, as ESLint's `--no-inline-config` (default true). */
   inlineConfig?: boolean;
+  /** Adds each rule's time, and each shared analysis's, to these (the CLI's `TIMING`). */
+  times?: RuleTimes;
 }
 
 export interface LintResult {
@@ -208,9 +211,9 @@ export function compareDiagnostics(a: LintDiagnostic, b: LintDiagnostic): number
 }
 
 /** `RuleContext.memo` over a map, for hosts that share one computation with the rules they run. */
-export function memoOf(memo: Map<string, unknown>): RuleContext['memo'] {
+export function memoOf(memo: Map<string, unknown>, times?: RuleTimes): RuleContext['memo'] {
   return <T>(key: string, compute: () => T): T => {
-    if (!memo.has(key)) memo.set(key, compute());
+    if (!memo.has(key)) memo.set(key, timed(times, sharedName(key), compute));
     return memo.get(key) as T;
   };
 }
@@ -251,13 +254,13 @@ const KEEP_ALL = (): boolean => true;
  * not built in (a plugin's) carries its default severity and docs link on its findings, since the
  * registry does not know it.
  */
-export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unknown>, configIndex: WorkspaceIndex = index, ruleIds: readonly string[] = RULE_IDS, keeps: (uri: string) => boolean = KEEP_ALL, remember = false): Finding[] {
+export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unknown>, configIndex: WorkspaceIndex = index, ruleIds: readonly string[] = RULE_IDS, keeps: (uri: string) => boolean = KEEP_ALL, remember = false, times?: RuleTimes): Finding[] {
   const findings: Finding[] = [];
   const extra = !RULES.has(rule.meta.id);
   const ctx: RuleContext = {
     index,
     config: (uri) => configIndex.configFor(uri),
-    memo: memoOf(memo),
+    memo: memoOf(memo, times),
     report: extra
       ? (f) => findings.push({ ...f, rule: rule.meta.id, severity: f.severity ?? rule.meta.defaultSeverity, docsUrl: rule.meta.docsUrl ?? '' })
       : // The id first: a property added after a spread gives every object a hidden class of its own
@@ -268,7 +271,7 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
     remember,
   };
   try {
-    rule.check(ctx);
+    timed(times, rule.meta.id, () => rule.check(ctx));
   } catch (e) {
     // One rule's exception must not cost the folder every other rule's findings (the editor would
     // show nothing, the CLI no report). What it found before is kept; the crash itself is said

@@ -17,7 +17,7 @@ export function lintIndex(index: WorkspaceIndex, options: LintOptions = {}): Lin
   for (const rule of rules) {
     if (options.isCancelled?.()) return { diagnostics: [], cancelled: true };
     if (off.has(rule.meta.id)) continue;
-    appendAll(findings, runRule(rule, index, memo, index, ruleIds));
+    appendAll(findings, runRule(rule, index, memo, index, ruleIds, undefined, false, options.times));
   }
   const only = options.onlyUris;
   const placed = placeFindings(findings, index, only ? (uri) => only.has(uri) : undefined);
