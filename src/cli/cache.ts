@@ -53,16 +53,24 @@ interface StoredCache {
  * kind and content hash), with the read errors. A lint reads nothing else, so an edit to any file a
  * result depends on, a referenced tool file included, gives another key: a stale result is never served.
  */
-export function cacheKey(index: WorkspaceIndex, rules: Record<string, SeveritySetting>, reads: ReadLog = new Map(), inlineConfig = true): string {
-  const docs = [...index.docs.values()].map((d) => [d.uri, d.kind, sha256(d.text)]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+export function cacheKey(index: WorkspaceIndex, rules: Record<string, SeveritySetting>, reads: Recorded = { log: new Map(), texts: new Map() }, inlineConfig = true): string {
+  // A document whose text is the one the load read is in the key by the log's hash of it; only a
+  // text that did not come from the file system (a --fix pass's) is hashed here.
+  const docs = [...index.docs.values()].map((d) => [d.uri, d.kind, reads.texts.get(d.uri) === d.text ? 'read' : sha256(d.text)]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const errors = [...index.readErrors].sort((a, b) => (a[0] < b[0] ? -1 : 1));
   const rulePairs = Object.entries(rules).sort((a, b) => (a[0] < b[0] ? -1 : 1));
-  const log = [...reads].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  const log = [...reads.log].sort((a, b) => (a[0] < b[0] ? -1 : 1));
   return sha256(JSON.stringify([FORMAT_VERSION, TOOL_VERSION, [...index.roots].sort(), rulePairs, inlineConfig, docs, errors, log]));
 }
 
 /** What a load asked the file system and what it answered, by call and URI (texts by hash). */
 export type ReadLog = Map<string, string>;
+
+/** A load's read log, and the texts it read by URI. */
+export interface Recorded {
+  log: ReadLog;
+  texts: Map<string, string>;
+}
 
 /** The answer a read gives, as the log keeps it: the text by hash, or why it failed. */
 function readAnswer(read: Promise<string>): Promise<{ answer: string; text?: string; error?: unknown }> {
@@ -87,17 +95,20 @@ const errorAnswer = (e: unknown) => `error ${(e as { code?: string })?.code ?? '
  * it looked for and did not find: a file that appears changes a listing or a stat, so the key;
  * a symbolic link pointed elsewhere changes a `realUri` answer.
  */
-export function recordingFileSystem(fs: FileSystem): { fs: FileSystem; log: ReadLog } {
+export function recordingFileSystem(fs: FileSystem): Recorded & { fs: FileSystem } {
   const log: ReadLog = new Map();
+  const texts = new Map<string, string>();
   const note = (call: string, uri: string, answer: string) => log.set(`${call} ${uri}`, answer);
   const realUri = fs.realUri?.bind(fs);
   return {
     log,
+    texts,
     fs: {
       async readFile(uri, options) {
         const read = await readAnswer(fs.readFile(uri, options));
         note('read', uri, read.answer);
         if (read.text === undefined) throw read.error;
+        texts.set(uri, read.text);
         return read.text;
       },
       async readDirectory(uri) {
@@ -184,7 +195,7 @@ export interface LintCache {
    */
   recall(fs: FileSystem, context: string, needAnchors: boolean): Promise<{ diagnostics: LintDiagnostic[]; run: StoredRun } | undefined>;
   /** The cached diagnostics for this workspace, or runs `lint` and remembers its answer. */
-  lint(index: WorkspaceIndex, lint: () => LintDiagnostic[], reads?: ReadLog): LintDiagnostic[];
+  lint(index: WorkspaceIndex, lint: () => LintDiagnostic[], reads?: Recorded): LintDiagnostic[];
   /**
    * Keeps what the report says beside the last lint's findings, with that lint's read log, so that
    * `recall` can answer the same command line later; `anchorOf` places each finding for SARIF and GitLab.
@@ -280,7 +291,8 @@ export async function openCache(io: CliIo, path: string, rules: Record<string, S
         stored.entries.length = Math.min(stored.entries.length, MAX_ENTRIES);
         dirty = true;
       }
-      last = { entry, reads: reads && [...reads] };
+      // Reads last: every cheaper answer (listings, files looked for, links) is compared before any file is read.
+      last = { entry, reads: reads && [...reads.log].sort((a, b) => Number(a[0].startsWith('read ')) - Number(b[0].startsWith('read '))) };
       return diagnostics;
     },
     keepRun(context, report, anchorOf) {

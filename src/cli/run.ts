@@ -32,7 +32,7 @@ import {
 import { findingAnchor, type FindingAnchor } from './anchor';
 import { parseCliArgs, UsageError, type CliOptions, type FormatTarget } from './args';
 import { applyBaseline, baselineEntries, parseBaseline, serializeBaseline, type Baseline } from './baseline';
-import { cacheFilePath, openCache, recordingFileSystem, type LintCache, type ReadLog, type StoredRun } from './cache';
+import { cacheFilePath, openCache, recordingFileSystem, type LintCache, type Recorded, type StoredRun } from './cache';
 import { useColor } from './color';
 import { resolveTargets, type Targets } from './files';
 import { planFixes, type AppliedFix } from './fix';
@@ -344,7 +344,7 @@ async function lintSession(
   };
   const baseline = opts.baseline === undefined ? undefined : await readBaseline(io, opts.baseline);
   let cache: LintCache | undefined;
-  let reads: ReadLog | undefined;
+  let reads: Recorded | undefined;
   // A plain run (no fix, no baseline, no buffer) may be answered from the cache before anything is parsed.
   const plainRun = !opts.fix && !opts.fixDryRun && opts.baseline === undefined && opts.writeBaseline === undefined && !session.stdinUri;
   const context = JSON.stringify([cwdUri, opts.paths, opts.ignorePatterns, opts.ignore, configUri ?? null]);
@@ -355,10 +355,11 @@ async function lintSession(
     if (recalled) return printTimes(await reportRecalled(io, opts, session, cwdUri, setup, cache, recalled));
     const recording = recordingFileSystem(session.fs);
     session.fs = recording.fs;
-    reads = recording.log;
+    reads = recording;
   }
   const load = async () => {
-    reads?.clear();
+    reads?.log.clear();
+    reads?.texts.clear();
     const loaded = await loadWorkspace(session.fs, session.roots, { configUri, overlays });
     applyRuleOptions(loaded.index, ruleOptions);
     return loaded;

@@ -174,6 +174,19 @@ describe('--cache: a plain run answered before anything is parsed', () => {
     assert.match(again.err, /plugins named in suite\/litmus\.config\.json not loaded \(--no-plugins\): \.\/house-rules\.mjs/);
   });
 
+  it('lints the fixed text of a --fix pass afresh: a fix run with the cache says and writes what one without it does', async () => {
+    const broken = caseText('a').replace('"arm": "benign"', '"arm": "Benign"');
+    const runFix = async (args: string[]) => {
+      const files = new Map([['file:///ws/suite/a.litmus.json', broken]]);
+      const { run } = liveIo(files);
+      const first = await run([...args, '--fix', 'suite']);
+      return { first, text: files.get('file:///ws/suite/a.litmus.json') };
+    };
+    const plain = await runFix([]);
+    assert.notEqual(plain.text, broken, 'the fix was applied');
+    assert.deepEqual(await runFix(cached), plain);
+  });
+
   it('drops a stored run that is not what this version writes, and answers with the lint', async () => {
     const files = suite();
     const { run } = liveIo(files);
