@@ -1,4 +1,5 @@
-import type { FileSystem } from '../../src/core/model/fs';
+import { memoryFileSystem, type FileSystem } from '../../src/core/model/fs';
+import { fileUri } from '../../src/core/model/uri';
 import type { CliIo } from '../../src/cli/io';
 
 export interface Captured {
@@ -26,4 +27,42 @@ export function captureIo(fs: FileSystem, cwd: string, options: { env?: Record<s
     readStdin: async () => options.stdin ?? '',
   };
   return { io, stdout: () => out, stderr: () => err, written };
+}
+
+/**
+ * A CliIo over a live map of files (URI → text) that writes land in, so one run sees what an
+ * earlier one wrote. `links` (URI → target) are followed by reads and stats and answered by
+ * `realUri`, as symbolic links on disk.
+ */
+export function liveIo(files: Map<string, string>, options: { cwd?: string; env?: Record<string, string>; stdin?: string; links?: Map<string, string> } = {}) {
+  let out = '';
+  let err = '';
+  const mem = () => memoryFileSystem(Object.fromEntries(files));
+  const links = options.links;
+  const follow = (u: string) => links?.get(u) ?? u;
+  const fs: FileSystem = {
+    readFile: (u) => mem().readFile(follow(u)),
+    readDirectory: (u) => mem().readDirectory(u),
+    stat: (u) => mem().stat(follow(u)),
+    ...(links ? { realUri: async (u: string) => follow(u) } : {}),
+  };
+  const io: CliIo = {
+    fs,
+    cwd: options.cwd ?? '/ws',
+    env: options.env ?? {},
+    isTTY: false,
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    writeFile: async (path, text) => void files.set(fileUri(path), typeof text === 'string' ? text : [...text].join('')),
+    readStdin: async () => options.stdin ?? '',
+  };
+  return {
+    io,
+    out: () => out,
+    err: () => err,
+    reset: () => {
+      out = '';
+      err = '';
+    },
+  };
 }

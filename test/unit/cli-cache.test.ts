@@ -3,9 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileUri, memoryFileSystem, type FileSystem } from '../../src/core';
-import type { CliIo } from '../../src/cli/io';
 import { runCli } from '../../src/cli/run';
+import { liveIo as sharedLiveIo } from '../cli/capture';
 
 // `--cache` answering a plain run from a stored one before anything is parsed (docs/cli.md, `--cache`):
 // the answer must be the lint's, byte for byte, and must never outlive any file-system answer it rests on.
@@ -26,34 +25,15 @@ function suite(): Map<string, string> {
   ]);
 }
 
-/** Links (path → target) answered by `realUri`; reads follow them, as on disk. */
-function liveIo(files: Map<string, string>, links = new Map<string, string>()) {
-  let out = '';
-  let err = '';
-  const mem = () => memoryFileSystem(Object.fromEntries(files));
-  const follow = (u: string) => links.get(u) ?? u;
-  const fs: FileSystem = {
-    readFile: (u) => mem().readFile(follow(u)),
-    readDirectory: (u) => mem().readDirectory(u),
-    stat: (u) => mem().stat(follow(u)),
-    realUri: async (u) => follow(u),
-  };
-  const io: CliIo = {
-    fs,
-    cwd: CWD,
-    env: {},
-    isTTY: false,
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    writeFile: async (path, text) => void files.set(fileUri(path), typeof text === 'string' ? text : [...text].join('')),
-  };
+/** The shared live CliIo (links answered by `realUri`), with a `run` that returns what one command printed. */
+function liveIo(files: Map<string, string>, links = new Map<string, string>(), stdin?: string) {
+  const live = sharedLiveIo(files, { cwd: CWD, links, stdin });
   const run = async (args: string[]) => {
-    out = '';
-    err = '';
-    const status = await runCli([...ARMLESS, ...args], io);
-    return { status, out, err };
+    live.reset();
+    const status = await runCli([...ARMLESS, ...args], live.io);
+    return { status, out: live.out(), err: live.err() };
   };
-  return { io, run };
+  return { io: live.io, run };
 }
 
 /** Adds a note to every stored run: a run that prints it was answered from the store. */
@@ -146,8 +126,7 @@ describe('--cache: a plain run answered before anything is parsed', () => {
 
   it('never answers a run that fixes, uses a baseline or reads a buffer', async () => {
     const files = suite();
-    const { run, io } = liveIo(files);
-    io.readStdin = async () => caseText('a');
+    const { run } = liveIo(files, new Map(), caseText('a'));
     await run(['--write-baseline', 'b.json', 'suite']);
     for (const args of [
       ['--fix-dry-run', 'suite'],

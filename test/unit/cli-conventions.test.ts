@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileUri, lintIndex, loadWorkspace, memoryFileSystem, neutraliseWorkflowCommandsInJson, type FileSystem, type LintDiagnostic } from '../../src/core';
+import { fileUri, lintIndex, loadWorkspace, memoryFileSystem, neutraliseWorkflowCommandsInJson, type LintDiagnostic } from '../../src/core';
 import { OPTIONS, parseCliArgs, UsageError } from '../../src/cli/args';
 import { FORMAT_NAMES } from '../../src/cli/format/index';
 import { helpText } from '../../src/cli/help';
@@ -18,9 +18,9 @@ import { jsonReport } from '../../src/cli/format/json';
 import { junit } from '../../src/cli/format/junit';
 import { cdata, escapeXml, stripInvalidXml } from '../../src/cli/format/xml';
 import { INIT_FILES } from '../../src/cli/init';
-import type { CliIo } from '../../src/cli/io';
 import { parseRuleOptions } from '../../src/cli/rule-options';
 import { runCli } from '../../src/cli/run';
+import { liveIo as sharedLiveIo } from '../cli/capture';
 
 // The conventions of issue #14 (ESLint's and Spectral's options) and baselines (FORMAT §11), in process.
 const CWD = '/ws';
@@ -30,35 +30,7 @@ const uri = (p: string) => fileUri(p);
 const caseText = (id: string, extra = '') =>
   `{ "instance_id": "${id}", "arm": "benign", "family": "f", "task": "t", "correct_resolution_signature": "${id}-sig"${extra} }\n`;
 
-/** A CliIo over files that writes land in, so one run sees what an earlier one wrote. */
-function liveIo(files: Map<string, string>, options: { stdin?: string } = {}) {
-  let out = '';
-  let err = '';
-  const fs: FileSystem = {
-    readFile: (u) => memoryFileSystem(Object.fromEntries(files)).readFile(u),
-    readDirectory: (u) => memoryFileSystem(Object.fromEntries(files)).readDirectory(u),
-    stat: (u) => memoryFileSystem(Object.fromEntries(files)).stat(u),
-  };
-  const io: CliIo = {
-    fs,
-    cwd: CWD,
-    env: {},
-    isTTY: false,
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    writeFile: async (path, text) => void files.set(uri(path), typeof text === 'string' ? text : [...text].join('')),
-    readStdin: async () => options.stdin ?? '',
-  };
-  return {
-    io,
-    out: () => out,
-    err: () => err,
-    reset: () => {
-      out = '';
-      err = '';
-    },
-  };
-}
+const liveIo = (files: Map<string, string>, options: { stdin?: string } = {}) => sharedLiveIo(files, { cwd: CWD, ...options });
 
 const ctx = (over: Partial<FormatContext> = {}) => formatContext('file:///ws', ['file:///ws/suite/a.litmus.json', 'file:///ws/suite/clean.litmus.json'], { informationUri: 'https://example.org', ...over });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { lintIndex, loadWorkspace, memoryFileSystem, RULE_IDS, type Rule, type RuleTimes } from '../../src/core';
-import type { CliIo } from '../../src/cli/io';
 import { runCli } from '../../src/cli/run';
+import { liveIo } from '../cli/capture';
 import { timingRows, timingTable } from '../../src/cli/timing';
 
 // `TIMING` (as ESLint's): where a lint's rule time goes, shared analyses apart from the rules that use them.
@@ -63,20 +63,9 @@ describe('rule timing', () => {
 
   describe('in the CLI', () => {
     const run = async (env: Record<string, string>, args: string[] = [], files = new Map([[`${WS}/suite/a.litmus.json`, CASE]])) => {
-      let out = '';
-      let err = '';
-      const mem = () => memoryFileSystem(Object.fromEntries(files));
-      const io: CliIo = {
-        fs: { readFile: (u) => mem().readFile(u), readDirectory: (u) => mem().readDirectory(u), stat: (u) => mem().stat(u) },
-        cwd: '/ws',
-        env,
-        isTTY: false,
-        stdout: (t) => void (out += t),
-        stderr: (t) => void (err += t),
-        writeFile: async (path, text) => void files.set(`file://${path}`, String(text)),
-      };
-      const status = await runCli([...args, '--format', 'json', 'suite'], io);
-      return { status, out, err };
+      const live = liveIo(files, { env });
+      const status = await runCli([...args, '--format', 'json', 'suite'], live.io);
+      return { status, out: live.out(), err: live.err() };
     };
 
     it('prints nothing without TIMING, the 10 slowest with TIMING=1, every rule that ran with TIMING=all; the report is unchanged', async () => {
