@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { fileUri, isNotUtf8, kindFromName, SKIPPED_DIRS, type DirEntry, type FileSystem, type Fix, type LintDiagnostic, type SeveritySetting, type WorkspaceIndex } from '../core';
+import { fileUri, isNotUtf8, kindFromName, SEVERITY_ORDER, SKIPPED_DIRS, type DirEntry, type FileSystem, type Fix, type LintDiagnostic, type SeveritySetting, type WorkspaceIndex } from '../core';
 import type { CliIo } from './io';
 import { TOOL_VERSION } from './version';
 import { sha256 } from './hash';
@@ -215,6 +215,29 @@ export async function cacheFilePath(io: CliIo, location: string | undefined): Pr
   return st?.type === 'directory' ? join(abs, CACHE_FILE) : abs;
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPosition = (p: unknown): boolean => isObject(p) && typeof p.line === 'number' && typeof p.character === 'number';
+
+/** A stored diagnostic has what the report reads of it: a hand-edited cache must not crash a run it answers. */
+function storedDiagnostic(d: unknown): boolean {
+  return (
+    isObject(d) &&
+    typeof d.uri === 'string' &&
+    typeof d.code === 'string' &&
+    typeof d.message === 'string' &&
+    typeof d.docsUrl === 'string' &&
+    typeof d.severity === 'string' &&
+    Object.prototype.hasOwnProperty.call(SEVERITY_ORDER, d.severity) &&
+    typeof d.offset === 'number' &&
+    typeof d.length === 'number' &&
+    isObject(d.range) &&
+    isPosition(d.range.start) &&
+    isPosition(d.range.end) &&
+    Array.isArray(d.related) &&
+    Array.isArray(d.fixes)
+  );
+}
+
 /** A stored run as this version writes it, checked field by field: a hand edit or a torn write is no run. */
 function storedRun(r: unknown, diagnostics: number): StoredRun | undefined {
   if (!r || typeof r !== 'object') return undefined;
@@ -239,7 +262,7 @@ export async function openCache(io: CliIo, path: string, rules: Record<string, S
     const parsed = JSON.parse(await io.fs.readFile(fileUri(path))) as StoredCache;
     // Anything unexpected (another version, a hand edit, a torn write) is an empty cache, not an error.
     if (parsed && parsed.version === FORMAT_VERSION && Array.isArray(parsed.entries)) {
-      const entries = parsed.entries.filter((e) => e && typeof e.key === 'string' && Array.isArray(e.diagnostics));
+      const entries = parsed.entries.filter((e) => e && typeof e.key === 'string' && Array.isArray(e.diagnostics) && e.diagnostics.every(storedDiagnostic));
       for (const e of entries) if (e.run !== undefined && !(e.run = storedRun(e.run, e.diagnostics.length))) delete e.run;
       stored = { version: FORMAT_VERSION, entries };
     }

@@ -180,6 +180,13 @@ describe('--cache: a plain run answered before anything is parsed', () => {
     const after = await run([...cached, 'suite']);
     assert.deepEqual(after, fresh);
     assert.ok(Array.isArray(JSON.parse(files.get(CACHE)!).entries[0].run.notices), 'written anew');
+    // A stored run whose findings are not findings: the entry is dropped, not reported (or crashed on).
+    for (const broken of [null, 'x', { uri: 'file:///ws/suite/a.litmus.json' }, { ...JSON.parse(files.get(CACHE)!).entries[0].diagnostics[0], range: null }, { ...JSON.parse(files.get(CACHE)!).entries[0].diagnostics[0], range: { start: 0, end: { line: 0, character: 0 } } }]) {
+      const edited = JSON.parse(files.get(CACHE)!);
+      edited.entries[0].diagnostics[0] = broken;
+      files.set(CACHE, JSON.stringify(edited));
+      assert.deepEqual(await run([...cached, 'suite']), fresh, JSON.stringify(broken));
+    }
   });
 });
 
