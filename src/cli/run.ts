@@ -335,16 +335,16 @@ async function lintSession(
   // Fixed texts between --fix passes: they win over the files, which are written once at the end.
   const overlays = new Map<string, { text: string }>();
   const warn = (text: string) => io.stderr(`${TOOL_NAME}: warning: ${text}\n`);
+  const baseline = opts.baseline === undefined ? undefined : await readBaseline(io, opts.baseline);
+  let cache: LintCache | undefined;
+  let reads: Recorded | undefined;
   // `TIMING` (as ESLint's): each rule's time over every lint of this run, on standard error at the end.
   const timingRowCount = timingRows(io.env.TIMING);
   const times = timingRowCount === undefined ? undefined : startTimes();
   const printTimes = (code: number) => {
-    if (times) io.stderr(timingTable(times, timingRowCount!));
+    if (times && timingRowCount !== undefined) io.stderr(timingTable(times, timingRowCount, cache?.hits ? 'the cache answered' : undefined));
     return code;
   };
-  const baseline = opts.baseline === undefined ? undefined : await readBaseline(io, opts.baseline);
-  let cache: LintCache | undefined;
-  let reads: Recorded | undefined;
   // A plain run (no fix, no baseline, no buffer) may be answered from the cache before anything is parsed.
   const plainRun = !opts.fix && !opts.fixDryRun && opts.baseline === undefined && opts.writeBaseline === undefined && !session.stdinUri;
   const context = JSON.stringify([cwdUri, opts.paths, opts.ignorePatterns, opts.ignore, configUri ?? null]);

@@ -18,11 +18,11 @@ export function startTimes(): RuleTimes {
 
 /**
  * ESLint's timing table (rule, milliseconds, share of all rule time), slowest first, for standard
- * error: standard output may be a machine format.
+ * error: standard output may be a machine format. `why`: what to say when no rule ran.
  */
-export function timingTable(times: RuleTimes, rows: number): string {
+export function timingTable(times: RuleTimes, rows: number, why?: string): string {
   const all = [...times.spent].sort((a, b) => b[1] - a[1]);
-  if (all.length === 0) return 'no rule ran (the cache answered)\n';
+  if (all.length === 0) return `no rule ran${why ? ` (${why})` : ''}\n`;
   const total = all.reduce((sum, [, ms]) => sum + ms, 0);
   const shown = all.slice(0, rows).map(([name, ms]) => [name, ms.toFixed(3), `${total > 0 ? ((100 * ms) / total).toFixed(1) : '0.0'}%`]);
   const head = ['Rule', 'Time (ms)', 'Relative'];

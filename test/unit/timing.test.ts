@@ -58,6 +58,7 @@ describe('rule timing', () => {
     assert.equal(timingRows('25'), 25);
     assert.equal(timingRows('ALL'), Infinity);
     const table = timingTable({ now: () => 0, spent: new Map([['b', 1], ['no-unused-vars', 52.472], ['c', 0.5]]) }, 2);
+    assert.equal(timingTable({ now: () => 0, spent: new Map() }, 10), 'no rule ran\n', 'every rule off');
     assert.equal(table, ['Rule           | Time (ms) | Relative', ':--------------|----------:|--------:', 'no-unused-vars |    52.472 |    97.2%', 'b              |     1.000 |     1.9%', ''].join('\n'));
   });
 
