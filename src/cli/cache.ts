@@ -10,6 +10,12 @@ export const DEFAULT_CACHE_DIR = 'node_modules/.cache/litmus-lint';
 const CACHE_FILE = 'lint-cache.json';
 /** Results of this many distinct workspaces are kept: switching branches back finds its answer. */
 const MAX_ENTRIES = 8;
+/**
+ * And only while the file stays this small: every run reads it whole, and a 10,000-case suite's
+ * result is 2 MB (eight of them made a hit cost 800 ms instead of 430). The newest result is
+ * always kept, whatever its size.
+ */
+export const MAX_CACHE_CHARS = 6_000_000;
 /** 3: the file system's `realUri` answers join the read log, and entries keep what a run reported beside its findings. */
 const FORMAT_VERSION = 3;
 
@@ -255,8 +261,11 @@ function storedRun(r: unknown, diagnostics: number): StoredRun | undefined {
   return ok ? (run as StoredRun) : undefined;
 }
 
-/** `inlineConfig`: false with `--no-inline-config`, which changes what a lint returns, so the key. */
-export async function openCache(io: CliIo, path: string, rules: Record<string, SeveritySetting>, warn: (text: string) => void, inlineConfig = true): Promise<LintCache> {
+/**
+ * `inlineConfig`: false with `--no-inline-config`, which changes what a lint returns, so the key.
+ * `maxChars`: the bound on the file's size (MAX_CACHE_CHARS; tests give a small one).
+ */
+export async function openCache(io: CliIo, path: string, rules: Record<string, SeveritySetting>, warn: (text: string) => void, inlineConfig = true, maxChars = MAX_CACHE_CHARS): Promise<LintCache> {
   let stored: StoredCache = { version: FORMAT_VERSION, entries: [] };
   try {
     const parsed = JSON.parse(await io.fs.readFile(fileUri(path))) as StoredCache;
@@ -332,8 +341,18 @@ export async function openCache(io: CliIo, path: string, rules: Record<string, S
     },
     async save() {
       if (!dirty) return;
+      // Newest first: older entries go once the file would outgrow the bound.
+      const kept: string[] = [];
+      let size = 0;
+      for (const entry of stored.entries) {
+        const text = JSON.stringify(entry);
+        if (kept.length > 0 && size + text.length > maxChars) break;
+        kept.push(text);
+        size += text.length + 1;
+      }
+      stored.entries.length = kept.length;
       try {
-        await io.writeFile(path, JSON.stringify(stored));
+        await io.writeFile(path, `{"version":${FORMAT_VERSION},"entries":[${kept.join(',')}]}`);
       } catch (e) {
         warn(`cannot write the cache ${path}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
       }

@@ -4,6 +4,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/run';
+import { MAX_CACHE_CHARS, openCache } from '../../src/cli/cache';
+import { lintIndex, loadWorkspace } from '../../src/core';
 import { liveIo as sharedLiveIo } from '../cli/capture';
 
 // `--cache` answering a plain run from a stored one before anything is parsed (docs/cli.md, `--cache`):
@@ -223,5 +225,29 @@ describe('--cache on disk: a stored run and symbolic links (dist/cli.js)', funct
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
+  });
+});
+
+describe('--cache: the file stays small enough to read on every run', () => {
+  it('keeps older results only while the file stays within its bound, and the newest whatever its size', async () => {
+    const files = suite();
+    const { io } = liveIo(files);
+    const path = '/ws/c.json';
+    const entries = () => JSON.parse(files.get(CACHE)!).entries as { key: string }[];
+    const lintOnce = async (maxChars: number) => {
+      const cache = await openCache(io, path, {}, () => undefined, true, maxChars);
+      const { index } = await loadWorkspace(io.fs, ['file:///ws/suite']);
+      cache.lint(index, () => lintIndex(index).diagnostics);
+      await cache.save();
+    };
+    await lintOnce(MAX_CACHE_CHARS);
+    files.set('file:///ws/suite/c.litmus.json', caseText('c'));
+    await lintOnce(MAX_CACHE_CHARS);
+    assert.equal(entries().length, 2, 'two workspaces, both kept');
+    const newest = entries()[0].key;
+    files.set('file:///ws/suite/d.litmus.json', caseText('d'));
+    await lintOnce(10);
+    assert.equal(entries().length, 1, 'past the bound: the newest alone');
+    assert.notEqual(entries()[0].key, newest, 'the one just linted');
   });
 });
