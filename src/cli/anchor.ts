@@ -1,8 +1,4 @@
-import { rootPathAt, type JsonPath, type LintDiagnostic, type SuiteDocument } from '../core';
-
-function isJsonObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isJsonObject, rootPathAt, type JsonPath, type LintDiagnostic, type SuiteDocument } from '../core';
 
 /**
  * Where a finding sits in its file without naming a line: the case it is in (by instance_id) and

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { fileUri, isNotUtf8, kindFromName, SEVERITY_ORDER, SKIPPED_DIRS, type DirEntry, type FileSystem, type Fix, type LintDiagnostic, type SeveritySetting, type WorkspaceIndex } from '../core';
+import { fileUri, isJsonObject, isNotUtf8, kindFromName, SEVERITY_ORDER, SKIPPED_DIRS, type DirEntry, type FileSystem, type Fix, type LintDiagnostic, type SeveritySetting, type WorkspaceIndex } from '../core';
 import type { CliIo } from './io';
 import { TOOL_VERSION } from './version';
 import { sha256 } from './hash';
@@ -78,12 +78,15 @@ export interface Recorded {
   texts: Map<string, string>;
 }
 
+/** A call that failed, as the log keeps it: its error code. */
+const errorAnswer = (e: unknown) => `error ${(e as { code?: string })?.code ?? ''}`;
+
 /** The answer a read gives, as the log keeps it: the text by hash, or why it failed. */
 function readAnswer(read: Promise<string>): Promise<{ answer: string; text?: string; error?: unknown }> {
   return read.then(
     (text) => ({ answer: sha256(text), text }),
     // A file that is not UTF-8 is still shown (its lossy text, where the bad byte is): key on both.
-    (e: unknown) => ({ answer: isNotUtf8(e) ? `error EILSEQ ${sha256(e.reason + '\u0000' + e.text)}` : `error ${(e as { code?: string })?.code ?? ''}`, error: e }),
+    (e: unknown) => ({ answer: isNotUtf8(e) ? `error EILSEQ ${sha256(e.reason + '\u0000' + e.text)}` : errorAnswer(e), error: e }),
   );
 }
 
@@ -92,8 +95,6 @@ function listAnswer(entries: DirEntry[]): string {
   const relevant = entries.filter(([name, type]) => (type === 'directory' ? !SKIPPED_DIRS.has(name) : kindFromName(name) !== undefined || /\.jsonc?$/i.test(name)));
   return sha256(JSON.stringify(relevant.sort((a, b) => (a[0] < b[0] ? -1 : 1))));
 }
-
-const errorAnswer = (e: unknown) => `error ${(e as { code?: string })?.code ?? ''}`;
 
 /**
  * The file system with every answer recorded. The key then covers whatever the loader reads, in
@@ -171,10 +172,7 @@ async function answerNow(fs: FileSystem, question: string): Promise<string> {
   const call = question.slice(0, space);
   const uri = question.slice(space + 1);
   try {
-    if (call === 'read') {
-      const read = await readAnswer(fs.readFile(uri));
-      return read.answer;
-    }
+    if (call === 'read') return (await readAnswer(fs.readFile(uri))).answer;
     if (call === 'list') return await fs.readDirectory(uri).then((entries) => listAnswer(entries), errorAnswer);
     if (call === 'stat') return (await fs.stat(uri))?.type ?? 'none';
     if (call === 'real' && fs.realUri) return await fs.realUri(uri).then((real) => real, errorAnswer);
@@ -221,13 +219,12 @@ export async function cacheFilePath(io: CliIo, location: string | undefined): Pr
   return st?.type === 'directory' ? join(abs, CACHE_FILE) : abs;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isPosition = (p: unknown): boolean => isObject(p) && typeof p.line === 'number' && typeof p.character === 'number';
+const isPosition = (p: unknown): boolean => isJsonObject(p) && typeof p.line === 'number' && typeof p.character === 'number';
 
 /** A stored diagnostic has what the report reads of it: a hand-edited cache must not crash a run it answers. */
 function storedDiagnostic(d: unknown): boolean {
   return (
-    isObject(d) &&
+    isJsonObject(d) &&
     typeof d.uri === 'string' &&
     typeof d.code === 'string' &&
     typeof d.message === 'string' &&
@@ -236,7 +233,7 @@ function storedDiagnostic(d: unknown): boolean {
     Object.prototype.hasOwnProperty.call(SEVERITY_ORDER, d.severity) &&
     typeof d.offset === 'number' &&
     typeof d.length === 'number' &&
-    isObject(d.range) &&
+    isJsonObject(d.range) &&
     isPosition(d.range.start) &&
     isPosition(d.range.end) &&
     Array.isArray(d.related) &&

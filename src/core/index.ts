@@ -30,4 +30,4 @@ export type { Finding, Rule, RuleContext } from './rules/types';
 export type { FixSpec, TextChange } from './text/fix';
 export { ALL_RULES } from './rules/index';
 export { closest } from './text/similar';
-export { sameOrderedJson } from './model/canonical';
+export { isJsonObject, sameOrderedJson } from './model/canonical';
