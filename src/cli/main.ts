@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { blockingFileSystem } from '../node/fs';
 import { decodeUtf8, notUtf8Error } from '../node/utf8';
+import { flushed } from './flushed';
 import type { CliIo } from './io';
 import { runCli } from './run';
 import { writeFileAtomic } from './write';
@@ -34,7 +35,11 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
-// exitCode rather than exit(): a large report piped to another program is flushed before Node exits.
-void runCli(process.argv.slice(2), processIo()).then((code) => {
+// The report is out before the process ends: exit() would cut off a report still queued for a
+// slow reader, so it waits for both streams. It does not wait for Node's natural exit either, which
+// first frees every page of the lint's heap, one by one (~20 ms at 10,000 cases).
+void runCli(process.argv.slice(2), processIo()).then(async (code) => {
   process.exitCode = code;
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
 });
