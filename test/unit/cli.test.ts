@@ -144,4 +144,30 @@ describe('the command launcher (dist/cli.js)', function () {
       rmSync(tmp, { recursive: true, force: true });
     }
   });
+
+  it('runs the bundle read as Latin-1 when it is ASCII, as UTF-8 when it is not, and the bundle alone as Node loads it', () => {
+    const bundle = readFileSync(join(ROOT, 'dist/cli-main.js'), 'utf8');
+    assert.doesNotMatch(bundle, /[^\x00-\x7f]/, 'the build writes the bundle ASCII-only');
+    const expected = spawnSync(process.execPath, [CLI, '--format', 'json', 'examples'], { cwd: ROOT, encoding: 'utf8' });
+    // What a profile runs: Node wraps the file itself and it runs as the main module.
+    const alone = spawnSync(process.execPath, [join(ROOT, 'dist/cli-main.js'), '--format', 'json', 'examples'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(alone.status, expected.status);
+    assert.equal(alone.stdout, expected.stdout);
+    // Required as a module by another, it only gives its function: nothing runs, nothing is printed.
+    const required = spawnSync(process.execPath, ['-e', `process.stdout.write(typeof require(${JSON.stringify(join(ROOT, 'dist/cli-main.js'))}))`], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(required.stdout, 'object');
+    const tmp = mkdtempSync(join(tmpdir(), 'litmus-launch-'));
+    try {
+      cpSync(join(ROOT, 'dist/cli.js'), join(tmp, 'cli.js'));
+      // A bundle that is not ASCII (one built with --watch): a curly quote read as Latin-1 would be three characters.
+      const marker = 'process.stdout.write(String("\u201c" === "\\u201c"));process.exit(0);';
+      writeFileSync(join(tmp, 'cli-main.js'), bundle.replace('"use strict";', `"use strict";${marker}`), 'utf8');
+      assert.match(readFileSync(join(tmp, 'cli-main.js'), 'utf8'), /[^\x00-\x7f]/);
+      const r = spawnSync(process.execPath, [join(tmp, 'cli.js')], { encoding: 'utf8' });
+      assert.equal(r.stderr, '');
+      assert.equal(r.stdout, 'true');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
 });
