@@ -145,7 +145,7 @@ describe('the command launcher (dist/cli.js)', function () {
     }
   });
 
-  it('runs the bundle read as Latin-1 when it is ASCII, as UTF-8 when it is not, and the bundle alone as Node loads it', () => {
+  it('runs the bundle decoded as UTF-8 (the build makes it ASCII), and the bundle alone as Node loads it', () => {
     const bundle = readFileSync(join(ROOT, 'dist/cli-main.js'), 'utf8');
     assert.doesNotMatch(bundle, /[^\x00-\x7f]/, 'the build writes the bundle ASCII-only');
     const expected = spawnSync(process.execPath, [CLI, '--format', 'json', 'examples'], { cwd: ROOT, encoding: 'utf8' });
@@ -159,7 +159,7 @@ describe('the command launcher (dist/cli.js)', function () {
     const tmp = mkdtempSync(join(tmpdir(), 'litmus-launch-'));
     try {
       cpSync(join(ROOT, 'dist/cli.js'), join(tmp, 'cli.js'));
-      // A bundle that is not ASCII (one built with --watch): a curly quote read as Latin-1 would be three characters.
+      // A bundle that is not ASCII (one built with --watch, which skips that step): a curly quote read as Latin-1 would be three characters.
       const marker = 'process.stdout.write(String("\u201c" === "\\u201c"));process.exit(0);';
       writeFileSync(join(tmp, 'cli-main.js'), bundle.replace('"use strict";', `"use strict";${marker}`), 'utf8');
       assert.match(readFileSync(join(tmp, 'cli-main.js'), 'utf8'), /[^\x00-\x7f]/);
