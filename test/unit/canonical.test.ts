@@ -135,6 +135,21 @@ describe('canonical forms under a rubric (FORMAT §3b)', () => {
     assert.deepEqual(fromMatches, [false, false, true, true, true]);
     assert.deepEqual(items.map((i) => index.alone(i)), fromMatches);
   });
+
+  it('answers alike when the caller says where an item is, and ignores a wrong position', () => {
+    const fold: Rubric = { ignoreKeys: [], unorderedArrays: false, foldCase: true };
+    const items = [{ v: 'Send', r: PLAIN_RUBRIC }, { v: 'send', r: fold }, { v: 'x', r: PLAIN_RUBRIC }, { v: 'SEND', r: fold }];
+    const answers = (at: (k: number) => number | undefined) => {
+      const index = rubricIndex(items, (i) => i.v, (i) => i.r);
+      return items.map((i, k) => [index.alone(i, at(k)), index.matchesOf(i, at(k)).flat().map((m) => m.v), index.keyOf(i, at(k))]);
+    };
+    const unsaid = answers(() => undefined);
+    assert.deepEqual(unsaid.map((a) => a[0]), [true, false, true, false]);
+    assert.deepEqual(answers((k) => k), unsaid);
+    // Every item said to stand where another one does: the answers are still each item's own.
+    assert.deepEqual(answers((k) => (k + 1) % items.length), unsaid);
+    assert.deepEqual(answers(() => 99), unsaid);
+  });
 });
 
 describe('duplicate hint parts', () => {

@@ -273,15 +273,19 @@ export interface RubricIndex<T> {
    * modify them).
    */
   lookup(value: unknown, rubric: Rubric): T[][];
-  /** The same for an indexed item's own value under its own rubric (the item itself included). */
-  matchesOf(item: T): T[][];
+  /**
+   * The same for an indexed item's own value under its own rubric (the item itself included).
+   * `at`, the item's position among the items given, spares the lookup of its place for a caller
+   * walking the same list (a wrong position is ignored); so for `alone` and `keyOf`.
+   */
+  matchesOf(item: T, at?: number): T[][];
   /**
    * Whether no other item is rubric-equal to an indexed item's value (an item without a value is
    * alone too): `matchesOf` would give one bucket holding the item only, or none.
    */
-  alone(item: T): boolean;
+  alone(item: T, at?: number): boolean;
   /** The canonical text of an item's value under its own rubric. */
-  keyOf(item: T): string | undefined;
+  keyOf(item: T, at?: number): string | undefined;
 }
 
 export function rubricIndex<T>(items: Iterable<T>, valueOf: (item: T) => unknown, rubricOf: (item: T) => Rubric): RubricIndex<T> {
@@ -363,7 +367,9 @@ export function rubricIndex<T>(items: Iterable<T>, valueOf: (item: T) => unknown
     return out;
   };
   let place: Map<T, number> | undefined;
-  const placeOf = (item: T): number | undefined => {
+  // A map of every item's place, built only when a caller does not say where an item is.
+  const placeOf = (item: T, at: number | undefined): number | undefined => {
+    if (at !== undefined && ordered[at] === item) return at;
     if (!place) {
       place = new Map();
       for (let k = 0; k < ordered.length; k++) place.set(ordered[k], k);
@@ -377,20 +383,20 @@ export function rubricIndex<T>(items: Iterable<T>, valueOf: (item: T) => unknown
     return underQ === undefined ? [] : find(g.id, g.rubric, underQ, (j) => textsUnder(g, j.id, j.rubric)[i]);
   };
   return {
-    keyOf: (item) => {
-      const k = placeOf(item);
+    keyOf: (item, at) => {
+      const k = placeOf(item, at);
       return k === undefined ? undefined : groupAt[k].own[indexAt[k]];
     },
     lookup(value, rubric) {
       const underQ = canonicalizeUnder(value, rubric);
       return underQ === undefined ? [] : find(rubricId(rubric), rubric, underQ, (g) => canonicalizeUnder(value, g.rubric));
     },
-    matchesOf(item) {
-      const k = placeOf(item);
+    matchesOf(item, at) {
+      const k = placeOf(item, at);
       return k === undefined ? [] : matchesAt(k);
     },
-    alone(item) {
-      const k = placeOf(item);
+    alone(item, at) {
+      const k = placeOf(item, at);
       if (k === undefined) return true;
       const g = groupAt[k];
       const text = g.own[indexAt[k]];

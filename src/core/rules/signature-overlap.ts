@@ -43,10 +43,11 @@ export const signatureOverlap: Rule = {
       if (!s) splits.set(bucket, (s = { adversarial: bucket.filter((c) => c.arm === 'adversarial'), benign: bucket.filter((c) => c.arm === 'benign') }));
       return s;
     };
-    for (const c of armed) {
+    for (let at = 0; at < armed.length; at++) {
+      const c = armed[at];
       // Most signatures are their case's alone: nothing to look up, split or count.
-      if (rubrics.alone(c)) continue;
-      const found = rubrics.matchesOf(c);
+      if (rubrics.alone(c, at)) continue;
+      const found = rubrics.matchesOf(c, at);
       const buckets = found.map(split);
       const otherArm = c.arm === 'adversarial' ? 'benign' : 'adversarial';
       const otherCount = buckets.reduce((n, s) => n + s[otherArm].length, 0);
@@ -69,7 +70,7 @@ export const signatureOverlap: Rule = {
           `correct_resolution_signature equals that of ${first.arm} case ${caseName(first)}${more} ${byRubric(c, first) ? 'under the rubric' : 'after canonicalisation'}; ` +
           'the scorer cannot tell the arms apart: give the adversarial and benign resolutions different signatures',
         related,
-        data: { signatureHash: hashText(rubrics.keyOf(c)!), ...counts },
+        data: { signatureHash: hashText(rubrics.keyOf(c, at)!), ...counts },
       });
     }
   },
