@@ -151,6 +151,22 @@ describe('unlucky writes (issue 22)', function () {
         assert.equal(decodeUtf8(b).ok, at === bytes.length);
       }
     });
+
+    it('decodeUtf8 accepts exactly the well-formed bytes, its own U+FFFD and a byte-order mark among them (random bytes)', () => {
+      let seed = 7;
+      const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+      // Mostly ASCII and continuation bytes, with lead bytes and U+FFFD's own encoding: the sequences that go wrong.
+      const pieces = [[0x61], [0xa0], [0xc3, 0xa9], [0xef, 0xbf, 0xbd], [0xef, 0xbb, 0xbf], [0xed, 0xa0, 0x80], [0xf4, 0x90], [0xe2, 0x82], [0xc0], [0xff]];
+      for (let n = 0; n < 20000; n++) {
+        const bytes: number[] = [];
+        const len = 1 + Math.floor(next() * 8);
+        for (let k = 0; k < len; k++) bytes.push(...(next() < 0.3 ? [Math.floor(next() * 256)] : pieces[Math.floor(next() * pieces.length)]));
+        const b = Uint8Array.from(bytes);
+        const d = decodeUtf8(b);
+        assert.equal(d.ok, firstBadByte(b) === b.length, bytes.map((x) => x.toString(16)).join(' '));
+        if (d.ok) assert.equal(d.text, new TextDecoder('utf-8').decode(b));
+      }
+    });
   });
 
   describe('init --force and symbolic links (item 4)', () => {
