@@ -121,6 +121,30 @@ describe('JSONL', () => {
     assert.deepEqual(codes(diagnostics, 'schema'), [], 'the broken line gets no schema noise');
   });
 
+  it('finds each line and its value whatever the line endings, a last line without one and blank lines included', () => {
+    const lines = [line({ instance_id: 'a' }), '', '  ', line({ instance_id: 'b' }), '// c', line({ instance_id: 'd' })];
+    for (const endings of [['\n'], ['\r\n'], ['\r'], ['\n', '\r\n', '\r']]) {
+      for (const last of ['', endings[0]]) {
+        const text = lines.map((l, i) => l + (i < lines.length - 1 ? endings[i % endings.length] : last)).join('');
+        const parsed = parseJsonLines(text);
+        // Each root where an independent split puts it: its line number, its text, its value.
+        const expected: { line: number; start: number; id: unknown }[] = [];
+        let at = 0;
+        text.split(/\r\n|\r|\n/).forEach((l, n) => {
+          if (l.trim() !== '' && !l.trim().startsWith('//')) expected.push({ line: n, start: at, id: (JSON.parse(l) as { instance_id: unknown }).instance_id });
+          at += l.length + (text.startsWith('\r\n', at + l.length) ? 2 : 1);
+        });
+        const label = JSON.stringify({ endings, last });
+        assert.deepEqual(parsed.issues, [], label);
+        assert.deepEqual(
+          parsed.roots.map((r) => ({ line: r.line, start: r.node!.offset, id: (getNodeValue(r.node!) as { instance_id: unknown }).instance_id })),
+          expected,
+          label,
+        );
+      }
+    }
+  });
+
   it('reports a NUL on one line without hiding the others', () => {
     const parsed = parseJsonLines(`${line()}\n{"a": "\u0000"}\n${line()}`);
     assert.equal(parsed.issues.length, 1);

@@ -591,9 +591,18 @@ export function parseJsonLines(text: string, previous?: PreviousParse): ParsedTe
   const kept = previous?.parsed.jsonLines ? unchangedLines(withoutBom(previous.text), previous.parsed, source) : undefined;
   let line = 0;
   let start = 0;
+  // Lines end at \n, \r\n or a lone \r. Without a \r in the file, each end is one indexOf: a loop
+  // over the characters of every line cost most of the parse of a JSONL file of long lines.
+  const crs = source.includes('\r');
   while (start <= source.length) {
-    let end = start;
-    while (end < source.length && source.charCodeAt(end) !== 10 && source.charCodeAt(end) !== 13) end++;
+    let end: number;
+    if (crs) {
+      end = start;
+      while (end < source.length && source.charCodeAt(end) !== 10 && source.charCodeAt(end) !== 13) end++;
+    } else {
+      end = source.indexOf('\n', start);
+      if (end < 0) end = source.length;
+    }
     const value = kept?.(start, end, roots.length);
     if (value !== undefined) {
       roots.push(strictRoot(source, start, end, line, value));
