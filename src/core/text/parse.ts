@@ -87,6 +87,9 @@ function withoutBom(text: string): string {
 
 /** Only comments and whitespace: a JSONL line that holds no value. */
 function isTrivia(text: string): boolean {
+  // Nearly every line opens its value at once: no scanner for those.
+  const first = text.charCodeAt(0);
+  if (first === 123 /* { */ || first === 91 /* [ */) return false;
   const scanner = createScanner(text, false);
   for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
     if (
