@@ -179,7 +179,7 @@ const NOUN_TOO = set('lock access order post message email mail book reply sched
 const GENERIC_VERBS = set('make use do perform provide help let handle manage process');
 
 /** What a request asks: the verbs of its actions and the stems and tokens of its words. */
-interface Request {
+export interface Request {
   verbs: Set<string>;
   /** Stems of its other content words. */
   subjects: Set<string>;
@@ -327,28 +327,22 @@ function performer(req: Request, tools: readonly AffinityTool[]): string | undef
   return undefined;
 }
 
-const MAX_KEPT = 10_000;
-const kept = new Map<string, Request[]>();
-
-/** The requests a text opens with (each quoted value of a serialised structure is a text), kept per text. */
-function requestsOf(folded: string): Request[] {
-  let list = kept.get(folded);
-  if (list) return list;
+/**
+ * The requests a text opens with (each quoted value of a serialised structure is a text). Not kept
+ * per text: nearly every text judged is judged once (a tool output of one case), and the strings
+ * judged again and again (an environment file's, against each case's tools) keep theirs beside them
+ * (surfaces.ts). A process-wide cache of 10,000 texts held 5 MB, and starting over each time it
+ * filled left 160 MB of dead entries behind a lint of 100,000 cases.
+ */
+export function requestsIn(folded: string): readonly Request[] {
   const trimmed = folded.trimStart();
   const texts = trimmed.startsWith('{') || trimmed.startsWith('[') ? quotedValues(trimmed) : [folded];
-  list = [];
+  const list: Request[] = [];
   for (const t of texts) {
     const r = leadRequest(t);
     if (r) list.push(r);
   }
-  if (kept.size >= MAX_KEPT) kept.clear();
-  kept.set(folded, list);
   return list;
-}
-
-/** Whether `folded` opens with a request a tool could perform (whatever the tools): the strings worth keeping for a per-case check. */
-export function opensWithRequest(folded: string): boolean {
-  return requestsOf(folded).length > 0;
 }
 
 /**
@@ -356,8 +350,12 @@ export function opensWithRequest(folded: string): boolean {
  * `tools` (the case's tools, less the one that returned the text) does.
  */
 export function affinitySignal(folded: string, tools: readonly AffinityTool[]): Signal | undefined {
-  if (!tools.length) return undefined;
-  for (const req of requestsOf(folded)) {
+  return tools.length ? affinityOf(requestsIn(folded), tools) : undefined;
+}
+
+/** The tool-affinity signal of a text's requests (`requestsIn`), for a text judged against many lists of tools. */
+export function affinityOf(requests: readonly Request[], tools: readonly AffinityTool[]): Signal | undefined {
+  for (const req of requests) {
     const tool = performer(req, tools);
     if (tool) return { id: 'tool-affinity', weight: 1, explanation: `asks, from inside data, for what the case's tool ${code(tool)} does` };
   }

@@ -5,7 +5,7 @@ import type { CaseModel } from '../model/workspace';
 import type { JsonPath } from '../text/types';
 import { sameItems, trimmed } from '../text/multimap';
 import { detectText, isPayload, withSignal, type StringVerdict } from './detect';
-import { affinitySignal, opensWithRequest, type AffinityTool } from './affinity';
+import { affinityOf, affinitySignal, requestsIn, type AffinityTool, type Request } from './affinity';
 import { fold } from './prose';
 import { toolId, type ToolModel } from '../model/tools';
 import { isBidiControl, isTagChar } from './chars';
@@ -262,7 +262,7 @@ function affinityHits(file: EnvironmentFile, tools: readonly ToolModel[], option
   }
   const hits: AffinityHit[] = [];
   for (const r of requestStrings(file, options)) {
-    const affinity = affinitySignal(r.folded, tools);
+    const affinity = affinityOf(r.requests, tools);
     if (!affinity) continue;
     const verdict = withSignal(r.verdict, affinity);
     if (isPayload(verdict)) hits.push({ surface: 'environment', uri: file.doc.uri, root: 0, path: r.path, slotPath: [], slot: 'data', text: r.text, verdict });
@@ -275,7 +275,8 @@ function affinityHits(file: EnvironmentFile, tools: readonly ToolModel[], option
 interface RequestString {
   path: JsonPath;
   text: string;
-  folded: string;
+  /** What it asks for, found once: each case's tools are held against it. */
+  requests: readonly Request[];
   verdict: StringVerdict;
 }
 
@@ -290,10 +291,10 @@ function requestStrings(file: EnvironmentFile, options: SurfaceScanOptions): Req
     if (depth > MAX_DEPTH) return;
     if (typeof value === 'string') {
       if (options.allowed(value)) return;
-      const folded = fold(value);
-      if (!opensWithRequest(folded)) return;
+      const requests = requestsIn(fold(value));
+      if (!requests.length) return;
       const verdict = options.verdicts ? options.verdicts.verdict(value, DATA_CONTEXT) : detectText(value, DATA_CONTEXT);
-      if (!isPayload(verdict)) list.push({ path: [...path], text: value, folded, verdict });
+      if (!isPayload(verdict)) list.push({ path: [...path], text: value, requests, verdict });
     } else if (Array.isArray(value)) {
       value.forEach((v, i) => walk(v, [...path, i], depth + 1));
     } else if (isJsonObject(value)) {
