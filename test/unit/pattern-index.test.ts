@@ -136,7 +136,8 @@ describe('the pattern matcher over many patterns', () => {
         { required: 'amount' },
       ]);
     for (let round = 0; round < 200; round++) {
-      const patterns: CallPattern[] = Array.from({ length: 1 + r.int(12) }, (_, index) => whereCall(index, r.pick(['send', 'pay']), wheres()));
+      // Past 16 patterns the matcher groups them (match.ts, SMALL): both sides.
+      const patterns: CallPattern[] = Array.from({ length: 1 + r.int(40) }, (_, index) => whereCall(index, r.pick(['send', 'pay']), wheres()));
       const match = patternMatcher(patterns.map((pattern) => ({ pattern })));
       for (let k = 0; k < 10; k++) {
         const args: Record<string, unknown> = r.chance(0.2) ? {} : (Object.create(null) as Record<string, unknown>);

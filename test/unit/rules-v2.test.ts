@@ -438,13 +438,14 @@ describe('v2 schemas for the options and run fields these rules read', () => {
 });
 
 describe('unsafe-action matching', () => {
-  it('the hashed matcher finds exactly the patterns the definition matches', () => {
+  it('the matcher, hashed or testing each of a few patterns, finds exactly the patterns the definition matches', () => {
     const r = rng(11);
     const values = ['a', ' a', 1, 1.0, { x: [1, 2] }, { x: [2, 1] }, null, true];
     const names = ['to', 'cc', 'body'];
     for (let round = 0; round < 200; round++) {
       const args = () => Object.fromEntries(names.filter(() => r.chance(0.5)).map((k) => [k, r.pick(values)]));
-      const patterns: CallPattern[] = Array.from({ length: r.int(6) }, (_, index) => {
+      // Up to 16 patterns are each tested; more go through the indexes: both sides, up to 40.
+      const patterns: CallPattern[] = Array.from({ length: r.int(41) }, (_, index) => {
         const a = args();
         return { kind: 'call', index, tool: r.pick(['send', 'read']), byName: r.chance(0.2), arguments: Object.keys(a).map((k) => [k, canonicalize(a[k])!] as [string, string]), argumentValues: a, minCalls: 1 };
       });

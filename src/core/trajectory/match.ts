@@ -44,6 +44,9 @@ export function stepMatches(step: Step, p: ActionPattern): boolean {
   return p.kind === 'respond' && respondMatches(step, p);
 }
 
+/** Up to this many patterns, a matcher tests each on each step (every such test is a tool name compared first). */
+const SMALL = 16;
+
 /** Name-set checks one matcher may make in all: a hostile case of 100,000 steps and patterns stays bounded. */
 const MAX_CHECKS = 1_000_000;
 
@@ -108,12 +111,16 @@ function hasAll(args: Record<string, unknown>, names: readonly string[]): boolea
  * a handful). Matches come back in the order the entries were given.
  */
 export function patternMatcher<T extends { pattern: ActionPattern }>(entries: Iterable<T>): (step: Step) => T[] {
+  const list = Array.isArray(entries) ? (entries as readonly T[]) : [...entries];
+  // A case's own patterns, or a family's few: each tested on each step, in order. The indexes
+  // below were most of a family's check when it has a dozen patterns and a few steps to match.
+  if (list.length <= SMALL) return (step) => list.filter((e) => stepMatches(step, e.pattern));
   const byTool = new Map<string, { loose: Loose<T>[]; sets: Map<string, { names: string[]; byValues: Map<string, T[]> }> }>();
   // Each tool's argument-less patterns, grouped once all are read.
   const looseLists = new Map<string, T[]>();
   const respond: (T & { pattern: RespondPattern })[] = [];
   const seq = new Map<T, number>();
-  for (const e of entries) {
+  for (const e of list) {
     seq.set(e, seq.size);
     const p = e.pattern;
     if (p.kind === 'respond') {
