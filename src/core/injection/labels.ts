@@ -165,10 +165,40 @@ export function labelCovers(target: { uri: string; root: number; path: JsonPath 
 
 type Located = { uri: string; root: number; path: JsonPath; slotPath: JsonPath };
 
-/** A step of the paths filed so far, with the hits that a target ending here covers. */
+/**
+ * A step of the paths filed so far, with the hits that a target ending here covers. The steps below
+ * it are one (`step`, `only`) until a second is filed, then a map (`next`): below a case's slot
+ * nearly every step has one, and a map at each was most of the index (3.4 MB at the rich 10k).
+ */
 interface PlaceNode<H> {
-  next?: Map<string | number, PlaceNode<H>>;
-  hits?: H[];
+  step: string | number | undefined;
+  only: PlaceNode<H> | undefined;
+  next: Map<string | number, PlaceNode<H>> | undefined;
+  hits: H[] | undefined;
+}
+
+function placeNode<H>(): PlaceNode<H> {
+  return { step: undefined, only: undefined, next: undefined, hits: undefined };
+}
+
+function below<H>(node: PlaceNode<H>, step: string | number): PlaceNode<H> | undefined {
+  return node.only !== undefined ? (node.step === step ? node.only : undefined) : node.next?.get(step);
+}
+
+function fileBelow<H>(node: PlaceNode<H>, step: string | number): PlaceNode<H> {
+  const child = placeNode<H>();
+  if (node.only === undefined && node.next === undefined) {
+    node.step = step;
+    node.only = child;
+    return child;
+  }
+  if (node.only !== undefined) {
+    node.next = new Map([[node.step!, node.only]]);
+    node.step = undefined;
+    node.only = undefined;
+  }
+  node.next!.set(step, child);
+  return child;
 }
 
 /**
@@ -183,20 +213,18 @@ export function coverIndex<H extends Located>(hits: Iterable<H>): (target: { uri
   const roots = new Map<string, PlaceNode<H>>();
   for (const hit of hits) {
     const key = `${hit.root}\u0000${hit.uri}`;
-    let node: PlaceNode<H> | undefined = roots.get(key);
-    if (!node) roots.set(key, (node = {}));
+    let node = roots.get(key);
+    if (!node) roots.set(key, (node = placeNode()));
     for (let i = 0; i <= hit.path.length; i++) {
       if (i >= hit.slotPath.length) (node.hits ??= []).push(hit);
       if (i === hit.path.length) break;
       const step = hit.path[i];
-      let child: PlaceNode<H> | undefined = node.next?.get(step);
-      if (!child) (node.next ??= new Map()).set(step, (child = {}));
-      node = child;
+      node = below(node, step) ?? fileBelow(node, step);
     }
   }
   return (target) => {
     let node = roots.get(`${target.root}\u0000${target.uri}`);
-    for (let i = 0; node && i < target.path.length; i++) node = node.next?.get(target.path[i]);
+    for (let i = 0; node && i < target.path.length; i++) node = below(node, target.path[i]);
     return node?.hits ?? [];
   };
 }
