@@ -179,7 +179,7 @@ const NOUN_TOO = set('lock access order post message email mail book reply sched
 const GENERIC_VERBS = set('make use do perform provide help let handle manage process');
 
 /** What a request asks: the verbs of its actions and the stems and tokens of its words. */
-export interface Request {
+export interface AffinityRequest {
   verbs: Set<string>;
   /** Stems of its other content words. */
   subjects: Set<string>;
@@ -248,7 +248,7 @@ function dropLabel(text: string): string {
 }
 
 /** The request a text *is*: one that opens it, put to no one by name, in a few sentences. */
-function leadRequest(folded: string): Request | undefined {
+function leadRequest(folded: string): AffinityRequest | undefined {
   const text = dropLabel(folded.trim());
   if (text.length < 8) return undefined;
   const ss = plainSentences(text.length > 1200 ? text.slice(0, 1200) : text);
@@ -308,7 +308,7 @@ function quotedValues(text: string): string[] {
 }
 
 /** The tool a request asks for, if one of `tools` performs it. */
-function performer(req: Request, tools: readonly AffinityTool[]): string | undefined {
+function performer(req: AffinityRequest, tools: readonly AffinityTool[]): string | undefined {
   for (const tool of tools) {
     const t = senseOf(tool);
     if (t.lowerName.length >= 5 && req.tokens.has(t.lowerName)) return t.name;
@@ -334,10 +334,10 @@ function performer(req: Request, tools: readonly AffinityTool[]): string | undef
  * (surfaces.ts). A process-wide cache of 10,000 texts held 5 MB, and starting over each time it
  * filled left 160 MB of dead entries behind a lint of 100,000 cases.
  */
-export function requestsIn(folded: string): readonly Request[] {
+export function requestsIn(folded: string): readonly AffinityRequest[] {
   const trimmed = folded.trimStart();
   const texts = trimmed.startsWith('{') || trimmed.startsWith('[') ? quotedValues(trimmed) : [folded];
-  const list: Request[] = [];
+  const list: AffinityRequest[] = [];
   for (const t of texts) {
     const r = leadRequest(t);
     if (r) list.push(r);
@@ -354,7 +354,7 @@ export function affinitySignal(folded: string, tools: readonly AffinityTool[]): 
 }
 
 /** The tool-affinity signal of a text's requests (`requestsIn`), for a text judged against many lists of tools. */
-export function affinityOf(requests: readonly Request[], tools: readonly AffinityTool[]): Signal | undefined {
+export function affinityOf(requests: readonly AffinityRequest[], tools: readonly AffinityTool[]): Signal | undefined {
   for (const req of requests) {
     const tool = performer(req, tools);
     if (tool) return { id: 'tool-affinity', weight: 1, explanation: `asks, from inside data, for what the case's tool ${code(tool)} does` };

@@ -5,7 +5,7 @@ import type { CaseModel } from '../model/workspace';
 import type { JsonPath } from '../text/types';
 import { sameItems, trimmed } from '../text/multimap';
 import { detectText, isPayload, withSignal, type StringVerdict } from './detect';
-import { affinityOf, affinitySignal, requestsIn, type AffinityTool, type Request } from './affinity';
+import { affinityOf, affinitySignal, requestsIn, type AffinityTool, type AffinityRequest } from './affinity';
 import { fold } from './prose';
 import { toolId, type ToolModel } from '../model/tools';
 import { isBidiControl, isTagChar } from './chars';
@@ -276,7 +276,7 @@ interface RequestString {
   path: JsonPath;
   text: string;
   /** What it asks for, found once: each case's tools are held against it. */
-  requests: readonly Request[];
+  requests: readonly AffinityRequest[];
   verdict: StringVerdict;
 }
 

@@ -101,14 +101,15 @@ function hasAll(args: Record<string, unknown>, names: readonly string[]): boolea
 }
 
 /**
- * A matcher over many patterns (one case's, or every adversarial case's of a family), by hashing
- * rather than comparing every pair: call patterns are grouped by tool, then by the set of argument
- * names they list, then by the canonical values of those arguments, so a call costs one lookup per
- * distinct name set of its tool before `where` runs on the few candidates. Patterns that list no
- * arguments are grouped by the names their `where` requires, so a call without them skips the group
- * at once; respond patterns go through an index of the text they require (answers.ts). Past
- * MAX_CHECKS name-set checks it answers no more matches (a bound on hostile input; real cases list
- * a handful). Matches come back in the order the entries were given.
+ * A matcher over many patterns (one case's, or every adversarial case's of a family). Up to SMALL
+ * it tests each pattern on each step; past it, it hashes rather than comparing every pair: call
+ * patterns are grouped by tool, then by the set of argument names they list, then by the canonical
+ * values of those arguments, so a call costs one lookup per distinct name set of its tool before
+ * `where` runs on the few candidates. Patterns that list no arguments are grouped by the names
+ * their `where` requires, so a call without them skips the group at once; respond patterns go
+ * through an index of the text they require (answers.ts). Past MAX_CHECKS name-set checks it answers
+ * no more matches (a bound on hostile input; real cases list a handful). Matches come back in the
+ * order the entries were given.
  */
 export function patternMatcher<T extends { pattern: ActionPattern }>(entries: Iterable<T>): (step: Step) => T[] {
   const list = Array.isArray(entries) ? (entries as readonly T[]) : [...entries];
