@@ -166,6 +166,22 @@ describe('the pattern matcher over many patterns', () => {
     assert.ok(runs <= n, `${runs} RE2 runs for ${n} answers`);
   });
 
+  it('keeps the index for a dozen respond patterns, where a few patterns are each tested', () => {
+    // Twelve patterns would each run over every answer of a completion of thousands unindexed.
+    let runs = 0;
+    const counted = (schema: unknown) => {
+      const p = compilePredicate(schema);
+      assert.equal(p.state, 'ok');
+      return { ...p, test: (v: unknown) => (runs++, p.state === 'ok' && p.test(v)) } as RespondPattern['respond'];
+    };
+    const patterns = Array.from({ length: 12 }, (_, i): RespondPattern => ({ kind: 'respond', index: i, respond: counted({ type: 'string', pattern: `(?i)hotel ${i}\\b` }) }));
+    const match = patternMatcher(patterns.map((pattern) => ({ pattern })));
+    let found = 0;
+    for (let i = 0; i < 1000; i++) found += match({ kind: 'respond', index: 0, text: i === 7 ? 'Booked HOTEL 7.' : `Done for ${i}.` }).length;
+    assert.equal(found, 1);
+    assert.ok(runs <= 1000, `${runs} RE2 runs for 1,000 answers`);
+  });
+
   it('finds the one benign answer that an adversarial respond pattern of a large family scores', async () => {
     const cases: Case[] = [];
     for (let i = 0; i < 300; i++) {

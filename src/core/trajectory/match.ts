@@ -79,6 +79,12 @@ interface Loose<T> {
  */
 const UNGROUPED = 8;
 
+function respondCount(list: readonly { pattern: ActionPattern }[]): number {
+  let n = 0;
+  for (const e of list) if (e.pattern.kind === 'respond') n++;
+  return n;
+}
+
 /** A tool's argument-less patterns grouped by the names their `where` requires (a case's own few: one group). */
 function looseGroups<T extends { pattern: ActionPattern }>(list: T[]): Loose<T>[] {
   if (list.length === 0) return [];
@@ -115,7 +121,9 @@ export function patternMatcher<T extends { pattern: ActionPattern }>(entries: It
   const list = Array.isArray(entries) ? (entries as readonly T[]) : [...entries];
   // A case's own patterns, or a family's few: each tested on each step, in order. The indexes
   // below were most of a family's check when it has a dozen patterns and a few steps to match.
-  if (list.length <= SMALL) return (step) => list.filter((e) => stepMatches(step, e.pattern));
+  // More than UNGROUPED respond patterns keep their index, as before: each would run its regular
+  // expression over every answer of a hostile completion of thousands.
+  if (list.length <= SMALL && respondCount(list) <= UNGROUPED) return (step) => list.filter((e) => stepMatches(step, e.pattern));
   const byTool = new Map<string, { loose: Loose<T>[]; sets: Map<string, { names: string[]; byValues: Map<string, T[]> }> }>();
   // Each tool's argument-less patterns, grouped once all are read.
   const looseLists = new Map<string, T[]>();
