@@ -186,6 +186,24 @@ const UNSAFE = 9007199254740992;
 let unsafeSeen = false;
 
 /**
+ * Short string values, one copy each: `JSON.parse` makes a string per value, and a suite repeats
+ * its arms, probes, tool references and labels in every case (4 MB of copies at the rich 10k).
+ * Bounded, and started over when full: every kept string is also a value's, so none is kept alive
+ * by this alone for long.
+ */
+const sharedStrings = new Map<string, string>();
+const MAX_SHARED_LENGTH = 64;
+const MAX_SHARED = 8192;
+
+function shared(s: string): string {
+  const kept = sharedStrings.get(s);
+  if (kept !== undefined) return kept;
+  if (sharedStrings.size >= MAX_SHARED) sharedStrings.clear();
+  sharedStrings.set(s, s);
+  return s;
+}
+
+/**
  * Takes a parsed container over: its objects lose their prototype, and its property names are
  * counted. -1 when it nests deeper than MAX_NESTING. Recursive, and so bounded by MAX_NESTING: a
  * plain recursion was half the time of a walk with its own stack. Notes whether a member is a
@@ -197,7 +215,9 @@ function adopt(v: object, depth: number): number {
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const e: unknown = v[i];
-      if (typeof e === 'number') {
+      if (typeof e === 'string') {
+        if (e.length <= MAX_SHARED_LENGTH) v[i] = shared(e);
+      } else if (typeof e === 'number') {
         if (e >= UNSAFE || e <= -UNSAFE) unsafeSeen = true;
       } else if (e !== null && typeof e === 'object') {
         const n = adopt(e, depth + 1);
@@ -211,7 +231,9 @@ function adopt(v: object, depth: number): number {
     for (const k in record) {
       keys++;
       const e = record[k];
-      if (typeof e === 'number') {
+      if (typeof e === 'string') {
+        if (e.length <= MAX_SHARED_LENGTH) record[k] = shared(e);
+      } else if (typeof e === 'number') {
         if (e >= UNSAFE || e <= -UNSAFE) unsafeSeen = true;
       } else if (e !== null && typeof e === 'object') {
         const n = adopt(e, depth + 1);
