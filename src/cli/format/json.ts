@@ -174,7 +174,8 @@ const FILES_MARK = '\n  "files": []';
 
 /**
  * The report's text as `JSON.stringify(report, null, 2) + '\n'` writes it, character for character,
- * in pieces of about PIECE characters cut between file entries. Each entry is written by
+ * in pieces of about PIECE characters cut between file entries (and between the findings of a file
+ * of many). Each entry is written by
  * `JSON.stringify` and indented to its depth (a JSON string never holds a raw line break). With
  * one case per file a report lists 100,000 files: written as one string it was held three times
  * over (the text, its flattened copy, the bytes written), 100 MB more than the lint's own peak.
@@ -191,14 +192,35 @@ export function* reportPieces(report: JsonReport | LazyJsonReport, piece = PIECE
   function* parts(): Generator<string> {
     let first = true;
     for (const entry of files) {
-      yield (first ? shell.slice(0, at + FILES_MARK.length - 1) : ',') + '\n    ' + entryText(entry);
+      const lead = (first ? shell.slice(0, at + FILES_MARK.length - 1) : ',') + '\n    ';
       first = false;
+      if (entry.diagnostics.length < SPLIT_AT || Object.keys(entry).length !== 2) {
+        yield lead + entryText(entry);
+        continue;
+      }
+      // A file of many findings, a finding at a time: written whole, a suite file of 500 cases
+      // made a text past V8's large-object size (128 KB), which only a full collection frees, and
+      // a lint's last seconds rarely see one (35 MB of them at the rich 100k).
+      yield `${lead}{\n      "path": ${JSON.stringify(entry.path)},\n      "diagnostics": [\n        `;
+      let sep = '';
+      for (const d of entry.diagnostics) {
+        const text = JSON.stringify({ files: [{ diagnostics: [d] }] }, null, 2);
+        yield sep + text.slice(FINDING_OPEN.length, text.length - FINDING_CLOSE.length);
+        sep = ',\n        ';
+      }
+      yield '\n      ]\n    }';
     }
     yield '\n  ' + shell.slice(at + FILES_MARK.length - 1) + '\n';
   }
-  // `##[` cannot straddle two pieces: they are cut between entries.
+  // `##[` cannot straddle two pieces: they are cut between entries, or between a file's findings.
   for (const chunk of inChunks(parts(), piece)) yield neutraliseWorkflowCommandsInJson(chunk);
 }
+
+/** Findings in one file's entry from which the entry is written a finding at a time. */
+const SPLIT_AT = 32;
+/** What `JSON.stringify` writes around a finding it is given four levels deep, as in a file's entry of the report. */
+const FINDING_OPEN = '{\n  "files": [\n    {\n      "diagnostics": [\n        ';
+const FINDING_CLOSE = '\n      ]\n    }\n  ]\n}';
 
 /** What `JSON.stringify` writes around an entry it is given two levels deep: cut off, the entry is left indented as in the whole report. */
 const ENTRY_OPEN = '{\n  "files": [\n    ';
