@@ -5,7 +5,7 @@ import { RULE_IDS } from '../../src/core';
 import type { FormatContext } from '../../src/cli/format/context';
 import { escapeData, escapeProperty, github } from '../../src/cli/format/github';
 import { json, jsonPieces, jsonReport, reportPieces } from '../../src/cli/format/json';
-import { piecesWithinBudget } from '../../src/cli/format/budget';
+import { piecesWithinBudget, withinBudget } from '../../src/cli/format/budget';
 import { neutraliseWorkflowCommandsInJson } from '../../src/core/text/workflow';
 import { sarifLevel, sarifLog } from '../../src/cli/format/sarif';
 import { stylish } from '../../src/cli/format/stylish';
@@ -143,6 +143,14 @@ describe('cli formatters', () => {
       r = rendering(100, 1 << 12);
       assert.deepEqual([...piecesWithinBudget(roomy, r.render, 15)], ['f'.repeat(1 << 12)]);
       assert.deepEqual(r.log, ['whole', 'fitted']);
+    });
+
+    it('renders a report written as one string once, however long', () => {
+      // Past what pieces may hold (4 M characters) and within the budget: the string is the report.
+      let made = 0;
+      const text = withinBudget(formatContext(CWD, [], { inputSize: 1 << 20 }), () => (made++, 'x'.repeat(5 << 20)));
+      assert.equal(text.length, 5 << 20);
+      assert.equal(made, 1);
     });
   });
 

@@ -42,7 +42,8 @@ export function outputBudget(ctx: FormatContext): number {
  * cost more than writing the report (a twentieth of a 10k-case lint).
  */
 export function withinBudget(ctx: FormatContext, render: (ctx: FormatContext) => string): string {
-  return [...piecesWithinBudget(ctx, (c) => [render(c)])].join('');
+  // Rendered whole, the report is one string either way: dropped, it would only be made again.
+  return [...piecesWithinBudget(ctx, (c) => [render(c)], Infinity)].join('');
 }
 
 /**
