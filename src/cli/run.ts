@@ -38,11 +38,11 @@ import { resolveTargets, type Targets } from './files';
 import { planFixes, type AppliedFix } from './fix';
 import { relPath, plural, type FormatContext } from './format/context';
 import { githubPieces } from './format/github';
-import { gitlabIssues } from './format/gitlab';
+import { gitlabIssues, gitlabPieces } from './format/gitlab';
 import { FORMATTERS } from './format/index';
 import { jsonPieces, jsonReport } from './format/json';
 import { junitPieces } from './format/junit';
-import { sarifLog } from './format/sarif';
+import { sarifLog, sarifPieces } from './format/sarif';
 import { inChunks, jsonChunks } from './format/stream';
 import { stylishChunks } from './format/stylish';
 import { keptResults, sarifFindings, truncationNotice } from './format/sarif';
@@ -73,6 +73,8 @@ const STREAMED: Record<string, { value: (diagnostics: readonly LintDiagnostic[],
  */
 const PIECES: Record<string, ((diagnostics: readonly LintDiagnostic[], ctx: FormatContext) => Iterable<string>) | undefined> = {
   json: jsonPieces,
+  sarif: sarifPieces,
+  gitlab: gitlabPieces,
   junit: (diagnostics, ctx) => inChunks(junitPieces(diagnostics, ctx)),
   github: (diagnostics, ctx) => inChunks(githubPieces(diagnostics, ctx)),
 };

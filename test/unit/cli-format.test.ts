@@ -5,9 +5,10 @@ import { RULE_IDS } from '../../src/core';
 import type { FormatContext } from '../../src/cli/format/context';
 import { escapeData, escapeProperty, github } from '../../src/cli/format/github';
 import { json, jsonPieces, jsonReport, reportPieces } from '../../src/cli/format/json';
-import { piecesWithinBudget, withinBudget } from '../../src/cli/format/budget';
+import { piecesWithinBudget } from '../../src/cli/format/budget';
 import { neutraliseWorkflowCommandsInJson } from '../../src/core/text/workflow';
-import { sarifLevel, sarifLog } from '../../src/cli/format/sarif';
+import { sarif, sarifLevel, sarifLog, sarifParts, sarifPieces } from '../../src/cli/format/sarif';
+import { gitlab, gitlabIssues, gitlabParts, gitlabPieces } from '../../src/cli/format/gitlab';
 import { stylish } from '../../src/cli/format/stylish';
 import { useColor } from '../../src/cli/color';
 
@@ -145,12 +146,31 @@ describe('cli formatters', () => {
       assert.deepEqual(r.log, ['whole', 'fitted']);
     });
 
-    it('renders a report written as one string once, however long', () => {
-      // Past what pieces may hold (4 M characters) and within the budget: the string is the report.
-      let made = 0;
-      const text = withinBudget(formatContext(CWD, [], { inputSize: 1 << 20 }), () => (made++, 'x'.repeat(5 << 20)));
-      assert.equal(text.length, 5 << 20);
-      assert.equal(made, 1);
+    it('writes SARIF and GitLab in pieces exactly as one JSON.stringify of their value writes them', () => {
+      const files = Array.from({ length: 9 }, (_, i) => `${CWD}/suite/f${i}.litmus.json`);
+      const many = Array.from({ length: 300 }, (_, i) =>
+        testDiagnostic(files[i % 9], {
+          offset: i,
+          severity: (['error', 'warning', 'info', 'hint'] as const)[i % 4],
+          message: i % 11 === 0 ? `payload ##[error] ${i} "q" \u2028` : `finding ${i % 50} é`,
+          related: i % 3 ? [] : [{ uri: files[0], range: { start: { line: 1, character: 0 }, end: { line: 1, character: 2 } }, message: 'there' }],
+        }),
+      );
+      for (const list of [many, many.slice(0, 1), []]) {
+        for (const c of [formatContext(CWD, files), formatContext(CWD, files, { inputSize: 1 << 20 }), formatContext(CWD, files, { inputSize: 10 })]) {
+          // Past the budget (inputSize 10) both are fitted first; the pieces must say the same.
+          const log = sarifLog(list, { ...c, warn: () => undefined });
+          assert.equal([...sarifPieces(list, c)].join(''), neutraliseWorkflowCommandsInJson(JSON.stringify(log)) + '\n');
+          assert.equal(sarif(list, c), neutraliseWorkflowCommandsInJson(JSON.stringify(log)) + '\n');
+          const issues = gitlabIssues(list, { ...c, warn: () => undefined });
+          assert.equal([...gitlabPieces(list, c)].join(''), neutraliseWorkflowCommandsInJson(JSON.stringify(issues, null, 2)) + '\n');
+          assert.equal(gitlab(list, c), neutraliseWorkflowCommandsInJson(JSON.stringify(issues, null, 2)) + '\n');
+        }
+      }
+      // A result at a time: the pieces of a SARIF log of 300 results are cut between them.
+      const parts = [...sarifParts(sarifLog(many, formatContext(CWD, files)))];
+      assert.equal(parts.length, 301);
+      assert.equal([...gitlabParts(gitlabIssues(many, formatContext(CWD, files)))].length, 301);
     });
   });
 

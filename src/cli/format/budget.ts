@@ -37,16 +37,6 @@ export function outputBudget(ctx: FormatContext): number {
 }
 
 /**
- * A report as `render` writes it for the context, fitted to the output budget only when the whole
- * report is over it: nearly every report is far inside, and sizing each finding apart to fit them
- * cost more than writing the report (a twentieth of a 10k-case lint).
- */
-export function withinBudget(ctx: FormatContext, render: (ctx: FormatContext) => string): string {
-  // Rendered whole, the report is one string either way: dropped, it would only be made again.
-  return [...piecesWithinBudget(ctx, (c) => [render(c)], Infinity)].join('');
-}
-
-/**
  * Characters of a report held before it is written. Past this the rendering only measures the
  * report and then renders it a second time as it is written: a report of 100,000 files is 30 MB
  * of text, held twice over while it was collected, and the peak of the whole run. Held pieces

@@ -1,6 +1,7 @@
 import { neutraliseWorkflowCommandsInJson, type LintDiagnostic, type Severity } from '../../core';
-import { fitToBudget, outputBudget, prettySize, rankOf, sizeNotice, withinBudget } from './budget';
+import { fitToBudget, outputBudget, piecesWithinBudget, prettySize, rankOf, sizeNotice } from './budget';
 import { relPath, type FormatContext, type Formatter } from './context';
+import { inChunks } from './stream';
 import { sha256 } from '../hash';
 
 /** GitLab Code Quality severities: info, minor, major, critical, blocker. */
@@ -20,7 +21,36 @@ export interface CodeQualityIssue {
  * rule, the file, the finding's place (its case and JSON pointer, not its line) and its message:
  * an edit above a finding does not make it look new. Identical findings are told apart by order.
  */
-export const gitlab: Formatter = (diagnostics, ctx) => withinBudget(ctx, (c) => neutraliseWorkflowCommandsInJson(JSON.stringify(gitlabIssues(diagnostics, c), null, 2)) + '\n');
+export const gitlab: Formatter = (diagnostics, ctx) => [...gitlabPieces(diagnostics, ctx)].join('');
+
+/**
+ * The report in pieces to write as they come, within the output budget: 34,000 issues written as
+ * one string were 15 MB past V8's large-object size, which only a full collection frees.
+ */
+export function gitlabPieces(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): Iterable<string> {
+  // Issues are made once for the whole report, whether it is measured and then written or held.
+  let whole: CodeQualityIssue[] | undefined;
+  const issues = (c: FormatContext) => (c.inputSize === undefined ? (whole ??= gitlabIssues(diagnostics, c)) : gitlabIssues(diagnostics, c));
+  return piecesWithinBudget(ctx, function* (c) {
+    for (const chunk of inChunks(gitlabParts(issues(c)))) yield neutraliseWorkflowCommandsInJson(chunk);
+  });
+}
+
+/** `JSON.stringify(issues, null, 2) + '\n'`, character for character, an issue at a time (`##[` never spans two). */
+export function* gitlabParts(issues: readonly CodeQualityIssue[]): Generator<string> {
+  if (issues.length === 0) {
+    yield '[]\n';
+    return;
+  }
+  let lead = '[\n  ';
+  for (const issue of issues) {
+    // Written one level deep, as in the array: `[\n  ` and `\n]` cut off.
+    const text = JSON.stringify([issue], null, 2);
+    yield lead + text.slice(4, text.length - 2);
+    lead = ',\n  ';
+  }
+  yield '\n]\n';
+}
 
 /**
  * The issues, fitted to the context's output budget when it has one: the report's value, written

@@ -1,7 +1,8 @@
 import { compareDiagnostics, neutraliseWorkflowCommandsInJson, normalizeUri, type LintDiagnostic, type Range } from '../../core';
-import { fitToBudget, outputBudget, rankOf, sizeNotice, withinBudget } from './budget';
+import { fitToBudget, outputBudget, piecesWithinBudget, rankOf, sizeNotice } from './budget';
 import { relPath, underCwd, type FormatContext, type Formatter } from './context';
 import { sarifLevel, sarifRules } from './sarif-rules';
+import { inChunks } from './stream';
 import { sha256 } from '../hash';
 
 export { sarifLevel } from './sarif-rules';
@@ -182,4 +183,39 @@ function envelope(ctx: FormatContext, rules: ReturnType<typeof sarifRules>, root
  * times the size (docs/robustness.md). `##[` in a string is written `##\u005b`, so a log printed in
  * a CI job cannot carry a workflow command.
  */
-export const sarif: Formatter = (diagnostics, ctx) => withinBudget(ctx, (c) => neutraliseWorkflowCommandsInJson(JSON.stringify(sarifLog(diagnostics, c))) + '\n');
+export const sarif: Formatter = (diagnostics, ctx) => [...sarifPieces(diagnostics, ctx)].join('');
+
+/**
+ * The log in pieces to write as they come, within the output budget: 25,000 results written as one
+ * string were 14 MB past V8's large-object size, which only a full collection frees.
+ */
+export function sarifPieces(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): Iterable<string> {
+  // The log is made once for the whole report, whether it is measured and then written or held.
+  let whole: ReturnType<typeof sarifLog> | undefined;
+  const log = (c: FormatContext) => (c.inputSize === undefined ? (whole ??= sarifLog(diagnostics, c)) : sarifLog(diagnostics, c));
+  return piecesWithinBudget(ctx, function* (c) {
+    for (const chunk of inChunks(sarifParts(log(c)))) yield neutraliseWorkflowCommandsInJson(chunk);
+  });
+}
+
+const RESULTS_MARK = '"results":[';
+
+/**
+ * `JSON.stringify(log) + '\n'`, character for character, a result at a time (`##[` never spans
+ * two). `results` is the run's last key (envelope), and no string can hold its mark unescaped.
+ */
+export function* sarifParts(log: ReturnType<typeof sarifLog>): Generator<string> {
+  const [run] = log.runs;
+  const shell = JSON.stringify({ ...log, runs: [{ ...run, results: [] }] });
+  const at = shell.lastIndexOf(RESULTS_MARK + ']');
+  if (run.results.length === 0 || at < 0) {
+    yield JSON.stringify(log) + '\n';
+    return;
+  }
+  let lead = shell.slice(0, at + RESULTS_MARK.length);
+  for (const r of run.results) {
+    yield lead + JSON.stringify(r);
+    lead = ',';
+  }
+  yield shell.slice(at + RESULTS_MARK.length) + '\n';
+}
