@@ -632,7 +632,7 @@ async function finishReports(io: CliIo, opts: CliOptions, diagnostics: LintDiagn
       text = stylishChunks(shown, ctx);
     } else {
       try {
-        // JSON, JUnit and GitHub's annotations are written in pieces: a report of 100,000 files never becomes one string.
+        // Every machine format is written in pieces: a report of 100,000 files never becomes one string.
         const pieces = PIECES[target.format];
         text = pieces ? begun(pieces(shown, ctx)) : FORMATTERS[target.format](shown, ctx);
       } catch (e) {
