@@ -175,10 +175,10 @@ const FILES_MARK = '\n  "files": []';
 /**
  * The report's text as `JSON.stringify(report, null, 2) + '\n'` writes it, character for character,
  * in pieces of about PIECE characters cut between file entries (and between the findings of a file
- * of many). Each entry is written by
- * `JSON.stringify` and indented to its depth (a JSON string never holds a raw line break). With
- * one case per file a report lists 100,000 files: written as one string it was held three times
- * over (the text, its flattened copy, the bytes written), 100 MB more than the lint's own peak.
+ * of many). Each entry is written by `JSON.stringify` and indented to its depth (a JSON string never
+ * holds a raw line break). With one case per file a report lists 100,000 files: written as one
+ * string it was held three times over (the text, its flattened copy, the bytes written), 100 MB
+ * more than the lint's own peak.
  */
 export function* reportPieces(report: JsonReport | LazyJsonReport, piece = PIECE): Generator<string> {
   // The envelope with an empty list stands where the list goes; every other key keeps its place.
