@@ -44,7 +44,7 @@ export function stepMatches(step: Step, p: ActionPattern): boolean {
   return p.kind === 'respond' && respondMatches(step, p);
 }
 
-/** Up to this many patterns, a matcher tests each on each step (every such test is a tool name compared first). */
+/** Up to this many call patterns, a matcher tests each on each call (every such test is a tool name compared first). */
 const SMALL = 16;
 
 /** Name-set checks one matcher may make in all: a hostile case of 100,000 steps and patterns stays bounded. */
@@ -79,12 +79,6 @@ interface Loose<T> {
  */
 const UNGROUPED = 8;
 
-function respondCount(list: readonly { pattern: ActionPattern }[]): number {
-  let n = 0;
-  for (const e of list) if (e.pattern.kind === 'respond') n++;
-  return n;
-}
-
 /** A tool's argument-less patterns grouped by the names their `where` requires (a case's own few: one group). */
 function looseGroups<T extends { pattern: ActionPattern }>(list: T[]): Loose<T>[] {
   if (list.length === 0) return [];
@@ -107,35 +101,43 @@ function hasAll(args: Record<string, unknown>, names: readonly string[]): boolea
 }
 
 /**
- * A matcher over many patterns (one case's, or every adversarial case's of a family). Up to SMALL
- * it tests each pattern on each step; past it, it hashes rather than comparing every pair: call
- * patterns are grouped by tool, then by the set of argument names they list, then by the canonical
- * values of those arguments, so a call costs one lookup per distinct name set of its tool before
- * `where` runs on the few candidates. Patterns that list no arguments are grouped by the names
- * their `where` requires, so a call without them skips the group at once; respond patterns go
- * through an index of the text they require (answers.ts). Past MAX_CHECKS name-set checks it answers
- * no more matches (a bound on hostile input; real cases list a handful). Matches come back in the
- * order the entries were given.
+ * A matcher over many patterns (one case's, or every adversarial case's of a family). A step
+ * matches patterns of its own kind only. Respond patterns go through an index of the text they
+ * require (answers.ts) past UNGROUPED, each tested on each answer up to it. Call patterns, up to
+ * SMALL, are each tested on each call; past it, they are hashed rather than compared pair by pair:
+ * grouped by tool, then by the set of argument names they list, then by the canonical values of
+ * those arguments, so a call costs one lookup per distinct name set of its tool before `where`
+ * runs on the few candidates. Patterns that list no arguments are grouped by the names their
+ * `where` requires, so a call without them skips the group at once. Past MAX_CHECKS name-set checks
+ * it answers no more matches (a bound on hostile input; real cases list a handful). Matches come
+ * back in the order the entries were given.
  */
 export function patternMatcher<T extends { pattern: ActionPattern }>(entries: Iterable<T>): (step: Step) => T[] {
-  const list = Array.isArray(entries) ? (entries as readonly T[]) : [...entries];
-  // A case's own patterns, or a family's few: each tested on each step, in order. The indexes
-  // below were most of a family's check when it has a dozen patterns and a few steps to match.
-  // More than UNGROUPED respond patterns keep their index, as before: each would run its regular
-  // expression over every answer of a hostile completion of thousands.
-  if (list.length <= SMALL && respondCount(list) <= UNGROUPED) return (step) => list.filter((e) => stepMatches(step, e.pattern));
+  const respond: (T & { pattern: RespondPattern })[] = [];
+  const calls: (T & { pattern: CallPattern })[] = [];
+  for (const e of entries) {
+    if (e.pattern.kind === 'respond') respond.push(e as T & { pattern: RespondPattern });
+    else calls.push(e as T & { pattern: CallPattern });
+  }
+  const answers = respond.length > UNGROUPED ? answerMatcher(respond) : undefined;
+  const matchCall = callMatcher(calls);
+  return (step) => {
+    if (step.kind === 'call') return matchCall(step);
+    return answers ? answers(step.text) : respond.filter((e) => respondMatches(step, e.pattern));
+  };
+}
+
+function callMatcher<T extends { pattern: CallPattern }>(calls: readonly T[]): (step: CallStep) => T[] {
+  // A case's own calls, or a family's few: each tested on each call, in order. The indexes below
+  // were most of a family's check when it has a dozen patterns and a few steps to match.
+  if (calls.length <= SMALL) return (step) => calls.filter((e) => callMatches(step, e.pattern));
   const byTool = new Map<string, { loose: Loose<T>[]; sets: Map<string, { names: string[]; byValues: Map<string, T[]> }> }>();
   // Each tool's argument-less patterns, grouped once all are read.
   const looseLists = new Map<string, T[]>();
-  const respond: (T & { pattern: RespondPattern })[] = [];
   const seq = new Map<T, number>();
-  for (const e of list) {
+  for (const e of calls) {
     seq.set(e, seq.size);
     const p = e.pattern;
-    if (p.kind === 'respond') {
-      respond.push(e as T & { pattern: RespondPattern });
-      continue;
-    }
     let tool = byTool.get(p.tool);
     if (!tool) byTool.set(p.tool, (tool = { loose: [], sets: new Map() }));
     if (p.byName || p.arguments.length === 0) {
@@ -153,22 +155,20 @@ export function patternMatcher<T extends { pattern: ActionPattern }>(entries: It
     else set.byValues.set(valueKey, [e]);
   }
   for (const [name, list] of looseLists) byTool.get(name)!.loose = looseGroups(list);
-  const answers = respond.length > UNGROUPED ? answerMatcher(respond) : undefined;
   let checks = 0;
   return (step) => {
-    if (step.kind === 'respond') return answers ? answers(step.text) : respond.filter((e) => respondMatches(step, e.pattern));
     const tool = byTool.get(step.tool);
     if (!tool) return [];
     const out: T[] = [];
     for (const group of tool.loose) {
       if (!hasAll(step.arguments, group.names)) continue;
-      for (const e of group.entries) if (callMatches(step, e.pattern as CallPattern)) out.push(e);
+      for (const e of group.entries) if (callMatches(step, e.pattern)) out.push(e);
     }
     for (const set of tool.sets.values()) {
       if (++checks > MAX_CHECKS) break;
       if (!hasAll(step.arguments, set.names)) continue;
       const hit = set.byValues.get(set.names.map((k) => canonicalize(fieldValue(step.arguments, k))!).join('\u0000'));
-      if (hit) for (const e of hit) if (whereHolds(step, e.pattern as CallPattern)) out.push(e);
+      if (hit) for (const e of hit) if (whereHolds(step, e.pattern)) out.push(e);
     }
     return out.length > 1 ? out.sort((a, b) => seq.get(a)! - seq.get(b)!) : out;
   };
