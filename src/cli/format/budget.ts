@@ -69,6 +69,16 @@ export function* piecesWithinBudget(ctx: FormatContext, render: (ctx: FormatCont
   yield* held ?? render(whole);
 }
 
+/**
+ * `piecesWithinBudget` for a report written from one value (a JSON report, a SARIF log, GitLab's
+ * issues): the value of the whole report is made once, whether the report is held or measured and
+ * then written again; only a report past the budget is made anew, fitted.
+ */
+export function valuePiecesWithinBudget<V>(ctx: FormatContext, make: (ctx: FormatContext) => V, write: (value: V) => Iterable<string>, hold?: number): Iterable<string> {
+  let whole: V | undefined;
+  return piecesWithinBudget(ctx, (c) => write(c.inputSize === undefined ? (whole ??= make(c)) : make(c)), hold);
+}
+
 const SEVERITY_RANK: Record<LintDiagnostic['severity'], number> = { error: 0, warning: 1, info: 2, hint: 3 };
 
 /** Findings that count are kept before suppressed ones, the more severe first. */

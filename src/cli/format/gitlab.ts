@@ -1,7 +1,7 @@
-import { neutraliseWorkflowCommandsInJson, type LintDiagnostic, type Severity } from '../../core';
-import { fitToBudget, outputBudget, piecesWithinBudget, prettySize, rankOf, sizeNotice } from './budget';
+import type { LintDiagnostic, Severity } from '../../core';
+import { fitToBudget, outputBudget, prettySize, rankOf, sizeNotice, valuePiecesWithinBudget } from './budget';
 import { relPath, type FormatContext, type Formatter } from './context';
-import { inChunks } from './stream';
+import { jsonTextChunks } from './stream';
 import { sha256 } from '../hash';
 
 /** GitLab Code Quality severities: info, minor, major, critical, blocker. */
@@ -28,12 +28,7 @@ export const gitlab: Formatter = (diagnostics, ctx) => [...gitlabPieces(diagnost
  * one string were 15 MB past V8's large-object size, which only a full collection frees.
  */
 export function gitlabPieces(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): Iterable<string> {
-  // Issues are made once for the whole report, whether it is measured and then written or held.
-  let whole: CodeQualityIssue[] | undefined;
-  const issues = (c: FormatContext) => (c.inputSize === undefined ? (whole ??= gitlabIssues(diagnostics, c)) : gitlabIssues(diagnostics, c));
-  return piecesWithinBudget(ctx, function* (c) {
-    for (const chunk of inChunks(gitlabParts(issues(c)))) yield neutraliseWorkflowCommandsInJson(chunk);
-  });
+  return valuePiecesWithinBudget(ctx, (c) => gitlabIssues(diagnostics, c), (issues) => jsonTextChunks(gitlabParts(issues)));
 }
 
 /** `JSON.stringify(issues, null, 2) + '\n'`, character for character, an issue at a time (`##[` never spans two). */

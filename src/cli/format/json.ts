@@ -1,7 +1,7 @@
 import { neutraliseWorkflowCommandsInJson, type LintDiagnostic, type Range, type Severity } from '../../core';
-import { fitToBudget, outputBudget, piecesWithinBudget, prettySize, rankOf, sizeNotice, type Fit } from './budget';
+import { fitToBudget, outputBudget, prettySize, rankOf, sizeNotice, valuePiecesWithinBudget, type Fit } from './budget';
 import { autoFixable, countSeverities, relPath, type FormatContext, type Formatter } from './context';
-import { inChunks } from './stream';
+import { jsonTextChunks } from './stream';
 
 /** 1-based lines and columns (UTF-16 code units); `endColumn` is the column just past the range. */
 export interface JsonSpan {
@@ -212,8 +212,8 @@ export function* reportPieces(report: JsonReport | LazyJsonReport, piece = PIECE
     }
     yield '\n  ' + shell.slice(at + FILES_MARK.length - 1) + '\n';
   }
-  // `##[` cannot straddle two pieces: they are cut between entries, or between a file's findings.
-  for (const chunk of inChunks(parts(), piece)) yield neutraliseWorkflowCommandsInJson(chunk);
+  // Cut between entries, or between a file's findings: never inside a string.
+  yield* jsonTextChunks(parts(), piece);
 }
 
 /** Findings in one file's entry from which the entry is written a finding at a time. */
@@ -239,10 +239,7 @@ function entryText(entry: FileEntry): string {
 
 /** The report in pieces, kept within the output budget (`piecesWithinBudget`), to write as they come. */
 export function jsonPieces(diagnostics: readonly LintDiagnostic[], ctx: FormatContext, hold?: number): Iterable<string> {
-  // A report measured before it is written is rendered twice from the one report.
-  let whole: LazyJsonReport | undefined;
-  const report = (c: FormatContext) => (c.inputSize === undefined ? (whole ??= lazyJsonReport(diagnostics, c)) : lazyJsonReport(diagnostics, c));
-  return piecesWithinBudget(ctx, (c) => reportPieces(report(c)), hold);
+  return valuePiecesWithinBudget(ctx, (c) => lazyJsonReport(diagnostics, c), (report) => reportPieces(report), hold);
 }
 
 /** Pretty-printed, as it always was; `##[` in a string is written `##\u005b` (see sarif.ts). */

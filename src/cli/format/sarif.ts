@@ -1,8 +1,8 @@
-import { compareDiagnostics, neutraliseWorkflowCommandsInJson, normalizeUri, type LintDiagnostic, type Range } from '../../core';
-import { fitToBudget, outputBudget, piecesWithinBudget, rankOf, sizeNotice } from './budget';
+import { compareDiagnostics, normalizeUri, type LintDiagnostic, type Range } from '../../core';
+import { fitToBudget, outputBudget, rankOf, sizeNotice, valuePiecesWithinBudget } from './budget';
 import { relPath, underCwd, type FormatContext, type Formatter } from './context';
 import { sarifLevel, sarifRules } from './sarif-rules';
-import { inChunks } from './stream';
+import { jsonTextChunks } from './stream';
 import { sha256 } from '../hash';
 
 export { sarifLevel } from './sarif-rules';
@@ -190,12 +190,7 @@ export const sarif: Formatter = (diagnostics, ctx) => [...sarifPieces(diagnostic
  * string were 14 MB past V8's large-object size, which only a full collection frees.
  */
 export function sarifPieces(diagnostics: readonly LintDiagnostic[], ctx: FormatContext): Iterable<string> {
-  // The log is made once for the whole report, whether it is measured and then written or held.
-  let whole: ReturnType<typeof sarifLog> | undefined;
-  const log = (c: FormatContext) => (c.inputSize === undefined ? (whole ??= sarifLog(diagnostics, c)) : sarifLog(diagnostics, c));
-  return piecesWithinBudget(ctx, function* (c) {
-    for (const chunk of inChunks(sarifParts(log(c)))) yield neutraliseWorkflowCommandsInJson(chunk);
-  });
+  return valuePiecesWithinBudget(ctx, (c) => sarifLog(diagnostics, c), (log) => jsonTextChunks(sarifParts(log)));
 }
 
 const RESULTS_MARK = '"results":[';

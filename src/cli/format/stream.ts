@@ -1,3 +1,5 @@
+import { neutraliseWorkflowCommandsInJson } from '../../core';
+
 /**
  * `JSON.stringify(value, null, 2) + '\n'` (or, with `pretty` false, `JSON.stringify(value) + '\n'`) as a sequence of chunks of about CHUNK characters, for a
  * report past the longest string V8 can build (about 512 M characters): `--format json` of a
@@ -90,4 +92,12 @@ export function* inChunks(pieces: Iterable<string>, size = 1 << 15): Generator<s
     }
   }
   if (buf) yield buf;
+}
+
+/**
+ * A JSON report's parts in chunks of about `size` characters, each with `##[` written `##\u005b`
+ * (core/text/workflow.ts). The parts must be cut outside strings, so that `##[` never spans two.
+ */
+export function* jsonTextChunks(parts: Iterable<string>, size?: number): Generator<string> {
+  for (const chunk of inChunks(parts, size)) yield neutraliseWorkflowCommandsInJson(chunk);
 }
