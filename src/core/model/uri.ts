@@ -122,8 +122,29 @@ export function displayPath(uri: string, baseUri?: string): string {
   return parsed.scheme === 'file' ? parsed.fsPath : uri;
 }
 
+/**
+ * Relative paths already found, by the folder they are seen from (as `targets` above): messages
+ * name the tool file of every broken reference of a suite, and each case file names the same few
+ * (two URI parses a time, 30,000 times in a suite of broken references).
+ */
+const relativePaths = new Map<string, Map<string, string>>();
+
 /** The relative path from one file's folder to another file, `/`-separated. */
 export function relativePath(fromFileUri: string, toUri: string): string {
+  const folder = folderKey(fromFileUri);
+  let known = relativePaths.get(folder);
+  const kept = known?.get(toUri);
+  if (kept !== undefined) return kept;
+  const path = computeRelativePath(fromFileUri, toUri);
+  if (!known || known.size >= MEMO_LIMIT) {
+    if (relativePaths.size >= MEMO_LIMIT) relativePaths.clear();
+    relativePaths.set(folder, (known = new Map()));
+  }
+  known.set(toUri, path);
+  return path;
+}
+
+function computeRelativePath(fromFileUri: string, toUri: string): string {
   const from = URI.parse(dirnameUri(fromFileUri)).path.split('/').filter(Boolean);
   const to = URI.parse(toUri).path.split('/').filter(Boolean);
   let i = 0;
