@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
+import { modify } from 'jsonc-parser';
 import { applyChanges, createDocument, lintIndex, loadWorkspace, memoryFileSystem, parseJson, setValue, type LintDiagnostic, type WorkspaceIndex } from '../../src/core';
+import { detectFormatting } from '../../src/core/text/edit';
 import { fixtureWorkspaces, mutate, mutation, otherFixtureWorkspaces, workspace, type Files } from '../hostile/arbitraries';
 import { fixProblems } from '../hostile/check';
 
@@ -138,5 +140,32 @@ describe('fix safety: every offered fix keeps the file valid, its comments, and 
       { seed: 7, numRuns: 150 },
     );
     assert.ok(tried > 0, 'some fixes were tried');
+  });
+});
+
+describe('setValue: a scalar written over a value that is there', () => {
+  /** Every path to a value of `v`, the root's included. */
+  function pathsOf(v: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+    out.push(at);
+    if (Array.isArray(v)) v.forEach((x, i) => pathsOf(x, [...at, i], out));
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) pathsOf(x, [...at, k], out);
+    return out;
+  }
+
+  it('is the edit jsonc-parser `modify` makes on the whole text, byte for byte, in every layout', () => {
+    const scalar = fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null));
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom(0, 2, 4, '\t'), fc.boolean(), fc.nat(), scalar, (value, indent, crlf, pick, next) => {
+        let text = JSON.stringify(value, null, indent);
+        if (crlf) text = text.replace(/\n/g, '\r\n');
+        const doc = createDocument('file:///ws/x.litmus.json', text);
+        if (!doc || doc.parsed.roots[0]?.broken) return;
+        const paths = pathsOf(JSON.parse(text));
+        const path = paths[pick % paths.length];
+        const want = modify(text, path, next, { formattingOptions: detectFormatting(text) }).map((e) => ({ offset: e.offset, length: e.length, content: e.content }));
+        assert.deepEqual(setValue(doc, 0, path, next), want, JSON.stringify({ text, path, next }));
+      }),
+      { numRuns: 1500, seed: 22 },
+    );
   });
 });
