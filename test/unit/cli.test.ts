@@ -145,6 +145,31 @@ describe('the command launcher (dist/cli.js)', function () {
     }
   });
 
+  it("the build's code cache is the one the launcher takes: written and read under the same V8 flags", () => {
+    // V8 rejects a cache made under other flags, silently; the launcher sets one (the optimiser's
+    // inlining budget). A preload records what V8 said of the cache the launcher handed it.
+    const tmp = mkdtempSync(join(tmpdir(), 'litmus-launch-'));
+    try {
+      const probe = join(tmp, 'probe.cjs');
+      writeFileSync(
+        probe,
+        `const vm = require('node:vm');
+         const Script = vm.Script;
+         vm.Script = class extends Script {
+           constructor(source, options) {
+             super(source, options);
+             if (options && options.cachedData) process.on('exit', () => process.stderr.write('cache rejected: ' + this.cachedDataRejected + '\\n'));
+           }
+         };`,
+      );
+      const r = spawnSync(process.execPath, ['--require', probe, CLI, '--version'], { cwd: ROOT, encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stderr, 'cache rejected: false\n');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
   it('runs the bundle decoded as UTF-8 (the build makes it ASCII), and the bundle alone as Node loads it', () => {
     const bundle = readFileSync(join(ROOT, 'dist/cli-main.js'), 'utf8');
     assert.doesNotMatch(bundle, /[^\x00-\x7f]/, 'the build writes the bundle ASCII-only');
