@@ -3,7 +3,7 @@ import { escapeText } from '../text/escape';
 import type { SuiteDocument } from '../model/document';
 import { lastingLocations, resolveLocation, type Location, type ResolvedRange } from '../text/location';
 import { docsUrl, RULE_IDS, RULES, ruleMeta } from '../rules/registry';
-import type { FixSpec } from '../text/fix';
+import { defineLazy, type FixSpec } from '../text/fix';
 import type { Finding, Rule, RuleContext } from '../rules/types';
 import { SEVERITY_ORDER, type Range, type Severity } from '../text/types';
 import type { WorkspaceIndex } from '../model/workspace';
@@ -153,27 +153,23 @@ function placed(doc: SuiteDocument, at: Location, remember: boolean): ResolvedRa
  * do, never pays for either. The edits are the same whenever they are read: documents are immutable.
  */
 function placedFix(index: WorkspaceIndex, f: FixSpec): Fix {
-  let edits: Fix['edits'] | undefined;
-  return {
-    title: f.title,
-    unambiguous: f.unambiguous,
-    ...(f.changesClaim ? { changesClaim: true } : {}),
-    get edits() {
-      return (edits ??= f.changes.map((c) => {
-        const target = index.docs.get(c.uri);
-        return {
-          uri: c.uri,
-          version: c.version,
-          edits: c.changes.map((ch) => ({
-            offset: ch.offset,
-            length: ch.length,
-            newText: ch.content,
-            range: target ? target.lines.rangeOf(ch.offset, ch.length) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-          })),
-        };
-      }));
-    },
-  };
+  const fix = (f.changesClaim ? { title: f.title, unambiguous: f.unambiguous, changesClaim: true } : { title: f.title, unambiguous: f.unambiguous }) as Fix;
+  defineLazy(fix, 'edits', () =>
+    f.changes.map((c) => {
+      const target = index.docs.get(c.uri);
+      return {
+        uri: c.uri,
+        version: c.version,
+        edits: c.changes.map((ch) => ({
+          offset: ch.offset,
+          length: ch.length,
+          newText: ch.content,
+          range: target ? target.lines.rangeOf(ch.offset, ch.length) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        })),
+      };
+    }),
+  );
+  return fix;
 }
 
 /** The fact each placed diagnostic states (Finding.fact), read by lint/facts.ts; kept off the public shape. */

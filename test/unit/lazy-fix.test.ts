@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { defineLazy, lazyFix } from '../../src/core/text/fix';
+
+describe('lazy keys (defineLazy, lazyFix)', () => {
+  it('computes a value the first time it is read, once, and each object its own', () => {
+    let runs = 0;
+    const a = lazyFix('A', true, () => {
+      runs++;
+      return [{ uri: 'file:///a', changes: [{ offset: 1, length: 0, content: 'a' }] }];
+    });
+    const b = lazyFix('B', false, () => [{ uri: 'file:///b', changes: [] }]);
+    assert.equal(runs, 0, 'nothing is computed before it is read');
+    assert.equal(a.changes[0].uri, 'file:///a');
+    assert.equal(b.changes[0].uri, 'file:///b');
+    assert.equal(a.changes, a.changes, 'the same value every time');
+    assert.equal(runs, 1);
+  });
+
+  it('reads as an object literal with a getter: an own enumerable key, in its place, copied by spread and written by JSON', () => {
+    const literal = { title: 'T', unambiguous: true, get changes() { return [{ uri: 'u', changes: [] }]; } };
+    const fix = lazyFix('T', true, () => [{ uri: 'u', changes: [] }]);
+    assert.deepEqual(Object.keys(fix), Object.keys(literal));
+    assert.deepEqual(Object.getOwnPropertyDescriptor(fix, 'changes')?.enumerable, true);
+    assert.equal(JSON.stringify(fix), JSON.stringify(literal));
+    const copy = { ...fix, unambiguous: false };
+    assert.deepEqual(copy, { title: 'T', unambiguous: false, changes: [{ uri: 'u', changes: [] }] });
+    // A key set later (a rule marking what a fix claims) comes after it, as on the literal.
+    fix.changesClaim = true;
+    assert.deepEqual(Object.keys(fix), ['title', 'unambiguous', 'changes', 'changesClaim']);
+  });
+
+  it('computes again after a computation that threw', () => {
+    let fail = true;
+    const o = {} as { v: number };
+    defineLazy(o, 'v', () => {
+      if (fail) throw new Error('not yet');
+      return 7;
+    });
+    assert.throws(() => o.v, /not yet/);
+    fail = false;
+    assert.equal(o.v, 7);
+  });
+});
