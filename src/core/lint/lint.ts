@@ -7,7 +7,7 @@ import { defineLazy, type FixSpec } from '../text/fix';
 import type { Finding, Rule, RuleContext } from '../rules/types';
 import { SEVERITY_ORDER, type Range, type Severity } from '../text/types';
 import type { WorkspaceIndex } from '../model/workspace';
-import { addText, type TextSets } from '../text/multimap';
+import { addText, flat, type TextSets } from '../text/multimap';
 import { sharedName, timed, type RuleTimes } from './timing';
 
 export interface TextEdit {
@@ -261,7 +261,10 @@ export function runRule(rule: Rule, index: WorkspaceIndex, memo: Map<string, unk
       ? (f) => findings.push({ ...f, rule: rule.meta.id, severity: f.severity ?? rule.meta.defaultSeverity, docsUrl: rule.meta.docsUrl ?? '' })
       : // The id first: a property added after a spread gives every object a hidden class of its own
         // in V8 (a few hundred bytes a finding, and every read of one megamorphic). A report carries no `rule`.
-        (f) => findings.push({ rule: rule.meta.id, ...f }),
+        // The message as one string: built with a template, it is a tree of its pieces (a node of 32
+        // bytes per join) until the report reads it, 9 MB at 30,000 findings (`message` is already
+        // there, so setting it again adds no property).
+        (f) => findings.push({ rule: rule.meta.id, ...f, message: flat(f.message) }),
     ruleIds,
     keeps,
     remember,
