@@ -153,8 +153,8 @@ function placed(doc: SuiteDocument, at: Location, remember: boolean): ResolvedRa
  * do, never pays for either. The edits are the same whenever they are read: documents are immutable.
  */
 function placedFix(index: WorkspaceIndex, f: FixSpec): Fix {
-  const fix = (f.changesClaim ? { title: f.title, unambiguous: f.unambiguous, changesClaim: true } : { title: f.title, unambiguous: f.unambiguous }) as Fix;
-  defineLazy(fix, 'edits', () =>
+  const own: Omit<Fix, 'edits'> = f.changesClaim ? { title: f.title, unambiguous: f.unambiguous, changesClaim: true } : { title: f.title, unambiguous: f.unambiguous };
+  return defineLazy(own, 'edits', (): Fix['edits'] =>
     f.changes.map((c) => {
       const target = index.docs.get(c.uri);
       return {
@@ -169,7 +169,6 @@ function placedFix(index: WorkspaceIndex, f: FixSpec): Fix {
       };
     }),
   );
-  return fix;
 }
 
 /** The fact each placed diagnostic states (Finding.fact), read by lint/facts.ts; kept off the public shape. */

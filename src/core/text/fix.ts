@@ -27,9 +27,8 @@ export interface FixSpec {
  * show titles), and a rule may build a fix before it knows it will report anything.
  */
 export function lazyFix(title: string, unambiguous: boolean, changes: () => FixSpec['changes']): FixSpec {
-  const fix = { title, unambiguous } as FixSpec;
-  defineLazy(fix, 'changes', changes);
-  return fix;
+  const own: Omit<FixSpec, 'changes'> = { title, unambiguous };
+  return defineLazy(own, 'changes', changes);
 }
 
 /** Where an object keeps what one lazily computed key needs: its computation until it has run, then the value. */
@@ -49,7 +48,7 @@ const lazyKeys = new Map<string, { state: symbol; descriptor: PropertyDescriptor
  * reference makes a fix per finding (30,000 at 10k cases). Spread, `Object.keys` and
  * `JSON.stringify` read the key as they read the literal's.
  */
-export function defineLazy(target: object, key: string, compute: () => unknown): void {
+export function defineLazy<T extends object, K extends string, V>(target: T, key: K, compute: () => V): T & Record<K, V> {
   let kept = lazyKeys.get(key);
   if (!kept) {
     const state = Symbol(key);
@@ -71,7 +70,7 @@ export function defineLazy(target: object, key: string, compute: () => unknown):
     lazyKeys.set(key, kept);
   }
   Object.defineProperty(target, kept.state, { value: { compute, value: undefined } satisfies LazyState });
-  Object.defineProperty(target, key, kept.descriptor);
+  return Object.defineProperty(target, key, kept.descriptor) as T & Record<K, V>;
 }
 
 /**
