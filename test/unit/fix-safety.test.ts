@@ -155,12 +155,15 @@ describe('setValue: a scalar written over a value that is there', () => {
   it('is the edit jsonc-parser `modify` makes on the whole text, byte for byte, in every layout', () => {
     const scalar = fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null));
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom(0, 2, 4, '\t'), fc.boolean(), fc.nat(), scalar, (value, indent, crlf, pick, next) => {
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom(0, 2, 4, '\t'), fc.boolean(), fc.boolean(), fc.nat(), scalar, (value, indent, crlf, comments, pick, next) => {
         let text = JSON.stringify(value, null, indent);
+        // JSON with comments: one before the value, one after it, and a comment line at every line
+        // break (JSON.stringify writes no raw line break inside a string).
+        if (comments) text = `/* head */ ${text.replace(/\n/g, '\n  // note\n')} // tail`;
         if (crlf) text = text.replace(/\n/g, '\r\n');
-        const doc = createDocument('file:///ws/x.litmus.json', text);
+        const doc = createDocument(comments ? 'file:///ws/x.litmus.jsonc' : 'file:///ws/x.litmus.json', text);
         if (!doc || doc.parsed.roots[0]?.broken) return;
-        const paths = pathsOf(JSON.parse(text));
+        const paths = pathsOf(JSON.parse(JSON.stringify(value)));
         const path = paths[pick % paths.length];
         const want = modify(text, path, next, { formattingOptions: detectFormatting(text) }).map((e) => ({ offset: e.offset, length: e.length, content: e.content }));
         assert.deepEqual(setValue(doc, 0, path, next), want, JSON.stringify({ text, path, next }));
