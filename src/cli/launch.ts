@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
+import { useShortRunInlining } from '../node/inlining';
 
 /**
  * The `litmus-lint` command (dist/cli.js): runs the CLI bundle (dist/cli-main.js) with the V8 code
@@ -25,19 +25,9 @@ try {
 // Read as bytes, then decoded: Node 20's `readFileSync(file, 'utf8')` takes 23-36 ms over the 2 MB
 // bundle where this takes 15 (the same text; Latin-1 is no faster).
 const source = readFileSync(bundle).toString('utf8');
-// A lint is over in a second or two, and TurboFan's inlining is tuned for programs that run far
-// longer: with a tenth of its usual budget of inlined bytecode per function (920), the optimiser's
-// compiles are cheaper and come sooner, and the 10k lints of `npm run bench` take 7-10 % less time,
-// the 100k ones 2-15 % less (docs/performance.md, "Twenty-second pass"). Set before the bundle is
+// The optimiser's budget for a run of seconds (src/node/inlining.ts). Set before the bundle is
 // compiled: V8 rejects a code cache written under other flags, and the build writes it through here.
-// A value given on the command line (`node --max-inlined-bytecode-size-cumulative=N`) stands.
-if (!process.execArgv.some((a) => a.startsWith('--max-inlined-bytecode-size-cumulative') || a.startsWith('--max_inlined_bytecode_size_cumulative'))) {
-  try {
-    setFlagsFromString('--max-inlined-bytecode-size-cumulative=100');
-  } catch {
-    // A runtime without V8's flags (another engine behind `node:v8`) lints at its own speed.
-  }
-}
+useShortRunInlining();
 
 // The bundle is the module function already (scripts/build.mjs, MODULE_FUNCTION): its value.
 const script = new Script(source, { filename: bundle, cachedData });
