@@ -39,11 +39,6 @@ export function respondMatches(step: RespondStep, p: RespondPattern): boolean {
   return p.respond.state === 'ok' && p.respond.test(step.text);
 }
 
-export function stepMatches(step: Step, p: ActionPattern): boolean {
-  if (step.kind === 'call') return p.kind === 'call' && callMatches(step, p);
-  return p.kind === 'respond' && respondMatches(step, p);
-}
-
 /** Up to this many call patterns, a matcher tests each on each call (every such test is a tool name compared first). */
 const SMALL = 16;
 
