@@ -20,8 +20,9 @@ export function percentile(xs, p) {
 
 /**
  * Runs `node <args>` to completion and reports its wall-clock time (spawn to exit, start-up
- * included), its output, and its peak resident set (KB) and CPU time read through bench/maxrss.cjs.
- * CPU time is what a shared, busy machine distorts least.
+ * included), its output, and its peak resident set (KB), CPU time (all of it, and the system's part)
+ * and minor page faults read through bench/maxrss.cjs. CPU time is what a shared, busy machine
+ * distorts least.
  */
 export function runNode(args, { cwd, env } = {}) {
   const scratch = mkdtempSync(join(tmpdir(), 'litmus-rss-'));
@@ -43,15 +44,19 @@ export function runNode(args, { cwd, env } = {}) {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       let rssKb = NaN;
       let cpuMs = NaN;
+      let sysMs = NaN;
+      let faults = NaN;
       try {
         const usage = JSON.parse(readFileSync(rssFile, 'utf8'));
         rssKb = usage.maxRSS;
         cpuMs = (usage.user + usage.system) / 1000;
+        sysMs = usage.system / 1000;
+        faults = usage.faults ?? NaN;
       } catch {
         // the child died before its exit hook ran: no figure rather than a made-up one
       }
       rmSync(scratch, { recursive: true, force: true });
-      resolve({ ms, cpuMs, code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), rssKb });
+      resolve({ ms, cpuMs, sysMs, faults, code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), rssKb });
     });
   });
 }
