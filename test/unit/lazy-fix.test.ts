@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { defineLazy, lazyFix } from '../../src/core/text/fix';
+import { defineLazy, lazyDocumentFix, lazyFix } from '../../src/core/text/fix';
 
 describe('lazy keys (defineLazy, lazyFix)', () => {
   it('computes a value the first time it is read, once, and each object its own', () => {
@@ -27,6 +27,33 @@ describe('lazy keys (defineLazy, lazyFix)', () => {
     // A key set later (a rule marking what a fix claims) comes after it, as on the literal.
     fix.changesClaim = true;
     assert.deepEqual(Object.keys(fix), ['title', 'unambiguous', 'changes', 'changesClaim']);
+  });
+
+  it('calls a shared computation with the values it was given, each object with its own, and lets them go once computed', () => {
+    const sum = (a: number, b: { add: number }) => a + b.add;
+    const x = defineLazy({} as { v: number }, 'v', sum, 1, { add: 10 });
+    const y = defineLazy({} as { v: number }, 'v', sum, 2, { add: 20 });
+    assert.equal(y.v, 22);
+    assert.equal(x.v, 11);
+    // What the computation was given is not kept past it: a fix's rule data is freed once placed.
+    const big = { add: 5 };
+    const z = defineLazy({} as { v: number }, 'v', sum, 3, big);
+    const held = () => Object.getOwnPropertySymbols(z).map((k) => (z as unknown as Record<symbol, { a: unknown; b: unknown }>)[k]);
+    assert.deepEqual(held().map((s) => s.b), [big], 'kept until read');
+    assert.equal(z.v, 8);
+    assert.deepEqual(held().map((s) => [s.a, s.b]), [[undefined, undefined]], 'let go once computed');
+  });
+
+  it('a document fix computes its changes on the document it was made with, tied to its version', () => {
+    const doc = { uri: 'file:///s.litmus.json', version: 3 };
+    let seen: unknown;
+    const fix = lazyDocumentFix('Set it', true, doc, (d) => {
+      seen = d;
+      return [{ offset: 4, length: 1, content: 'x' }];
+    });
+    assert.equal(seen, undefined, 'nothing is computed before it is read');
+    assert.deepEqual(fix.changes, [{ uri: 'file:///s.litmus.json', version: 3, changes: [{ offset: 4, length: 1, content: 'x' }] }]);
+    assert.equal(seen, doc);
   });
 
   it('computes again after a computation that threw', () => {

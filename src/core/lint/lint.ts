@@ -154,21 +154,23 @@ function placed(doc: SuiteDocument, at: Location, remember: boolean): ResolvedRa
  */
 function placedFix(index: WorkspaceIndex, f: FixSpec): Fix {
   const own: Omit<Fix, 'edits'> = f.changesClaim ? { title: f.title, unambiguous: f.unambiguous, changesClaim: true } : { title: f.title, unambiguous: f.unambiguous };
-  return defineLazy(own, 'edits', (): Fix['edits'] =>
-    f.changes.map((c) => {
-      const target = index.docs.get(c.uri);
-      return {
-        uri: c.uri,
-        version: c.version,
-        edits: c.changes.map((ch) => ({
-          offset: ch.offset,
-          length: ch.length,
-          newText: ch.content,
-          range: target ? target.lines.rangeOf(ch.offset, ch.length) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-        })),
-      };
-    }),
-  );
+  return defineLazy(own, 'edits', placedEdits, index, f);
+}
+
+function placedEdits(index: WorkspaceIndex, f: FixSpec): Fix['edits'] {
+  return f.changes.map((c) => {
+    const target = index.docs.get(c.uri);
+    return {
+      uri: c.uri,
+      version: c.version,
+      edits: c.changes.map((ch) => ({
+        offset: ch.offset,
+        length: ch.length,
+        newText: ch.content,
+        range: target ? target.lines.rangeOf(ch.offset, ch.length) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      })),
+    };
+  });
 }
 
 /** The fact each placed diagnostic states (Finding.fact), read by lint/facts.ts; kept off the public shape. */

@@ -31,9 +31,14 @@ export function lazyFix(title: string, unambiguous: boolean, changes: () => FixS
   return defineLazy(own, 'changes', changes);
 }
 
-/** Where an object keeps what one lazily computed key needs: its computation until it has run, then the value. */
+/**
+ * Where an object keeps what one lazily computed key needs: its computation and the two values it
+ * is called with until it has run, then the value.
+ */
 interface LazyState {
-  compute: (() => unknown) | undefined;
+  compute: ((a: unknown, b: unknown) => unknown) | undefined;
+  a: unknown;
+  b: unknown;
   value: unknown;
 }
 
@@ -47,8 +52,12 @@ const lazyKeys = new Map<string, { state: symbol; descriptor: PropertyDescriptor
  * properties, ~250 bytes with the getter's pair), and a suite whose every case has a broken
  * reference makes a fix per finding (30,000 at 10k cases). Spread, `Object.keys` and
  * `JSON.stringify` read the key as they read the literal's.
+ *
+ * `compute` is called with `a` and `b`: a shared function given what it needs this way costs an
+ * object no closure, where a closure per fix costs itself and the scope it keeps (some 100 bytes
+ * each, two per finding).
  */
-export function defineLazy<T extends object, K extends string, V>(target: T, key: K, compute: () => V): T & Record<K, V> {
+export function defineLazy<T extends object, K extends string, V, A = undefined, B = undefined>(target: T, key: K, compute: (a: A, b: B) => V, a?: A, b?: B): T & Record<K, V> {
   let kept = lazyKeys.get(key);
   if (!kept) {
     const state = Symbol(key);
@@ -60,8 +69,10 @@ export function defineLazy<T extends object, K extends string, V>(target: T, key
         get(this: Record<symbol, LazyState>) {
           const s = this[state];
           if (s.compute) {
-            s.value = s.compute();
+            s.value = s.compute(s.a, s.b);
             s.compute = undefined;
+            s.a = undefined;
+            s.b = undefined;
           }
           return s.value;
         },
@@ -69,7 +80,7 @@ export function defineLazy<T extends object, K extends string, V>(target: T, key
     };
     lazyKeys.set(key, kept);
   }
-  Object.defineProperty(target, kept.state, { value: { compute, value: undefined } satisfies LazyState });
+  Object.defineProperty(target, kept.state, { value: { compute: compute as LazyState['compute'], a, b, value: undefined } satisfies LazyState });
   return Object.defineProperty(target, key, kept.descriptor) as T & Record<K, V>;
 }
 
@@ -79,7 +90,12 @@ export function defineLazy<T extends object, K extends string, V>(target: T, key
  * may read the fix after that, so it must edit the text its finding was placed in.
  */
 export function lazyDocumentFix<D extends { uri: string; version?: number }>(title: string, unambiguous: boolean, doc: D, compute: (doc: D) => TextChange[]): FixSpec {
-  return lazyFix(title, unambiguous, () => [documentChange(doc, compute(doc))]);
+  const own: Omit<FixSpec, 'changes'> = { title, unambiguous };
+  return defineLazy(own, 'changes', changesOfDocument<D>, doc, compute);
+}
+
+function changesOfDocument<D extends { uri: string; version?: number }>(doc: D, compute: (doc: D) => TextChange[]): FixSpec['changes'] {
+  return [documentChange(doc, compute(doc))];
 }
 
 /** Changes to one document, tied to the version of it they were computed on. */
