@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from '../model/config';
 import { escapeText } from '../text/escape';
 import type { SuiteDocument } from '../model/document';
-import { lastingLocations, resolveLocation, type Location, type ResolvedRange } from '../text/location';
+import { lastingLocations, locationSpan, type Location, type ResolvedRange } from '../text/location';
 import { docsUrl, RULE_IDS, RULES, ruleMeta } from '../rules/registry';
 import { defineLazy, type FixSpec } from '../text/fix';
 import type { Finding, Rule, RuleContext } from '../rules/types';
@@ -116,35 +116,43 @@ function scoped(finding: Finding, config: ResolvedConfig): Finding {
   return outOfScope(finding, config) ? { ...finding, message: finding.message + DISJOINT_NOTE, data: { ...finding.data, scope: 'scoring-disjoint' } } : finding;
 }
 
-/**
- * Ranges already resolved per parse result. Documents are immutable and reused while their text is
- * unchanged, and whole-workspace rules report the same findings on every server lint.
- */
-const resolved = new WeakMap<object, Map<string, ResolvedRange>>();
+/** Where a location lies in a document's text; its positions are read off the document's lines each time it is placed. */
+interface Span {
+  offset: number;
+  length: number;
+}
 
 /**
- * The range a location object was placed at, with the parse it was placed in. A finding kept from
+ * Locations already found per parse result. Documents are immutable and reused while their text
+ * is unchanged, and whole-workspace rules report the same findings on every server lint. Each
+ * keeps its offset and length alone, under one flat key: its range, positions and a key built by
+ * concatenation came to some 200 bytes a location, kept as long as the document.
+ */
+const resolved = new WeakMap<object, Map<string, Span>>();
+
+/**
+ * Where a location object was placed, with the parse it was placed in. A finding kept from
  * the last run (rules/kept-by-case.ts, the payload rule's surface findings) brings the same
- * location object: its range is found without writing its path out as a key again. Kept only for
+ * location object: it is found without writing its path out as a key again. Kept only for
  * a host that lints again (`remember`), and only for such kept findings' locations
  * (`lastingLocations`): any other would only pay for it.
  */
-const placedAt = new WeakMap<Location, { parsed: object; range: ResolvedRange }>();
+const placedAt = new WeakMap<Location, { parsed: object; span: Span }>();
 
 function placed(doc: SuiteDocument, at: Location, remember: boolean): ResolvedRange {
   const lasting = remember && lastingLocations.has(at);
   const known = lasting ? placedAt.get(at) : undefined;
-  let r = known !== undefined && known.parsed === doc.parsed ? known.range : undefined;
-  if (!r) {
+  let span = known !== undefined && known.parsed === doc.parsed ? known.span : undefined;
+  if (!span) {
     let memo = resolved.get(doc.parsed);
     if (!memo) resolved.set(doc.parsed, (memo = new Map()));
-    const key = 'offset' in at ? `${at.offset}:${at.length}` : `${at.root}:${at.part ?? ''}:${JSON.stringify(at.path)}`;
-    r = memo.get(key);
-    if (!r) memo.set(key, (r = resolveLocation(doc, at)));
-    if (lasting) placedAt.set(at, { parsed: doc.parsed, range: r });
+    const key = 'offset' in at ? `${at.offset}:${at.length}` : JSON.stringify([at.root, at.part ?? '', at.path]);
+    span = memo.get(key);
+    if (!span) memo.set(key, (span = locationSpan(doc, at)));
+    if (lasting) placedAt.set(at, { parsed: doc.parsed, span });
   }
-  // Hosts own what they are given: a copy, so no one edits the cached range.
-  return { offset: r.offset, length: r.length, range: { start: { ...r.range.start }, end: { ...r.range.end } } };
+  // A range of its own for each diagnostic: hosts own what they are given.
+  return { offset: span.offset, length: span.length, range: doc.lines.rangeOf(span.offset, span.length) };
 }
 
 /**

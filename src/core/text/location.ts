@@ -81,6 +81,12 @@ function deepest(root: Node, path: JsonPath): Node {
 }
 
 export function resolveLocation(doc: ParsedSource, at: Location): ResolvedRange {
+  const { offset, length } = locationSpan(doc, at);
+  return { offset, length, range: doc.lines.rangeOf(offset, length) };
+}
+
+/** Where a location lies in the document's text, without its line and character positions. */
+export function locationSpan(doc: ParsedSource, at: Location): { offset: number; length: number } {
   let offset: number;
   let length: number;
   if ('offset' in at) {
@@ -102,7 +108,7 @@ export function resolveLocation(doc: ParsedSource, at: Location): ResolvedRange 
   }
   offset = Math.max(0, Math.min(offset, doc.text.length));
   length = Math.max(0, Math.min(length, doc.text.length - offset));
-  return { offset, length, range: doc.lines.rangeOf(offset, length) };
+  return { offset, length };
 }
 
 export function nodeAt(doc: ParsedSource, root: number, path: JsonPath): Node | undefined {
