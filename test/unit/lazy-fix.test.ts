@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createDocument } from '../../src/core/model/document';
+import { setValue, setValueFix } from '../../src/core/text/edit';
 import { defineLazy, lazyDocumentFix, lazyFix } from '../../src/core/text/fix';
 
 describe('lazy keys (defineLazy, lazyFix)', () => {
@@ -54,6 +56,18 @@ describe('lazy keys (defineLazy, lazyFix)', () => {
     assert.equal(seen, undefined, 'nothing is computed before it is read');
     assert.deepEqual(fix.changes, [{ uri: 'file:///s.litmus.json', version: 3, changes: [{ offset: 4, length: 1, content: 'x' }] }]);
     assert.equal(seen, doc);
+  });
+
+  it('a setValue fix is setValue on the document it was made with, tied to its version, computed when read', () => {
+    const text = '{\n  "cases": [\n    { "instance_id": "a", "paired_with": "zz" }\n  ]\n}\n';
+    const doc = createDocument('file:///ws/s.litmus.json', text, undefined, 4)!;
+    const fix = setValueFix('Change to `b`', true, doc, 0, ['cases', 0, 'paired_with'], 'b');
+    assert.deepEqual(Object.keys(fix), ['title', 'unambiguous', 'changes']);
+    const pending = () => Object.getOwnPropertySymbols(fix).map((k) => (fix as unknown as Record<symbol, { compute: unknown }>)[k].compute !== undefined);
+    assert.deepEqual(pending(), [true], 'nothing is computed before it is read');
+    assert.deepEqual(fix.changes, [{ uri: doc.uri, version: 4, changes: setValue(doc, 0, ['cases', 0, 'paired_with'], 'b') }]);
+    assert.match(text.slice(0, fix.changes[0].changes[0].offset) + fix.changes[0].changes[0].content, /"paired_with": "b"$/);
+    assert.deepEqual(pending(), [false]);
   });
 
   it('computes again after a computation that threw', () => {

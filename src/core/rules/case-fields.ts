@@ -1,10 +1,10 @@
-import { setValue } from '../text/edit';
+import { setValueFix } from '../text/edit';
 import { rootValue } from '../model/document';
 import { code } from '../text/escape';
 import type { Location } from '../text/location';
 import type { JsonPath } from '../text/types';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
-import { lazyDocumentFix, type FixSpec } from '../text/fix';
+import type { FixSpec } from '../text/fix';
 
 /** How messages name a case: its instance_id, escaped. */
 export function caseName(c: CaseModel): string {
@@ -19,7 +19,7 @@ export function caseField(index: WorkspaceIndex, c: CaseModel, ...path: JsonPath
 /** A one-change fix that sets (or adds) a field of a case, tied to the document's version. */
 export function setCaseField(index: WorkspaceIndex, c: CaseModel, field: string, value: unknown, title: string): FixSpec {
   // Computed when read: the edit costs a parse of the text around the case.
-  return lazyDocumentFix(title, true, c.doc, (doc) => setValue(doc, c.root, index.casePath(c, field), value));
+  return setValueFix(title, true, c.doc, c.root, index.casePath(c, field), value);
 }
 
 /**

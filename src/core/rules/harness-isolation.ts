@@ -1,16 +1,16 @@
 import { isJsonObject } from '../model/canonical';
 import { rootValue, type SuiteDocument } from '../model/document';
-import { setValue } from '../text/edit';
+import { setValueFix } from '../text/edit';
 import { code } from '../text/escape';
 import type { Location } from '../text/location';
-import { lazyDocumentFix, type FixSpec } from '../text/fix';
+import type { FixSpec } from '../text/fix';
 import type { Rule, RuleContext, RuleMeta } from './types';
 
 /** The largest order or cold/warm delta a harness may tolerate before the check stops meaning anything. */
 export const MAX_TOLERANCE = 0.01;
 
 function fix(doc: SuiteDocument, key: string, value: unknown, unambiguous = true): FixSpec {
-  return lazyDocumentFix(`Set ${key} to ${JSON.stringify(value)}`, unambiguous, doc, (d) => setValue(d, 0, [key], value));
+  return setValueFix(`Set ${key} to ${JSON.stringify(value)}`, unambiguous, doc, 0, [key], value);
 }
 
 /** A check that is off points at its value; one that is absent points at the file's opening brace. */

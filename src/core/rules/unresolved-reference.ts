@@ -1,4 +1,4 @@
-import { setValue } from '../text/edit';
+import { setValueFix } from '../text/edit';
 import { code } from '../text/escape';
 import { closest, nameIndex, type NameIndex } from '../text/similar';
 import { displayPath, relativePath } from '../model/uri';
@@ -6,7 +6,7 @@ import type { CaseModel, EnvironmentUse, ToolUse, WorkspaceIndex } from '../mode
 import type { JsonPath } from '../text/types';
 import { overrideProblem, overridesOf } from '../model/environment';
 import { formatPointer } from '../text/pointer';
-import { lazyDocumentFix, type FixSpec } from '../text/fix';
+import type { FixSpec } from '../text/fix';
 import { caseField } from './case-fields';
 import type { Rule, RuleContext, RuleMeta } from './types';
 
@@ -46,7 +46,7 @@ function referenceFixes(c: CaseModel, use: ToolUse, path: JsonPath, index: Works
   if (!file) return [];
   const names = closest(use.targetName, file.byName.keys());
   const base = use.ref.slice(0, use.ref.lastIndexOf('#') + 1);
-  return names.map((n) => lazyDocumentFix(`Change to ${code(base + n)}`, names.length === 1, c.doc, (doc) => setValue(doc, c.root, path, base + n)));
+  return names.map((n) => setValueFix(`Change to ${code(base + n)}`, names.length === 1, c.doc, c.root, path, base + n));
 }
 
 /**
@@ -70,13 +70,14 @@ function caseLinks(ctx: RuleContext, field: 'paired_with' | 'seed_id'): void {
     const target = c.value[field];
     if (typeof target !== 'string' || index.casesById.has(target)) continue;
     const names = idIndex(index.casesById).closest(target);
+    const path = index.casePath(c, field);
     ctx.report({
-      at: { uri: c.doc.uri, root: c.root, path: index.casePath(c, field) },
+      at: { uri: c.doc.uri, root: c.root, path },
       message: `${field} ${code(target)} names no case in the workspace; use an existing instance_id`,
       // Hosts that read only part of a suite hold back the rename: the id may be a case they did not read.
       data: { field, target, problem: 'missing-case' },
       // Computed when read: each edit parses the lines around its case, and most reports show titles only.
-      fixes: names.slice(0, 3).map((n) => lazyDocumentFix(`Change to ${code(n)}`, names.length === 1, c.doc, (doc) => setValue(doc, c.root, index.casePath(c, field), n))),
+      fixes: names.slice(0, 3).map((n) => setValueFix(`Change to ${code(n)}`, names.length === 1, c.doc, c.root, path, n)),
     });
   }
 }

@@ -1,6 +1,6 @@
 import { createScanner, modify, SyntaxKind, type FormattingOptions, type Node } from 'jsonc-parser';
 import type { ParsedSource } from './source';
-import type { TextChange } from './fix';
+import { defineLazy, documentChange, type FixSpec, type TextChange } from './fix';
 import type { JsonPath } from './types';
 
 /** Indentation and line ending as the file already has them, so an edit looks hand-written. */
@@ -142,6 +142,28 @@ function modifyRoot(doc: ParsedSource, root: number, path: JsonPath, value: unkn
   let changes = memo.get(key);
   if (!changes) memo.set(key, (changes = modifyUncached(doc, root, path, value, arrayInsert)));
   return changes.map((c) => ({ ...c }));
+}
+
+/** What a setValue fix needs besides its document. */
+interface SetValueArgs {
+  root: number;
+  path: JsonPath;
+  value: unknown;
+}
+
+function setValueChanges(doc: ParsedSource & { uri: string; version?: number }, a: SetValueArgs): FixSpec['changes'] {
+  return [documentChange(doc, setValue(doc, a.root, a.path, a.value))];
+}
+
+/**
+ * A fix that sets the value at `path` of `doc` (`setValue`), computed when first read, on `doc` as
+ * it is now (as `lazyDocumentFix`). Most rules' fixes are this one; made here, a fix keeps its
+ * document, root, path and value and no closure with the scope of the rule that made it (a broken
+ * reference's fix kept its rule's list of suggestions that way).
+ */
+export function setValueFix(title: string, unambiguous: boolean, doc: ParsedSource & { uri: string; version?: number }, root: number, path: JsonPath, value: unknown): FixSpec {
+  const own: Omit<FixSpec, 'changes'> = { title, unambiguous };
+  return defineLazy(own, 'changes', setValueChanges, doc, { root, path, value });
 }
 
 /**
