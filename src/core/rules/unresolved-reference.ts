@@ -2,7 +2,7 @@ import { setValueFix } from '../text/edit';
 import { code } from '../text/escape';
 import { closest, nameIndex, type NameIndex } from '../text/similar';
 import { displayPath, relativePath } from '../model/uri';
-import type { CaseModel, EnvironmentUse, ToolUse, WorkspaceIndex } from '../model/workspace';
+import type { CaseModel, EnvironmentUse, ToolFile, ToolUse, WorkspaceIndex } from '../model/workspace';
 import type { JsonPath } from '../text/types';
 import { overrideProblem, overridesOf } from '../model/environment';
 import { formatPointer } from '../text/pointer';
@@ -40,11 +40,27 @@ function toolMessage(use: ToolUse, index: WorkspaceIndex, caseUri: string): stri
   }
 }
 
+/**
+ * The tool names nearest each missing name, per tool file: a tool renamed or a file's names
+ * prefixed breaks the same reference in every case that uses the tool (twenty cases a tool in the
+ * generated suites), and each was compared with every name of the file again. A file's names
+ * never change while its model lives (model/workspace.ts keeps one per document).
+ */
+const nearestTools = new WeakMap<ToolFile, Map<string, string[]>>();
+
+function nearestToolNames(file: ToolFile, name: string): string[] {
+  let byName = nearestTools.get(file);
+  if (!byName) nearestTools.set(file, (byName = new Map()));
+  let names = byName.get(name);
+  if (!names) byName.set(name, (names = closest(name, file.byName.keys())));
+  return names;
+}
+
 function referenceFixes(c: CaseModel, use: ToolUse, path: JsonPath, index: WorkspaceIndex): FixSpec[] {
   if (use.problem !== 'missing-tool' || !use.targetUri || !use.ref || !use.targetName) return [];
   const file = index.toolFiles.get(use.targetUri);
   if (!file) return [];
-  const names = closest(use.targetName, file.byName.keys());
+  const names = nearestToolNames(file, use.targetName);
   const base = use.ref.slice(0, use.ref.lastIndexOf('#') + 1);
   return names.map((n) => setValueFix(`Change to ${code(base + n)}`, names.length === 1, c.doc, c.root, path, base + n));
 }
