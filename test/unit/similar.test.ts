@@ -17,9 +17,9 @@ function plainDistance(a: string, b: string): number {
 }
 
 describe('edit distance', () => {
-  it('is the textbook distance up to the limit, and above the limit past it, whatever the two share at their ends', () => {
+  it('is the textbook distance up to the limit, and above the limit past it, whatever the two share at their ends, in ASCII and beyond', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[ab-]{0,5}$/), fc.stringMatching(/^[ab-]{0,9}$/), fc.stringMatching(/^[ab-]{0,9}$/), fc.stringMatching(/^[ab-]{0,5}$/), fc.integer({ min: 0, max: 4 }), (pre, x, y, post, limit) => {
+      fc.property(fc.stringMatching(/^[ab-]{0,5}$/), fc.stringMatching(/^[abcé-]{0,9}$/), fc.stringMatching(/^[abcé-]{0,9}$/), fc.stringMatching(/^[ab-]{0,5}$/), fc.integer({ min: 0, max: 4 }), (pre, x, y, post, limit) => {
         const a = pre + x + post;
         const b = pre + y + post;
         const want = plainDistance(a, b);

@@ -15,6 +15,7 @@ export function editDistance(a: string, b: string, limit: number): number {
     endB--;
   }
   const n = endB - from;
+  if (countBound(a, b, from, endA, endB) > limit) return limit + 1;
   // A hostile megabyte-long name gets rows of its own rather than keeping them alive.
   const [first, second] = n < 4096 ? (rows[0].length > n ? rows : (rows = [new Int32Array(n + 1), new Int32Array(n + 1)])) : [new Int32Array(n + 1), new Int32Array(n + 1)];
   let prev = first;
@@ -35,6 +36,49 @@ export function editDistance(a: string, b: string, limit: number): number {
     cur = done;
   }
   return prev[n];
+}
+
+/** Per ASCII character, how many more times it occurs in one text than in the other; all zero between calls. */
+const counts = new Int32Array(128);
+
+/**
+ * A lower bound of the edit distance of `a[from, endA)` and `b[from, endB)`, read off how often
+ * each character occurs in each: an insertion or a deletion changes those counts by one, a
+ * substitution by two, so half their differences (rounded up) is a bound. A did-you-mean over the
+ * ids nearest a reference compares it with a hundred names, most of them plainly too far: this
+ * answers those in one pass, where the table took a pass per character. 0 (no bound) for text
+ * beyond ASCII.
+ */
+function countBound(a: string, b: string, from: number, endA: number, endB: number): number {
+  for (let i = from; i < endA; i++) {
+    const c = a.charCodeAt(i);
+    if (c > 127) return clearCounts(a, from, i);
+    counts[c]++;
+  }
+  for (let j = from; j < endB; j++) {
+    const c = b.charCodeAt(j);
+    if (c > 127) return clearCounts(a, from, endA) + clearCounts(b, from, j);
+    counts[c]--;
+  }
+  // Each character's difference counted once (zeroed as it is read), which also leaves the table clear.
+  let differ = 0;
+  for (let i = from; i < endA; i++) {
+    const c = a.charCodeAt(i);
+    differ += Math.abs(counts[c]);
+    counts[c] = 0;
+  }
+  for (let j = from; j < endB; j++) {
+    const c = b.charCodeAt(j);
+    differ += Math.abs(counts[c]);
+    counts[c] = 0;
+  }
+  return (differ + 1) >> 1;
+}
+
+/** Zeroes the counts of `text[from, end)`'s characters (all ASCII); 0, no bound. */
+function clearCounts(text: string, from: number, end: number): number {
+  for (let i = from; i < end; i++) counts[text.charCodeAt(i)] = 0;
+  return 0;
 }
 
 /** The one candidate closest to `word` (case-insensitively), when it is a plausible typo of it. */
