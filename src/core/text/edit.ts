@@ -157,9 +157,9 @@ function setValueChanges(doc: ParsedSource & { uri: string; version?: number }, 
 
 /**
  * A fix that sets the value at `path` of `doc` (`setValue`), computed when first read, on `doc` as
- * it is now (as `lazyDocumentFix`). Most rules' fixes are this one; made here, a fix keeps its
- * document, root, path and value and no closure with the scope of the rule that made it (a broken
- * reference's fix kept its rule's list of suggestions that way).
+ * it is now (as `lazyDocumentFix`): the fix most rules offer. Made here, a fix keeps its document,
+ * root, path and value, and no closure over the scope of the rule that made it (a broken
+ * reference's fix kept its rule's list of suggestions alive that way).
  */
 export function setValueFix(title: string, unambiguous: boolean, doc: ParsedSource & { uri: string; version?: number }, root: number, path: JsonPath, value: unknown): FixSpec {
   const own: Omit<FixSpec, 'changes'> = { title, unambiguous };

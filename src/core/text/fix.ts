@@ -53,9 +53,9 @@ const lazyKeys = new Map<string, { state: symbol; descriptor: PropertyDescriptor
  * reference makes a fix per finding (30,000 at 10k cases). Spread, `Object.keys` and
  * `JSON.stringify` read the key as they read the literal's.
  *
- * `compute` is called with `a` and `b`: a shared function given what it needs this way costs an
- * object no closure, where a closure per fix costs itself and the scope it keeps (some 100 bytes
- * each, two per finding).
+ * `compute` is called with `a` and `b`: a shared function given what it needs this way costs no
+ * closure per object, where a closure costs itself and the scope it keeps (some 100 bytes, and a
+ * finding's fix had two).
  */
 export function defineLazy<T extends object, K extends string, V, A = undefined, B = undefined>(target: T, key: K, compute: (a: A, b: B) => V, a?: A, b?: B): T & Record<K, V> {
   let kept = lazyKeys.get(key);
