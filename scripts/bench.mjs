@@ -84,7 +84,7 @@ function row(name, value, unit, target, pass, note) {
 }
 /** CPU time, the system's part of it and the page faults: memory touched for the first time is paid in system time. */
 function cpuNote(cpuMs, sysMs, faults) {
-  return `CPU ${fmt(cpuMs, 'ms')} (system ${fmt(sysMs, 'ms')}), ${Number.isNaN(faults) ? '—' : Math.round(faults).toLocaleString('en-US')} page faults`;
+  return `CPU ${fmt(cpuMs, 'ms')} (system ${fmt(sysMs, 'ms')}), ${Number.isFinite(faults) ? Math.round(faults).toLocaleString('en-US') : '—'} page faults`;
 }
 function unmeasured(name, target, why) {
   rows.push({ name, value: null, unit: '', target, verdict: 'FAIL', note: why });
