@@ -145,4 +145,20 @@ describe('placing findings', () => {
       ],
     );
   });
+
+  it('keeps the first of each rule and message at one place however many start there (past the few compared one by one)', () => {
+    const doc = createDocument('file:///ws/a.litmus.json', '{ "instance_id": "a", "arm": "benign", "family": "f", "task": "t" }')!;
+    const index = buildIndex([doc]);
+    const at = { uri: doc.uri, root: 0, path: ['task'] };
+    const rules = ['schema', 'duplicate-id', 'missing-arm'];
+    // 120 findings at one place: 3 rules × 12 messages, each pair met several times, interleaved.
+    const findings: Finding[] = Array.from({ length: 120 }, (_, i) => ({ rule: rules[(i * 7 + Math.floor(i / 12)) % 3], at, message: `m${(i * 5) % 12}`, severity: 'error' as const }));
+    const want: string[] = [];
+    for (const f of findings) if (!want.includes(`${f.rule} ${f.message}`)) want.push(`${f.rule} ${f.message}`);
+    assert.equal(want.length, 36);
+    assert.deepEqual(
+      placeFindings(findings, index).map((d) => `${d.code} ${d.message}`),
+      want,
+    );
+  });
 });
