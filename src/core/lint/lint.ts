@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from '../model/config';
 import { escapeText } from '../text/escape';
 import type { SuiteDocument } from '../model/document';
-import { lastingLocations, locationSpan, type Location, type ResolvedRange } from '../text/location';
+import { lastingLocations, locationSpan, type Location, type ResolvedRange, type Span } from '../text/location';
 import { docsUrl, RULE_IDS, RULES, ruleMeta } from '../rules/registry';
 import { defineLazy, type FixSpec } from '../text/fix';
 import type { Finding, Rule, RuleContext } from '../rules/types';
@@ -116,17 +116,12 @@ function scoped(finding: Finding, config: ResolvedConfig): Finding {
   return outOfScope(finding, config) ? { ...finding, message: finding.message + DISJOINT_NOTE, data: { ...finding.data, scope: 'scoring-disjoint' } } : finding;
 }
 
-/** Where a location lies in a document's text; its positions are read off the document's lines each time it is placed. */
-interface Span {
-  offset: number;
-  length: number;
-}
-
 /**
  * Locations already found per parse result. Documents are immutable and reused while their text
  * is unchanged, and whole-workspace rules report the same findings on every server lint. Each
- * keeps its offset and length alone, under one flat key: its range, positions and a key built by
- * concatenation came to some 200 bytes a location, kept as long as the document.
+ * keeps its offset and length alone (its positions are read off the lines as it is placed), under
+ * one flat key: its range, positions and a key built by concatenation came to some 200 bytes a
+ * location, kept as long as the document.
  */
 const resolved = new WeakMap<object, Map<string, Span>>();
 

@@ -1,6 +1,6 @@
 import { createScanner, modify, SyntaxKind, type FormattingOptions, type Node } from 'jsonc-parser';
 import type { ParsedSource } from './source';
-import { defineLazy, documentChange, type FixSpec, type TextChange } from './fix';
+import { documentChange, lazyFix, type FixSpec, type TextChange } from './fix';
 import type { JsonPath } from './types';
 
 /** Indentation and line ending as the file already has them, so an edit looks hand-written. */
@@ -162,8 +162,7 @@ function setValueChanges(doc: ParsedSource & { uri: string; version?: number }, 
  * reference's fix kept its rule's list of suggestions alive that way).
  */
 export function setValueFix(title: string, unambiguous: boolean, doc: ParsedSource & { uri: string; version?: number }, root: number, path: JsonPath, value: unknown): FixSpec {
-  const own: Omit<FixSpec, 'changes'> = { title, unambiguous };
-  return defineLazy(own, 'changes', setValueChanges, doc, { root, path, value });
+  return lazyFix(title, unambiguous, setValueChanges, doc, { root, path, value });
 }
 
 /**

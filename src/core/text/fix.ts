@@ -26,9 +26,9 @@ export interface FixSpec {
  * `modify`, which parses the text it edits; most reports never read them (the text and JSON formats
  * show titles), and a rule may build a fix before it knows it will report anything.
  */
-export function lazyFix(title: string, unambiguous: boolean, changes: () => FixSpec['changes']): FixSpec {
+export function lazyFix<A = undefined, B = undefined>(title: string, unambiguous: boolean, changes: (a: A, b: B) => FixSpec['changes'], a?: A, b?: B): FixSpec {
   const own: Omit<FixSpec, 'changes'> = { title, unambiguous };
-  return defineLazy(own, 'changes', changes);
+  return defineLazy(own, 'changes', changes, a, b);
 }
 
 /**
@@ -90,8 +90,7 @@ export function defineLazy<T extends object, K extends string, V, A = undefined,
  * may read the fix after that, so it must edit the text its finding was placed in.
  */
 export function lazyDocumentFix<D extends { uri: string; version?: number }>(title: string, unambiguous: boolean, doc: D, compute: (doc: D) => TextChange[]): FixSpec {
-  const own: Omit<FixSpec, 'changes'> = { title, unambiguous };
-  return defineLazy(own, 'changes', changesOfDocument<D>, doc, compute);
+  return lazyFix(title, unambiguous, changesOfDocument<D>, doc, compute);
 }
 
 function changesOfDocument<D extends { uri: string; version?: number }>(doc: D, compute: (doc: D) => TextChange[]): FixSpec['changes'] {

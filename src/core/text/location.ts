@@ -85,8 +85,13 @@ export function resolveLocation(doc: ParsedSource, at: Location): ResolvedRange 
   return { offset, length, range: doc.lines.rangeOf(offset, length) };
 }
 
-/** Where a location lies in the document's text, without its line and character positions. */
-export function locationSpan(doc: ParsedSource, at: Location): { offset: number; length: number } {
+/** Where a location lies in a document's text, without its line and character positions. */
+export interface Span {
+  offset: number;
+  length: number;
+}
+
+export function locationSpan(doc: ParsedSource, at: Location): Span {
   let offset: number;
   let length: number;
   if ('offset' in at) {
