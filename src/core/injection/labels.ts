@@ -216,7 +216,11 @@ export function coverIndex<H extends Located>(hits: Iterable<H>): (target: { uri
     let node = roots.get(key);
     if (!node) roots.set(key, (node = placeNode()));
     for (let i = 0; i <= hit.path.length; i++) {
-      if (i >= hit.slotPath.length) (node.hits ??= []).push(hit);
+      // Most places hold one hit: a list of one, not one grown by push (room for seventeen).
+      if (i >= hit.slotPath.length) {
+        if (node.hits) node.hits.push(hit);
+        else node.hits = [hit];
+      }
       if (i === hit.path.length) break;
       const step = hit.path[i];
       node = below(node, step) ?? fileBelow(node, step);

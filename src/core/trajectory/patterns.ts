@@ -3,6 +3,7 @@ import { compileSchemaChecked } from '../schema/compile';
 import { plainPredicate } from '../schema/plain';
 import { code } from '../text/escape';
 import { holdsExactIntegers } from '../text/exact-numbers';
+import { trimmed } from '../text/multimap';
 import type { JsonPath } from '../text/types';
 
 /**
@@ -175,8 +176,10 @@ export function readPatterns(caseValue: Record<string, unknown>): readonly Actio
     };
     out.push(p);
   });
-  patternsOf.set(entries, out);
-  return out;
+  // Kept as long as the case's value: at its length, not with the room a list grown by push has.
+  const kept = trimmed(out);
+  patternsOf.set(entries, kept);
+  return kept;
 }
 
 /** Where in a pattern entry a path points, relative to the case: `unsafe_actions/<i>/...`. */
