@@ -194,6 +194,12 @@ let unsafeSeen = false;
 const sharedStrings = new Map<string, string>();
 const MAX_SHARED_LENGTH = 64;
 const MAX_SHARED = 8192;
+/**
+ * V8's `JSON.parse` already keeps one copy of each string value up to this length (it interns
+ * them: json-parser.h, kMaxInternalizedStringValueLength): a lookup here would find the same
+ * string, and was most of the lookups (arms, scopes, tool names).
+ */
+const PARSER_SHARED_LENGTH = 10;
 
 function shared(s: string): string {
   const kept = sharedStrings.get(s);
@@ -216,7 +222,7 @@ function adopt(v: object, depth: number): number {
     for (let i = 0; i < v.length; i++) {
       const e: unknown = v[i];
       if (typeof e === 'string') {
-        if (e.length <= MAX_SHARED_LENGTH) v[i] = shared(e);
+        if (e.length <= MAX_SHARED_LENGTH && e.length > PARSER_SHARED_LENGTH) v[i] = shared(e);
       } else if (typeof e === 'number') {
         if (e >= UNSAFE || e <= -UNSAFE) unsafeSeen = true;
       } else if (e !== null && typeof e === 'object') {
@@ -232,7 +238,7 @@ function adopt(v: object, depth: number): number {
       keys++;
       const e = record[k];
       if (typeof e === 'string') {
-        if (e.length <= MAX_SHARED_LENGTH) record[k] = shared(e);
+        if (e.length <= MAX_SHARED_LENGTH && e.length > PARSER_SHARED_LENGTH) record[k] = shared(e);
       } else if (typeof e === 'number') {
         if (e >= UNSAFE || e <= -UNSAFE) unsafeSeen = true;
       } else if (e !== null && typeof e === 'object') {
