@@ -197,7 +197,7 @@ const MAX_SHARED = 8192;
 /**
  * V8's `JSON.parse` already keeps one copy of each string value up to this length (it interns
  * them: json-parser.h, kMaxInternalizedStringValueLength): a lookup here would find the same
- * string, and was most of the lookups (arms, scopes, tool names).
+ * string, and was most of the lookups (`benign`, scopes, most tool names and short ids).
  */
 const PARSER_SHARED_LENGTH = 10;
 
