@@ -171,4 +171,35 @@ describe('setValue: a scalar written over a value that is there', () => {
       { numRuns: 1500, seed: 22 },
     );
   });
+
+  it('at a path that is not there (a key no object has, an index past an array), sets it and changes nothing else', () => {
+    const scalar = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null));
+    let tried = 0;
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom(0, 2, '\t'), fc.boolean(), fc.nat(), scalar, (value, indent, comments, pick, next) => {
+        let text = JSON.stringify(value, null, indent);
+        if (comments) text = `/* head */ ${text.replace(/\n/g, '\n  // note\n')} // tail`;
+        const doc = createDocument(comments ? 'file:///ws/x.litmus.jsonc' : 'file:///ws/x.litmus.json', text);
+        if (!doc || doc.parsed.roots[0]?.broken) return;
+        const plain: unknown = JSON.parse(JSON.stringify(value));
+        // A container of the value, and a step below it that it does not have: the deepest part of
+        // the path is there, its last step is not (the span of what is there must not be overwritten).
+        const containers = pathsOf(plain).filter((p) => {
+          const v = p.reduce<unknown>((x, k) => (x as Record<string | number, unknown>)[k], plain);
+          return v !== null && typeof v === 'object';
+        });
+        if (containers.length === 0) return;
+        const base = containers[pick % containers.length];
+        const holder = base.reduce<unknown>((x, k) => (x as Record<string | number, unknown>)[k], plain) as Record<string | number, unknown> | unknown[];
+        const step = Array.isArray(holder) ? holder.length : 'zz-not-there';
+        tried++;
+        const after = parseJson(applyChanges(text, setValue(doc, 0, [...base, step], next))).roots[0]?.value;
+        (holder as Record<string | number, unknown>)[step] = next;
+        // Parsed values have no prototype; compared as JSON.
+        assert.deepEqual(JSON.parse(JSON.stringify(after)), plain, JSON.stringify({ text, path: [...base, step], next }));
+      }),
+      { numRuns: 400, seed: 24 },
+    );
+    assert.ok(tried > 100, `inserts tried: ${tried}`);
+  });
 });

@@ -171,15 +171,17 @@ export function setValueFix(title: string, unambiguous: boolean, doc: ParsedSour
  */
 function modifyUncached(doc: ParsedSource, root: number, path: JsonPath, value: unknown, arrayInsert: boolean): TextChange[] {
   const r = doc.parsed.roots[root];
-  if (!r?.node) return [];
+  if (!r) return [];
   // A scalar over a value that is there: `modify` writes the scalar's JSON over the value's span,
   // and its formatter edits only the gaps between tokens its range overlaps, which one token has
   // none of. The same edit, found without `modify` parsing the lines around it again (a fix each
-  // of ASB's 2,000 findings: 200 ms of a SARIF report).
+  // of ASB's 2,000 findings: 200 ms of a SARIF report). Strict JSON gives the span from the
+  // locator that placed the finding, with the keys it read then, and builds no tree.
   if (!arrayInsert && !r.broken && isScalar(value)) {
-    const existing = nodeAt(r.node, path);
+    const existing = r.valueAt ? r.valueAt(path) : r.node && nodeAt(r.node, path);
     if (existing) return [{ offset: existing.offset, length: existing.length, content: JSON.stringify(value) }];
   }
+  if (!r.node) return [];
   const jsonl = doc.parsed.jsonLines === true;
   const scope = jsonl ? undefined : r.broken ? undefined : enclosingLines(doc.text, r.node, path);
   const start = jsonl ? r.node.offset : scope ? scope.start : 0;

@@ -43,9 +43,12 @@ export interface ParsedRoot {
   readonly broken: boolean;
   /**
    * For strict JSON: where a path leads, read off the text without building the tree
-   * (`strict-locate.ts`). Locations use it; what needs nodes (hovers, edits) reads `node`.
+   * (`strict-locate.ts`). Locations use it, and `valueAt` below serves edits that overwrite a
+   * value; what needs nodes (hovers, edits that insert) reads `node`.
    */
   readonly locate?: (path: JsonPath) => Located;
+  /** For strict JSON: the span of the value at `path`, undefined unless the whole path exists (what `node` would say, read off the text). */
+  readonly valueAt?: (path: JsonPath) => { offset: number; length: number } | undefined;
   /** For strict JSON: the path to an offset (as `pathAtOffset` over `node` answers), read off the text. */
   readonly pathAt?: (offset: number) => JsonPath | undefined;
 }
@@ -355,6 +358,10 @@ class StrictRoot implements ParsedRoot {
 
   locate(path: JsonPath): Located {
     return this.#located().locate(path);
+  }
+
+  valueAt(path: JsonPath): { offset: number; length: number } | undefined {
+    return this.#located().valueAt(path);
   }
 
   pathAt(offset: number): JsonPath | undefined {

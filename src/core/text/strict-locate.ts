@@ -49,6 +49,12 @@ export class StrictLocator {
     return key ? { offset: at, length, key } : { offset: at, length };
   }
 
+  /** The value at `path`, its whole text; undefined unless the whole path leads somewhere. */
+  valueAt(path: JsonPath): { offset: number; length: number } | undefined {
+    const at = this.walk(path);
+    return at >= 0 && this.walkedAll ? { offset: at, length: skipValue(this.text, at) - at } : undefined;
+  }
+
   /** Where the value at `path` starts, without reading to its end; undefined unless the whole path leads somewhere. */
   startOf(path: JsonPath): number | undefined {
     const at = this.walk(path);
