@@ -1,11 +1,11 @@
 import type { ResolvedConfig } from '../model/config';
 import { escapeText } from '../text/escape';
 import type { SuiteDocument } from '../model/document';
-import { lastingLocations, locationSpan, type Location, type ResolvedRange, type Span } from '../text/location';
+import { lastingLocations, locationSpan, type Location, type ResolvedRange } from '../text/location';
 import { docsUrl, RULE_IDS, RULES, ruleMeta } from '../rules/registry';
 import { defineLazy, type FixSpec } from '../text/fix';
 import type { Finding, Rule, RuleContext } from '../rules/types';
-import { SEVERITY_ORDER, type Range, type Severity } from '../text/types';
+import { SEVERITY_ORDER, type Range, type Severity, type Span } from '../text/types';
 import type { WorkspaceIndex } from '../model/workspace';
 import { flat } from '../text/multimap';
 import { sharedName, timed, type RuleTimes } from './timing';

@@ -1,7 +1,7 @@
 import { createScanner, modify, SyntaxKind, type FormattingOptions, type Node } from 'jsonc-parser';
 import type { ParsedSource } from './source';
 import { documentChange, lazyFix, type FixSpec, type TextChange } from './fix';
-import type { JsonPath } from './types';
+import type { JsonPath, Span } from './types';
 
 /** Indentation and line ending as the file already has them, so an edit looks hand-written. */
 export function detectFormatting(text: string): FormattingOptions {
@@ -67,8 +67,8 @@ function nodeAt(root: Node, path: JsonPath): Node | undefined {
  * is run on a copy of the text where they are renamed (same length), so the one it finds is the
  * last, which readers keep.
  */
-function earlierDuplicates(root: Node, path: JsonPath): { offset: number; length: number }[] {
-  const out: { offset: number; length: number }[] = [];
+function earlierDuplicates(root: Node, path: JsonPath): Span[] {
+  const out: Span[] = [];
   let node: Node | undefined = root;
   for (const seg of path) {
     if (!node) break;
@@ -89,7 +89,7 @@ function earlierDuplicates(root: Node, path: JsonPath): { offset: number; length
 }
 
 /** `text` (which starts at `base` in the file) with each span's first key character changed. */
-function maskKeys(text: string, base: number, spans: readonly { offset: number; length: number }[]): string | undefined {
+function maskKeys(text: string, base: number, spans: readonly Span[]): string | undefined {
   const chars = text.split('');
   for (const s of spans) {
     const at = s.offset - base + 1;

@@ -1,6 +1,6 @@
 import type { Node } from 'jsonc-parser';
 import type { ParsedSource } from './source';
-import type { JsonPath, Range } from './types';
+import type { JsonPath, Range, Span } from './types';
 
 /**
  * Where a finding points. Rules speak in paths; ranges are computed once, here, from the tree.
@@ -32,7 +32,7 @@ export interface ResolvedRange {
   range: Range;
 }
 
-function keyOrBrace(node: Node): { offset: number; length: number } {
+function keyOrBrace(node: Node): Span {
   const parent = node.parent;
   if (parent?.type === 'property' && parent.children?.[0]) {
     const key = parent.children[0];
@@ -83,12 +83,6 @@ function deepest(root: Node, path: JsonPath): Node {
 export function resolveLocation(doc: ParsedSource, at: Location): ResolvedRange {
   const { offset, length } = locationSpan(doc, at);
   return { offset, length, range: doc.lines.rangeOf(offset, length) };
-}
-
-/** Where a location lies in a document's text, without its line and character positions. */
-export interface Span {
-  offset: number;
-  length: number;
 }
 
 export function locationSpan(doc: ParsedSource, at: Location): Span {

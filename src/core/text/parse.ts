@@ -2,7 +2,7 @@ import { createScanner, getNodeValue, parseTree, printParseErrorCode, ParseError
 import { quote } from './escape';
 import { skipBlank, skipString, skipValue, strictTree } from './strict-tree';
 import { StrictLocator, type Located } from './strict-locate';
-import type { JsonPath } from './types';
+import type { JsonPath, Span } from './types';
 import { recordExactIntegers, recordExactIntegersFromTree } from './exact-numbers';
 import { commonAffixes, endOf, reach, type Affixes, type Version } from './unchanged';
 import { appendAll } from './multimap';
@@ -48,7 +48,7 @@ export interface ParsedRoot {
    */
   readonly locate?: (path: JsonPath) => Located;
   /** For strict JSON: the span of the value at `path`, undefined unless the whole path exists (what `node` would say, read off the text). */
-  readonly valueAt?: (path: JsonPath) => { offset: number; length: number } | undefined;
+  readonly valueAt?: (path: JsonPath) => Span | undefined;
   /** For strict JSON: the path to an offset (as `pathAtOffset` over `node` answers), read off the text. */
   readonly pathAt?: (offset: number) => JsonPath | undefined;
 }
@@ -360,7 +360,7 @@ class StrictRoot implements ParsedRoot {
     return this.#located().locate(path);
   }
 
-  valueAt(path: JsonPath): { offset: number; length: number } | undefined {
+  valueAt(path: JsonPath): Span | undefined {
     return this.#located().valueAt(path);
   }
 

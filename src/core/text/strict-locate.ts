@@ -1,5 +1,5 @@
 import { skipBlank, skipString, skipValue } from './strict-tree';
-import type { JsonPath } from './types';
+import type { JsonPath, Span } from './types';
 
 /**
  * Where a path leads in strict JSON text, read off the text itself: no tree is built.
@@ -16,11 +16,9 @@ import type { JsonPath } from './types';
  * the path that exists, and the key that holds it (for `part: 'key'`). A property test holds the two
  * to each other.
  */
-export interface Located {
-  offset: number;
-  length: number;
+export interface Located extends Span {
   /** The key of the property whose value this is; absent for the root and for array elements. */
-  key?: { offset: number; length: number };
+  key?: Span;
 }
 
 /** JSON's four blanks. */
@@ -50,7 +48,7 @@ export class StrictLocator {
   }
 
   /** The value at `path`, its whole text; undefined unless the whole path leads somewhere. */
-  valueAt(path: JsonPath): { offset: number; length: number } | undefined {
+  valueAt(path: JsonPath): Span | undefined {
     const at = this.walk(path);
     return at >= 0 && this.walkedAll ? { offset: at, length: skipValue(this.text, at) - at } : undefined;
   }
@@ -341,7 +339,7 @@ function lastAtOrBefore(list: readonly number[], stride: number, offset: number)
 
 interface Property {
   value: number;
-  key: { offset: number; length: number };
+  key: Span;
 }
 
 /** Past this many keys read, an object's keys are looked up by name rather than one by one. */

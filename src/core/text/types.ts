@@ -9,6 +9,12 @@ export interface Range {
   end: Position;
 }
 
+/** Where something lies in a document's text, without its line and character positions. */
+export interface Span {
+  offset: number;
+  length: number;
+}
+
 export type Severity = 'error' | 'warning' | 'info' | 'hint';
 export type SeveritySetting = Severity | 'off';
 
