@@ -49,8 +49,8 @@ export class StrictLocator {
 
   /** The value at `path`, its whole text; undefined unless the whole path leads somewhere. */
   valueAt(path: JsonPath): Span | undefined {
-    const at = this.walk(path);
-    return at >= 0 && this.walkedAll ? { offset: at, length: skipValue(this.text, at) - at } : undefined;
+    const at = this.startOf(path);
+    return at === undefined ? undefined : { offset: at, length: skipValue(this.text, at) - at };
   }
 
   /** Where the value at `path` starts, without reading to its end; undefined unless the whole path leads somewhere. */
