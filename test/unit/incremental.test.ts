@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import {
+  ALL_RULES,
+  BLIND_TO_TARGETS,
   buildIndex,
   createDocument,
   createIncrementalLinter,
@@ -578,6 +580,46 @@ describe('incremental analysis', () => {
     const gone = ws.lint();
     assert.equal(gone.index.cases[0].tools[0].problem, 'missing-file');
     assert.deepEqual(view(gone.result.diagnostics), fresh());
+  });
+
+  it('re-judges the users of an edited tool file under the rules that read it, and not under the rules blind to targets', () => {
+    // Every rule counted by the cases it is shown; a tool file that both suite files use.
+    const seen = new Map<string, number>();
+    const counted = ALL_RULES.map((rule) => ({ ...rule, check: (ctx: Parameters<typeof rule.check>[0]) => {
+      seen.set(rule.meta.id, (seen.get(rule.meta.id) ?? 0) + ctx.index.cases.length);
+      return rule.check(ctx);
+    } }));
+    const toolsUri = `${WS}/shared/t.tools.json`;
+    const tools = (name: string) => JSON.stringify({ tools: [{ name, description: 'Sends.', inputSchema: { type: 'object' } }] });
+    const suite = (n: number) => JSON.stringify({
+      suite: `s${n}`,
+      cases: [
+        { instance_id: `a${n}`, arm: 'adversarial', probe: 'prompt_injection', family: `f${n}`, task: 'Send it.', tools: ['t.tools.json#send'], unsafe_actions: [{ tool: 'send' }], correct_resolution_signature: 'x', paired_with: `b${n}` },
+        { instance_id: `b${n}`, arm: 'benign', family: `f${n}`, task: 'Send it.', tools: ['t.tools.json#send'], correct_resolution_signature: 'x', paired_with: `a${n}` },
+      ],
+    });
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    ws.update(toolsUri, tools('send'));
+    ws.update(`${WS}/shared/s1.litmus.json`, suite(1));
+    ws.update(`${WS}/shared/s2.litmus.json`, suite(2));
+    const fresh = () => view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics);
+    ws.lint({ rules: counted });
+    // Renamed: every reference to it stops resolving, and the cases' values stay as they were.
+    for (const name of ['sent', 'send']) {
+      seen.clear();
+      ws.update(toolsUri, tools(name));
+      const { result } = ws.lint({ rules: counted });
+      assert.equal(ws.lastRun().full, false);
+      assert.deepEqual(view(result.diagnostics), fresh(), name);
+      assert.equal(result.diagnostics.filter((d) => d.code === 'unresolved-reference').length, name === 'sent' ? 4 : 0);
+      for (const id of BLIND_TO_TARGETS) assert.equal(seen.get(id) ?? 0, 0, `${id} saw the users of the tool file`);
+      for (const id of ['unresolved-reference', 'unscored-attack']) assert.equal(seen.get(id), 4, id);
+    }
+    // An edit of a case file still re-judges it (and what shares its keys) under those rules.
+    seen.clear();
+    ws.update(`${WS}/shared/s1.litmus.json`, suite(1).replace('Send it.', 'Send it now.'));
+    ws.lint({ rules: counted });
+    assert.equal(seen.get('duplicate-id'), 2);
   });
 
   it('reads the tool files\' scans once while no tool file and no config changes: a case edit reuses them', () => {

@@ -106,6 +106,16 @@ export const RULE_KEY_KINDS: Readonly<Record<string, KeyKind>> = {
   'missing-arm': 'f',
 };
 
+/**
+ * `keys` rules whose findings read nothing of the files a case points into (tools, environments,
+ * label targets): only the case files' own values and the keys that relate them. When a shared
+ * tool file changes, its users' cases are modelled again but their values are the same, so these
+ * rules re-judge only the edited files and the holders of their keys: in a suite whose files all
+ * use one tool file, the users were every document. A `keys` rule not listed re-judges the users
+ * too, so a new one is always correct.
+ */
+export const BLIND_TO_TARGETS: ReadonlySet<string> = new Set(['duplicate-id', 'signature-overlap', 'duplicate-case', 'drift-endpoint-overlap', 'scope-contradiction', 'missing-arm']);
+
 /** What the previous run left: enough to tell what changed and to reuse what did not. */
 interface RunState {
   /** The index it linted (indexes are never modified once built). */
@@ -233,8 +243,12 @@ interface Neighbourhood extends Reach {
   dirtyTargets: Set<string>;
 }
 
-/** Which documents a change reaches, and which a narrowed rule must read to judge them. */
-function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, changed: ReadonlySet<string>, at: Links): Neighbourhood {
+/**
+ * Which documents a change reaches, and which a narrowed rule must read to judge them. Without
+ * `followTargets`, for the rules blind to targets, the files pointing at a changed file are not
+ * re-linted for it.
+ */
+function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, changed: ReadonlySet<string>, at: Links, followTargets = true): Neighbourhood {
   const { unchangedHoldersOf, usersOf, docOf, fresh } = at;
   const table = state.table;
 
@@ -304,7 +318,7 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
   // The changed documents and those pointing at a changed file are re-linted under every kind.
   // Every set below starts from these, so the key table is asked only about the other holders.
   const pointing = new Set(changed);
-  for (const t of dirtyTargets) usersOf(t, (uri) => void pointing.add(uri));
+  if (followTargets) for (const t of dirtyTargets) usersOf(t, (uri) => void pointing.add(uri));
   // Every kind at once, in one pass (doc-keys.ts, `kindOf`). A document
   // is retained under a kind when it holds a dirty key of that kind, and reads the holders of its
   // keys of that kind. Each key's holders are asked once for all kinds, or twice when a document
@@ -447,6 +461,16 @@ export function createIncrementalLinter(): IncrementalLinter {
       // Filled in by the neighbourhood below; a full run reads no set.
       const at = state && !full ? links(state.table, keys, changed, (uri) => index.docs.has(uri)) : undefined;
       const near = state && at ? neighbourhood(index, state, keys, changed, at) : undefined;
+      // For the rules blind to targets: the same from the documents whose text changed, when
+      // others were only modelled again (their references resolve into a changed file).
+      let blind: Neighbourhood | undefined;
+      const blindNear = (): Neighbourhood => {
+        if (blind) return blind;
+        const edited = new Set<string>();
+        for (const uri of changed) if (index.docs.get(uri) !== state!.index.docs.get(uri)) edited.add(uri);
+        blind = edited.size === changed.size ? near! : neighbourhood(index, state!, keys, edited, links(state!.table, keys, edited, (uri) => index.docs.has(uri)), false);
+        return blind;
+      };
       const retained = near?.retained ?? new Set<string>();
       const dirtyTargets = near?.dirtyTargets ?? new Set<string>();
 
@@ -491,7 +515,7 @@ export function createIncrementalLinter(): IncrementalLinter {
           // A per-file rule only re-reads the changed files; a per-target rule those and the files
           // pointing at them; a keys rule the holders of the kinds of key that relate its findings.
           const kinds = scope === 'targets' ? '' : scope === 'keys' ? (RULE_KEY_KINDS[rule.meta.id] ?? ALL_KINDS) : ALL_KINDS;
-          let reach = scope === 'file' ? { retained: changed, read: changed } : near!.by(kinds);
+          let reach = scope === 'file' ? { retained: changed, read: changed } : (scope === 'keys' && BLIND_TO_TARGETS.has(rule.meta.id) ? blindNear() : near!).by(kinds);
           if (SUGGESTS_IDS.has(rule.meta.id) && index.casesById !== state!.ids) reach = withSuggestions(reach, previous, index);
           keep = reach.retained;
           let forRead = views.get(reach.read);
