@@ -582,8 +582,8 @@ describe('incremental analysis', () => {
     assert.deepEqual(view(gone.result.diagnostics), fresh());
   });
 
-  it('re-judges the users of an edited tool file under the rules that read it, and not under the rules blind to targets', () => {
-    // Every rule counted by the cases it is shown; a tool file that both suite files use.
+  it('re-judges the users of an edited tool file under the rules that read it, by case, and not under the rules blind to targets', () => {
+    // Every rule counted by the cases it is shown; a tool file that both suite files use, and another beside it.
     const seen = new Map<string, number>();
     const counted = ALL_RULES.map((rule) => ({ ...rule, check: (ctx: Parameters<typeof rule.check>[0]) => {
       seen.set(rule.meta.id, (seen.get(rule.meta.id) ?? 0) + ctx.index.cases.length);
@@ -596,14 +596,20 @@ describe('incremental analysis', () => {
       cases: [
         { instance_id: `a${n}`, arm: 'adversarial', probe: 'prompt_injection', family: `f${n}`, task: 'Send it.', tools: ['t.tools.json#send'], unsafe_actions: [{ tool: 'send' }], correct_resolution_signature: 'x', paired_with: `b${n}` },
         { instance_id: `b${n}`, arm: 'benign', family: `f${n}`, task: 'Send it.', tools: ['t.tools.json#send'], correct_resolution_signature: 'x', paired_with: `a${n}` },
+        // Uses the other tool file only: nothing of it changes when t does.
+        { instance_id: `c${n}`, arm: 'adversarial', probe: 'prompt_injection', family: `g${n}`, task: 'Read it.', tools: ['u.tools.json#read'], unsafe_actions: [{ tool: 'read', min_calls: 2 }], safe_completion: [{ tool: 'nope' }] },
       ],
     });
     const ws = createIncrementalWorkspace({ roots: [WS] });
     ws.update(toolsUri, tools('send'));
+    ws.update(`${WS}/shared/u.tools.json`, JSON.stringify({ tools: [{ name: 'read', description: 'Reads.', inputSchema: { type: 'object' } }] }));
     ws.update(`${WS}/shared/s1.litmus.json`, suite(1));
     ws.update(`${WS}/shared/s2.litmus.json`, suite(2));
     const fresh = () => view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics);
-    ws.lint({ rules: counted });
+    const first = ws.lint({ rules: counted });
+    // The untouched cases have findings of their own, which must stay through the edits below.
+    const ofC = (ds: readonly LintDiagnostic[]) => ds.filter((d) => d.code === 'unsatisfiable-safe-completion').length;
+    assert.equal(ofC(first.result.diagnostics), 2);
     // Renamed: every reference to it stops resolving, and the cases' values stay as they were.
     for (const name of ['sent', 'send']) {
       seen.clear();
@@ -612,14 +618,52 @@ describe('incremental analysis', () => {
       assert.equal(ws.lastRun().full, false);
       assert.deepEqual(view(result.diagnostics), fresh(), name);
       assert.equal(result.diagnostics.filter((d) => d.code === 'unresolved-reference').length, name === 'sent' ? 4 : 0);
+      assert.equal(ofC(result.diagnostics), 2, name);
       for (const id of BLIND_TO_TARGETS) assert.equal(seen.get(id) ?? 0, 0, `${id} saw the users of the tool file`);
-      for (const id of ['unresolved-reference', 'unscored-attack']) assert.equal(seen.get(id), 4, id);
+      // The rules of scope `targets` judge the cases that point into t; unresolved-reference (`lookup`) the files.
+      for (const id of ['unscored-attack', 'unsatisfiable-safe-completion', 'vacuous-control']) assert.equal(seen.get(id), 4, id);
+      assert.equal(seen.get('unresolved-reference'), 6);
     }
-    // An edit of a case file still re-judges it (and what shares its keys) under those rules.
+    // An edit of a case file still re-judges it whole (and what shares its keys) under those rules.
     seen.clear();
     ws.update(`${WS}/shared/s1.litmus.json`, suite(1).replace('Send it.', 'Send it now.'));
     ws.lint({ rules: counted });
-    assert.equal(seen.get('duplicate-id'), 2);
+    assert.equal(seen.get('duplicate-id'), 3);
+    assert.equal(seen.get('unscored-attack'), 3);
+  });
+
+  it('judges a document whole under a `targets` rule when a finding of it lies outside its cases', () => {
+    // A stand-in under a `targets` rule's id that reports at the file's `suite` field, outside
+    // every case, for each case whose tool does not resolve.
+    const outside: typeof ALL_RULES[number] = {
+      meta: ALL_RULES.find((r) => r.meta.id === 'vacuous-control')!.meta,
+      check(ctx) {
+        for (const c of ctx.index.cases) {
+          if (c.tools.some((u) => u.problem)) ctx.report({ at: { uri: c.doc.uri, root: 0, path: ['suite'] }, message: `${c.id} names a tool that is not there` });
+        }
+      },
+    };
+    const rules = [outside];
+    const toolsUri = `${WS}/whole/t.tools.json`;
+    const tools = (name: string) => JSON.stringify({ tools: [{ name, description: 'Sends.', inputSchema: { type: 'object' } }] });
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    ws.update(toolsUri, tools('send'));
+    ws.update(`${WS}/whole/u.tools.json`, tools('read'));
+    ws.update(`${WS}/whole/s.litmus.json`, JSON.stringify({ suite: 's', cases: [
+      { instance_id: 'a', arm: 'benign', family: 'f', task: 'Send it.', tools: ['t.tools.json#send'] },
+      { instance_id: 'b', arm: 'benign', family: 'f', task: 'Read it.', tools: ['u.tools.json#gone'] },
+    ] }));
+    const fresh = () => view(lintIndex(buildIndex(ws.documents(), { roots: [WS] }), { rules }).diagnostics);
+    const messages = () => ws.lint({ rules }).result.diagnostics.map((d) => d.message).sort();
+    assert.deepEqual(messages(), ['b names a tool that is not there']);
+    for (const name of ['sent', 'send']) {
+      ws.update(toolsUri, tools(name));
+      const { result } = ws.lint({ rules });
+      assert.deepEqual(view(result.diagnostics), fresh(), name);
+    }
+    assert.deepEqual(messages(), ['b names a tool that is not there']);
+    ws.update(toolsUri, tools('sent'));
+    assert.deepEqual(messages(), ['a names a tool that is not there', 'b names a tool that is not there']);
   });
 
   it('reads the tool files\' scans once while no tool file and no config changes: a case edit reuses them', () => {

@@ -1,6 +1,7 @@
 import { isPlainRubric, PLAIN_RUBRIC, rubricId, type Rubric } from '../model/canonical';
 import { createDocument, type SuiteDocument } from '../model/document';
 import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incremental-injection';
+import { joinByCase, planByCase, type CasePlan } from './incremental-cases';
 import type { PayloadHit } from '../injection/scan';
 import type { ToolModel } from '../model/tools';
 import { docKeys, enter, KEY_KINDS, keyTable, kindOf, links, reenter, seedLinksOf, type DocKeys, type KeyKind, type KeysOf, type KeyTable, type Links } from '../model/doc-keys';
@@ -32,9 +33,10 @@ import { groupFacts } from './facts';
 
 /**
  * - `file`: a document's findings depend on that document alone (and the config).
- * - `targets`: a document's findings depend on that document and the files it points into (tools,
+ * - `targets`: a case's findings depend on that case and the files it points into (tools,
  *   environments, label targets), never on another case file: re-run on the changed documents and
- *   the documents that point at a changed file, not on every holder of a shared key.
+ *   the documents that point at a changed file, not on every holder of a shared key; of a document
+ *   whose text stands, only the cases that point at a changed file (incremental-cases.ts).
  * - `keys`: findings relate documents only through the keys above; the rule sees a sub-workspace
  *   whose maps (families, ids, tool users) are built from the read set.
  * - `lookup`: like `keys`, but the rule iterates cases and looks things up in the full maps (it
@@ -215,6 +217,22 @@ function runRuleByDoc(rule: Rule, ruleIndex: WorkspaceIndex, full: WorkspaceInde
   const out = new Map<string, LintDiagnostic[]>();
   for (const d of placeFindings(runRule(rule, ruleIndex, memo, full, ruleIds, keep, true), full, keep, true)) pushTo(out, d.uri, d);
   return out;
+}
+
+/**
+ * Runs a `targets` rule by case (incremental-cases.ts): the new findings, and those of the documents
+ * judged by case joined with their earlier ones. Undefined when a finding there is not one case's:
+ * the rule then judges whole documents.
+ */
+function runByCase(rule: Rule, plan: CasePlan, index: WorkspaceIndex, previous: ReadonlyMap<string, LintDiagnostic[]>, keep: ReadonlySet<string>, ruleIds: readonly string[]): { fresh: Map<string, LintDiagnostic[]>; joined: Map<string, LintDiagnostic[]> } | undefined {
+  const fresh = runRuleByDoc(rule, plan.view, index, new Map(), (uri) => keep.has(uri), ruleIds);
+  const joined = new Map<string, LintDiagnostic[]>();
+  for (const [uri, d] of plan.byCase) {
+    const list = joinByCase(d, previous.get(uri), fresh.get(uri));
+    if (!list) return undefined;
+    joined.set(uri, list);
+  }
+  return { fresh, joined };
 }
 
 /** Which documents changed since the last run: by identity, or by how their references resolve. */
@@ -479,6 +497,8 @@ export function createIncrementalLinter(): IncrementalLinter {
       // Per set of documents read, per scope (a `keys` view has its own groups).
       const views = new Map<ReadonlySet<string>, Map<RuleScope, WorkspaceIndex>>();
       let injection: InjectionRun | undefined;
+      // How the `targets` rules re-judge by case (null: they judge whole documents), made for the first.
+      let plan: CasePlan | null | undefined;
       let hits = state?.hits;
       // The documents whose rule results may be new this run; undefined once a rule ran over all.
       let touched: Set<string> | undefined = state && known ? new Set(changed) : undefined;
@@ -506,6 +526,8 @@ export function createIncrementalLinter(): IncrementalLinter {
         }
         let fresh: Map<string, LintDiagnostic[]>;
         let keep: ReadonlySet<string>;
+        // The documents judged by case: their findings, the kept and the new.
+        let joined: Map<string, LintDiagnostic[]> | undefined;
         if (scope === 'injection') {
           injection ??= injectionNeighbourhood(index, byDoc, keys, state!.keys, changed, dirtyTargets, at!, state!.hits!);
           hits = injection.hits;
@@ -518,14 +540,22 @@ export function createIncrementalLinter(): IncrementalLinter {
           let reach = scope === 'file' ? { retained: changed, read: changed } : (scope === 'keys' && BLIND_TO_TARGETS.has(rule.meta.id) ? blindNear() : near!).by(kinds);
           if (SUGGESTS_IDS.has(rule.meta.id) && index.casesById !== state!.ids) reach = withSuggestions(reach, previous, index);
           keep = reach.retained;
-          let forRead = views.get(reach.read);
-          if (!forRead) views.set(reach.read, (forRead = new Map()));
-          let view = forRead.get(scope);
-          if (!view) {
-            view = narrowed(index, byDoc, reach.read, scope);
-            forRead.set(scope, view);
+          // A `targets` rule re-judges by case the documents whose text stands (incremental-cases.ts).
+          if (scope === 'targets' && plan === undefined) plan = planByCase(index, byDoc, state!.index.docs, reach, near!.dirtyTargets) ?? null;
+          const byCase = scope === 'targets' && plan ? runByCase(rule, plan, index, previous, keep, knownIds) : undefined;
+          if (byCase) {
+            fresh = byCase.fresh;
+            joined = byCase.joined;
+          } else {
+            let forRead = views.get(reach.read);
+            if (!forRead) views.set(reach.read, (forRead = new Map()));
+            let view = forRead.get(scope);
+            if (!view) {
+              view = narrowed(index, byDoc, reach.read, scope);
+              forRead.set(scope, view);
+            }
+            fresh = runRuleByDoc(rule, view, index, new Map(), (uri) => keep.has(uri), knownIds);
           }
-          fresh = runRuleByDoc(rule, view, index, new Map(), (uri) => keep.has(uri), knownIds);
         }
         // The last result with the re-judged documents' entries replaced. Copied whole (natively):
         // a loop asking about every document with a finding, for every rule, cost more.
@@ -533,6 +563,10 @@ export function createIncrementalLinter(): IncrementalLinter {
         for (const uri of keep) merged.delete(uri);
         for (const uri of changed) if (!index.docs.has(uri)) merged.delete(uri);
         for (const [uri, ds] of fresh) merged.set(uri, ds);
+        for (const [uri, ds] of joined ?? []) {
+          if (ds.length) merged.set(uri, ds);
+          else merged.delete(uri);
+        }
         byRule.set(rule.meta.id, merged);
         if (touched) {
           for (const uri of keep) touched.add(uri);

@@ -84,6 +84,38 @@ interface CaseKeys {
   injection: string;
 }
 
+/** The files a case value points into from `uri`: its tool references and labels, and its environment. */
+function pointsOf(uri: string, v: CaseModel['value']): { targets: string[]; environment: string | undefined } {
+  const targets: string[] = [];
+  if (Array.isArray(v.tools)) {
+    for (const entry of v.tools) {
+      const t = typeof entry === 'string' ? targetOf(uri, entry) : undefined;
+      if (t) targets.push(t);
+    }
+  }
+  // An environment file's payloads count for its users (benign-contamination), and its
+  // overrides are checked against it (unresolved-reference): its change reaches them.
+  const environment = typeof v.environment === 'string' ? environmentTarget(uri, v.environment) : undefined;
+  const labels = Array.isArray(v.injection_field) ? v.injection_field : [v.injection_field];
+  for (const label of labels) {
+    const t = typeof label === 'string' ? labelTarget(uri, label) : undefined;
+    if (t) targets.push(t);
+  }
+  return { targets, environment };
+}
+
+/**
+ * Whether a case points into one of `files` (normalised URIs, as `DocKeys.targets`): what its
+ * document's targets hold, per case. Read from the case's keys when they were made for its file.
+ */
+export function pointsInto(c: CaseModel, files: ReadonlySet<string>): boolean {
+  const kept = caseKeyCache.get(c.value);
+  const { targets, environment } = kept && kept.uri === c.doc.uri ? kept : pointsOf(c.doc.uri, c.value);
+  if (environment !== undefined && files.has(environment)) return true;
+  for (const t of targets) if (files.has(t)) return true;
+  return false;
+}
+
 /**
  * Per case value: an edit of a 500-case file keeps the values of the cases it did not touch
  * (text/unchanged.ts), so their keys (canonical signatures, resolved references) are not made
@@ -96,7 +128,6 @@ function caseKeys(uri: string, c: CaseModel, rubric: Rubric, id: string): CaseKe
   const kept = caseKeyCache.get(v);
   if (kept && kept.uri === uri && kept.rubric === id) return kept;
   const keys: string[] = [];
-  const targets: string[] = [];
   const injection = JSON.stringify([c.id, v.arm, v.probe, v.tools, v.injection_field, typeof v.environment === 'string' ? v.environment : v.environment !== undefined, isJsonObject(v.environment_overrides) ? Object.keys(v.environment_overrides) : v.environment_overrides]);
   if (c.id !== undefined) keys.push(`i:${c.id}`);
   if (typeof v.paired_with === 'string') keys.push(`i:${v.paired_with}`);
@@ -114,20 +145,7 @@ function caseKeys(uri: string, c: CaseModel, rubric: Rubric, id: string): CaseKe
   // may be a copy of this one (cases of one templated task stay apart by their signatures); the
   // canonical text of the whole case, built for every case of an edited file, was a tenth of an edit.
   keys.push(`d:${hashText(`${duplicateHint(v)}\u0000${sig ?? ''}`)}`);
-  if (Array.isArray(v.tools)) {
-    for (const entry of v.tools) {
-      const t = typeof entry === 'string' ? targetOf(uri, entry) : undefined;
-      if (t) targets.push(t);
-    }
-  }
-  // An environment file's payloads count for its users (benign-contamination), and its
-  // overrides are checked against it (unresolved-reference): its change reaches them.
-  const environment = typeof v.environment === 'string' ? environmentTarget(uri, v.environment) : undefined;
-  const labels = Array.isArray(v.injection_field) ? v.injection_field : [v.injection_field];
-  for (const label of labels) {
-    const t = typeof label === 'string' ? labelTarget(uri, label) : undefined;
-    if (t) targets.push(t);
-  }
+  const { targets, environment } = pointsOf(uri, v);
   const out = { uri, rubric: id, keys, targets, environment, seed, injection };
   caseKeyCache.set(v, out);
   return out;

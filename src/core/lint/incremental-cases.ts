@@ -1,0 +1,112 @@
+import { pointsInto } from '../model/doc-keys';
+import type { SuiteDocument } from '../model/document';
+import { inIndexOrder, type CaseModel, type ToolFile, type WorkspaceIndex } from '../model/workspace';
+import { locationSpan } from '../text/location';
+import type { Span } from '../text/types';
+import { compareDiagnostics, type LintDiagnostic } from './lint';
+
+/**
+ * Re-judging case by case for the rules of scope `targets` (incremental.ts), whose findings on a
+ * case follow from that case and the files it points into, and lie inside it. A document whose
+ * text stands is re-linted under them because files it points into changed (a shared tool file
+ * edited): then only its cases that point into a changed file are judged again, and its other
+ * cases keep their findings, which sit where they sat. In a suite whose files
+ * all use one tool file, that was every case of every file for each edit of the tool file.
+ *
+ * A finding that sits outside every case of such a document, or a new one outside the cases judged
+ * again, is not a case's alone: the document is then judged whole (`joinByCase` says so).
+ */
+export interface CasePlan {
+  /** The documents read, with every case of the documents judged whole and the cases judged again of the others. */
+  view: WorkspaceIndex;
+  /** The documents judged by case. */
+  byCase: Map<string, ByCase>;
+}
+
+/** A document judged by case: its cases in order, which are judged again, and their spans once needed. */
+interface ByCase {
+  doc: SuiteDocument;
+  models: readonly CaseModel[];
+  again: boolean[];
+  spans?: Span[];
+}
+
+/**
+ * The cases a `targets` rule judges after a change: those of the retained documents whose text
+ * changed, and of the others only those that point into `dirty`. Undefined when that leaves out no
+ * case (nothing to gain over judging the documents whole).
+ */
+export function planByCase(
+  index: WorkspaceIndex,
+  byDoc: ReadonlyMap<string, readonly CaseModel[]>,
+  earlier: ReadonlyMap<string, SuiteDocument>,
+  reach: { retained: ReadonlySet<string>; read: ReadonlySet<string> },
+  dirty: ReadonlySet<string>,
+): CasePlan | undefined {
+  const byCase = new Map<string, ByCase>();
+  const docs = new Map<string, SuiteDocument>();
+  const cases: CaseModel[] = [];
+  let left = 0;
+  // In the index's order, so the rules meet cases as they do in a full run.
+  for (const uri of inIndexOrder(index, reach.read)) {
+    const doc = index.docs.get(uri)!;
+    docs.set(uri, doc);
+    const models = byDoc.get(uri) ?? [];
+    if (!reach.retained.has(uri) || earlier.get(uri) !== doc) {
+      for (const c of models) cases.push(c);
+      continue;
+    }
+    // A model is new only when a file its references name changed, so pointing into one says it all.
+    const again = models.map((c) => pointsInto(c, dirty));
+    models.forEach((c, i) => (again[i] ? cases.push(c) : left++));
+    byCase.set(uri, { doc, models, again });
+  }
+  if (left === 0) return undefined;
+  const toolFiles = new Map<string, ToolFile>();
+  for (const [uri, file] of index.toolFiles) if (reach.read.has(file.doc.uri)) toolFiles.set(uri, file);
+  return { view: { ...index, docs, cases, toolFiles }, byCase };
+}
+
+/** Where each case of a document sits, in order. */
+function spansOf(d: ByCase): Span[] {
+  return (d.spans ??= d.models.map((c) => locationSpan(d.doc, { uri: d.doc.uri, root: c.root, path: c.path })));
+}
+
+/** The case whose span holds the diagnostic's, by its place among spans sorted by offset; -1 when none does. */
+function caseAt(spans: readonly Span[], d: LintDiagnostic): number {
+  let lo = 0;
+  let hi = spans.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (spans[mid].offset <= d.offset) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found >= 0 && d.offset + d.length <= spans[found].offset + spans[found].length ? found : -1;
+}
+
+/**
+ * A document's findings under a rule after a judging by case: the earlier ones of the cases not
+ * judged again, and the new ones. Undefined when a finding is not a single case's: one outside
+ * every case, or a new one outside the cases judged again (the document is then judged whole).
+ */
+export function joinByCase(d: ByCase, before: LintDiagnostic[] | undefined, fresh: readonly LintDiagnostic[] | undefined): LintDiagnostic[] | undefined {
+  const out: LintDiagnostic[] = [];
+  if (!before?.length && !fresh?.length) return out;
+  const spans = spansOf(d);
+  for (const x of before ?? []) {
+    const i = caseAt(spans, x);
+    if (i < 0) return undefined;
+    if (!d.again[i]) out.push(x);
+  }
+  // Nothing new and nothing dropped: the earlier list itself, so that a host can skip it by identity.
+  if (!fresh?.length && before && out.length === before.length) return before;
+  for (const x of fresh ?? []) {
+    const i = caseAt(spans, x);
+    if (i < 0 || !d.again[i]) return undefined;
+    out.push(x);
+  }
+  return out.sort(compareDiagnostics);
+}
