@@ -320,7 +320,7 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
         }
       }
       for (const key of at.sharedKeysOf(uri) ?? []) if (key.startsWith('i:')) seenIds.add(key.slice(2));
-      for (const key of now?.keys ?? []) if (key.startsWith('i:') && !was?.keys.has(key)) seenIds.add(key.slice(2));
+      if (now !== was) for (const key of now?.keys ?? []) if (key.startsWith('i:') && !was?.keys.has(key)) seenIds.add(key.slice(2));
     }
     const queue = [...seenIds];
     while (queue.length) {
@@ -354,10 +354,12 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
   };
   // Other documents hold a changed document's earlier key only if the table says it is shared,
   // and its new keys are asked about one by one: not each of its thousands of keys.
+  // A document whose text stands keeps its keys object (docKeys), which holds nothing new.
   for (const uri of changed) {
     const was = state.keys.get(uri);
+    const now = keys.get(uri);
     for (const key of at.sharedKeysOf(uri) ?? []) retainHolders(key);
-    for (const key of keys.get(uri)?.keys ?? []) if (!was?.keys.has(key)) retainHolders(key);
+    if (now !== was) for (const key of now?.keys ?? []) if (!was?.keys.has(key)) retainHolders(key);
   }
   for (const key of chained) retainHolders(key);
   const read = new Set(retained);
@@ -582,7 +584,9 @@ export function createIncrementalLinter(): IncrementalLinter {
         for (const uri of changed) {
           const was = state.keys.get(uri);
           const now = keys.get(uri);
-          if (was && now) reenter(table, uri, was, now);
+          if (was && now) {
+            if (was !== now) reenter(table, uri, was, now);
+          }
           else if (was) enter(table, uri, was, true);
           else if (now) enter(table, uri, now);
         }
