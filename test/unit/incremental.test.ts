@@ -620,9 +620,8 @@ describe('incremental analysis', () => {
       assert.equal(result.diagnostics.filter((d) => d.code === 'unresolved-reference').length, name === 'sent' ? 4 : 0);
       assert.equal(ofC(result.diagnostics), 2, name);
       for (const id of BLIND_TO_TARGETS) assert.equal(seen.get(id) ?? 0, 0, `${id} saw the users of the tool file`);
-      // The rules of scope `targets` judge the cases that point into t; unresolved-reference (`lookup`) the files.
-      for (const id of ['unscored-attack', 'unsatisfiable-safe-completion', 'vacuous-control']) assert.equal(seen.get(id), 4, id);
-      assert.equal(seen.get('unresolved-reference'), 6);
+      // The rules of scopes `targets` and `lookup` judge the cases that point into t, not their files' others.
+      for (const id of ['unscored-attack', 'unsatisfiable-safe-completion', 'vacuous-control', 'unresolved-reference']) assert.equal(seen.get(id), 4, id);
     }
     // An edit of a case file still re-judges it whole (and what shares its keys) under those rules.
     seen.clear();
@@ -630,6 +629,29 @@ describe('incremental analysis', () => {
     ws.lint({ rules: counted });
     assert.equal(seen.get('duplicate-id'), 3);
     assert.equal(seen.get('unscored-attack'), 3);
+  });
+
+  it('judges whole, under a `lookup` rule, a file whose text stands that an edited file\'s keys reach', () => {
+    // s2's case uses only u, and names s1's case: when t and s1 change in one lint, its finding follows s1's ids.
+    const tools = (name: string) => JSON.stringify({ tools: [{ name, description: 'Sends.', inputSchema: { type: 'object' } }] });
+    const s1 = (id: string) => JSON.stringify({ suite: 's1', cases: [{ instance_id: id, arm: 'benign', family: 'f', task: 'Send it.', tools: ['t.tools.json#send'] }] });
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    ws.update(`${WS}/keys/t.tools.json`, tools('send'));
+    ws.update(`${WS}/keys/u.tools.json`, tools('read'));
+    ws.update(`${WS}/keys/s1.litmus.json`, s1('a1'));
+    ws.update(`${WS}/keys/s2.litmus.json`, JSON.stringify({ suite: 's2', cases: [
+      { instance_id: 'x', arm: 'benign', family: 'g', task: 'Read it.', tools: ['u.tools.json#read', 't.tools.json#send'], paired_with: 'a1' },
+      { instance_id: 'y', arm: 'benign', family: 'g', task: 'Read it.', tools: ['u.tools.json#read'], paired_with: 'a1' },
+    ] }));
+    const fresh = () => view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics);
+    const pairs = () => ws.lint().result.diagnostics.filter((d) => d.code === 'unresolved-reference' && d.uri.endsWith('s2.litmus.json')).length;
+    assert.equal(pairs(), 0);
+    ws.update(`${WS}/keys/t.tools.json`, tools('sent'));
+    ws.update(`${WS}/keys/s1.litmus.json`, s1('a9'));
+    const { result } = ws.lint();
+    assert.deepEqual(view(result.diagnostics), fresh());
+    // x's tool and both pairs, y's pair among them: y points into no changed file.
+    assert.equal(result.diagnostics.filter((d) => d.code === 'unresolved-reference' && d.uri.endsWith('s2.litmus.json')).length, 3);
   });
 
   it('judges a document whole under a `targets` rule when a finding of it lies outside its cases', () => {

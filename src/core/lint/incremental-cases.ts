@@ -32,9 +32,9 @@ interface ByCase {
 }
 
 /**
- * The cases a `targets` rule judges after a change: those of the retained documents whose text
- * changed, and of the others only those that point into `dirty`. Undefined when that leaves out no
- * case (nothing to gain over judging the documents whole).
+ * The cases a rule judges after a change: those of the retained documents whose text changed or
+ * that are in `whole`, and of the others only those that point into `dirty`. Undefined when that
+ * leaves out no case (nothing to gain over judging the documents whole).
  */
 export function planByCase(
   index: WorkspaceIndex,
@@ -42,8 +42,14 @@ export function planByCase(
   earlier: ReadonlyMap<string, SuiteDocument>,
   reach: { retained: ReadonlySet<string>; read: ReadonlySet<string> },
   dirty: ReadonlySet<string>,
+  whole: ReadonlySet<string>,
 ): CasePlan | undefined {
-  const byCase = new Map<string, ByCase>();
+  const byCase = (uri: string) => reach.retained.has(uri) && !whole.has(uri) && earlier.get(uri) === index.docs.get(uri);
+  // An edit of a case file reaches no document by case: nothing to build.
+  let any = false;
+  for (const uri of reach.retained) if ((any = byCase(uri))) break;
+  if (!any) return undefined;
+  const plans = new Map<string, ByCase>();
   const docs = new Map<string, SuiteDocument>();
   const cases: CaseModel[] = [];
   let left = 0;
@@ -52,19 +58,19 @@ export function planByCase(
     const doc = index.docs.get(uri)!;
     docs.set(uri, doc);
     const models = byDoc.get(uri) ?? [];
-    if (!reach.retained.has(uri) || earlier.get(uri) !== doc) {
+    if (!byCase(uri)) {
       for (const c of models) cases.push(c);
       continue;
     }
     // A model is new only when a file its references name changed, so pointing into one says it all.
     const again = models.map((c) => pointsInto(c, dirty));
     models.forEach((c, i) => (again[i] ? cases.push(c) : left++));
-    byCase.set(uri, { doc, models, again });
+    plans.set(uri, { doc, models, again });
   }
   if (left === 0) return undefined;
   const toolFiles = new Map<string, ToolFile>();
   for (const [uri, file] of index.toolFiles) if (reach.read.has(file.doc.uri)) toolFiles.set(uri, file);
-  return { view: { ...index, docs, cases, toolFiles }, byCase };
+  return { view: { ...index, docs, cases, toolFiles }, byCase: plans };
 }
 
 /** Where each case of a document sits, in order. */

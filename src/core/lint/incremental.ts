@@ -408,6 +408,8 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
   return { ...all, by: (kinds) => reaches.get(kinds) ?? all, dirtyTargets };
 }
 
+const NO_DOCS: ReadonlySet<string> = new Set();
+
 /** Every kind of key: what a `lookup` rule, or a `keys` rule not in RULE_KEY_KINDS, is related by. */
 const ALL_KINDS = '*';
 
@@ -499,8 +501,8 @@ export function createIncrementalLinter(): IncrementalLinter {
       // Per set of documents read, per scope (a `keys` view has its own groups).
       const views = new Map<ReadonlySet<string>, Map<RuleScope, WorkspaceIndex>>();
       let injection: InjectionRun | undefined;
-      // How the `targets` rules re-judge by case (null: they judge whole documents), made for the first.
-      let plan: CasePlan | null | undefined;
+      // How the `targets` and `lookup` rules of one reach re-judge by case (null: whole documents), made for the first.
+      const plans = new Map<Reach, CasePlan | null>();
       let hits = state?.hits;
       // The documents whose rule results may be new this run; undefined once a rule ran over all.
       let touched: Set<string> | undefined = state && known ? new Set(changed) : undefined;
@@ -540,11 +542,21 @@ export function createIncrementalLinter(): IncrementalLinter {
           // pointing at them; a keys rule the holders of the kinds of key that relate its findings.
           const kinds = scope === 'targets' ? '' : scope === 'keys' ? (RULE_KEY_KINDS[rule.meta.id] ?? ALL_KINDS) : ALL_KINDS;
           let reach = scope === 'file' ? { retained: changed, read: changed } : (scope === 'keys' && BLIND_TO_TARGETS.has(rule.meta.id) ? blindNear() : near!).by(kinds);
-          if (SUGGESTS_IDS.has(rule.meta.id) && index.casesById !== state!.ids) reach = withSuggestions(reach, previous, index);
+          const suggests = SUGGESTS_IDS.has(rule.meta.id) && index.casesById !== state!.ids;
+          if (suggests) reach = withSuggestions(reach, previous, index);
           keep = reach.retained;
-          // A `targets` rule re-judges by case the documents whose text stands (incremental-cases.ts).
-          if (scope === 'targets' && plan === undefined) plan = planByCase(index, byDoc, state!.index.docs, reach, near!.dirtyTargets) ?? null;
-          const byCase = scope === 'targets' && plan ? runByCase(rule, plan, index, previous, keep, knownIds) : undefined;
+          // `targets` and `lookup` rules re-judge by case the documents whose text stands
+          // (incremental-cases.ts); a `lookup` rule judges whole those a changed document's keys
+          // reach, and every one when ids came or went (its suggestions read them all).
+          let plan: CasePlan | null | undefined;
+          if (scope === 'targets' || (scope === 'lookup' && !suggests)) {
+            plan = plans.get(reach);
+            if (plan === undefined) {
+              plan = planByCase(index, byDoc, state!.index.docs, reach, near!.dirtyTargets, scope === 'lookup' ? blindNear().by(ALL_KINDS).retained : NO_DOCS) ?? null;
+              plans.set(reach, plan);
+            }
+          }
+          const byCase = plan ? runByCase(rule, plan, index, previous, keep, knownIds) : undefined;
           if (byCase) {
             fresh = byCase.fresh;
             joined = byCase.joined;
