@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {
   ALL_RULES,
   BLIND_TO_TARGETS,
+  RULE_SCOPES,
   buildIndex,
   createDocument,
   createIncrementalLinter,
@@ -620,6 +621,8 @@ describe('incremental analysis', () => {
       assert.equal(result.diagnostics.filter((d) => d.code === 'unresolved-reference').length, name === 'sent' ? 4 : 0);
       assert.equal(ofC(result.diagnostics), 2, name);
       for (const id of BLIND_TO_TARGETS) assert.equal(seen.get(id) ?? 0, 0, `${id} saw the users of the tool file`);
+      // Nor do the per-file rules read them: their text stands.
+      for (const [id, scope] of Object.entries(RULE_SCOPES)) if (scope === 'file') assert.equal(seen.get(id) ?? 0, 0, `${id} saw the users of the tool file`);
       // The rules of scopes `targets` and `lookup` judge the cases that point into t, not their files' others.
       for (const id of ['unscored-attack', 'unsatisfiable-safe-completion', 'vacuous-control', 'unresolved-reference']) assert.equal(seen.get(id), 4, id);
     }

@@ -483,14 +483,21 @@ export function createIncrementalLinter(): IncrementalLinter {
       // Filled in by the neighbourhood below; a full run reads no set.
       const at = state && !full ? links(state.table, keys, changed, (uri) => index.docs.has(uri)) : undefined;
       const near = state && at ? neighbourhood(index, state, keys, changed, at) : undefined;
-      // For the rules blind to targets: the same from the documents whose text changed, when
-      // others were only modelled again (their references resolve into a changed file).
+      // The documents whose text changed: the others in `changed` were only modelled again (their
+      // references resolve into a changed file), which no per-file rule reads.
+      let edits: Set<string> | undefined;
+      const edited = (): Set<string> => {
+        if (edits) return edits;
+        edits = new Set<string>();
+        for (const uri of changed) if (index.docs.get(uri) !== state!.index.docs.get(uri)) edits.add(uri);
+        return edits;
+      };
+      // For the rules blind to targets: the neighbourhood of the edited documents alone.
       let blind: Neighbourhood | undefined;
       const blindNear = (): Neighbourhood => {
         if (blind) return blind;
-        const edited = new Set<string>();
-        for (const uri of changed) if (index.docs.get(uri) !== state!.index.docs.get(uri)) edited.add(uri);
-        blind = edited.size === changed.size ? near! : neighbourhood(index, state!, keys, edited, links(state!.table, keys, edited, (uri) => index.docs.has(uri)), false);
+        const from = edited();
+        blind = from.size === changed.size ? near! : neighbourhood(index, state!, keys, from, links(state!.table, keys, from, (uri) => index.docs.has(uri)), false);
         return blind;
       };
       const retained = near?.retained ?? new Set<string>();
@@ -538,10 +545,10 @@ export function createIncrementalLinter(): IncrementalLinter {
           keep = injection.retained;
           fresh = runRuleByDoc(rule, injection.view, index, injection.memo, (uri) => keep.has(uri), knownIds);
         } else {
-          // A per-file rule only re-reads the changed files; a per-target rule those and the files
+          // A per-file rule only re-reads the edited files; a per-target rule those and the files
           // pointing at them; a keys rule the holders of the kinds of key that relate its findings.
           const kinds = scope === 'targets' ? '' : scope === 'keys' ? (RULE_KEY_KINDS[rule.meta.id] ?? ALL_KINDS) : ALL_KINDS;
-          let reach = scope === 'file' ? { retained: changed, read: changed } : (scope === 'keys' && BLIND_TO_TARGETS.has(rule.meta.id) ? blindNear() : near!).by(kinds);
+          let reach = scope === 'file' ? { retained: edited(), read: edited() } : (scope === 'keys' && BLIND_TO_TARGETS.has(rule.meta.id) ? blindNear() : near!).by(kinds);
           const suggests = SUGGESTS_IDS.has(rule.meta.id) && index.casesById !== state!.ids;
           if (suggests) reach = withSuggestions(reach, previous, index);
           keep = reach.retained;
