@@ -24,7 +24,7 @@ export interface CasePlan {
 }
 
 /** A document judged by case: its cases in order, which are judged again, and their spans once needed. */
-interface ByCase {
+export interface ByCase {
   doc: SuiteDocument;
   models: readonly CaseModel[];
   again: boolean[];
@@ -43,6 +43,8 @@ export function planByCase(
   reach: { retained: ReadonlySet<string>; read: ReadonlySet<string> },
   dirty: ReadonlySet<string>,
   whole: ReadonlySet<string>,
+  /** The documents judged by case in this run's other plans: what is judged again, and where cases sit, is theirs too. */
+  known: Map<string, ByCase>,
 ): CasePlan | undefined {
   const byCase = (uri: string) => reach.retained.has(uri) && !whole.has(uri) && earlier.get(uri) === index.docs.get(uri);
   // An edit of a case file reaches no document by case: nothing to build.
@@ -62,10 +64,11 @@ export function planByCase(
       for (const c of models) cases.push(c);
       continue;
     }
+    let d = known.get(uri);
     // A model is new only when a file its references name changed, so pointing into one says it all.
-    const again = models.map((c) => pointsInto(c, dirty));
-    models.forEach((c, i) => (again[i] ? cases.push(c) : left++));
-    plans.set(uri, { doc, models, again });
+    if (!d) known.set(uri, (d = { doc, models, again: models.map((c) => pointsInto(c, dirty)) }));
+    d.again.forEach((again, i) => (again ? cases.push(models[i]) : left++));
+    plans.set(uri, d);
   }
   if (left === 0) return undefined;
   const toolFiles = new Map<string, ToolFile>();
@@ -73,9 +76,23 @@ export function planByCase(
   return { view: { ...index, docs, cases, toolFiles }, byCase: plans };
 }
 
-/** Where each case of a document sits, in order. */
+/**
+ * Where each case of a document sits, in order: from its start to the next case's (only
+ * separators lie between: a comma, blanks, a JSONL line break), the last to its own end. Reading
+ * every case to its end was a scan of every file a tool edit reached; where cases start, the
+ * locator that placed their findings already knows.
+ */
 function spansOf(d: ByCase): Span[] {
-  return (d.spans ??= d.models.map((c) => locationSpan(d.doc, { uri: d.doc.uri, root: c.root, path: c.path })));
+  if (d.spans) return d.spans;
+  const { doc, models } = d;
+  const starts = models.map((c) => startOf(doc, c));
+  const last = models.length ? locationSpan(doc, { uri: doc.uri, root: models[models.length - 1].root, path: models[models.length - 1].path }) : undefined;
+  return (d.spans = starts.map((offset, i) => ({ offset, length: Math.max(0, (i + 1 < starts.length ? starts[i + 1] : last!.offset + last!.length) - offset) })));
+}
+
+/** Where a case's value starts: off the text for strict JSON, else from its tree. */
+function startOf(doc: SuiteDocument, c: CaseModel): number {
+  return doc.parsed.roots[c.root]?.startOf?.(c.path) ?? locationSpan(doc, { uri: doc.uri, root: c.root, path: c.path }).offset;
 }
 
 /** The case whose span holds the diagnostic's, by its place among spans sorted by offset; -1 when none does. */

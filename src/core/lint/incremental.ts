@@ -1,7 +1,7 @@
 import { isPlainRubric, PLAIN_RUBRIC, rubricId, type Rubric } from '../model/canonical';
 import { createDocument, type SuiteDocument } from '../model/document';
 import { injectionHits, injectionNeighbourhood, type InjectionRun } from './incremental-injection';
-import { joinByCase, planByCase, type CasePlan } from './incremental-cases';
+import { joinByCase, planByCase, type ByCase, type CasePlan } from './incremental-cases';
 import type { PayloadHit } from '../injection/scan';
 import type { ToolModel } from '../model/tools';
 import { docKeys, enter, KEY_KINDS, keyTable, kindOf, links, reenter, seedLinksOf, type DocKeys, type KeyKind, type KeysOf, type KeyTable, type Links } from '../model/doc-keys';
@@ -510,6 +510,7 @@ export function createIncrementalLinter(): IncrementalLinter {
       let injection: InjectionRun | undefined;
       // How the `targets` and `lookup` rules of one reach re-judge by case (null: whole documents), made for the first.
       const plans = new Map<Reach, CasePlan | null>();
+      const byCaseDocs = new Map<string, ByCase>();
       let hits = state?.hits;
       // The documents whose rule results may be new this run; undefined once a rule ran over all.
       let touched: Set<string> | undefined = state && known ? new Set(changed) : undefined;
@@ -559,7 +560,7 @@ export function createIncrementalLinter(): IncrementalLinter {
           if (scope === 'targets' || (scope === 'lookup' && !suggests)) {
             plan = plans.get(reach);
             if (plan === undefined) {
-              plan = planByCase(index, byDoc, state!.index.docs, reach, near!.dirtyTargets, scope === 'lookup' ? blindNear().by(ALL_KINDS).retained : NO_DOCS) ?? null;
+              plan = planByCase(index, byDoc, state!.index.docs, reach, near!.dirtyTargets, scope === 'lookup' ? blindNear().by(ALL_KINDS).retained : NO_DOCS, byCaseDocs) ?? null;
               plans.set(reach, plan);
             }
           }

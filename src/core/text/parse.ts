@@ -49,6 +49,8 @@ export interface ParsedRoot {
   readonly locate?: (path: JsonPath) => Located;
   /** For strict JSON: the span of the value at `path`, undefined unless the whole path exists (what `node` would say, read off the text). */
   readonly valueAt?: (path: JsonPath) => Span | undefined;
+  /** For strict JSON: where the value at `path` starts, without reading to its end; undefined unless the whole path exists. */
+  readonly startOf?: (path: JsonPath) => number | undefined;
   /** For strict JSON: the path to an offset (as `pathAtOffset` over `node` answers), read off the text. */
   readonly pathAt?: (offset: number) => JsonPath | undefined;
 }
@@ -362,6 +364,10 @@ class StrictRoot implements ParsedRoot {
 
   valueAt(path: JsonPath): Span | undefined {
     return this.#located().valueAt(path);
+  }
+
+  startOf(path: JsonPath): number | undefined {
+    return this.#located().startOf(path);
   }
 
   pathAt(offset: number): JsonPath | undefined {
