@@ -10,9 +10,10 @@ import { compareDiagnostics, type LintDiagnostic } from './lint';
  * findings on a case follow from that case, the files it points into and (`lookup`) the keys that
  * relate it to other documents, and lie inside it. A document whose text stands (and, for
  * `lookup`, that no edited document's keys reach) is re-linted under them because files it points
- * into changed (a shared tool file edited): then only its cases that point into a changed file are judged again,
- * and its other cases keep their findings, which sit where they sat. In a suite whose files all use
- * one tool file, that was every case of every file for each edit of the tool file.
+ * into changed (a shared tool file edited): then only its cases that point into a changed file
+ * are judged again, and its other cases keep their findings, which sit where they sat. In a suite
+ * whose files all use one tool file, that was every case of every file for each edit of the tool
+ * file.
  *
  * A finding that sits outside every case of such a document, or a new one outside the cases judged
  * again, is not a case's alone: the document is then judged whole (`joinByCase` says so).
