@@ -635,26 +635,29 @@ describe('incremental analysis', () => {
   });
 
   it('judges whole, under a `lookup` rule, a file whose text stands that an edited file\'s keys reach', () => {
-    // s2's case uses only u, and names s1's case: when t and s1 change in one lint, its finding follows s1's ids.
+    // s2's variant x uses only u and names s1's a1 as its seed; y uses t. In one lint t changes and
+    // a1's depth grows past x's: x's mutation-budget finding follows a1, though x points into nothing that changed.
     const tools = (name: string) => JSON.stringify({ tools: [{ name, description: 'Sends.', inputSchema: { type: 'object' } }] });
-    const s1 = (id: string) => JSON.stringify({ suite: 's1', cases: [{ instance_id: id, arm: 'benign', family: 'f', task: 'Send it.', tools: ['t.tools.json#send'] }] });
+    const s1 = (depth: number) => JSON.stringify({ suite: 's1', cases: [{ instance_id: 'a1', arm: 'benign', family: 'f', task: 'Send it.', tools: ['t.tools.json#send'], mutation_depth: depth }] });
     const ws = createIncrementalWorkspace({ roots: [WS] });
     ws.update(`${WS}/keys/t.tools.json`, tools('send'));
     ws.update(`${WS}/keys/u.tools.json`, tools('read'));
-    ws.update(`${WS}/keys/s1.litmus.json`, s1('a1'));
+    ws.update(`${WS}/keys/s1.litmus.json`, s1(0));
     ws.update(`${WS}/keys/s2.litmus.json`, JSON.stringify({ suite: 's2', cases: [
-      { instance_id: 'x', arm: 'benign', family: 'g', task: 'Read it.', tools: ['u.tools.json#read', 't.tools.json#send'], paired_with: 'a1' },
-      { instance_id: 'y', arm: 'benign', family: 'g', task: 'Read it.', tools: ['u.tools.json#read'], paired_with: 'a1' },
+      { instance_id: 'x', arm: 'benign', family: 'g', task: 'Read it.', tools: ['u.tools.json#read'], seed_id: 'a1', mutation_depth: 1 },
+      { instance_id: 'y', arm: 'benign', family: 'g', task: 'Send it.', tools: ['t.tools.json#send'] },
     ] }));
     const fresh = () => view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics);
-    const pairs = () => ws.lint().result.diagnostics.filter((d) => d.code === 'unresolved-reference' && d.uri.endsWith('s2.litmus.json')).length;
-    assert.equal(pairs(), 0);
-    ws.update(`${WS}/keys/t.tools.json`, tools('sent'));
-    ws.update(`${WS}/keys/s1.litmus.json`, s1('a9'));
-    const { result } = ws.lint();
-    assert.deepEqual(view(result.diagnostics), fresh());
-    // x's tool and both pairs, y's pair among them: y points into no changed file.
-    assert.equal(result.diagnostics.filter((d) => d.code === 'unresolved-reference' && d.uri.endsWith('s2.litmus.json')).length, 3);
+    const budget = (ds: readonly LintDiagnostic[]) => ds.filter((d) => d.code === 'mutation-budget' && d.uri.endsWith('s2.litmus.json')).length;
+    assert.equal(budget(ws.lint().result.diagnostics), 0);
+    for (const [name, depth, findings] of [['sent', 3, 1], ['send', 0, 0]] as const) {
+      ws.update(`${WS}/keys/t.tools.json`, tools(name));
+      ws.update(`${WS}/keys/s1.litmus.json`, s1(depth));
+      const { result } = ws.lint();
+      assert.equal(ws.lastRun().full, false);
+      assert.deepEqual(view(result.diagnostics), fresh(), name);
+      assert.equal(budget(result.diagnostics), findings, name);
+    }
   });
 
   it('judges a document whole under a `targets` rule when a finding of it lies outside its cases', () => {

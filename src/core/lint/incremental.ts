@@ -220,9 +220,9 @@ function runRuleByDoc(rule: Rule, ruleIndex: WorkspaceIndex, full: WorkspaceInde
 }
 
 /**
- * Runs a `targets` rule by case (incremental-cases.ts): the new findings, and those of the documents
- * judged by case joined with their earlier ones. Undefined when a finding there is not one case's:
- * the rule then judges whole documents.
+ * Runs a `targets` or `lookup` rule by case (incremental-cases.ts): the new findings, and those of
+ * the documents judged by case joined with their earlier ones. Undefined when a finding there is
+ * not one case's: the rule then judges whole documents.
  */
 function runByCase(rule: Rule, plan: CasePlan, index: WorkspaceIndex, previous: ReadonlyMap<string, LintDiagnostic[]>, keep: ReadonlySet<string>, ruleIds: readonly string[]): { fresh: Map<string, LintDiagnostic[]>; joined: Map<string, LintDiagnostic[]> } | undefined {
   const fresh = runRuleByDoc(rule, plan.view, index, new Map(), (uri) => keep.has(uri), ruleIds);
@@ -408,6 +408,7 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
   return { ...all, by: (kinds) => reaches.get(kinds) ?? all, dirtyTargets };
 }
 
+/** What a `targets` rule judges whole for its keys' sake: nothing (incremental-cases.ts, `whole`). */
 const NO_DOCS: ReadonlySet<string> = new Set();
 
 /** Every kind of key: what a `lookup` rule, or a `keys` rule not in RULE_KEY_KINDS, is related by. */
@@ -604,9 +605,9 @@ export function createIncrementalLinter(): IncrementalLinter {
         for (const uri of changed) {
           const was = state.keys.get(uri);
           const now = keys.get(uri);
-          if (was && now) {
-            if (was !== now) reenter(table, uri, was, now);
-          }
+          // A document whose text stands keeps its keys object: the table holds them already.
+          if (was === now) continue;
+          if (was && now) reenter(table, uri, was, now);
           else if (was) enter(table, uri, was, true);
           else if (now) enter(table, uri, now);
         }
