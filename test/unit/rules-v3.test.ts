@@ -1,4 +1,7 @@
 import { strict as assert } from 'node:assert';
+import * as fc from 'fast-check';
+import { namedIn, namesAsWord } from '../../src/core/rules/unscored-attack';
+import { stringsOf } from '../../src/core/rules/case-fields';
 import { buildSuiteReport, createIncrementalWorkspace, type LintDiagnostic } from '../../src/core';
 import { delegationIn, anchorsIn } from '../../src/core/injection/delegation';
 import { codes, covered, json, jsonl, lintFiles, lintRule, suite, WS, type Case } from '../helpers';
@@ -139,6 +142,23 @@ describe('v3 action patterns (§3c): the one matcher', () => {
 });
 
 describe('unscored-attack', () => {
+  it('finds the tools a label target names by its words, as the whole-word search over its strings does', () => {
+    // Letters, digits, `_` and the characters that end a word; names of the same, some not identifiers.
+    const char = fc.constantFrom('a', 'b', '_', '1', ' ', '-', '.', '\n', 'é', '"');
+    const text = fc.array(char, { maxLength: 30 }).map((cs) => cs.join(''));
+    const value = fc.oneof(text, fc.array(text, { maxLength: 4 }), fc.dictionary(fc.constantFrom('x', 'y'), fc.oneof(text, fc.array(text, { maxLength: 3 }))));
+    const names = fc.array(fc.array(char, { maxLength: 4 }).map((cs) => cs.join('')), { maxLength: 6 });
+    fc.assert(
+      fc.property(value, names, (v, ns) => {
+        const want = ns.filter((n) => namesAsWord(stringsOf(v).join('\n'), n));
+        assert.deepEqual(namedIn(v, ns), want, JSON.stringify({ v, ns }));
+        // Asked again (the words now kept): the same.
+        assert.deepEqual(namedIn(v, ns), want);
+      }),
+      { numRuns: 3000, seed: 25 },
+    );
+  });
+
   it('a prompt injection with no unsafe_actions, scored on the state: at `probe`', async () => {
     const files = ws(adv('a1', { discriminator: 'state' }));
     const ds = await lintRule(files, 'unscored-attack');

@@ -39,6 +39,47 @@ export function namesAsWord(text: string, name: string): boolean {
   return false;
 }
 
+/** A name made of word characters only: it occurs as a whole word exactly when it is one of the text's words. */
+const IDENTIFIER = /^[A-Za-z0-9_]+$/;
+const WORDS = /[A-Za-z0-9_]+/g;
+
+/**
+ * The words of a label target (runs of letters, digits and `_` over its strings), kept per target:
+ * the cases of one task label the same environment strings, and an edit of their tool file judges
+ * every one again, each asking about each of its tools (AgentDojo's workspace: 600 cases, dozens of
+ * tools). Objects are kept while they live; strings in a bounded map, for a server whose files
+ * come and go.
+ */
+const wordsOfObject = new WeakMap<object, Set<string>>();
+const wordsOfString = new Map<string, Set<string>>();
+/** Past either bound the strings' words start over: a hostile file's megabyte strings are not kept forever. */
+const MAX_KEPT_STRINGS = 4096;
+const MAX_KEPT_LENGTH = 16_000_000;
+let keptLength = 0;
+
+function wordsOf(value: unknown, text: () => string): Set<string> {
+  const kept = typeof value === 'string' ? wordsOfString.get(value) : value !== null && typeof value === 'object' ? wordsOfObject.get(value) : undefined;
+  if (kept) return kept;
+  const words = new Set(text().match(WORDS));
+  if (typeof value === 'string') {
+    if (wordsOfString.size >= MAX_KEPT_STRINGS || keptLength >= MAX_KEPT_LENGTH) {
+      wordsOfString.clear();
+      keptLength = 0;
+    }
+    wordsOfString.set(value, words);
+    keptLength += value.length;
+  } else if (value !== null && typeof value === 'object') wordsOfObject.set(value, words);
+  return words;
+}
+
+/** The names among `names` that a label target names as whole words (as `namesAsWord` over its strings says). */
+export function namedIn(value: unknown, names: readonly string[]): string[] {
+  let text: string | undefined;
+  const textOf = () => (text ??= stringsOf(value).join('\n'));
+  const words = wordsOf(value, textOf);
+  return names.filter((t) => (IDENTIFIER.test(t) ? words.has(t) : namesAsWord(textOf(), t)));
+}
+
 /** Dead detectors; when they are all the case has, they are why its attack goes unscored: one fact with that finding. */
 function deadPatterns(ctx: Judged, index: WorkspaceIndex, c: CaseModel, scorer: CaseScorer, unscored: boolean): void {
   for (const p of scorer.patterns) {
@@ -99,8 +140,7 @@ function uncoveredTools(ctx: Judged, index: WorkspaceIndex, c: CaseModel, scorer
   if (candidates.length === 0) return;
   for (const label of labels) {
     if (!label.target) continue;
-    const text = stringsOf(valueAt(index, label.target.uri, label.target.root, label.target.path)).join('\n');
-    const named = candidates.filter((t) => namesAsWord(text, t));
+    const named = namedIn(valueAt(index, label.target.uri, label.target.root, label.target.path), candidates);
     if (named.length === 0) continue;
     const list = named.slice(0, MAX_NAMED).map((t) => code(t)).join(', ') + (named.length > MAX_NAMED ? ` and ${named.length - MAX_NAMED} more` : '');
     ctx.report({
