@@ -1,6 +1,6 @@
 import { pointsInto } from '../model/doc-keys';
 import type { SuiteDocument } from '../model/document';
-import { inIndexOrder, type CaseModel, type ToolFile, type WorkspaceIndex } from '../model/workspace';
+import type { CaseModel } from '../model/workspace';
 import { locationSpan } from '../text/location';
 import type { Span } from '../text/types';
 import { compareDiagnostics, type LintDiagnostic } from './lint';
@@ -16,14 +16,12 @@ import { compareDiagnostics, type LintDiagnostic } from './lint';
  * file.
  *
  * A finding that sits outside every case of such a document, or a new one outside the cases judged
- * again, is not a case's alone: the document is then judged whole (`joinByCase` says so).
+ * again, is not a case's alone: the document is then judged whole (`joinByCase` says so). The
+ * view a plan's rules read is `narrowed`'s (incremental.ts), given the plan.
  */
-export interface CasePlan {
-  /** The documents read, with every case of the documents judged whole and the cases judged again of the others. */
-  view: WorkspaceIndex;
-  /** The documents judged by case. */
-  byCase: Map<string, ByCase>;
-}
+
+/** The documents judged by case, by URI; the others of a reach are judged whole. */
+export type CasePlan = ReadonlyMap<string, ByCase>;
 
 /** A document judged by case: its cases in order, which are judged again, and their spans once needed. */
 export interface ByCase {
@@ -34,48 +32,31 @@ export interface ByCase {
 }
 
 /**
- * The cases a rule judges after a change: those of the retained documents whose text changed or
- * that are in `whole`, and of the others only those that point into `dirty`. Undefined when that
- * leaves out no case (nothing to gain over judging the documents whole).
+ * Which retained documents a rule judges by case after a change: those not in `whole` (which holds
+ * the documents whose text changed), each judging again its cases that point into `dirty`.
+ * Undefined when that leaves out no case (nothing to gain over judging the documents whole).
  */
 export function planByCase(
-  index: WorkspaceIndex,
   byDoc: ReadonlyMap<string, readonly CaseModel[]>,
-  earlier: ReadonlyMap<string, SuiteDocument>,
-  reach: { retained: ReadonlySet<string>; read: ReadonlySet<string> },
+  reach: { retained: ReadonlySet<string> },
   dirty: ReadonlySet<string>,
   whole: ReadonlySet<string>,
   /** The documents judged by case in this run's other plans: what is judged again, and where cases sit, is theirs too. */
   known: Map<string, ByCase>,
 ): CasePlan | undefined {
-  const byCase = (uri: string) => reach.retained.has(uri) && !whole.has(uri) && earlier.get(uri) === index.docs.get(uri);
-  // An edit of a case file reaches no document by case: nothing to build.
-  let any = false;
-  for (const uri of reach.retained) if ((any = byCase(uri))) break;
-  if (!any) return undefined;
-  const plans = new Map<string, ByCase>();
-  const docs = new Map<string, SuiteDocument>();
-  const cases: CaseModel[] = [];
+  const plan = new Map<string, ByCase>();
   let left = 0;
-  // In the index's order, so the rules meet cases as they do in a full run.
-  for (const uri of inIndexOrder(index, reach.read)) {
-    const doc = index.docs.get(uri)!;
-    docs.set(uri, doc);
-    const models = byDoc.get(uri) ?? [];
-    if (!byCase(uri)) {
-      for (const c of models) cases.push(c);
-      continue;
-    }
+  for (const uri of reach.retained) {
+    const models = byDoc.get(uri);
+    // A document without cases has none to keep: judged whole, as before.
+    if (whole.has(uri) || !models?.length) continue;
     let d = known.get(uri);
     // A model is new only when a file its references name changed, so pointing into one says it all.
-    if (!d) known.set(uri, (d = { doc, models, again: models.map((c) => pointsInto(c, dirty)) }));
-    d.again.forEach((again, i) => (again ? cases.push(models[i]) : left++));
-    plans.set(uri, d);
+    if (!d) known.set(uri, (d = { doc: models[0].doc, models, again: models.map((c) => pointsInto(c, dirty)) }));
+    for (const again of d.again) if (!again) left++;
+    plan.set(uri, d);
   }
-  if (left === 0) return undefined;
-  const toolFiles = new Map<string, ToolFile>();
-  for (const [uri, file] of index.toolFiles) if (reach.read.has(file.doc.uri)) toolFiles.set(uri, file);
-  return { view: { ...index, docs, cases, toolFiles }, byCase: plans };
+  return left === 0 ? undefined : plan;
 }
 
 /**

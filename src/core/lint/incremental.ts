@@ -185,16 +185,18 @@ function configPrint(index: WorkspaceIndex): string {
 }
 
 /** The index as a rule sees it when it is narrowed to the documents in `read`. */
-function narrowed(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly CaseModel[]>, read: ReadonlySet<string>, scope: RuleScope): WorkspaceIndex {
+function narrowed(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly CaseModel[]>, read: ReadonlySet<string>, scope: RuleScope, plan?: CasePlan): WorkspaceIndex {
   // A change that reaches every document (a suite in one file, a small workspace) reads the index
   // itself, whose groups are kept from edit to edit: a view would group every case again.
-  if (readsEverything(index, read)) return index;
+  if (!plan && readsEverything(index, read)) return index;
   const docs = new Map<string, SuiteDocument>();
   const cases: CaseModel[] = [];
-  // In the index's order, so rules meet documents and cases as they do in a full run.
+  // In the index's order, so rules meet documents and cases as they do in a full run. A document
+  // judged by case (incremental-cases.ts) gives the cases it judges again.
   for (const uri of inIndexOrder(index, read)) {
     docs.set(uri, index.docs.get(uri)!);
-    for (const c of byDoc.get(uri) ?? []) cases.push(c);
+    const byCase = plan?.get(uri);
+    (byDoc.get(uri) ?? []).forEach((c, i) => (byCase && !byCase.again[i] ? undefined : cases.push(c)));
   }
   const toolFiles = new Map<string, ToolFile>();
   for (const [uri, file] of index.toolFiles) if (read.has(file.doc.uri)) toolFiles.set(uri, file);
@@ -224,10 +226,10 @@ function runRuleByDoc(rule: Rule, ruleIndex: WorkspaceIndex, full: WorkspaceInde
  * the documents judged by case joined with their earlier ones. Undefined when a finding there is
  * not one case's: the rule then judges whole documents.
  */
-function runByCase(rule: Rule, plan: CasePlan, index: WorkspaceIndex, previous: ReadonlyMap<string, LintDiagnostic[]>, keep: ReadonlySet<string>, ruleIds: readonly string[]): { fresh: Map<string, LintDiagnostic[]>; joined: Map<string, LintDiagnostic[]> } | undefined {
-  const fresh = runRuleByDoc(rule, plan.view, index, new Map(), (uri) => keep.has(uri), ruleIds);
+function runByCase(rule: Rule, plan: CasePlan, view: WorkspaceIndex, index: WorkspaceIndex, previous: ReadonlyMap<string, LintDiagnostic[]>, keep: ReadonlySet<string>, ruleIds: readonly string[]): { fresh: Map<string, LintDiagnostic[]>; joined: Map<string, LintDiagnostic[]> } | undefined {
+  const fresh = runRuleByDoc(rule, view, index, new Map(), (uri) => keep.has(uri), ruleIds);
   const joined = new Map<string, LintDiagnostic[]>();
-  for (const [uri, d] of plan.byCase) {
+  for (const [uri, d] of plan) {
     const list = joinByCase(d, previous.get(uri), fresh.get(uri));
     if (!list) return undefined;
     joined.set(uri, list);
@@ -408,9 +410,6 @@ function neighbourhood(index: WorkspaceIndex, state: RunState, keys: KeysOf, cha
   return { ...all, by: (kinds) => reaches.get(kinds) ?? all, dirtyTargets };
 }
 
-/** What a `targets` rule judges whole for its keys' sake: nothing (incremental-cases.ts, `whole`). */
-const NO_DOCS: ReadonlySet<string> = new Set();
-
 /** Every kind of key: what a `lookup` rule, or a `keys` rule not in RULE_KEY_KINDS, is related by. */
 const ALL_KINDS = '*';
 
@@ -510,7 +509,7 @@ export function createIncrementalLinter(): IncrementalLinter {
       const views = new Map<ReadonlySet<string>, Map<RuleScope, WorkspaceIndex>>();
       let injection: InjectionRun | undefined;
       // How the `targets` and `lookup` rules of one reach re-judge by case (null: whole documents), made for the first.
-      const plans = new Map<Reach, CasePlan | null>();
+      const plans = new Map<Reach, { byCase: CasePlan; view: WorkspaceIndex } | null>();
       const byCaseDocs = new Map<string, ByCase>();
       let hits = state?.hits;
       // The documents whose rule results may be new this run; undefined once a rule ran over all.
@@ -557,15 +556,18 @@ export function createIncrementalLinter(): IncrementalLinter {
           // `targets` and `lookup` rules re-judge by case the documents whose text stands
           // (incremental-cases.ts); a `lookup` rule judges whole those a changed document's keys
           // reach, and every one when ids came or went (its suggestions read them all).
-          let plan: CasePlan | null | undefined;
+          let plan: { byCase: CasePlan; view: WorkspaceIndex } | null | undefined;
           if (scope === 'targets' || (scope === 'lookup' && !suggests)) {
             plan = plans.get(reach);
             if (plan === undefined) {
-              plan = planByCase(index, byDoc, state!.index.docs, reach, near!.dirtyTargets, scope === 'lookup' ? blindNear().by(ALL_KINDS).retained : NO_DOCS, byCaseDocs) ?? null;
+              // Judged whole: the edited documents, and for `lookup` those their keys reach (a
+              // neighbourhood's retained documents include the ones it starts from).
+              const byCase = planByCase(byDoc, reach, near!.dirtyTargets, scope === 'lookup' ? blindNear().by(ALL_KINDS).retained : edited(), byCaseDocs);
+              plan = byCase ? { byCase, view: narrowed(index, byDoc, reach.read, scope, byCase) } : null;
               plans.set(reach, plan);
             }
           }
-          const byCase = plan ? runByCase(rule, plan, index, previous, keep, knownIds) : undefined;
+          const byCase = plan ? runByCase(rule, plan.byCase, plan.view, index, previous, keep, knownIds) : undefined;
           if (byCase) {
             fresh = byCase.fresh;
             joined = byCase.joined;
