@@ -811,6 +811,29 @@ describe('incremental analysis', () => {
     assert.deepEqual(suggested(), [['Change to `mail-00s`']]);
   });
 
+  it('keeps the tool names a missing tool suggests when ids elsewhere re-judge its file for their suggestions', () => {
+    // Found by random edits against fresh lints: the file re-judged for its id suggestions read no
+    // tool file, so its missing tool's did-you-mean fix (a name from the tool's file) went away.
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    const fresh = () => view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics);
+    ws.update(`${WS}/t.tools.json`, JSON.stringify({ tools: [{ name: 'send_mail_x', description: 'Sends mail.', inputSchema: { type: 'object' } }] }));
+    const a = JSON.stringify({ instance_id: 'a1', arm: 'benign', family: 'f', task: 't', correct_resolution_signature: 'a1', tools: ['t.tools.json#send_mail'], paired_with: 'mail-00l' });
+    ws.update(`${WS}/a.litmus.jsonl`, a);
+    const other = (id: string) => JSON.stringify({ instance_id: id, arm: 'benign', family: 'g', task: 't', correct_resolution_signature: id });
+    const fixes = () => {
+      const { result } = ws.lint();
+      assert.deepEqual(view(result.diagnostics), fresh());
+      return result.diagnostics.filter((d) => d.code === 'unresolved-reference').map((d) => d.fixes.map((f) => f.title));
+    };
+    assert.deepEqual(fixes(), [['Change to `t.tools.json#send_mail_x`'], []]);
+    for (const id of ['mail-00m', 'mail-00k', 'other']) {
+      ws.update(`${WS}/b.litmus.jsonl`, other(id));
+      const now = fixes();
+      assert.equal(ws.lastRun().full, false);
+      assert.deepEqual(now[0], ['Change to `t.tools.json#send_mail_x`'], id);
+    }
+  });
+
   it('re-judges the family of an edited case and answers the file\'s other families as before, as a fresh lint does', () => {
     const ws = createIncrementalWorkspace({ roots: [WS] });
     const toolsUri = `${WS}/fam/t.tools.json`;

@@ -420,14 +420,22 @@ const ALL_KINDS = '*';
  */
 const SUGGESTS_IDS = new Set(['unresolved-reference']);
 
-/** `reach` and the documents where the rule's last run suggested ids. */
-function withSuggestions(reach: Reach, earlier: ReadonlyMap<string, readonly LintDiagnostic[]>, index: WorkspaceIndex): Reach {
+/**
+ * `reach` and the documents where the rule's last run suggested ids. Such a document is re-judged
+ * whole, so it reads what a retained document reads: the files it points into too (a reference to
+ * a tool its file lacks suggests that file's closest tool names).
+ */
+function withSuggestions(reach: Reach, earlier: ReadonlyMap<string, readonly LintDiagnostic[]>, index: WorkspaceIndex, keys: KeysOf, docOf: Links['docOf']): Reach {
   let widened: Reach | undefined;
   for (const [uri, ds] of earlier) {
     if (reach.retained.has(uri) || !index.docs.has(uri) || !ds.some((d) => d.data?.problem === 'missing-case')) continue;
     widened ??= { retained: new Set(reach.retained), read: new Set(reach.read) };
     widened.retained.add(uri);
     widened.read.add(uri);
+    for (const t of keys.get(uri)?.targets ?? []) {
+      const target = docOf(t);
+      if (target) widened.read.add(target);
+    }
   }
   return widened ?? reach;
 }
@@ -551,7 +559,7 @@ export function createIncrementalLinter(): IncrementalLinter {
           const kinds = scope === 'targets' ? '' : scope === 'keys' ? (RULE_KEY_KINDS[rule.meta.id] ?? ALL_KINDS) : ALL_KINDS;
           let reach = scope === 'file' ? { retained: edited(), read: edited() } : (scope === 'keys' && BLIND_TO_TARGETS.has(rule.meta.id) ? blindNear() : near!).by(kinds);
           const suggests = SUGGESTS_IDS.has(rule.meta.id) && index.casesById !== state!.ids;
-          if (suggests) reach = withSuggestions(reach, previous, index);
+          if (suggests) reach = withSuggestions(reach, previous, index, keys, at!.docOf);
           keep = reach.retained;
           // `targets` and `lookup` rules re-judge by case the documents whose text stands
           // (incremental-cases.ts); a `lookup` rule judges whole those a changed document's keys
