@@ -811,6 +811,30 @@ describe('incremental analysis', () => {
     assert.deepEqual(suggested(), [['Change to `mail-00s`']]);
   });
 
+  it('follows the workspace\'s order when a host removes a document and adds it back unchanged', () => {
+    // Found by random edits against fresh lints: a file removed and added back with its text in one
+    // lint moved to the end of the workspace, so a fresh lint suggested equally close ids in another
+    // order, while the incremental one saw no change and kept the last answer.
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    const line = (id: string, paired?: string) => JSON.stringify({ instance_id: id, arm: 'benign', family: 'f', task: 't', correct_resolution_signature: id, ...(paired ? { paired_with: paired } : {}) });
+    const a = line('mail-001');
+    ws.update(`${WS}/a.litmus.jsonl`, a);
+    ws.update(`${WS}/b.litmus.jsonl`, line('mail-002'));
+    ws.update(`${WS}/c.litmus.jsonl`, line('z', 'mail-00x'));
+    const suggested = () => {
+      const { result } = ws.lint();
+      assert.deepEqual(view(result.diagnostics), view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics));
+      return result.diagnostics.filter((d) => d.code === 'unresolved-reference').flatMap((d) => d.fixes.map((f) => f.title));
+    };
+    assert.deepEqual(suggested(), ['Change to `mail-001`', 'Change to `mail-002`']);
+    ws.remove(`${WS}/a.litmus.jsonl`);
+    ws.update(`${WS}/a.litmus.jsonl`, a);
+    assert.deepEqual(suggested(), ['Change to `mail-002`', 'Change to `mail-001`']);
+    // The same order again: nothing to judge.
+    assert.deepEqual(suggested(), ['Change to `mail-002`', 'Change to `mail-001`']);
+    assert.equal(ws.lastRun().retained, 0);
+  });
+
   it('keeps the tool names a missing tool suggests when ids elsewhere re-judge its file for their suggestions', () => {
     // Found by random edits against fresh lints: the file re-judged for its id suggestions read no
     // tool file, so its missing tool's did-you-mean fix (a name from the tool's file) went away.

@@ -9,7 +9,7 @@ import { compareDiagnostics, knownRuleIds, placeFindings, rulesOffEverywhere, ru
 import { ALL_RULES } from '../rules/index';
 import type { Rule } from '../rules/types';
 import { normalizeUri } from '../model/uri';
-import { buildIndex, casesByDoc, changedSince, configDocuments, inIndexOrder, withLazyGroups, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from '../model/workspace';
+import { buildIndex, casesByDoc, changedSince, configDocuments, inIndexOrder, sameOrder, withLazyGroups, type CaseModel, type IndexOptions, type ToolFile, type WorkspaceIndex } from '../model/workspace';
 import { eachText, pushTo, sameItems } from '../text/multimap';
 import { applySuppressions } from './suppress';
 import { groupFacts } from './facts';
@@ -456,7 +456,9 @@ export function createIncrementalLinter(): IncrementalLinter {
       const known = state ? changedSince(index, state.index) : undefined;
       const print = state && known && index.configFor === state.index.configFor ? state.configPrint : configPrint(index);
 
-      let full = !state || state.ruleIds !== ruleIds || state.configPrint !== print;
+      // An index built afresh may hold the documents in another order, which findings that name
+      // cases in the workspace's order read (the first of two equal ids, the closest ids suggested).
+      let full = !state || state.ruleIds !== ruleIds || state.configPrint !== print || (!known && !sameOrder(index.docs, state.index.docs));
       // The print names every folder's config, so the same print turns off the same rules.
       const off = state && !full ? state.off : rulesOffEverywhere(index, rules);
       const changed = state && !full ? changedDocs(index, byDoc, state, known) : new Set<string>();

@@ -408,7 +408,9 @@ export function buildIndex(documents: Iterable<SuiteDocument>, options: IndexOpt
   for (const d of documents) docs.set(d.uri, d);
   const key = optionsKey(options);
   const memory = previous && memories.get(previous);
-  if (previous && memory && memory.options === key && docs.size === previous.docs.size) {
+  // In another order the same documents make another index: the workspace's order is what
+  // findings that name cases in order read (the closest ids a dangling reference suggests).
+  if (previous && memory && memory.options === key && docs.size === previous.docs.size && sameOrder(docs, previous.docs)) {
     const updated = updateIndex(previous, memory, docs, docs, options);
     if (updated) return updated;
   }
@@ -460,6 +462,24 @@ export function inIndexOrder(index: WorkspaceIndex, uris: Iterable<string>): str
   const list: string[] = [];
   for (const uri of uris) if (index.docs.has(uri) && rank.has(uri)) list.push(uri);
   return list.sort((a, b) => rank.get(a)! - rank.get(b)!);
+}
+
+/**
+ * Whether the documents both maps hold come in the same order in each. A host that removes a
+ * document and adds it back (a file deleted and restored between two lints) moves it to the end
+ * of its map; findings that name cases in the workspace's order may then read otherwise.
+ */
+export function sameOrder(a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unknown>): boolean {
+  const ia = a.keys();
+  const ib = b.keys();
+  for (;;) {
+    let x = ia.next();
+    while (!x.done && !b.has(x.value)) x = ia.next();
+    let y = ib.next();
+    while (!y.done && !a.has(y.value)) y = ib.next();
+    if (x.done || y.done) return x.done === y.done;
+    if (x.value !== y.value) return false;
+  }
 }
 
 /** The files whose documents or case models differ between `index` and `earlier`, when `index` was updated from it. */
