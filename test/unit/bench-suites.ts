@@ -8,9 +8,9 @@ const ROOT = resolve(__dirname, '../../..');
 
 /**
  * A workspace from one of the bench's generators (bench/generate.mjs, bench/generate-rich.mjs),
- * small: its files by path relative to the workspace, read into memory. Another generator's layouts
- * than the random files of incremental.test.ts: suite files of tens of cases that all share tool
- * files, environments, families across files.
+ * small: its files by path relative to the workspace, read into memory. The layouts the bench
+ * measures, unlike the random files of incremental.test.ts: suite files of tens of cases sharing
+ * tool files (and, in the rich one, environment files and label targets).
  */
 export function benchSuites(script: 'generate.mjs' | 'generate-rich.mjs', cases: number, perFile: string): Map<string, string> {
   const dir = mkdtempSync(join(tmpdir(), 'litmus-bench-suites-'));

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parse as parseJsonc } from 'jsonc-parser';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { buildIndex, createIncrementalWorkspace, lintIndex } from '../../src/core';
 import { rng, type Rng } from '../helpers';
 import { benchSuites } from './bench-suites';
@@ -28,8 +28,8 @@ function casesOf(path: string, text: string): { lines?: Case[]; doc?: { cases: C
     }
     return { lines };
   }
-  const errors: unknown[] = [];
-  const doc = parseJsonc(text, errors as never, { allowTrailingComma: true }) as { cases?: unknown } | undefined;
+  const errors: ParseError[] = [];
+  const doc = parseJsonc(text, errors, { allowTrailingComma: true }) as { cases?: unknown } | undefined;
   return errors.length || !doc || !Array.isArray(doc.cases) ? undefined : { doc: doc as { cases: Case[] } };
 }
 
@@ -69,7 +69,7 @@ function fieldEdits(r: Rng, pool: { ids: string[]; refs: string[]; families: Jso
 
 /**
  * A seeded run of edits over one workspace, checked after every lint against a fresh lint of the
- * same documents. Returns how many runs took the incremental path.
+ * same documents. Says how many lints took the incremental path, and which kinds of edit were made.
  */
 function fuzz(files: Map<string, string>, seed: number, steps: number): { narrowed: number; kinds: Set<string> } {
   const r = rng(seed);
