@@ -7,6 +7,8 @@ import { runCli } from '../../src/cli/run';
 import { MAX_CACHE_CHARS, openCache } from '../../src/cli/cache';
 import { lintIndex, loadWorkspace } from '../../src/core';
 import { liveIo as sharedLiveIo } from '../cli/capture';
+import { rng } from '../helpers';
+import { benchSuites } from './bench-suites';
 
 // `--cache` answering a plain run from a stored one before anything is parsed (docs/cli.md, `--cache`):
 // the answer must be the lint's, byte for byte, and must never outlive any file-system answer it rests on.
@@ -249,5 +251,50 @@ describe('--cache: the file stays small enough to read on every run', () => {
     await lintOnce(10);
     assert.equal(entries().length, 1, 'past the bound: the newest alone');
     assert.notEqual(entries()[0].key, newest, 'the one just linted');
+  });
+});
+
+describe('--cache under random edits', () => {
+  it('answers as the lint does after each of a run of edits to the bench\'s rich suites, and from the store when nothing changed', async function () {
+    this.timeout(180_000);
+    // Beside the store, not around it: a store inside the folder linted is a file the walk reads.
+    const base = new Map([...benchSuites('generate-rich.mjs', 150, '30-60')].map(([p, t]) => [`file:///ws/rich/${p}`, t]));
+    const files = new Map(base);
+    const { run } = liveIo(files);
+    const r = rng(7);
+    const linted = () => [...files.keys()].filter((u) => u !== CACHE);
+    const args = ['--format', 'json', 'rich'];
+    let answered = 0;
+    for (let step = 0; step < 60; step++) {
+      const uri = r.pick(linted());
+      const text = files.get(uri)!;
+      const roll = r.int(7);
+      if (roll === 0) {
+        const fields = [...text.matchAll(/"(arm|paired_with|name|instance_id)": ?"([^"]*)"/g)];
+        if (fields.length) {
+          const f = r.pick(fields);
+          files.set(uri, text.slice(0, f.index) + f[0].replace(f[2], f[1] === 'arm' ? (f[2] === 'benign' ? 'adversarial' : 'benign') : `${f[2]}z`) + text.slice(f.index! + f[0].length));
+        }
+      } else if (roll === 1) {
+        files.set(uri, text); // written again as it was: the store still answers
+      } else if (roll === 2 && uri.includes('.litmus.')) {
+        files.set(uri.replace('.litmus.', '-copy.litmus.'), text);
+      } else if (roll === 3) {
+        for (const u of linted()) if (u.includes('-copy.')) files.delete(u);
+      } else if (roll === 4) {
+        files.set('file:///ws/rich/litmus.config.json', JSON.stringify({ rules: { [r.pick(['injection-payload', 'duplicate-id', 'unresolved-reference'])]: r.pick(['off', 'warning', 'error']) } }));
+      } else if (roll === 5) {
+        const at = r.int(text.length);
+        files.set(uri, text.slice(0, at) + text.slice(at + 1));
+      } else {
+        files.set(uri, base.get(uri) ?? text);
+      }
+      const store = files.get(CACHE);
+      const fromCache = await run([...cached, ...args]);
+      // A run the store answered leaves it as it was; one that linted writes it.
+      if (store !== undefined && files.get(CACHE) === store) answered++;
+      assert.deepEqual(fromCache, await run(args), `step ${step}`);
+    }
+    assert.ok(answered >= 10, `the store answered ${answered} of 60 runs`);
   });
 });
