@@ -291,7 +291,8 @@ describe('--cache under random edits', () => {
       }
       const store = files.get(CACHE);
       const fromCache = await run([...cached, ...args]);
-      // A run the store answered leaves it as it was; one that linted writes it.
+      // A run the store answered (by its read log, or by the key of what it loaded) leaves the store
+      // as it was; one that linted anew writes it.
       if (store !== undefined && files.get(CACHE) === store) answered++;
       assert.deepEqual(fromCache, await run(args), `step ${step}`);
     }
