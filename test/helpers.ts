@@ -11,6 +11,23 @@ export async function lintFiles(files: Record<string, string>, options: LintOpti
   return { ...result, ...loaded };
 }
 
+/**
+ * A file system over a live map of files (URI → text): each call answers from what the map holds
+ * then, as a disk does, so a file written, created or deleted between two runs is seen by the
+ * second. `links` (URI → target) are followed by reads and stats and answered by `realUri`, as
+ * symbolic links on disk.
+ */
+export function liveFileSystem(files: ReadonlyMap<string, string>, links?: ReadonlyMap<string, string>): FileSystem {
+  const now = () => memoryFileSystem(Object.fromEntries(files));
+  const follow = (uri: string) => links?.get(uri) ?? uri;
+  return {
+    readFile: (uri, options) => now().readFile(follow(uri), options),
+    readDirectory: (uri) => now().readDirectory(uri),
+    stat: (uri) => now().stat(follow(uri)),
+    ...(links ? { realUri: async (uri: string) => follow(uri) } : {}),
+  };
+}
+
 /** A compact, comparable view: `path:line:col code`, 1-based like the CLI. */
 export function brief(d: LintDiagnostic): string {
   return `${d.uri.slice(WS.length + 1)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`;

@@ -1,4 +1,5 @@
-import { memoryFileSystem, type FileSystem } from '../../src/core/model/fs';
+import type { FileSystem } from '../../src/core/model/fs';
+import { liveFileSystem } from '../helpers';
 import { fileUri } from '../../src/core/model/uri';
 import type { CliIo } from '../../src/cli/io';
 
@@ -37,17 +38,8 @@ export function captureIo(fs: FileSystem, cwd: string, options: { env?: Record<s
 export function liveIo(files: Map<string, string>, options: { cwd?: string; env?: Record<string, string>; stdin?: string; links?: Map<string, string> } = {}) {
   let out = '';
   let err = '';
-  const mem = () => memoryFileSystem(Object.fromEntries(files));
-  const links = options.links;
-  const follow = (u: string) => links?.get(u) ?? u;
-  const fs: FileSystem = {
-    readFile: (u) => mem().readFile(follow(u)),
-    readDirectory: (u) => mem().readDirectory(u),
-    stat: (u) => mem().stat(follow(u)),
-    ...(links ? { realUri: async (u: string) => follow(u) } : {}),
-  };
   const io: CliIo = {
-    fs,
+    fs: liveFileSystem(files, options.links),
     cwd: options.cwd ?? '/ws',
     env: options.env ?? {},
     isTTY: false,

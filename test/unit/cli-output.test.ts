@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { fileUri, lintIndex, loadWorkspace, markdownInline, memoryFileSystem, neutraliseWorkflowCommands, type FileSystem, type LintDiagnostic } from '../../src/core';
+import { fileUri, lintIndex, loadWorkspace, markdownInline, memoryFileSystem, neutraliseWorkflowCommands, type LintDiagnostic } from '../../src/core';
 import { parseCliArgs, UsageError } from '../../src/cli/args';
 import { github } from '../../src/cli/format/github';
 import { stylish, stylishChunks } from '../../src/cli/format/stylish';
@@ -10,7 +10,7 @@ import type { CliIo } from '../../src/cli/io';
 import { runCli } from '../../src/cli/run';
 import { blockingFileSystem } from '../../src/node/fs';
 import { terminalWidth, wrap } from '../../src/cli/terminal';
-import { formatContext, json, testDiagnostic } from '../helpers';
+import { formatContext, json, liveFileSystem, testDiagnostic } from '../helpers';
 
 // What an author meets in the CLI's output: issue 20 items 1 and 3, issue 22 items 7, 8, 10, 15, 19.
 const CWD = '/ws';
@@ -20,10 +20,8 @@ const ROOT = resolve(__dirname, '../../..');
 function liveIo(files: Map<string, string>, over: Partial<CliIo> = {}) {
   const writes: string[] = [];
   let err = '';
-  const mem = () => memoryFileSystem(Object.fromEntries(files));
-  const fs: FileSystem = { readFile: (u) => mem().readFile(u), readDirectory: (u) => mem().readDirectory(u), stat: (u) => mem().stat(u) };
   const io: CliIo = {
-    fs,
+    fs: liveFileSystem(files),
     cwd: CWD,
     env: {},
     isTTY: false,
