@@ -195,8 +195,9 @@ function narrowed(index: WorkspaceIndex, byDoc: ReadonlyMap<string, readonly Cas
   // judged by case (incremental-cases.ts) gives the cases it judges again.
   for (const uri of inIndexOrder(index, read)) {
     docs.set(uri, index.docs.get(uri)!);
-    const byCase = plan?.get(uri);
-    (byDoc.get(uri) ?? []).forEach((c, i) => (byCase && !byCase.again[i] ? undefined : cases.push(c)));
+    const again = plan?.get(uri)?.again;
+    const models = byDoc.get(uri) ?? [];
+    for (let i = 0; i < models.length; i++) if (!again || again[i]) cases.push(models[i]);
   }
   const toolFiles = new Map<string, ToolFile>();
   for (const [uri, file] of index.toolFiles) if (read.has(file.doc.uri)) toolFiles.set(uri, file);
