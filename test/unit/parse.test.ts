@@ -51,6 +51,27 @@ describe('parser', () => {
     assert.equal(text.slice(issues[0].offset, issues[0].offset + issues[0].length), '"arm"');
   });
 
+  it('finds a duplicate key whatever stands between it and its colon', () => {
+    for (const gap of [' ', '\n', '\t', '\r\n  ', ' /* c */ ', ' // c\n']) {
+      for (const key of ['"arm"', '"a\\\\"', '"q\\""', '""']) {
+        const text = `{${key}: 1, "x": "say \\": hi", ${key}${gap}: 2}`;
+        const issues = parseJson(text).issues;
+        assert.equal(issues.length, 1, JSON.stringify(text));
+        assert.equal(issues[0].offset, text.lastIndexOf(key), JSON.stringify(text));
+        assert.match(issues[0].message, /duplicate key/);
+      }
+    }
+  });
+
+  it('reads a string holding an escaped quote before a colon as a value, not a key', () => {
+    for (const value of ['"say \\": hi"', '"\\" :"', '"a\\\\\\":"']) {
+      const text = `{"a": ${value}, "b": {"c": ${value}}}`;
+      const parsed = parseJson(text);
+      assert.deepEqual(parsed.issues, [], text);
+      assert.deepEqual(JSON.parse(JSON.stringify(parsed.roots[0].value)), JSON.parse(text));
+    }
+  });
+
   it('stays silent on the same key in different objects', () => {
     assert.deepEqual(parseJson('{"a": {"k": 1}, "b": {"k": 2}}').issues, []);
   });

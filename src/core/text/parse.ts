@@ -1,6 +1,6 @@
 import { createScanner, getNodeValue, parseTree, printParseErrorCode, ParseErrorCode, SyntaxKind, type Node, type ParseError } from 'jsonc-parser';
 import { quote } from './escape';
-import { skipBlank, skipString, skipValue, strictTree } from './strict-tree';
+import { isBlank, skipBlank, skipString, skipValue, strictTree } from './strict-tree';
 import { StrictLocator, type Located } from './strict-locate';
 import type { JsonPath, Span } from './types';
 import { recordExactIntegers, recordExactIntegersFromTree } from './exact-numbers';
@@ -155,6 +155,22 @@ function keyCount(text: string): number {
   return keys;
 }
 
+/**
+ * At least as many as `keyCount`, in less than half its time: the colons whose last non-blank character
+ * before them is a quote. A key's closing quote always is one; any other is a quote inside a string
+ * (escaped, or opening a string that starts with a colon), which counts one too many. Each colon is
+ * found by `indexOf`, so no string is read character by character.
+ */
+function keyCountBound(text: string): number {
+  let keys = 0;
+  for (let i = text.indexOf(':'); i >= 0; i = text.indexOf(':', i + 1)) {
+    let j = i - 1;
+    while (isBlank(text.charCodeAt(j))) j--;
+    if (text.charCodeAt(j) === 34 /* " */) keys++;
+  }
+  return keys;
+}
+
 /** The text with each [start, end) span replaced by as many spaces. */
 function blanked(text: string, spans: number[]): string {
   let out = '';
@@ -182,7 +198,10 @@ function strictValue(text: string): { value: unknown; unsafeIntegers: boolean } 
   }
   unsafeSeen = false;
   const keys = value !== null && typeof value === 'object' ? adopt(value, 1) : 0;
-  return keys >= 0 && keys === keyCount(text) ? { value, unsafeIntegers: unsafeSeen } : undefined;
+  // The value's names never outnumber the text's; the bound settles nearly every file, and only a
+  // text it overcounts is counted exactly.
+  const unique = keys >= 0 && (keys === keyCountBound(text) || keys === keyCount(text));
+  return unique ? { value, unsafeIntegers: unsafeSeen } : undefined;
 }
 
 /** 2^53: every double at least this large is an integer a double may have rounded. */

@@ -1,4 +1,4 @@
-import { skipBlank, skipString, skipValue } from './strict-tree';
+import { isBlank, skipBlank, skipString, skipValue } from './strict-tree';
 import type { JsonPath, Span } from './types';
 
 /**
@@ -20,9 +20,6 @@ export interface Located extends Span {
   /** The key of the property whose value this is; absent for the root and for array elements. */
   key?: Span;
 }
-
-/** JSON's four blanks. */
-const isBlank = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9;
 
 export class StrictLocator {
   /** Element starts found so far, per array (by the offset of its `[`). */

@@ -17,7 +17,7 @@ import type { Node, NodeType } from 'jsonc-parser';
  */
 
 /** JSON's four blanks (jsonc-parser counts more; text with those never reaches a strict tree). */
-const isBlank = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9;
+export const isBlank = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9;
 
 /**
  * Index just past the comment that starts at `i`, or `i` when none does. Strict JSON has no `/`
