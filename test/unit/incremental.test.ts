@@ -781,6 +781,32 @@ describe('incremental analysis', () => {
     assert.deepEqual(overlaps(), ['other/c.litmus.json', 'other/d.litmus.json']);
   });
 
+  it("follows a twin link written on the benign side as it comes, goes and changes in another file", () => {
+    const ws = createIncrementalWorkspace({ roots: [WS] });
+    const adv = (id: string) => ({ instance_id: id, arm: 'adversarial', probe: 'skill_misuse', family: 'f', task: 't', resolution: 'decline', discriminator: 'request', correct_resolution_signature: `a-${id}` });
+    const ben = (id: string, extra: Record<string, unknown>) => JSON.stringify({ instance_id: id, arm: 'benign', family: 'f', task: 't', discriminator: 'request', correct_resolution_signature: `b-${id}`, ...extra });
+    ws.update(`${WS}/twins/a.litmus.json`, JSON.stringify({ suite: 'a', cases: [adv('a1'), adv('a2')] }));
+    ws.update(`${WS}/twins/b.litmus.jsonl`, ben('b1', {}));
+    ws.update(`${WS}/twins/c.litmus.jsonl`, ben('c1', {}));
+    const fresh = () => view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics);
+    const problems = (ds: readonly LintDiagnostic[]) => ds.filter((d) => d.code === 'refusal-orthogonality').map((d) => d.data?.problem).sort();
+    assert.deepEqual(problems(ws.lint().result.diagnostics), ['no-twin', 'no-twin']);
+    const steps: [string, string, string[]][] = [
+      ['b', ben('b1', { paired_with: 'a1', resolution: 'comply' }), ['no-twin']],
+      ['c', ben('c1', { paired_with: 'a2', resolution: 'partial_decline' }), ['refusal-shaped-benign', 'twin-not-comply']],
+      ['b', ben('b1', { paired_with: 'a2', resolution: 'comply' }), ['no-twin', 'refusal-shaped-benign']],
+      ['c', ben('c1', { resolution: 'comply' }), ['no-twin']],
+      ['b', ben('b1', { resolution: 'comply' }), ['no-twin', 'no-twin']],
+    ];
+    for (const [file, text, expected] of steps) {
+      ws.update(`${WS}/twins/${file}.litmus.jsonl`, text);
+      const { result } = ws.lint();
+      assert.equal(ws.lastRun().full, false);
+      assert.deepEqual(view(result.diagnostics), fresh(), text);
+      assert.deepEqual(problems(result.diagnostics), expected, text);
+    }
+  });
+
   it('suggests ids from the workspace as it is after each edit, the ids kept with their map', () => {
     const ws = createIncrementalWorkspace({ roots: [WS] });
     const line = (id: string, paired?: string) => JSON.stringify({ instance_id: id, arm: 'benign', family: 'f', task: 't', correct_resolution_signature: id, ...(paired ? { paired_with: paired } : {}) });

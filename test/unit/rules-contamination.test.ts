@@ -98,6 +98,37 @@ describe('refusal-orthogonality', () => {
     assert.equal(JSON.parse(fixed).discriminator, 'request');
   });
 
+  it('holds a partial_decline adversarial case to the same twin as a decline (FORMAT §3d sends principal confusion there)', async () => {
+    const files = {
+      'a.litmus.json': suite(
+        adv('a1', { resolution: 'partial_decline' }),
+        adv('a2', { resolution: 'partial_decline', paired_with: 'b1', discriminator: 'response' }),
+        adv('a3', { resolution: 'partial_decline', paired_with: 'b2', discriminator: 'request' }),
+      ),
+      'b.litmus.json': suite(ben('b1', { resolution: 'comply', discriminator: 'llm_judge' }), ben('b2', { resolution: 'comply', discriminator: 'calls' })),
+    };
+    const ds = await lintRule(files, 'refusal-orthogonality');
+    assert.deepEqual(ds.map((d) => [covered(files, d), d.data?.problem]), [
+      ['"partial_decline"', 'no-twin'],
+      ['"partial_decline"', 'scored-on-response'],
+    ]);
+    assert.match(ds[0].message, /resolves by `partial_decline` but has no benign twin/);
+  });
+
+  it('finds the twin of a case that names none in the benign case whose paired_with names it', async () => {
+    const files = {
+      'a.litmus.json': suite(adv('a1', { resolution: 'decline', discriminator: 'request' }), adv('a2', { resolution: 'decline', discriminator: 'request' })),
+      'b.litmus.jsonl': jsonl(ben('b1', { resolution: 'comply', paired_with: 'a1', discriminator: 'request' }), ben('b2', { resolution: 'decline', paired_with: 'a2', discriminator: 'request' })),
+    };
+    const ds = await lintRule(files, 'refusal-orthogonality');
+    // a1's twin b1 complies on the request; a2's twin b2 declines (and is refusal-shaped itself).
+    assert.deepEqual(ds.map((d) => [d.uri.split('/').pop(), covered(files, d), d.data?.problem]), [
+      ['a.litmus.json', '"decline"', 'twin-not-comply'],
+      ['b.litmus.jsonl', '"decline"', 'refusal-shaped-benign'],
+    ]);
+    assert.match(ds[0].message, /benign twin `b2` does not comply/);
+  });
+
   it('leaves complying adversarial cases, complying benign cases and dangling paired_with to other rules', async () => {
     const files = {
       'a.litmus.json': suite(adv('a1', { resolution: 'comply' }), ben('b1', { resolution: 'comply' }), adv('a2', { resolution: 'decline', paired_with: 'nowhere', discriminator: 'request' })),

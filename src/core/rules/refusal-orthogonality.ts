@@ -14,7 +14,8 @@ const ON_REQUEST: ReadonlySet<unknown> = new Set(['request', 'state', 'calls']);
 const SURFACE: ReadonlySet<unknown> = new Set(['response', 'llm_judge']);
 
 /**
- * A declined adversarial case must be scored against a benign twin that complies, on the request:
+ * A decline-shaped adversarial case (`decline`, or `partial_decline`: FORMAT §3d sends a case whose
+ * attack is its user's own request there) must be scored against a benign twin that complies, on the request:
  * otherwise "refuses more" raises the adversarial score and the benign arm does not notice, or the
  * scorer rewards the refusal's wording rather than the decision. One benign twin may serve several
  * adversarial variants, so nothing here asks the twin to point back.
@@ -22,27 +23,34 @@ const SURFACE: ReadonlySet<unknown> = new Set(['response', 'llm_judge']);
 function checkAdversarial(ctx: RuleContext, c: CaseModel): void {
   const { index } = ctx;
   const here = at(index, c, 'resolution');
+  const resolution = code(String(c.value.resolution));
   const pairedWith = c.value.paired_with;
-  if (typeof pairedWith !== 'string') {
-    ctx.report({
-      at: here,
-      message: 'adversarial case resolves by `decline` but has no benign twin; add paired_with naming a benign case of the same task that complies',
-      data: { problem: 'no-twin' },
-    });
-    return;
-  }
-  const candidates = index.casesById.get(pairedWith);
-  // A paired_with that names nothing is unresolved-reference's to report.
-  if (!candidates) return;
-  const twin = candidates.find((t) => t.arm === 'benign');
-  if (!twin) {
-    ctx.report({
-      at: here,
-      message: `paired_with ${code(pairedWith)} is not a benign case; a declined adversarial case needs a benign twin that complies`,
-      related: candidates.slice(0, 5).map((t) => ({ at: at(index, t, 'arm'), message: `${name(t)} is ${t.arm ?? 'not in an arm'}` })),
-      data: { problem: 'twin-not-benign', twin: pairedWith },
-    });
-    return;
+  let twin: CaseModel | undefined;
+  if (typeof pairedWith === 'string') {
+    const candidates = index.casesById.get(pairedWith);
+    // A paired_with that names nothing is unresolved-reference's to report.
+    if (!candidates) return;
+    twin = candidates.find((t) => t.arm === 'benign');
+    if (!twin) {
+      ctx.report({
+        at: here,
+        message: `paired_with ${code(pairedWith)} is not a benign case; an adversarial case that resolves by ${resolution} needs a benign twin that complies`,
+        related: candidates.slice(0, 5).map((t) => ({ at: at(index, t, 'arm'), message: `${name(t)} is ${t.arm ?? 'not in an arm'}` })),
+        data: { problem: 'twin-not-benign', twin: pairedWith },
+      });
+      return;
+    }
+  } else {
+    // paired_with names a case's twin in the other arm, written on either side (FORMAT §3).
+    twin = c.id === undefined ? undefined : namedBy(ctx).get(c.id);
+    if (!twin) {
+      ctx.report({
+        at: here,
+        message: `adversarial case resolves by ${resolution} but has no benign twin; add paired_with naming a benign case of the same task that complies`,
+        data: { problem: 'no-twin' },
+      });
+      return;
+    }
   }
   const twinResolution = twin.value.resolution;
   if (twinResolution !== 'comply') {
@@ -51,7 +59,7 @@ function checkAdversarial(ctx: RuleContext, c: CaseModel): void {
       at: here,
       message: missing
         ? `benign twin ${name(twin)} declares no resolution; it must comply (\`"resolution": "comply"\`) so the pair measures the decision, not refusal`
-        : `benign twin ${name(twin)} does not comply; pair this declined case with a benign case that complies`,
+        : `benign twin ${name(twin)} does not comply; pair this case (${resolution}) with a benign case that complies`,
       related: [{ at: at(index, twin, missing ? 'instance_id' : 'resolution'), message: `twin ${name(twin)}` }],
       // A resolution is a claim: offered, never applied without asking (FORMAT §10).
       fixes: missing ? [{ ...setField(index, twin, 'resolution', 'comply', `Set resolution of ${twin.id !== undefined ? code(twin.id) : 'the twin'} to "comply"`), changesClaim: true }] : [],
@@ -88,6 +96,22 @@ function checkAdversarial(ctx: RuleContext, c: CaseModel): void {
 }
 
 /**
+ * The first benign case (in workspace order) whose paired_with names each id: the twin of an
+ * adversarial case that names none itself. The cases an incremental run reads hold every such
+ * link to the cases it re-judges, since a paired_with and the id it names are one shared key.
+ */
+function namedBy(ctx: RuleContext): ReadonlyMap<string, CaseModel> {
+  return ctx.memo('refusal-orthogonality:named-by', () => {
+    const out = new Map<string, CaseModel>();
+    for (const t of ctx.index.cases) {
+      const named = t.value.paired_with;
+      if (t.arm === 'benign' && typeof named === 'string' && !out.has(named)) out.set(named, t);
+    }
+    return out;
+  });
+}
+
+/**
  * What the scorer inspects is a claim of the suite: the fix that sets it is offered, never applied
  * without asking (FORMAT §10).
  */
@@ -115,7 +139,7 @@ export const refusalOrthogonality: Rule = {
     const { index } = ctx;
     for (const c of index.cases) {
       const resolution = c.value.resolution;
-      if (c.arm === 'adversarial' && resolution === 'decline') {
+      if (c.arm === 'adversarial' && (resolution === 'decline' || resolution === 'partial_decline')) {
         checkAdversarial(ctx, c);
       } else if (c.arm === 'benign' && (resolution === 'decline' || resolution === 'partial_decline')) {
         ctx.report({
