@@ -96,16 +96,18 @@ function checkAdversarial(ctx: RuleContext, c: CaseModel): void {
 }
 
 /**
- * The first benign case (in workspace order) whose paired_with names each id: the twin of an
- * adversarial case that names none itself. The cases an incremental run reads hold every such
- * link to the cases it re-judges, since a paired_with and the id it names are one shared key.
+ * For each id, a benign case whose paired_with names it (the first met): the twin of an adversarial
+ * case that names none itself. Read off the whole workspace's cases by id, never the cases a run
+ * re-judges: an editor's run may judge one case of a file and not the twin beside it.
  */
 function namedBy(ctx: RuleContext): ReadonlyMap<string, CaseModel> {
   return ctx.memo('refusal-orthogonality:named-by', () => {
     const out = new Map<string, CaseModel>();
-    for (const t of ctx.index.cases) {
-      const named = t.value.paired_with;
-      if (t.arm === 'benign' && typeof named === 'string' && !out.has(named)) out.set(named, t);
+    for (const group of ctx.index.casesById.values()) {
+      for (const t of group) {
+        const named = t.value.paired_with;
+        if (t.arm === 'benign' && typeof named === 'string' && !out.has(named)) out.set(named, t);
+      }
     }
     return out;
   });
