@@ -112,6 +112,54 @@ describe('suppressions (FORMAT §11)', () => {
     assert.match((await lint(none))[0].message, /needs a reason/);
   });
 
+  it('JSONL: an unused entry beside a used one is removed alone, and the used one keeps hiding its finding', async () => {
+    const c = (extra: Record<string, unknown>) => JSON.stringify({ instance_id: 'a', arm: 'benign', family: 'f', task: 't', correct_resolution_signature: 's', bogus: 1, ...extra });
+    for (const eol of ['\n', '\r\n']) {
+      const files = { 'a.litmus.jsonl': c({ 'x-litmus-disable': { schema: 'kept from upstream', 'duplicate-id': 'old' } }) + eol };
+      const ds = await lint(files);
+      assert.deepEqual(ds.map((d) => [d.code, covered(files, d)]), [['unused-suppression', '"duplicate-id"']]);
+      assert.equal(ds[0].fixes.length, 1);
+      assert.equal(ds[0].fixes[0].unambiguous, true);
+      const fixed = applyEdits(files['a.litmus.jsonl'], ds[0].fixes[0].edits[0].edits);
+      assert.equal(fixed, c({ 'x-litmus-disable': { schema: 'kept from upstream' } }) + eol);
+      assert.deepEqual((await lint({ 'a.litmus.jsonl': fixed })).map(brief), []);
+    }
+  });
+
+  it('JSONC: an unused x-litmus-disable entry of a suite case goes alone; the object goes when none is used', async () => {
+    const suite = (disable: Record<string, string>) =>
+      json({ suite: 's', cases: [{ instance_id: 'a', arm: 'benign', family: 'f', task: 't', correct_resolution_signature: 's', bogus: 1, 'x-litmus-disable': disable }] });
+    const files = { 'a.litmus.jsonc': suite({ schema: 'kept', 'duplicate-id': 'old' }) };
+    const ds = await lint(files);
+    assert.deepEqual(ds.map((d) => [d.code, covered(files, d)]), [['unused-suppression', '"duplicate-id"']]);
+    const fixed = applyEdits(files['a.litmus.jsonc'], ds[0].fixes[0].edits[0].edits);
+    assert.equal(fixed, suite({ schema: 'kept' }));
+    const unused = { 'a.litmus.jsonc': suite({ 'duplicate-id': 'old', 'duplicate-case': 'old' }) };
+    const both = (await lint(unused)).filter((d) => d.code === 'unused-suppression');
+    assert.equal(both.length, 2);
+    for (const d of both) assert.equal(JSON.parse(applyEdits(unused['a.litmus.jsonc'], d.fixes[0].edits[0].edits)).cases[0]['x-litmus-disable'], undefined);
+  });
+
+  it('JSONL: an x-litmus-disable that is not an object of rule → reason, or an entry whose reason is no string, is reported', async () => {
+    const c = (disable: unknown) => JSON.stringify({ instance_id: 'a', arm: 'benign', family: 'f', task: 't', correct_resolution_signature: 's', bogus: 1, 'x-litmus-disable': disable });
+    for (const [disable, at] of [['schema', '"schema"'], [['schema'], '["schema"]'], [5, '5'], [null, 'null']] as const) {
+      const files = { 'a.litmus.jsonl': c(disable) + '\n' };
+      const ds = await lint(files);
+      assert.deepEqual(ds.map((d) => d.code).sort(), ['schema', 'unused-suppression'], String(disable));
+      const u = ds.find((d) => d.code === 'unused-suppression')!;
+      assert.equal(covered(files, u), at);
+      assert.match(u.message, /is not an object of rule → reason/);
+      assert.deepEqual(u.fixes.map((f) => f.unambiguous), [false]);
+      assert.equal(JSON.parse(applyEdits(files['a.litmus.jsonl'], u.fixes[0].edits[0].edits))['x-litmus-disable'], undefined);
+    }
+    for (const reason of [5, true, null, { why: 'x' }, '']) {
+      const files = { 'a.litmus.jsonl': c({ schema: reason }) + '\n' };
+      const ds = await lint(files);
+      assert.deepEqual(ds.map((d) => d.code).sort(), ['schema', 'unused-suppression'], JSON.stringify(reason));
+      assert.match(ds.find((d) => d.code === 'unused-suppression')!.message, /needs a reason/);
+    }
+  });
+
   it('turning unused-suppression off in the config silences it, and suppressions still apply', async () => {
     const files = { 'litmus.config.json': json({ rules: { 'unused-suppression': 'off' } }), 'a.litmus.jsonc': lines('  // litmus-disable-next-line schema, duplicate-id -- kept') };
     assert.deepEqual((await lint(files)).map(brief), []);
