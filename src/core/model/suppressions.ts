@@ -159,7 +159,7 @@ function caseField(doc: SuiteDocument, root: number, casePath: JsonPath, value: 
 /**
  * The edit that takes a suppression out: its rule id (with one separator) when other ids of the
  * directive stay, else the whole directive — a comment alone on its lines takes those lines with
- * it, so no blank line is left behind.
+ * it, so no blank line is left behind; code after it on its line keeps its column (FORMAT §10).
  */
 export function suppressionRemoval(doc: SuiteDocument, s: Suppression, whole: boolean): TextChange[] {
   const d = s.directive;
@@ -179,13 +179,17 @@ export function suppressionRemoval(doc: SuiteDocument, s: Suppression, whole: bo
   while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
   let end = d.offset + d.length;
   while (end < text.length && (text[end] === ' ' || text[end] === '\t')) end++;
-  const aloneBefore = start === 0 || text[start - 1] === '\n' || text[start - 1] === '\r';
+  // A BOM an editor kept in the text is not on the line.
+  const aloneBefore = start === 0 || (start === 1 && text[0] === '\ufeff') || text[start - 1] === '\n' || text[start - 1] === '\r';
   const aloneAfter = end === text.length || text[end] === '\n' || text[end] === '\r';
   if (aloneBefore && aloneAfter) {
     if (text[end] === '\r') end++;
     if (text[end] === '\n') end++;
     return [{ offset: start, length: end - start, content: '' }];
   }
-  // Code shares the line: keep the line and its break, drop the comment and the blanks before it.
+  // Code follows on the line: it keeps the comment's column, so the indentation stays and the
+  // blanks after the comment go with it.
+  if (aloneBefore) return [{ offset: d.offset, length: end - d.offset, content: '' }];
+  // Code before it: keep the line and its break, drop the comment and the blanks before it.
   return [{ offset: start, length: d.offset + d.length - start, content: '' }];
 }
