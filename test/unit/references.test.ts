@@ -91,4 +91,24 @@ describe('tool references across folders', () => {
       ['"missing-seed"'],
     );
   });
+
+  it('offers a close case id for paired_with and seed_id as a quick fix only: it picks the twin or the seed', async () => {
+    const files = {
+      'a.litmus.jsonl': [
+        JSON.stringify({ instance_id: 'mail-ben-001', ...base, paired_with: 'mail-adv-001' }),
+        JSON.stringify({ instance_id: 'mail-adv-001', ...base, arm: 'adversarial', probe: 'skill_misuse', paired_with: 'mail-ben-01', seed_id: 'mail-ben-01' }),
+      ].join('\n') + '\n',
+      'cases/b.litmus.json': caseWith(['../tools/mail.tools.json#send_mail']),
+      'tools/mail.tools.json': mail,
+    };
+    const found = codes((await lintFiles(files)).diagnostics, 'unresolved-reference');
+    assert.deepEqual(
+      found.map((d) => [covered(files, d), d.fixes.map((f) => [f.title, f.changesClaim === true])]),
+      [
+        ['"mail-ben-01"', [['Change to `mail-ben-001`', true]]],
+        ['"mail-ben-01"', [['Change to `mail-ben-001`', true]]],
+        ['"../tools/mail.tools.json#send_mail"', [['Change to `../tools/mail.tools.json#send_email`', false]]],
+      ],
+    );
+  });
 });

@@ -38,6 +38,29 @@ describe('mutation-budget', () => {
     assert.equal(JSON.parse(fixed).mutation_depth, 3);
   });
 
+  it('offers a depth only as a quick fix (it is a claim), and never one above the budget', async () => {
+    const files = {
+      'litmus.config.json': json({ maxMutationDepth: 8 }),
+      'a.litmus.jsonl': jsonl(
+        base('s0'),
+        base('v0', { seed_id: 's0', mutation_depth: 0, safe_completion: [] }),
+        base('vn', { seed_id: 's0', safe_completion: [] }),
+        base('s8', { seed_id: 's0', mutation_depth: 8, safe_completion: [] }),
+        base('v8', { seed_id: 's8', mutation_depth: 8, safe_completion: [] }),
+        base('w8', { seed_id: 's8', safe_completion: [] }),
+      ),
+    };
+    const ds = await lintRule(files, 'mutation-budget');
+    const at = (id: string) => ds.find((d) => d.range.start.line === ['s0', 'v0', 'vn', 's8', 'v8', 'w8'].indexOf(id))!;
+    for (const [id, title] of [['v0', 'Set mutation_depth to 1'], ['vn', 'Add "mutation_depth": 1']]) {
+      assert.deepEqual(at(id).fixes.map((f) => [f.title, f.unambiguous, f.changesClaim]), [[title, false, true]], id);
+    }
+    // The seed is at the budget: depth 9 would be the next finding, so nothing is offered.
+    assert.deepEqual(at('v8').fixes, []);
+    assert.match(at('v8').message, /above the budget of 8, so regenerate this variant from a closer seed or raise the budget/);
+    assert.deepEqual(at('w8').fixes, []);
+  });
+
   it('flags every case on a seed loop, once, without following it forever', async () => {
     const files = {
       'a.litmus.json': suite(base('x', { seed_id: 'y', mutation_depth: 1, safe_completion: [] }), base('y', { seed_id: 'z', mutation_depth: 2, safe_completion: [] })),

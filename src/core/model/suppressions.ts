@@ -34,8 +34,12 @@ export type SuppressionScope =
 
 export type DirectiveSpan =
   | { kind: 'comment'; offset: number; length: number; rules: readonly { offset: number; length: number }[] }
-  /** An entry of a case's `x-litmus-disable` object: removing it removes the property. */
-  | { kind: 'entry'; root: number; casePath: JsonPath; rule: string; entries: number };
+  /**
+   * A case's `x-litmus-disable` property, one object shared by its entries (so "every id of the
+   * directive" can be asked by identity, as for a comment): removing its last entry removes the
+   * property. `entries` is 0 when the value is not an object.
+   */
+  | { kind: 'entry'; root: number; casePath: JsonPath; entries: number };
 
 const DIRECTIVE = /^(litmus-disable-next-line|litmus-disable)(?![\w-])/;
 const FIELD = 'x-litmus-disable';
@@ -114,11 +118,26 @@ function fieldSuppressions(doc: SuiteDocument, out: Suppression[]): void {
 }
 
 function caseField(doc: SuiteDocument, root: number, casePath: JsonPath, value: Record<string, unknown>, out: Suppression[]): void {
+  if (!(FIELD in value)) return;
   const field = value[FIELD];
-  if (!isJsonObject(field)) return;
   const whole = resolveLocation(doc, { uri: doc.uri, root, path: casePath });
   const scope: SuppressionScope = { kind: 'case', start: whole.offset, end: whole.offset + whole.length };
+  if (!isJsonObject(field)) {
+    // A string, list or number here is a suppression the author meant that can never apply: say so.
+    const at = resolveLocation(doc, { uri: doc.uri, root, path: [...casePath, FIELD] });
+    out.push({
+      rule: '',
+      reason: '',
+      scope,
+      offset: at.offset,
+      length: at.length,
+      directive: { kind: 'entry', root, casePath, entries: 0 },
+      problem: `is not an object of rule → reason: write \`"${FIELD}": {"<rule>": "<why this finding is accepted>"}\``,
+    });
+    return;
+  }
   const names = Object.keys(field);
+  const directive: DirectiveSpan = { kind: 'entry', root, casePath, entries: names.length };
   for (const rule of names) {
     const at = resolveLocation(doc, { uri: doc.uri, root, path: [...casePath, FIELD, rule], part: 'key' });
     const reasonValue = field[rule];
@@ -129,8 +148,10 @@ function caseField(doc: SuiteDocument, root: number, casePath: JsonPath, value: 
       scope,
       offset: at.offset,
       length: at.length,
-      directive: { kind: 'entry', root, casePath, rule, entries: names.length },
-      problem: reason ? undefined : `needs a reason: \`"${FIELD}": {"${rule}": "<why this finding is accepted>"}\``,
+      directive,
+      problem: reason
+        ? undefined
+        : `needs a reason${typeof reasonValue === 'string' ? '' : ' (a string)'}: \`"${FIELD}": {"${rule}": "<why this finding is accepted>"}\``,
     });
   }
 }
@@ -138,12 +159,12 @@ function caseField(doc: SuiteDocument, root: number, casePath: JsonPath, value: 
 /**
  * The edit that takes a suppression out: its rule id (with one separator) when other ids of the
  * directive stay, else the whole directive — a comment alone on its lines takes those lines with
- * it, so no blank line is left behind.
+ * it, so no blank line is left behind; code after it on its line keeps its column (FORMAT §10).
  */
 export function suppressionRemoval(doc: SuiteDocument, s: Suppression, whole: boolean): TextChange[] {
   const d = s.directive;
   if (d.kind === 'entry') {
-    const path = whole || d.entries === 1 ? [...d.casePath, FIELD] : [...d.casePath, FIELD, d.rule];
+    const path = whole || d.entries <= 1 ? [...d.casePath, FIELD] : [...d.casePath, FIELD, s.rule];
     return removeValue(doc, d.root, path);
   }
   const text = doc.text;
@@ -158,13 +179,17 @@ export function suppressionRemoval(doc: SuiteDocument, s: Suppression, whole: bo
   while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
   let end = d.offset + d.length;
   while (end < text.length && (text[end] === ' ' || text[end] === '\t')) end++;
-  const aloneBefore = start === 0 || text[start - 1] === '\n' || text[start - 1] === '\r';
+  // A BOM an editor kept in the text is not on the line.
+  const aloneBefore = start === 0 || (start === 1 && text[0] === '\ufeff') || text[start - 1] === '\n' || text[start - 1] === '\r';
   const aloneAfter = end === text.length || text[end] === '\n' || text[end] === '\r';
   if (aloneBefore && aloneAfter) {
     if (text[end] === '\r') end++;
     if (text[end] === '\n') end++;
     return [{ offset: start, length: end - start, content: '' }];
   }
-  // Code shares the line: keep the line and its break, drop the comment and the blanks before it.
+  // Code follows on the line: it keeps the comment's column, so the indentation stays and the
+  // blanks after the comment go with it.
+  if (aloneBefore) return [{ offset: d.offset, length: end - d.offset, content: '' }];
+  // Code before it: keep the line and its break, drop the comment and the blanks before it.
   return [{ offset: start, length: d.offset + d.length - start, content: '' }];
 }

@@ -1,3 +1,4 @@
+import type { FixSpec } from '../text/fix';
 import type { Location } from '../text/location';
 import { code } from '../text/escape';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
@@ -60,6 +61,16 @@ function chainText(cycle: CaseModel[], i: number): string {
 }
 
 /**
+ * A depth is a claim: how far the variant really is, only its generator knows. Offered, never
+ * applied without asking (FORMAT §10).
+ */
+function depthFix(fix: FixSpec): FixSpec {
+  fix.unambiguous = false;
+  fix.changesClaim = true;
+  return fix;
+}
+
+/**
  * A variant's depth is its distance from a real seed: over budget it has drifted from the task it
  * claims to test, not deeper than its seed it is mislabelled, and a loop has no seed at all.
  */
@@ -79,14 +90,15 @@ export const mutationBudget: Rule = {
       if (typeof c.value.seed_id === 'string' && c.value.mutation_depth === undefined) {
         const seed = seedOf(index, c);
         const seedDepth = seed && seed !== c ? (seed.value.mutation_depth === undefined ? 0 : depthOf(seed)) : undefined;
+        // A depth over the budget would only trade this finding for another: no fix then.
+        const next = seedDepth !== undefined && seedDepth + 1 <= ctx.config(c.doc.uri).maxMutationDepth ? seedDepth + 1 : undefined;
         ctx.report({
           at: caseField(index, c, 'seed_id'),
           message:
             `variant of seed ${code(c.value.seed_id)} has no mutation_depth, so its distance from the seed (and the budget of ${ctx.config(c.doc.uri).maxMutationDepth}) cannot be checked; ` +
             'add `"mutation_depth"`: how many mutations away from the seed it is',
           related: seed && seed !== c ? [{ at: caseField(index, seed, 'instance_id'), message: `seed ${name(seed)}` }] : [],
-          // How far the variant really is only its generator knows: offered, never applied without asking.
-          fixes: seedDepth !== undefined ? [{ ...setCaseField(index, c, 'mutation_depth', seedDepth + 1, `Add "mutation_depth": ${seedDepth + 1}`), unambiguous: false, changesClaim: true }] : [],
+          fixes: next !== undefined ? [depthFix(setCaseField(index, c, 'mutation_depth', next, `Add "mutation_depth": ${next}`))] : [],
           data: { problem: 'no-depth' },
         });
       }
@@ -114,11 +126,14 @@ export const mutationBudget: Rule = {
       if (!seed || seed === c) continue;
       const seedDepth = seed.value.mutation_depth === undefined ? 0 : depthOf(seed);
       if (seedDepth === undefined || depth > seedDepth) continue;
+      const within = seedDepth + 1 <= max;
       ctx.report({
         at: depthAt(index, c),
-        message: `mutation_depth ${depth} is not greater than its seed ${name(seed)}'s (${seedDepth}); a variant is at least one mutation further: set it to ${seedDepth + 1}`,
+        message:
+          `mutation_depth ${depth} is not greater than its seed ${name(seed)}'s (${seedDepth}); a variant is at least one mutation further: ` +
+          (within ? `set it to ${seedDepth + 1}` : `that is above the budget of ${max}, so regenerate this variant from a closer seed or raise the budget in litmus.config.json`),
         related: [{ at: depthAt(index, seed), message: `seed ${name(seed)} has mutation_depth ${seedDepth}` }],
-        fixes: [setCaseField(index, c, 'mutation_depth', seedDepth + 1, `Set mutation_depth to ${seedDepth + 1}`)],
+        fixes: within ? [depthFix(setCaseField(index, c, 'mutation_depth', seedDepth + 1, `Set mutation_depth to ${seedDepth + 1}`))] : [],
         data: { problem: 'not-deeper-than-seed', depth, seedDepth },
       });
     }

@@ -80,6 +80,15 @@ function idIndex(ids: ReadonlyMap<string, unknown>): NameIndex {
   return found;
 }
 
+/**
+ * A guessed id picks which twin a case is paired with or which seed it descends from: a claim
+ * (FORMAT §10), so a quick fix, never --fix, however close the one guess is.
+ */
+function claimed(fix: FixSpec): FixSpec {
+  fix.changesClaim = true;
+  return fix;
+}
+
 function caseLinks(ctx: RuleContext, field: 'paired_with' | 'seed_id'): void {
   const { index } = ctx;
   for (const c of index.cases) {
@@ -93,7 +102,7 @@ function caseLinks(ctx: RuleContext, field: 'paired_with' | 'seed_id'): void {
       // Hosts that read only part of a suite hold back the rename: the id may be a case they did not read.
       data: { field, target, problem: 'missing-case' },
       // Computed when read: each edit parses the lines around its case, and most reports show titles only.
-      fixes: names.slice(0, 3).map((n) => setValueFix(`Change to ${code(n)}`, names.length === 1, c.doc, c.root, path, n)),
+      fixes: names.slice(0, 3).map((n) => claimed(setValueFix(`Change to ${code(n)}`, names.length === 1, c.doc, c.root, path, n))),
     });
   }
 }
