@@ -582,7 +582,7 @@ function emptyContext(cwdUri: string, files: string[]): FormatContext {
 function suiteNote(suite: SuiteRoot, cwdUri: string): string {
   const where = escapeText(relPath(suite.uri, cwdUri) || '.');
   const why =
-    suite.marker === 'litmus.config.json' ? 'the nearest folder with a litmus.config.json'
+    suite.marker === 'litmus.config.json' ? 'the outermost folder with a litmus.config.json'
     : suite.marker === '.git' ? 'the repository root: no litmus.config.json on the way up'
     : 'no litmus.config.json or .git above it';
   return `linted with its suite in ${where}/ (${why}); findings are reported for the given paths only`;
