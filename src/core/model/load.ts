@@ -5,7 +5,7 @@ import { isNotUtf8, type DirEntry, type FileSystem, type NotUtf8 } from './fs';
 import { detectKind, kindFromName, type FileKind } from './kinds';
 import { LineIndex } from '../text/lines';
 import { NUL_MESSAGE } from '../text/parse';
-import { dirnameUri, isUnder, joinUri, normalizeUri } from './uri';
+import { compareCodePoints, comparePathOrder, dirnameUri, isUnder, joinUri, normalizeUri } from './uri';
 import { buildIndex, reindex, referencedBy, referencedEnvironmentFiles, referencedToolFiles, type IndexOptions, type WorkspaceIndex } from './workspace';
 
 /** Folders never walked into. */
@@ -232,7 +232,8 @@ async function walk(reader: Reader, dir: string, out: string[], seen: Set<string
     errors.set(dir, errorText(e));
     return;
   }
-  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  // By code point, as path order compares names: a walk lists a folder's files in path order.
+  entries.sort((a, b) => compareCodePoints(a[0], b[0]));
   for (const [name, type, link] of entries) {
     if (isCancelled?.()) return;
     const uri = joinUri(dir, name);
@@ -412,7 +413,7 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
   const referencedKind = (uri: string): FileKind => kindFromName(uri) ?? (environments.has(uri) ? 'environment' : 'tools');
   // In path order, not in the order cases name them: a reload after an edit that reorders the
   // references keeps the documents where a fresh load puts them.
-  for (const target of [...referenced].sort()) {
+  for (const target of [...referenced].sort(comparePathOrder)) {
     if (docs.has(target) || readErrors.has(target)) continue;
     if (!(await allowed(reader, target))) {
       reader.refused.push(target);
