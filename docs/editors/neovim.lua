@@ -6,13 +6,17 @@ local litmus = {
   jsonl = { '*.litmus.jsonl' },
 }
 
--- The suite root, as the CLI finds it: the nearest folder with a litmus.config.json or a .git.
+-- The suite root, as the CLI finds it: the outermost folder with a litmus.config.json up to the
+-- repository root (the nearest folder with a .git), else that root. A nested config is part of the
+-- suite above it.
 local function suite_root(file)
   local dir = vim.fn.fnamemodify(file, ':p:h')
+  local root = nil
   while true do
-    if vim.loop.fs_stat(dir .. '/litmus.config.json') or vim.loop.fs_stat(dir .. '/.git') then return dir end
+    if vim.loop.fs_stat(dir .. '/litmus.config.json') then root = dir end
+    if vim.loop.fs_stat(dir .. '/.git') then return root or dir end
     local parent = vim.fn.fnamemodify(dir, ':h')
-    if parent == dir then return nil end
+    if parent == dir then return root end
     dir = parent
   end
 end

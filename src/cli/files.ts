@@ -113,9 +113,10 @@ export interface TargetOptions {
 
 /**
  * Sorts the command line's paths into folders, files and globs, finds the suite each belongs to
- * (its nearest folder with a `litmus.config.json` or `.git`), and reads the ignore rules: the
- * working directory's `.litmusignore`, then each suite root's and each named folder's (deeper rules
- * win, as in git), then `--ignore-pattern` (relative to the working directory, last word).
+ * (see findSuiteRoot: the outermost folder with a `litmus.config.json`, else the repository root),
+ * and reads the ignore rules: the working directory's `.litmusignore`, then each suite root's and
+ * each named folder's (deeper rules win, as in git), then `--ignore-pattern` (relative to the
+ * working directory, last word).
  *
  * The loader walks the suite roots whole, so that a file named alone is linted with its twins,
  * seeds and references as in a lint of its suite; only what was named is reported and fixed.

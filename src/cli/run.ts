@@ -582,7 +582,7 @@ function emptyContext(cwdUri: string, files: string[]): FormatContext {
 function suiteNote(suite: SuiteRoot, cwdUri: string): string {
   const where = escapeText(relPath(suite.uri, cwdUri) || '.');
   const why =
-    suite.marker === 'litmus.config.json' ? 'the nearest folder with a litmus.config.json'
+    suite.marker === 'litmus.config.json' ? 'the outermost folder with a litmus.config.json'
     : suite.marker === '.git' ? 'the repository root: no litmus.config.json on the way up'
     : 'no litmus.config.json or .git above it';
   return `linted with its suite in ${where}/ (${why}); findings are reported for the given paths only`;
@@ -809,9 +809,11 @@ function printNotices(io: CliIo, loaded: LoadResult, cwdUri: string, fromStdin: 
   for (const uri of loaded.linkedOutside ?? []) notices.push(notice(io, 'note', `also read ${show(uri)} through a symbolic link that leads outside the given paths`, quiet));
   for (const uri of loaded.refused) notices.push(notice(io, 'note', `not read ${show(uri)}: a symbolic link that leads outside the given paths`, quiet));
   for (const uri of loaded.skipped) notices.push(notice(io, 'note', `skipped ${show(uri)}: not a LITMUS file (by name or $schema)`, quiet));
+  const folderTargets = new Set(loaded.folderTargets);
   for (const [uri, reason] of loaded.index.readErrors) {
-    // Files with a LITMUS kind get a parse-error in place; what is left is a folder or an odd entry.
-    if (loaded.index.docs.has(uri)) continue;
+    // Files with a LITMUS kind get a parse-error in place, and a folder a case references its
+    // unresolved-reference; what is left is a folder walked or an odd entry.
+    if (loaded.index.docs.has(uri) || folderTargets.has(uri)) continue;
     notices.push(notice(io, 'warning', `cannot read ${show(uri)}: ${escapeText(reason)}`));
   }
   return notices;

@@ -10,8 +10,8 @@ import { defaultSettings, toBaseConfig, type ServerSettings } from './settings';
  *
  * The workspace is split into groups: one per workspace folder (its files, references confined to
  * it, its own settings), plus one per open suite file that lies outside every folder. Such a file
- * is linted with its suite (the nearest folder with a `litmus.config.json` or `.git`, else its own
- * folder: see findSuiteRoot), as the CLI lints a file named alone, and only its findings are shown.
+ * is linted with its suite (the outermost folder with a `litmus.config.json`, else the repository
+ * root, else its own folder: see findSuiteRoot), as the CLI lints a file named alone, and only its findings are shown.
  */
 export interface GroupResult {
   group: string;

@@ -96,6 +96,24 @@ describe('cli run', () => {
     assert.match(cap.stdout(), /paired_with `zz` names no case/);
   });
 
+  it('reports a reference to a folder the same with the folder linted or the file alone, and no unreadable file', async () => {
+    const fs = memoryFileSystem({
+      'file:///ws/litmus.config.json': '{}\n',
+      'file:///ws/c.litmus.json': caseText('c', ', "tools": ["tools#send_email"], "environment": "tools"'),
+      'file:///ws/tools/t.tools.json': '{ "tools": [] }\n',
+    });
+    const views: string[][] = [];
+    for (const path of ['.', 'c.litmus.json']) {
+      const cap = captureIo(fs, CWD);
+      await runCli(['--format', 'json', '--rule', 'missing-arm:off', path], cap.io);
+      const report = JSON.parse(cap.stdout()) as { files: { path: string; diagnostics: { ruleId: string; line: number; column: number }[] }[] };
+      views.push(report.files.flatMap((f) => f.diagnostics.map((d) => `${f.path} ${d.line}:${d.column} ${d.ruleId}`)));
+      assert.doesNotMatch(cap.stderr(), /cannot read/, path);
+    }
+    assert.deepEqual(views[0], views[1]);
+    assert.deepEqual(views[0].map((v) => v.split(' ').pop()), ['unresolved-reference', 'unresolved-reference']);
+  });
+
   it('writes -o through the io seam and prints nothing on stdout', async () => {
     // A one-arm suite is a missing-arm error: off here, so the exit status is the output's alone.
     const cap = captureIo(memoryFileSystem({ 'file:///ws/litmus.config.json': '{ "rules": { "missing-arm": "off" } }', 'file:///ws/a.litmus.json': caseText('a') }), CWD);

@@ -116,7 +116,9 @@ describe('README: install, CI and editors', function () {
     const lua = editor('neovim.lua');
     assert.ok(balanced(lua, /--[^\n]*/g, /'(?:[^'\\\n]|\\.)*'/g));
     assert.match(lua, /cmd = \{ 'litmus-language-server', '--stdio' \}/);
-    assert.match(lua, /litmus\.config\.json'\) or vim\.loop\.fs_stat\(dir \.\. '\/\.git'\)/, 'the suite root, as the CLI finds it');
+    // The suite root, as the CLI finds it: the outermost config, up to the repository root.
+    assert.match(lua, /fs_stat\(dir \.\. '\/litmus\.config\.json'\) then root = dir end/, 'the outermost config');
+    assert.match(lua, /fs_stat\(dir \.\. '\/\.git'\) then return root or dir end/, 'up to the repository root');
     assert.match(lua, /didChangeWatchedFiles = \{ dynamicRegistration = true \}/);
     // Autocmd patterns without a slash match the file's name (Vim's glob: * is any run of characters).
     const table = (name: string) => [...(new RegExp(`${name} = \\{([^}]*)\\}`).exec(lua)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]);

@@ -79,6 +79,21 @@ describe('tool references across folders', () => {
     );
   });
 
+  it('reports a reference to a folder on the reference only: no parse-error stands in for the folder', async () => {
+    const mem = memoryFileSystem({
+      [`${WS}/c.litmus.json`]: caseWith(['tools#send_email'], { environment: 'tools' }),
+      [`${WS}/tools/mail.tools.json`]: mail,
+    });
+    const loaded = await loadWorkspace(mem, [WS]);
+    const { diagnostics } = lintIndex(loaded.index);
+    assert.ok(!loaded.index.docs.has(`${WS}/tools`), 'the folder is no document');
+    assert.deepEqual(loaded.folderTargets, [`${WS}/tools`]);
+    assert.deepEqual(codes(diagnostics, 'parse-error'), []);
+    const refs = codes(diagnostics, 'unresolved-reference').map((d) => d.message);
+    assert.equal(refs.length, 2);
+    for (const m of refs) assert.match(m, /file `tools` cannot be read \(is a directory\)/);
+  });
+
   it('resolves paired_with and seed_id to cases anywhere in the workspace', async () => {
     const files = {
       'a/one.litmus.json': caseWith([], { instance_id: 'adv', arm: 'adversarial', probe: 'skill_misuse', paired_with: 'ben' }),

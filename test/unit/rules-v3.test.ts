@@ -2,7 +2,11 @@ import { strict as assert } from 'node:assert';
 import * as fc from 'fast-check';
 import { namedIn, namesAsWord } from '../../src/core/rules/unscored-attack';
 import { stringsOf } from '../../src/core/rules/case-fields';
-import { buildSuiteReport, createIncrementalWorkspace, type LintDiagnostic } from '../../src/core';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSuiteReport, createIncrementalWorkspace, fileUri, lintIndex, loadWorkspace, memoryFileSystem, type LintDiagnostic } from '../../src/core';
+import { nodeFileSystem } from '../../src/node/fs';
 import { delegationIn, anchorsIn } from '../../src/core/injection/delegation';
 import { codes, covered, json, jsonl, lintFiles, lintRule, suite, WS, type Case } from '../helpers';
 
@@ -392,6 +396,35 @@ describe('duplicate-case', () => {
     assert.equal(at(files, ds[0]), '"a9"');
     assert.equal(ds[0].related[0].uri, `${WS}/c/s.litmus.json`);
     assert.equal(ds[0].severity, 'warning');
+  });
+
+  it('names the same first case as missing-arm: path order folder by folder, whatever order the files were loaded in', async () => {
+    const copy = (id: string) => json(adv(id, { tools: [], family: 'solo', correct_resolution_signature: 'sig' }));
+    const files: Record<string, string> = { 'a-x.litmus.json': copy('o1'), 'a/y.litmus.json': copy('o2'), 'a.litmus.json': copy('o3') };
+    const fs = memoryFileSystem(Object.fromEntries(Object.entries(files).map(([k, v]) => [`${WS}/${k}`, v])));
+    for (const roots of [[WS], Object.keys(files).map((k) => `${WS}/${k}`), Object.keys(files).reverse().map((k) => `${WS}/${k}`)]) {
+      const { diagnostics } = lintIndex((await loadWorkspace(fs, roots)).index);
+      const dups = codes(diagnostics, 'duplicate-case');
+      assert.deepEqual(dups.map((d) => d.uri).sort(), [`${WS}/a-x.litmus.json`, `${WS}/a.litmus.json`], roots.join(' '));
+      assert.ok(dups.every((d) => d.related[0].uri === `${WS}/a/y.litmus.json`), roots.join(' '));
+      assert.deepEqual(codes(diagnostics, 'missing-arm').map((d) => d.uri), [`${WS}/a/y.litmus.json`], roots.join(' '));
+    }
+  });
+
+  it('orders names as they are, not as their URIs are encoded: Z.litmus.json before ä.litmus.json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'litmus-path-order-'));
+    try {
+      const copy = (id: string) => json(adv(id, { tools: [], family: 'solo', correct_resolution_signature: 'sig' }));
+      for (const [name, id] of [['ä.litmus.json', 'u2'], ['Z.litmus.json', 'u3'], ['b.litmus.json', 'u1']]) writeFileSync(join(dir, name), copy(id));
+      const { diagnostics } = lintIndex((await loadWorkspace(nodeFileSystem, [fileUri(dir)])).index);
+      const name = (uri: string) => decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1));
+      assert.deepEqual(codes(diagnostics, 'missing-arm').map((d) => name(d.uri)), ['Z.litmus.json']);
+      const dups = codes(diagnostics, 'duplicate-case');
+      assert.deepEqual(dups.map((d) => name(d.uri)).sort(), ['b.litmus.json', 'ä.litmus.json']);
+      assert.ok(dups.every((d) => name(d.related[0].uri) === 'Z.litmus.json'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a case that differs in anything else is not a copy', async () => {

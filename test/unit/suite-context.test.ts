@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { findSuiteRoot, memoryFileSystem } from '../../src/core';
+import { findSuiteRoot, memoryFileSystem, normalizeUri, fileUri } from '../../src/core';
+import { createWorkspaceState } from '../../src/server/workspace-state';
 import type { JsonReport } from '../../src/cli/format/json';
 import { runCli } from '../../src/cli/run';
 import { nodeFileSystem } from '../../src/node/fs';
@@ -41,7 +42,7 @@ describe('a file linted alone is linted with its suite', function () {
       assert.deepEqual(alone.report.files[0].diagnostics, expected, `${f}: the same findings as in its folder`);
       const errors = expected.some((d) => d.severity === 'error');
       assert.equal(alone.status, errors ? 1 : 0, `${f}: the exit status comes from its own findings`);
-      assert.match(alone.stderr, /linted with its suite in examples\/ \(the nearest folder with a litmus\.config\.json\)/);
+      assert.match(alone.stderr, /linted with its suite in examples\/ \(the outermost folder with a litmus\.config\.json\)/);
     }
   });
 
@@ -58,6 +59,28 @@ describe('a file linted alone is linted with its suite', function () {
     assert.deepEqual(await findSuiteRoot(fs, 'file:///r/a', true), { uri: 'file:///r/a', marker: 'litmus.config.json' });
     assert.deepEqual(await findSuiteRoot(fs, 'file:///loose/z/w.litmus.json', false), { uri: 'file:///loose/z' });
     assert.deepEqual(await findSuiteRoot(fs, 'file:///loose/z', true), { uri: 'file:///loose/z' });
+  });
+
+  it('a nested litmus.config.json is part of the suite above it: the outermost config up to the repository root decides', async () => {
+    const fs = memoryFileSystem({
+      'file:///home/litmus.config.json': '{}',
+      'file:///home/repo/.git/HEAD': 'ref',
+      'file:///home/repo/suite/litmus.config.json': '{}',
+      'file:///home/repo/suite/sub/litmus.config.json': '{}',
+      'file:///home/repo/suite/sub/deeper/litmus.config.json': '{}',
+      'file:///home/repo/suite/sub/deeper/x.litmus.json': '{}',
+      'file:///home/repo/other/y.litmus.json': '{}',
+      'file:///top/litmus.config.json': '{}',
+      'file:///top/gap/in/litmus.config.json': '{}',
+      'file:///top/gap/in/z.litmus.json': '{}',
+    });
+    const suite = { uri: 'file:///home/repo/suite', marker: 'litmus.config.json' };
+    assert.deepEqual(await findSuiteRoot(fs, 'file:///home/repo/suite/sub/deeper/x.litmus.json', false), suite);
+    assert.deepEqual(await findSuiteRoot(fs, 'file:///home/repo/suite/sub', true), suite);
+    // The repository root bounds the climb: a config in the home folder above it is not the suite.
+    assert.deepEqual(await findSuiteRoot(fs, 'file:///home/repo/other/y.litmus.json', false), { uri: 'file:///home/repo', marker: '.git' });
+    // Outside a repository, a folder without a config between two configs does not end the chain.
+    assert.deepEqual(await findSuiteRoot(fs, 'file:///top/gap/in/z.litmus.json', false), { uri: 'file:///top', marker: 'litmus.config.json' });
   });
 
   describe('on disk', () => {
@@ -133,6 +156,36 @@ describe('a file linted alone is linted with its suite', function () {
       // The guessed folder's subfolders are not walked: the broken file there is never read.
       assert.ok(!r.report.files.some((f) => f.path.startsWith('deep/')));
       assert.ok(!of('loose.litmus.json').includes('parse-error'));
+    });
+
+    it('a file under a nested litmus.config.json gets its folder-lint findings alone, with others, from --stdin and in the editor', async () => {
+      // The nested config changes the rubric of the cases below it, not the workspace: the twins at
+      // the root are still their twins.
+      write('litmus.config.json', '{}\n');
+      write('sub/litmus.config.json', '{ "rubric": { "foldCase": true } }\n');
+      write('tools/mail.tools.json', tool);
+      write('twins.litmus.json', benign('mail-b-001', 'adv-one').replace('"send-mail-b-001"', '"refuse"').replace(/\.\.\/\.\.\/tools/g, 'tools'));
+      write('sub/adv.litmus.json', adversarial('adv-one', 'mail-b-001').replace('"refuse-adv-one"', '"refuse"').replace(/\.\.\/\.\.\/tools/g, '../tools'));
+      const view = (r: { report: JsonReport }, path: string) => r.report.files.find((f) => f.path === path)?.diagnostics.map((d) => `${d.ruleId} ${d.line}:${d.column} ${d.message}`) ?? [];
+      const whole = view(await lint(tmp, ['.']), 'sub/adv.litmus.json');
+      assert.ok(whole.some((d) => d.startsWith('signature-overlap')), `the folder lint finds the overlap across the configs: ${whole.join('; ')}`);
+      assert.ok(!whole.some((d) => d.startsWith('unresolved-reference') || d.startsWith('missing-arm')), whole.join('; '));
+      for (const args of [['sub/adv.litmus.json'], ['sub'], ['sub/adv.litmus.json', 'sub/litmus.config.json'], ['sub/litmus.config.json', 'sub/adv.litmus.json']]) {
+        const alone = await lint(tmp, args);
+        assert.deepEqual(view(alone, 'sub/adv.litmus.json'), whole, args.join(' '));
+        assert.match(alone.stderr, /linted with its suite in \.\/ \(the outermost folder with a litmus\.config\.json\)/, args.join(' '));
+      }
+      const cap = captureIo(nodeFileSystem, tmp, { stdin: readFileSync(join(tmp, 'sub/adv.litmus.json'), 'utf8') });
+      await runCli(['--format', 'json', '--stdin', '--stdin-filename', 'sub/adv.litmus.json'], cap.io);
+      assert.deepEqual(view({ report: JSON.parse(cap.stdout()) as JsonReport }, 'sub/adv.litmus.json'), whole, '--stdin');
+      // The language server, for the file opened outside every workspace folder.
+      const uri = normalizeUri(fileUri(join(tmp, 'sub/adv.litmus.json')));
+      const state = createWorkspaceState(nodeFileSystem, { caching: () => false });
+      state.setFolders([]);
+      state.open(uri, readFileSync(join(tmp, 'sub/adv.litmus.json'), 'utf8'), 1);
+      const result = await state.lint(state.groupOf(uri), () => false);
+      const codes = (result?.byUri.get(uri) ?? []).map((d) => d.code).sort();
+      assert.deepEqual(codes, whole.map((d) => d.split(' ')[0]).sort(), 'the editor, for a loose file');
     });
 
     it('--stdin lints the buffer with its suite too', async () => {

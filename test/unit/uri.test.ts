@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { URI, Utils } from 'vscode-uri';
 import { normalizeUri, resolveRelative, resolveTarget } from '../../src/core';
-import { dirnameUri, joinUri, uriToPath } from '../../src/core/model/uri';
+import { compareCodePoints, comparePathOrder, dirnameUri, fileUri, joinUri, uriToPath } from '../../src/core/model/uri';
 import { rng } from '../helpers';
 
 describe('resolveTarget (kept per folder)', () => {
@@ -69,5 +69,28 @@ describe('plain URIs (read off the string)', () => {
         assert.equal(joinUri(uri, ...names), Utils.joinPath(parsed, ...names).toString(), `joinUri(${JSON.stringify(uri)}, ${names.join(', ')})`);
       }
     }
+  });
+});
+
+describe('path order (comparePathOrder)', () => {
+  const sorted = (uris: string[]) => [...uris].sort(comparePathOrder);
+
+  it('compares folder by folder: a folder comes before the longer names it begins', () => {
+    assert.deepEqual(sorted(['file:///s/a.litmus.json', 'file:///s/a-x.litmus.json', 'file:///s/a/y.litmus.json']), ['file:///s/a/y.litmus.json', 'file:///s/a-x.litmus.json', 'file:///s/a.litmus.json']);
+  });
+
+  it('compares decoded names by code point, not their percent-encoded URIs or UTF-16 units', () => {
+    const z = normalizeUri(fileUri('/s/Z.litmus.json'));
+    const b = normalizeUri(fileUri('/s/b.litmus.json'));
+    const ae = normalizeUri(fileUri('/s/ä.litmus.json'));
+    assert.ok(ae.includes('%C3%A4'), ae);
+    assert.deepEqual(sorted([ae, b, z]), [z, b, ae]);
+    // U+FF5E (fullwidth tilde) is below U+1F600 (a surrogate pair in UTF-16, whose units sort lower).
+    const wide = normalizeUri(fileUri('/s/\uff5e.json'));
+    const astral = normalizeUri(fileUri('/s/\u{1f600}.json'));
+    assert.deepEqual(sorted([astral, wide]), [wide, astral]);
+    assert.ok(compareCodePoints('\uff5e', '\u{1f600}') < 0 && compareCodePoints('\u{1f600}', '\uff5e') > 0);
+    assert.equal(compareCodePoints('ab', 'ab'), 0);
+    assert.ok(compareCodePoints('a', 'ab') < 0);
   });
 });

@@ -5,7 +5,7 @@ import { isNotUtf8, type DirEntry, type FileSystem, type NotUtf8 } from './fs';
 import { detectKind, kindFromName, type FileKind } from './kinds';
 import { LineIndex } from '../text/lines';
 import { NUL_MESSAGE } from '../text/parse';
-import { dirnameUri, isUnder, joinUri, normalizeUri } from './uri';
+import { compareCodePoints, comparePathOrder, dirnameUri, isUnder, joinUri, normalizeUri } from './uri';
 import { buildIndex, reindex, referencedBy, referencedEnvironmentFiles, referencedToolFiles, type IndexOptions, type WorkspaceIndex } from './workspace';
 
 /** Folders never walked into. */
@@ -57,6 +57,11 @@ export interface LoadResult {
    * are in `refused`.
    */
   linkedOutside?: string[];
+  /**
+   * Referenced paths that are folders (`"tools": ["tools#send_email"]` beside a `tools/` folder):
+   * their cases' `unresolved-reference` says so, and no document stands in for them.
+   */
+  folderTargets?: string[];
 }
 
 /** How a load read its files, so that `reloadFiles` can read some of them again the same way. */
@@ -156,6 +161,11 @@ interface Reader {
   errors: Map<string, string>;
   oversized: string[];
   refused: string[];
+  /**
+   * Referenced paths that are folders: their read error is the reference's to report, and they
+   * get no stand-in document, since there is no file to show a `parse-error` in.
+   */
+  folders: Set<string>;
   /** Real (link-resolved) confinement roots, computed once. */
   realRoots?: string[];
   /** Real (link-resolved) given roots, when the host resolves links: the walk does not leave them. */
@@ -222,7 +232,8 @@ async function walk(reader: Reader, dir: string, out: string[], seen: Set<string
     errors.set(dir, errorText(e));
     return;
   }
-  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  // By code point, as path order compares names: a walk lists a folder's files in path order.
+  entries.sort((a, b) => compareCodePoints(a[0], b[0]));
   for (const [name, type, link] of entries) {
     if (isCancelled?.()) return;
     const uri = joinUri(dir, name);
@@ -298,7 +309,10 @@ async function readDoc(reader: Reader, uri: string, kind: FileKind | undefined, 
     if (checkFirst || limit !== undefined) {
       const st = await fs.stat(uri);
       if (!st) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
-      if (st.type === 'directory') throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      if (st.type === 'directory') {
+        reader.folders.add(uri);
+        throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      }
       if (st.type !== 'file') throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
       if (limit !== undefined && st.size > limit) {
         const k = tooBig(reader, uri, kind, limit);
@@ -351,7 +365,7 @@ async function inParallel<T, R>(items: readonly T[], work: (item: T) => Promise<
  */
 export async function loadWorkspace(fs: FileSystem, roots: string[], options: LoadOptions = {}): Promise<LoadResult> {
   const readErrors = new Map<string, string>();
-  const reader: Reader = { fs, options, errors: readErrors, oversized: [], refused: [], linkedOutside: [] };
+  const reader: Reader = { fs, options, errors: readErrors, oversized: [], refused: [], folders: new Set(), linkedOutside: [] };
   if (options.confineTo) {
     const real = await Promise.all(options.confineTo.map((r) => realOf(fs, normalizeUri(r))));
     reader.realRoots = real.filter((r): r is string => r !== undefined);
@@ -399,7 +413,7 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
   const referencedKind = (uri: string): FileKind => kindFromName(uri) ?? (environments.has(uri) ? 'environment' : 'tools');
   // In path order, not in the order cases name them: a reload after an edit that reorders the
   // references keeps the documents where a fresh load puts them.
-  for (const target of [...referenced].sort()) {
+  for (const target of [...referenced].sort(comparePathOrder)) {
     if (docs.has(target) || readErrors.has(target)) continue;
     if (!(await allowed(reader, target))) {
       reader.refused.push(target);
@@ -434,7 +448,7 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
 
   // Unreadable suite files get a stand-in document, so `parse-error` reports them in place.
   for (const [uri, reason] of readErrors) {
-    if (docs.has(uri)) continue;
+    if (docs.has(uri) || reader.folders.has(uri)) continue;
     const kind = referenced.has(uri) ? referencedKind(uri) : kindFromName(uri);
     if (kind) docs.set(uri, standIn(uri, JSON.stringify(['unreadable', kind, reason]), '', () => unreadableDocument(uri, kind, reason)));
   }
@@ -448,7 +462,7 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
     outsideWorkspace: refusedTargets,
   };
   const index = buildIndex(docs.values(), indexOptions, options.previous?.index);
-  const result: LoadResult = { index, readOutsideRoots, refused: reader.refused, skipped, oversized: reader.oversized, linkedOutside: reader.linkedOutside };
+  const result: LoadResult = { index, readOutsideRoots, refused: reader.refused, skipped, oversized: reader.oversized, linkedOutside: reader.linkedOutside, folderTargets: [...reader.folders] };
   memories.set(result, { key: optionsKey(normRoots, options), roots: normRoots, readAs, statFirst, referenced, indexOptions });
   return result;
 }
@@ -469,7 +483,7 @@ export async function reloadFiles(fs: FileSystem, previous: LoadResult, changed:
   const memory = memories.get(previous);
   if (!memory || memory.key !== optionsKey(memory.roots, options)) return undefined;
   const before = previous.index;
-  const reader: Reader = { fs, options, errors: new Map(), oversized: [], refused: [], linkedOutside: [] };
+  const reader: Reader = { fs, options, errors: new Map(), oversized: [], refused: [], folders: new Set(), linkedOutside: [] };
   if (options.confineTo) {
     const real = await Promise.all(options.confineTo.map((r) => realOf(fs, normalizeUri(r))));
     reader.realRoots = real.filter((r): r is string => r !== undefined);

@@ -166,3 +166,62 @@ export function encodeLocationPath(path: string): string {
 export function decodeLocationPath(written: string): string {
   return written.replace(/%2[35]/gi, (m) => (m[2] === '3' ? '#' : '%'));
 }
+
+/**
+ * Two strings by Unicode code point. JavaScript's `<` compares UTF-16 code units, which puts a
+ * character above U+FFFF (a surrogate pair, D800–DFFF) before one in E000–FFFF; the order people
+ * and other tools (Rust, Python, `LC_ALL=C ls`) give file names is by code point.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) return codePointRank(x) - codePointRank(y);
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** A code unit at or above U+D800 placed where its code point sorts: surrogates above E000–FFFF. */
+function codePointRank(unit: number): number {
+  return unit < 0xe000 ? unit + 0x2000 : unit - 0x800;
+}
+
+/** Each URI's path, decoded and split into its segments, for path order (a few per case, asked often). */
+const pathSegments = new Map<string, readonly string[]>();
+
+function segmentsOf(uri: string): readonly string[] {
+  let segments = pathSegments.get(uri);
+  if (segments === undefined) {
+    // Scheme and authority first: two files of one scheme and host compare by their paths alone.
+    const parsed = PLAIN_URI.test(uri) ? undefined : URI.parse(uri);
+    segments = parsed ? [parsed.scheme, parsed.authority, ...parsed.path.split('/')] : ['file', '', ...uri.slice(FILE_SCHEME.length).split('/')];
+    if (uri.length <= 2048) {
+      if (pathSegments.size >= MEMO_LIMIT) pathSegments.clear();
+      pathSegments.set(uri, segments);
+    }
+  }
+  return segments;
+}
+
+/**
+ * Path order (FORMAT §9: "path order, then file order"), the one order every rule that picks a
+ * first or a later file uses: the decoded paths (`ä`, not `%C3%A4`), compared folder by folder,
+ * each name by code point, a folder before the names that extend its own. So `a/y.litmus.json`
+ * comes before `a-x.litmus.json` and `a.litmus.json` (the folder `a` is a prefix of both names),
+ * and `Z.litmus.json` before `ä.litmus.json` — the order a walk of the suite lists files in.
+ */
+export function comparePathOrder(a: string, b: string): number {
+  if (a === b) return 0;
+  const x = segmentsOf(a);
+  const y = segmentsOf(b);
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareCodePoints(x[i], y[i]);
+    if (c !== 0) return c;
+  }
+  return x.length - y.length;
+}

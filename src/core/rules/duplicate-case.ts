@@ -1,4 +1,5 @@
 import { duplicateForm, duplicateKey, hintPart } from '../model/duplicate';
+import { comparePathOrder } from '../model/uri';
 import type { CaseModel } from '../model/workspace';
 import { pushTo } from '../text/multimap';
 import { caseField, caseName } from './case-fields';
@@ -19,9 +20,9 @@ export const meta: RuleMeta = {
   description: 'Two cases are equal in everything but their ids: the copy doubles its weight in every arm score.',
 };
 
-/** Path order, then file order: where each case sits. */
+/** Path order (comparePathOrder, as missing-arm's), then file order: where each case sits. */
 function compareCases(a: CaseModel, b: CaseModel): number {
-  if (a.doc.uri !== b.doc.uri) return a.doc.uri < b.doc.uri ? -1 : 1;
+  if (a.doc.uri !== b.doc.uri) return comparePathOrder(a.doc.uri, b.doc.uri);
   if (a.root !== b.root) return a.root - b.root;
   const ai = typeof a.path[1] === 'number' ? a.path[1] : -1;
   const bi = typeof b.path[1] === 'number' ? b.path[1] : -1;

@@ -1,4 +1,5 @@
 import { code } from '../text/escape';
+import { comparePathOrder } from '../model/uri';
 import type { CaseModel } from '../model/workspace';
 import { caseField, caseName } from './case-fields';
 import type { Rule, RuleMeta } from './types';
@@ -6,20 +7,12 @@ import type { Rule, RuleMeta } from './types';
 const MAX_RELATED = 20;
 
 /**
- * Path order: folder by folder, each name compared as text, so `a/b.litmus.json` comes before
- * `a.litmus.json` (the order a folder walk lists files in), whatever order the files were loaded.
+ * The family's first case in path order (comparePathOrder: whatever order the files were loaded),
+ * then file order (the index lists a file's cases in file order).
  */
-function comparePaths(a: string, b: string): number {
-  const x = a.split('/');
-  const y = b.split('/');
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
-  return x.length - y.length;
-}
-
-/** The family's first case in path order, then file order (the index lists a file's cases in file order). */
 function firstOf(cases: readonly CaseModel[]): CaseModel {
   let first = cases[0];
-  for (const c of cases) if (comparePaths(c.doc.uri, first.doc.uri) < 0) first = c;
+  for (const c of cases) if (comparePathOrder(c.doc.uri, first.doc.uri) < 0) first = c;
   return first;
 }
 
