@@ -418,3 +418,94 @@ describe('surfaces: the incremental server', () => {
     assert.deepEqual(view(second.result.diagnostics), view(lintIndex(buildIndex(ws.documents(), { roots: [WS] })).diagnostics));
   });
 });
+
+describe('surfaces: an inline environment is its case effective environment (FORMAT §3a)', () => {
+  const dirty = { doc: PAYLOAD, other: 'A calm page.' };
+  const over = { '/doc': 'Quarterly numbers are up 4%.' };
+
+  it('a payload the case own overrides replace counts for no rule, as in an environment file', async () => {
+    const inline = {
+      'c/a.litmus.json': json({ suite: 's', cases: [kase('i-b', 'benign', { environment: dirty, environment_overrides: over }), kase('i-a', 'adversarial', { environment: dirty, environment_overrides: over })] }),
+    };
+    const file = {
+      'e/doc.env.json': json(dirty),
+      'c/a.litmus.json': json({ suite: 's', cases: [kase('i-b', 'benign', { environment: '../e/doc.env.json', environment_overrides: over }), kase('i-a', 'adversarial', { environment: '../e/doc.env.json', environment_overrides: over })] }),
+    };
+    for (const files of [inline, file]) {
+      const { diagnostics } = await lintFiles(files);
+      assert.deepEqual(codes(diagnostics, 'benign-contamination'), [], Object.keys(files).join());
+      assert.equal(codes(diagnostics, 'missing-payload').length, 1, Object.keys(files).join());
+      assert.deepEqual(codes(diagnostics, 'injection-payload').filter((d) => d.uri.endsWith('.litmus.json')), []);
+    }
+  });
+
+  it('an override of a sibling, or of nothing, leaves the payload in place', async () => {
+    const files = { 'c/a.litmus.json': one(kase('i-b', 'benign', { environment: dirty, environment_overrides: { '/other': 'Fine.' } })) };
+    const bc = codes((await lintFiles(files)).diagnostics, 'benign-contamination');
+    assert.equal(bc.length, 1);
+    assert.equal(covered(files, bc[0]), JSON.stringify(PAYLOAD));
+  });
+});
+
+describe('surfaces: a label names a payload surface, never another case (FORMAT §4)', () => {
+  it('a path into a case file is stale and labels nothing: the other case payload stays unlabelled', async () => {
+    const files = {
+      'c/a.litmus.json': json({
+        suite: 's',
+        cases: [kase('a1', 'adversarial', { injection_field: 'a.litmus.json#/cases/1/tool_outputs/0/output' }), kase('a2', 'adversarial', { tool_outputs: [{ tool: 'get', output: PAYLOAD }] })],
+      }),
+    };
+    const { diagnostics } = await lintFiles(files);
+    const stale = codes(diagnostics, 'stale-injection-field');
+    assert.equal(stale.length, 1);
+    assert.equal((stale[0].data as { problem: string }).problem, 'not-a-label-file');
+    assert.match(stale[0].message, /not a tool-schema or environment file/);
+    const ip = codes(diagnostics, 'injection-payload');
+    assert.deepEqual(ip.map((d) => d.severity), ['warning']);
+  });
+
+  it('a tool output call, an environment file path, the overrides object are no surface: stale, never trusted', async () => {
+    const base = { environment: '../e/clean.env.json', environment_overrides: { '/files/x': 'A note.' }, tool_outputs: [{ tool: 'read_email', arguments: { id: 'm-7' }, output: 'Lunch at noon.' }] };
+    for (const label of ['#/environment', '#/tool_outputs/0/tool', '#/tool_outputs/0/arguments/id', '#/tool_outputs/0', '#/environment_overrides']) {
+      const files = { 'e/clean.env.json': json(ENV), 'c/a.litmus.json': one(kase('a1', 'adversarial', { ...base, injection_field: label })) };
+      const { diagnostics } = await lintFiles(files);
+      const stale = codes(diagnostics, 'stale-injection-field');
+      assert.equal(stale.length, 1, label);
+      assert.equal((stale[0].data as { problem: string }).problem, 'not-a-surface', label);
+      assert.deepEqual(codes(diagnostics, 'injection-payload').filter((d) => (d.data as { label?: string }).label === 'trusted'), [], label);
+    }
+    // The inline environment is the surface itself; an override value is one too.
+    for (const [label, more] of [
+      ['#/environment', { environment: { page: 'A calm page.' } }],
+      ['#/environment_overrides/~1files~1x', {}],
+      ['#/tool_outputs/0/output', {}],
+    ] as const) {
+      const files = { 'e/clean.env.json': json(ENV), 'c/a.litmus.json': one(kase('a1', 'adversarial', { ...base, ...more, injection_field: label })) };
+      const { diagnostics } = await lintFiles(files);
+      assert.deepEqual(codes(diagnostics, 'stale-injection-field'), [], label);
+      assert.equal(codes(diagnostics, 'injection-payload').filter((d) => (d.data as { label?: string }).label === 'trusted').length, 1, label);
+    }
+  });
+});
+
+describe('surfaces: object keys inside data are scanned (FORMAT §3a "every string")', () => {
+  it('a payload key in a tool output, an inline environment and an environment file: at the key', async () => {
+    const files = {
+      'e/k.env.json': json({ notes: { [PAYLOAD]: true } }),
+      'c/a.litmus.json': one(kase('a1', 'adversarial', { environment: { page: { [PAYLOAD]: 1 } }, tool_outputs: [{ tool: 'get', output: { [PAYLOAD]: '5 stars', id: 'r1' } }] })),
+    };
+    const ip = codes((await lintFiles(files)).diagnostics, 'injection-payload');
+    assert.deepEqual(ip.map((d) => (d.data as { surface: string }).surface).sort(), ['environment', 'inline_environment', 'tool_output']);
+    for (const d of ip) assert.equal(covered(files, d), JSON.stringify(PAYLOAD));
+  });
+
+  it('plain keys are not judged; a key stays when an override replaces only its value', async () => {
+    const quiet = { 'c/a.litmus.json': one(kase('b1', 'benign', { tool_outputs: [{ tool: 'get', output: { id: 1, from_address: 'a', SYSTEM_PROMPT: 'x' } }] })) };
+    assert.deepEqual(codes((await lintFiles(quiet)).diagnostics, 'benign-contamination'), []);
+    const key = PAYLOAD.replace(/\//g, '~1');
+    const kept = { 'c/a.litmus.json': one(kase('b1', 'benign', { environment: { n: { [PAYLOAD]: 1 } }, environment_overrides: { [`/n/${key}`]: 2 } })) };
+    assert.equal(codes((await lintFiles(kept)).diagnostics, 'benign-contamination').length, 1);
+    const gone = { 'c/a.litmus.json': one(kase('b1', 'benign', { environment: { n: { [PAYLOAD]: 1 } }, environment_overrides: { '/n': {} } })) };
+    assert.deepEqual(codes((await lintFiles(gone)).diagnostics, 'benign-contamination'), []);
+  });
+});

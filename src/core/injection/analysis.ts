@@ -1,14 +1,14 @@
 import { allowMatcher } from '../model/config';
 import type { ToolModel } from '../model/tools';
 import type { Arm, CaseModel, WorkspaceIndex } from '../model/workspace';
-import { caseLabels, coverIndex, type Label } from './labels';
+import { caseLabels, coverIndex, labelCovers, type Label } from './labels';
 import { scanTool, type PayloadHit } from './scan';
 import { sharedVerdicts, type VerdictCache } from './verdicts';
 import { pushTo, sameItems } from '../text/multimap';
 import type { JsonPath } from '../text/types';
-import { replacedByOverrides, overridesOf, type EnvironmentFile } from '../model/environment';
+import { overridesOf, type EnvironmentFile } from '../model/environment';
 import { normalizeUri } from '../model/uri';
-import { environmentAffinity, sameTools, scanCaseSurfaces, scanEnvironmentFile, type SurfaceHit } from './surfaces';
+import { environmentAffinity, replacedHit, sameTools, scanCaseSurfaces, scanEnvironmentFile, type SurfaceHit } from './surfaces';
 
 /** A payload on any surface: in a tool schema, or in data (tool outputs, environments, the task). */
 export type AnyHit = PayloadHit | SurfaceHit;
@@ -84,23 +84,28 @@ const toolFileScans = new WeakMap<WorkspaceIndex['toolFiles'], ToolFileScans>();
  * users, holders and labellers. The incremental linter passes the documents whose findings it
  * recomputes: no other document's findings read a case's own surface hits.
  */
+/** A config's scan options, made once per resolved config object. */
+const toolOptions = new WeakMap<object, { scanDescriptions: boolean; allowed: (t: string) => boolean; key: string }>();
+
+/** A tool's payloads under its own config: scanned once per tool model and options, whoever asks. */
+export function toolHits(index: Pick<WorkspaceIndex, 'configFor'>, tool: ToolModel): PayloadHit[] {
+  const config = index.configFor(tool.uri);
+  let opts = toolOptions.get(config);
+  if (!opts) {
+    const { scanDescriptions, allow } = config.injection;
+    opts = { scanDescriptions, allowed: allowMatcher(allow), key: JSON.stringify([scanDescriptions, allow]) };
+    toolOptions.set(config, opts);
+  }
+  const cached = scans.get(tool);
+  if (cached && cached.options === opts.key) return cached.hits;
+  const found = scanTool(tool, { scanDescriptions: opts.scanDescriptions, allowed: opts.allowed, verdicts: sharedVerdicts });
+  scans.set(tool, { options: opts.key, hits: found });
+  return found;
+}
+
 export function analyseInjection(index: WorkspaceIndex, surfacesOf?: (uri: string) => boolean): InjectionAnalysis {
-  const optionsByConfig = new Map<unknown, { scanDescriptions: boolean; allowed: (t: string) => boolean; key: string }>();
   const verdicts = sharedVerdicts;
-  const scanned = (tool: ToolModel): PayloadHit[] => {
-    const config = index.configFor(tool.uri);
-    let opts = optionsByConfig.get(config);
-    if (!opts) {
-      const { scanDescriptions, allow } = config.injection;
-      opts = { scanDescriptions, allowed: allowMatcher(allow), key: JSON.stringify([scanDescriptions, allow]) };
-      optionsByConfig.set(config, opts);
-    }
-    const cached = scans.get(tool);
-    if (cached && cached.options === opts.key) return cached.hits;
-    const found = scanTool(tool, { scanDescriptions: opts.scanDescriptions, allowed: opts.allowed, verdicts });
-    scans.set(tool, { options: opts.key, hits: found });
-    return found;
-  };
+  const scanned = (tool: ToolModel): PayloadHit[] => toolHits(index, tool);
   let files = toolFileScans.get(index.toolFiles);
   if (!files || files.configFor !== index.configFor) {
     const fileHits: PayloadHit[] = [];
@@ -166,7 +171,7 @@ export function analyseInjection(index: WorkspaceIndex, surfacesOf?: (uri: strin
       pushTo(envUsers, lastEnvUri, c);
       if (!scanned) continue;
       const mine = environmentAffinity(env.file, c, optsFor(env.file.doc.uri));
-      const live = mine.length ? mine.filter((h) => !replacedByOverrides(h.path, overridesOf(c.value, c.path))) : mine;
+      const live = mine.length ? mine.filter((h) => !replacedHit(h, overridesOf(c.value, c.path))) : mine;
       if (live.length) envCaseHits.set(c, live);
     }
     if (!scanned) continue;
@@ -180,7 +185,7 @@ export function analyseInjection(index: WorkspaceIndex, surfacesOf?: (uri: strin
     if (hit.case) return [hit.case];
     let list = holders.get(hit);
     if (!list) {
-      list = (envUsers.get(normalizeUri(hit.uri)) ?? []).filter((c) => !replacedByOverrides(hit.path, overridesOf(c.value, c.path)));
+      list = (envUsers.get(normalizeUri(hit.uri)) ?? []).filter((c) => !replacedHit(hit, overridesOf(c.value, c.path)));
       holders.set(hit, list);
     }
     return list;
@@ -249,4 +254,32 @@ function labelsOfHits(labels: readonly Label[], hits: readonly PayloadHit[], sur
 /** The shared analysis of this lint run (`given`: one the caller made, kept as the run's). */
 export function injectionAnalysis(ctx: { index: WorkspaceIndex; memo<T>(key: string, compute: () => T): T }, given?: InjectionAnalysis): InjectionAnalysis {
   return ctx.memo('injection', () => given ?? analyseInjection(ctx.index));
+}
+
+
+/** The tools a label's target may lie in: the case's inline tools, or the tools of the file it names. */
+export function labelTools(index: Pick<WorkspaceIndex, 'toolFiles'>, label: Label): readonly ToolModel[] {
+  const t = label.target;
+  if (!t) return [];
+  const c = label.case;
+  if (t.uri === c.doc.uri && t.root === c.root) {
+    const inline: ToolModel[] = [];
+    for (const use of c.tools) if (use.inline && use.tool) inline.push(use.tool);
+    return inline;
+  }
+  return index.toolFiles.get(normalizeUri(t.uri))?.tools ?? [];
+}
+
+/**
+ * Whether a label stands (FORMAT §4): it names text of a data surface (taken on trust there), or a
+ * payload the detector finds in a tool schema. Any other label is stale, and no rule may read it as
+ * naming an attack. Asked of the label's own target only (its tools' scans, kept per tool), so a
+ * rule that reads labels need not run the workspace's analysis.
+ */
+export function labelStands(index: Pick<WorkspaceIndex, 'toolFiles' | 'configFor'>, label: Label): boolean {
+  const t = label.target;
+  if (!t || label.offSurface) return false;
+  if (label.dataSurface) return label.holdsStrings === true;
+  for (const tool of labelTools(index, label)) for (const hit of toolHits(index, tool)) if (labelCovers(t, hit)) return true;
+  return false;
 }

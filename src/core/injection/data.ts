@@ -1,4 +1,5 @@
 import { formatPointer } from '../text/pointer';
+import type { JsonPath } from '../text/types';
 import type { InjectionAnalysis } from './analysis';
 import type { PayloadHit } from './scan';
 
@@ -29,4 +30,9 @@ export function hitData(analysis: InjectionAnalysis, hit: PayloadHit): Record<st
   if (labelledBy.length) data.labelledBy = labelledBy.slice(0, MAX_LISTED_CASES);
   if (labelledBy.length > MAX_LISTED_CASES) data.labelledByCount = labelledBy.length;
   return data;
+}
+
+/** Where a finding on a payload points: the string, or the key when the payload is an object key. */
+export function hitAt(hit: { uri: string; root: number; path: JsonPath; key?: true }): { uri: string; root: number; path: JsonPath; part?: 'key' } {
+  return hit.key ? { uri: hit.uri, root: hit.root, path: hit.path, part: 'key' } : { uri: hit.uri, root: hit.root, path: hit.path };
 }

@@ -12,8 +12,11 @@ export interface Label {
   text: string;
   /** Where it points, when it resolved to an existing value. */
   target?: { uri: string; root: number; path: JsonPath };
-  /** Why it did not resolve. */
-  problem?: 'malformed' | 'missing-file' | 'missing-value' | 'broken-file';
+  /**
+   * Why it did not resolve. `not-a-label-file`: its file is loaded but is neither a tool-schema nor
+   * an environment file (FORMAT §4): a case file's payloads are labelled by `#/…` in their own case.
+   */
+  problem?: 'malformed' | 'missing-file' | 'missing-value' | 'broken-file' | 'not-a-label-file';
   /** The file it names (normalised), when well-formed. */
   targetUri?: string;
   /**
@@ -21,12 +24,38 @@ export interface Label {
    * where the author's label is trusted while it resolves to a string or a value holding strings.
    */
   dataSurface?: boolean;
+  /**
+   * It points into a case's own fields, but beside the text its surfaces scan (FORMAT §3a): a tool
+   * output's `tool` or `arguments`, the reference string of an environment file, the overrides
+   * object around its values. No payload can sit there, so the label is stale.
+   */
+  offSurface?: boolean;
   /** The value it resolves to is a string or holds one. */
   holdsStrings?: boolean;
 }
 
-/** The fields of a case that are data surfaces, as the first step of a `#/…` label. */
+/** The fields of a case that hold data surfaces, as the first step of a `#/…` label. */
 const CASE_DATA_FIELDS = new Set(['tool_outputs', 'environment', 'environment_overrides', 'task']);
+
+/**
+ * Whether a `#/…` label's path (from the case) lies in the text a surface scans (FORMAT §3a): a tool
+ * output's `output`, an inline environment, an override's value, the task. Labels elsewhere in those
+ * fields name what the agent does not read as data: a tool's name, call arguments, a file path.
+ */
+function onCaseSurface(caseValue: Record<string, unknown>, rel: JsonPath): boolean {
+  switch (rel[0]) {
+    case 'task':
+      return true;
+    case 'environment':
+      return typeof caseValue.environment !== 'string';
+    case 'environment_overrides':
+      return rel.length >= 2;
+    case 'tool_outputs':
+      return rel.length >= 3 && rel[2] === 'output';
+    default:
+      return false;
+  }
+}
 
 function valueAt(doc: SuiteDocument, root: number, path: JsonPath): unknown {
   let v: unknown = rootValue(doc, root);
@@ -70,6 +99,19 @@ function resolveIn(doc: SuiteDocument, root: number, prefix: JsonPath, tokens: s
   return rel ? prefix.concat(rel) : undefined;
 }
 
+/** A label that resolved to `path` inside its own case: a surface's text (trusted), beside it, or an inline tool. */
+function inOwnCase(label: Label, path: JsonPath): Label {
+  const c = label.case;
+  label.target = { uri: c.doc.uri, root: c.root, path };
+  const rel = path.slice(c.path.length);
+  if (typeof rel[0] !== 'string' || !CASE_DATA_FIELDS.has(rel[0])) return label;
+  if (!onCaseSurface(c.value, rel)) {
+    label.offSurface = true;
+    return label;
+  }
+  return markData(label, c.doc, true);
+}
+
 /** Resolves `#/pointer` (into the case object) or `<relative path>#/pointer` (into a tool-schema or environment file). */
 export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath, text: string): Label {
   const label: Label = { case: c, path, text };
@@ -82,9 +124,11 @@ export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath
   const file = decodeLocationPath(text.slice(0, hash));
   if (file === '') {
     const found = resolveIn(c.doc, c.root, c.path, tokens);
-    if (found) label.target = { uri: c.doc.uri, root: c.root, path: found };
-    else label.problem = 'missing-value';
-    return markData(label, c.doc, typeof tokens[0] === 'string' && CASE_DATA_FIELDS.has(tokens[0]));
+    if (!found) {
+      label.problem = 'missing-value';
+      return label;
+    }
+    return inOwnCase(label, found);
   }
   let uri: string;
   try {
@@ -100,6 +144,15 @@ export function resolveLabel(index: WorkspaceIndex, c: CaseModel, path: JsonPath
     return label;
   }
   const root = doc.parsed.roots[0];
+  if (doc.kind !== 'tools' && doc.kind !== 'environment') {
+    // FORMAT §4: a path names a tool-schema or environment file. Into a case file it would label
+    // another case's own payload, which counts for that case alone (§3a), and hide both findings;
+    // the case's own file and place spelt out is the case's `#/…` (principal-confusion reads it so).
+    const own = doc === c.doc && c.root === 0 && root && !root.broken ? resolveIn(doc, 0, [], tokens) : undefined;
+    if (own && own.length >= c.path.length && pathStartsWith(own, c.path)) return inOwnCase(label, own);
+    label.problem = 'not-a-label-file';
+    return label;
+  }
   if (!root || root.broken) {
     // `parse-error` already reports the file; a label into it cannot be judged until it parses.
     label.problem = 'broken-file';

@@ -17,6 +17,8 @@ export interface StringHit {
   slot: Slot;
   text: string;
   verdict: StringVerdict;
+  /** The text is the key of the member at `path`, not its value: a finding points at the key. */
+  key?: true;
 }
 
 /** A string of a tool that the detector judged to be a payload. */
@@ -54,15 +56,36 @@ interface Candidate {
   slot: Slot;
   text: string;
   siblingMax?: number;
+  /** The text is the key of the member at `rest`. */
+  key?: true;
 }
 
 const HERE: JsonPath = [];
+
+/**
+ * Keys that cannot carry a payload: a short run of ASCII word characters holds no sentence, no
+ * markup, no hidden or encoded text (base64 of an instruction is longer). Most keys of a value are
+ * such (`id`, `email`), and are not judged.
+ */
+const PLAIN_KEY = /^[\w$]{0,32}$/;
+
+/** Whether an object key inside a payload-bearing value is text to judge (FORMAT §2: "scanned through"). */
+export function judgedKey(key: string): boolean {
+  return !PLAIN_KEY.test(key);
+}
 
 function stringLeaves(value: unknown, rest: JsonPath, slotPath: JsonPath, slot: Slot, out: Candidate[], siblingMax: number | undefined, depth: number): void {
   if (depth > MAX_DEPTH) return;
   if (typeof value === 'string') out.push({ slotPath, rest, slot, text: value, siblingMax });
   else if (Array.isArray(value)) value.forEach((v, i) => stringLeaves(v, [...rest, i], slotPath, slot, out, undefined, depth + 1));
-  else if (isJsonObject(value)) for (const [k, v] of Object.entries(value)) stringLeaves(v, [...rest, k], slotPath, slot, out, undefined, depth + 1);
+  else if (isJsonObject(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      const at = [...rest, k];
+      // A key inside a `default` object is text the agent reads as much as its values.
+      if (judgedKey(k)) out.push({ slotPath, rest: at, slot, text: k, key: true });
+      stringLeaves(v, at, slotPath, slot, out, undefined, depth + 1);
+    }
+  }
 }
 
 /** The two longest string lengths (and where the longest is), so each entry's siblings cost O(1). */
@@ -149,6 +172,44 @@ function walkSchema(schema: unknown, path: JsonPath, out: Candidate[], descripti
   }
 }
 
+/** Whether `path` starts with `prefix`. */
+function under(path: JsonPath, prefix: JsonPath): boolean {
+  if (path.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return false;
+  return true;
+}
+
+/** Where `rest` (steps below a schema) lands, by the keywords `walkSchema` follows. */
+function placeInSchema(schema: unknown, rest: JsonPath, depth: number): 'keyword' | 'text' | undefined {
+  if (!isJsonObject(schema) || rest.length === 0 || depth > MAX_DEPTH) return undefined;
+  const key = rest[0];
+  if (typeof key !== 'string') return undefined;
+  if ((VALUE_KEYS as readonly string[]).includes(key) || (LIST_KEYS as readonly string[]).includes(key)) return key in schema ? 'keyword' : undefined;
+  if ((TEXT_KEYS as readonly string[]).includes(key)) return rest.length === 1 && typeof schema[key] === 'string' ? 'text' : undefined;
+  const sub = schema[key];
+  if (SCHEMA_MAPS.includes(key) || SCHEMA_LIST.includes(key) || (SCHEMA_ONE.includes(key) && Array.isArray(sub))) {
+    if (rest.length < 2 || (!isJsonObject(sub) && !Array.isArray(sub))) return undefined;
+    return placeInSchema((sub as Record<string | number, unknown>)[rest[1]], rest.slice(2), depth + 1);
+  }
+  if (SCHEMA_ONE.includes(key)) return placeInSchema(sub, rest.slice(1), depth + 1);
+  return undefined;
+}
+
+/**
+ * Where a path of a tool's document lies among the places the detector reads (FORMAT §2): in a
+ * payload-bearing keyword's value (`keyword`), at a description or title (`text`, read only while
+ * descriptions are scanned), or elsewhere (undefined: no payload is looked for there).
+ */
+export function payloadPlace(tool: ToolModel, path: JsonPath): 'keyword' | 'text' | undefined {
+  for (const text of [tool.descriptionPath, tool.titlePath]) if (text && path.length === text.length && under(path, text)) return 'text';
+  if (tool.schemaPath && under(path, tool.schemaPath)) {
+    const place = placeInSchema(tool.schema, path.slice(tool.schemaPath.length), 0);
+    if (place) return place;
+  }
+  if (tool.outputSchemaPath && under(path, tool.outputSchemaPath)) return placeInSchema(tool.outputSchema, path.slice(tool.outputSchemaPath.length), 0);
+  return undefined;
+}
+
 function candidates(tool: ToolModel, descriptions: boolean): Candidate[] {
   const out: Candidate[] = [];
   if (descriptions) {
@@ -162,8 +223,8 @@ function candidates(tool: ToolModel, descriptions: boolean): Candidate[] {
 }
 
 /** Every string of a tool the detector reads, with where it sits. */
-export function toolCandidates(tool: ToolModel, descriptions: boolean): { path: JsonPath; slotPath: JsonPath; slot: Slot; text: string; siblingMax?: number }[] {
-  return candidates(tool, descriptions).map((c) => ({ path: [...c.slotPath, ...c.rest], slotPath: [...c.slotPath], slot: c.slot, text: c.text, siblingMax: c.siblingMax }));
+export function toolCandidates(tool: ToolModel, descriptions: boolean): { path: JsonPath; slotPath: JsonPath; slot: Slot; text: string; siblingMax?: number; key?: true }[] {
+  return candidates(tool, descriptions).map((c) => ({ path: [...c.slotPath, ...c.rest], slotPath: [...c.slotPath], slot: c.slot, text: c.text, siblingMax: c.siblingMax, ...(c.key ? { key: c.key } : {}) }));
 }
 
 const NAME_WEIGHT = 1000;
@@ -237,7 +298,7 @@ function judge(tool: ToolModel, options: ScanOptions, keep: (v: StringVerdict) =
 export function scanTool(tool: ToolModel, options: ScanOptions): PayloadHit[] {
   const hits: PayloadHit[] = [];
   judge(tool, options, isPayload, (c, verdict) =>
-    hits.push({ tool, uri: tool.uri, root: tool.root, path: [...c.slotPath, ...c.rest], slotPath: [...c.slotPath], slot: c.slot, text: c.text, verdict }),
+    hits.push({ tool, uri: tool.uri, root: tool.root, path: [...c.slotPath, ...c.rest], slotPath: [...c.slotPath], slot: c.slot, text: c.text, verdict, ...(c.key ? { key: c.key } : {}) }),
   );
   return hits;
 }
@@ -245,6 +306,9 @@ export function scanTool(tool: ToolModel, options: ScanOptions): PayloadHit[] {
 /** Every string of a tool with its verdict, payload or not (for measuring the detector). */
 export function judgeTool(tool: ToolModel, options: ScanOptions): JudgedString[] {
   const out: JudgedString[] = [];
-  judge(tool, options, () => true, (c, verdict) => out.push({ path: [...c.slotPath, ...c.rest], slotPath: [...c.slotPath], slot: c.slot, text: c.text, verdict }));
+  // The detector's measure is of strings at their paths; a key shares its member's path.
+  judge(tool, options, () => true, (c, verdict) => {
+    if (!c.key) out.push({ path: [...c.slotPath, ...c.rest], slotPath: [...c.slotPath], slot: c.slot, text: c.text, verdict });
+  });
   return out;
 }

@@ -1,6 +1,6 @@
 import { isJsonObject } from '../model/canonical';
 import type { EnvironmentFile } from '../model/environment';
-import { overridesOf } from '../model/environment';
+import { overridesOf, replacedByOverrides, type Override } from '../model/environment';
 import type { CaseModel } from '../model/workspace';
 import type { JsonPath } from '../text/types';
 import { sameItems, trimmed } from '../text/multimap';
@@ -9,7 +9,7 @@ import { affinityOf, affinitySignal, requestsIn, type AffinityTool, type Affinit
 import { fold } from './prose';
 import { toolId, type ToolModel } from '../model/tools';
 import { isBidiControl, isTagChar } from './chars';
-import type { StringHit } from './scan';
+import { judgedKey, type StringHit } from './scan';
 import type { VerdictCache } from './verdicts';
 
 /**
@@ -52,6 +52,15 @@ function judge(text: string, options: SurfaceScanOptions, tools: readonly Affini
 
 const NO_TOOLS: readonly AffinityTool[] = [];
 
+/**
+ * Whether an environment payload (`path` from the environment's root) is gone from a case's
+ * effective environment: an override at or above its value replaced it. A key stays when only its
+ * own value is replaced: its object must be.
+ */
+export function replacedHit(hit: { path: JsonPath; key?: true }, overrides: readonly Override[]): boolean {
+  return replacedByOverrides(hit.key ? hit.path.slice(0, -1) : hit.path, overrides);
+}
+
 type RawHit = Omit<SurfaceHit, 'case'>;
 
 /** Every string of `value` at any depth, judged as data; `path` is mutated as the walk goes and copied for hits only. */
@@ -69,6 +78,12 @@ function scanValue(value: unknown, path: JsonPath, slotPath: JsonPath, surface: 
   } else if (isJsonObject(value)) {
     for (const k in value) {
       path.push(k);
+      // A key is data the agent reads too (`{"<SYSTEM>…": true}`); judged by its text alone, as no
+      // request between people is spelt as a key.
+      if (judgedKey(k)) {
+        const verdict = judge(k, options, NO_TOOLS);
+        if (verdict) out.push({ surface, uri, root, path: [...path], slotPath, slot: 'data', text: k, verdict, key: true });
+      }
       scanValue(value[k], path, slotPath, surface, uri, root, options, out, depth + 1, tools);
       path.pop();
     }
@@ -192,11 +207,19 @@ export function scanCaseSurfaces(c: CaseModel, options: SurfaceScanOptions): Sur
         scanValue(entry.output, [...slotPath], slotPath, 'tool_output', uri, c.root, options, out, 0, others);
       });
     }
+    const overrides = overridesOf(v, c.path);
     if (v.environment !== undefined && typeof v.environment !== 'string') {
       const slotPath = c.path.concat('environment');
+      const from = out.length;
       scanValue(v.environment, [...slotPath], slotPath, 'inline_environment', uri, c.root, options, out, 0, tools);
+      // FORMAT §3a scans the effective environment: a string the case's own overrides replace is
+      // text the agent never sees, as for an environment file's (replacedByOverrides).
+      if (overrides.length && out.length > from) {
+        const live = out.splice(from).filter((h) => !replacedHit({ path: h.path.slice(slotPath.length), key: h.key }, overrides));
+        for (const h of live) out.push(h);
+      }
     }
-    for (const o of overridesOf(v, c.path)) scanValue(o.value, [...o.path], o.path, 'environment_override', uri, c.root, options, out, 0, tools);
+    for (const o of overrides) scanValue(o.value, [...o.path], o.path, 'environment_override', uri, c.root, options, out, 0, tools);
     if (typeof v.task === 'string' && !options.allowed(v.task)) {
       const verdict = hiddenText(v.task);
       const path = c.path.concat('task');

@@ -1,11 +1,11 @@
 import { code, quote } from '../text/escape';
 import { injectionAnalysis } from '../injection/analysis';
-import { hitData } from '../injection/data';
+import { hitAt, hitData } from '../injection/data';
 import { formatPointer } from '../text/pointer';
 import type { InjectionAnalysis } from '../injection/analysis';
-import { surfaceName } from '../injection/surfaces';
+import { replacedHit, surfaceName } from '../injection/surfaces';
 import type { CaseModel } from '../model/workspace';
-import { overridesOf, replacedByOverrides } from '../model/environment';
+import { overridesOf } from '../model/environment';
 import { caseField } from './case-fields';
 import type { Rule, RuleMeta } from './types';
 
@@ -30,7 +30,7 @@ export const meta: RuleMeta = {
 const MAX_LINKED = 20;
 
 function payloadRelated(hits: readonly { uri: string; root: number; path: (string | number)[]; text: string }[]) {
-  return hits.slice(0, MAX_LINKED).map((h) => ({ at: { uri: h.uri, root: h.root, path: h.path }, message: `payload: ${quote(h.text, 60)}` }));
+  return hits.slice(0, MAX_LINKED).map((h) => ({ at: hitAt(h), message: `payload: ${quote(h.text, 60)}` }));
 }
 
 /** "an injection payload", or "60 injection payloads (at `/a`; 20 linked, 40 more not shown)". */
@@ -51,7 +51,7 @@ function surfaceFindings(ctx: Parameters<Rule['check']>[0], analysis: InjectionA
   if (env?.file && !env.problem) {
     // A payload of the shared file counts unless this case's own overrides replace it.
     const overrides = overridesOf(c.value, c.path);
-    const live = [...(analysis.envHits.get(env.file.doc.uri) ?? []).filter((h) => !replacedByOverrides(h.path, overrides)), ...(analysis.envCaseHits.get(c) ?? [])];
+    const live = [...(analysis.envHits.get(env.file.doc.uri) ?? []).filter((h) => !replacedHit(h, overrides)), ...(analysis.envCaseHits.get(c) ?? [])];
     if (live.length) {
       const first = live[0];
       ctx.report({
@@ -64,7 +64,7 @@ function surfaceFindings(ctx: Parameters<Rule['check']>[0], analysis: InjectionA
   }
   for (const hit of analysis.caseHits.get(c) ?? []) {
     ctx.report({
-      at: { uri: hit.uri, root: hit.root, path: hit.path },
+      at: hitAt(hit),
       message: `benign case ${code(c.id ?? '?')} carries an injection payload in ${surfaceName(hit)}: ${quote(hit.text)}; remove it from the benign arm`,
       data: { case: c.id, surface: hit.surface, pointer: formatPointer(hit.path) },
     });
@@ -88,7 +88,7 @@ export const benignContamination: Rule = {
           // The payload sits in this case: point at each payload string itself.
           for (const hit of hits) {
             ctx.report({
-              at: { uri: hit.uri, root: hit.root, path: hit.path },
+              at: hitAt(hit),
               message: `benign case ${code(c.id ?? '?')} carries an injection payload in inline tool ${name}: ${quote(hit.text)}; remove it from the benign arm`,
               data: { ...hitData(analysis, hit), case: c.id },
             });

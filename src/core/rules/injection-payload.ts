@@ -1,7 +1,7 @@
 import { quote, code } from '../text/escape';
 import { formatPointer } from '../text/pointer';
 import { markLasting } from '../text/location';
-import { hitData, MAX_LISTED_CASES, usedByData } from '../injection/data';
+import { hitAt, hitData, MAX_LISTED_CASES, usedByData } from '../injection/data';
 import { injectionAnalysis } from '../injection/analysis';
 import { addLabelFix, locationFor } from '../injection/fixes';
 import type { PayloadHit } from '../injection/scan';
@@ -26,6 +26,24 @@ function labelFixes(users: { case: CaseModel; arm?: string }[], hit: PayloadHit)
   const c = adversarial[0];
   const fix = addLabelFix(c, locationFor(c, hit), true);
   return fix ? [fix] : [];
+}
+
+/**
+ * What to do with an unlabelled data-surface payload. A case's own payload counts for it alone
+ * (FORMAT §3a): in a benign case no label can make it belong to the attack arm, so it goes.
+ */
+function surfaceAdvice(hit: SurfaceHit): string {
+  if (!hit.case) return "remove it, or label it in an adversarial case's injection_field";
+  if (hit.case.arm === 'benign') return `remove it from the benign arm (benign case ${code(hit.case.id ?? '?')})`;
+  return `remove it, or label it in the injection_field of ${code(hit.case.id ?? '?')}`;
+}
+
+/** An inline tool is its case's own: in a benign case, no label elsewhere can name its payload. */
+function toolAdvice(analysis: InjectionAnalysis, hit: PayloadHit): string {
+  const users = analysis.usersOf(hit.tool);
+  const inlineIn = users.length === 1 && users[0].case.tools.some((u) => u.inline && u.tool === hit.tool) ? users[0] : undefined;
+  if (inlineIn?.arm === 'benign') return `remove it from the benign arm (inline tool of benign case ${code(inlineIn.id ?? '?')})`;
+  return "remove it, or label it in an adversarial case's injection_field";
 }
 
 export const meta: RuleMeta = {
@@ -89,7 +107,7 @@ function surfaceFindings(analysis: InjectionAnalysis, report: (r: Report) => voi
       data.labelledBy = ids.slice(0, MAX_LISTED_CASES);
       if (ids.length > MAX_LISTED_CASES) data.labelledByCount = ids.length;
       r = {
-        at: { uri: hit.uri, root: hit.root, path: hit.path },
+        at: hitAt(hit),
         message: `labelled injection payload in ${surfaceName(hit)} (injection_field of ${ids.slice(0, 10).map((i) => code(i)).join(', ')}${ids.length > 10 ? ` and ${ids.length - 10} more` : ''}): ${shown}`,
         severity: 'hint',
         maxSeverity: 'hint',
@@ -100,8 +118,8 @@ function surfaceFindings(analysis: InjectionAnalysis, report: (r: Report) => voi
       const fix = adversarial.length === 1 ? addLabelFix(adversarial[0], locationFor(adversarial[0], hit), true) : undefined;
       if (fix) fixed = { case: adversarial[0], doc: adversarial[0].doc };
       r = {
-        at: { uri: hit.uri, root: hit.root, path: hit.path },
-        message: `injection payload in ${surfaceName(hit)}: ${describe(hit)}: ${shown}; remove it, or label it in ${hit.case ? `the injection_field of ${code(hit.case.id ?? '?')}` : "an adversarial case's injection_field"}`,
+        at: hitAt(hit),
+        message: `injection payload in ${surfaceName(hit)}: ${describe(hit)}: ${shown}; ${surfaceAdvice(hit)}`,
         minSeverity: hit.verdict.hidden ? 'warning' : undefined,
         fixes: fix ? [fix] : [],
         data,
@@ -131,7 +149,7 @@ export const injectionPayload: Rule = {
       if (labels.length) {
         const ids = [...new Set(labels.map((l) => l.case.id ?? '?'))];
         ctx.report({
-          at: { uri: hit.uri, root: hit.root, path: hit.path },
+          at: hitAt(hit),
           message: `labelled injection payload in ${hit.slot} of tool ${code(hit.tool.name)} (injection_field of ${ids.map((i) => code(i)).join(', ')}): ${shown}`,
           severity: 'hint',
           maxSeverity: 'hint',
@@ -140,8 +158,8 @@ export const injectionPayload: Rule = {
         continue;
       }
       ctx.report({
-        at: { uri: hit.uri, root: hit.root, path: hit.path },
-        message: `injection payload in ${hit.slot} of tool ${code(hit.tool.name)}: ${describe(hit)}: ${shown}; remove it, or label it in an adversarial case's injection_field`,
+        at: hitAt(hit),
+        message: `injection payload in ${hit.slot} of tool ${code(hit.tool.name)}: ${describe(hit)}: ${shown}; ${toolAdvice(analysis, hit)}`,
         minSeverity: hit.verdict.hidden ? 'warning' : undefined,
         fixes: labelFixes(analysis.usersOf(hit.tool), hit),
         data,

@@ -1,6 +1,7 @@
 import { injectionAnalysis } from '../injection/analysis';
 import { labelStrings } from '../injection/labels';
-import { overridesOf, replacedByOverrides } from '../model/environment';
+import { overridesOf } from '../model/environment';
+import { replacedHit } from '../injection/surfaces';
 import type { CaseModel } from '../model/workspace';
 import { caseField, caseName } from './case-fields';
 import type { Rule, RuleMeta } from './types';
@@ -29,7 +30,7 @@ function carriesPayload(analysis: ReturnType<typeof injectionAnalysis>, c: CaseM
   const env = c.environment;
   if (env?.file && !env.problem) {
     const overrides = overridesOf(c.value, c.path);
-    if ((analysis.envHits.get(env.file.doc.uri) ?? []).some((h) => !replacedByOverrides(h.path, overrides))) return true;
+    if ((analysis.envHits.get(env.file.doc.uri) ?? []).some((h) => !replacedHit(h, overrides))) return true;
   }
   return false;
 }

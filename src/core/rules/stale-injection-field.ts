@@ -2,21 +2,56 @@ import { code } from '../text/escape';
 import { injectionAnalysis } from '../injection/analysis';
 import { locationFor, relabelFix, removeLabelFix } from '../injection/fixes';
 import type { Label } from '../injection/labels';
-import type { AnyHit, InjectionAnalysis } from '../injection/analysis';
-import { overridesOf, replacedByOverrides } from '../model/environment';
+import { labelTools, type AnyHit, type InjectionAnalysis } from '../injection/analysis';
+import { payloadPlace } from '../injection/scan';
+import type { WorkspaceIndex } from '../model/workspace';
+import { overridesOf } from '../model/environment';
+import { replacedHit } from '../injection/surfaces';
 import { displayPath } from '../model/uri';
 import type { Rule, RuleMeta } from './types';
 
-function why(label: Label, root: string | undefined): string {
-  switch (label.problem) {
+/** Why a label into a case's own fields names no surface text (`Label.offSurface`). */
+function offSurface(label: Label): string {
+  const step = label.target?.path[label.case.path.length];
+  if (step === 'environment') return "points at the environment's file path, not its content (a label into the file is `<path>#/…`)";
+  if (step === 'tool_outputs') return "points at a tool output's entry or call (its `tool`, its `arguments`), not its `output`, the text the agent reads";
+  return "points at the overrides object, not an override's value";
+}
+
+/** Why a label is stale, as `data.problem` says it. */
+type Problem = NonNullable<Label['problem']> | 'not-a-surface' | 'no-text' | 'not-a-payload-location' | 'not-scanned' | 'no-payload';
+
+function problemOf(label: Label, index: WorkspaceIndex): Problem {
+  if (label.problem) return label.problem;
+  if (label.offSurface) return 'not-a-surface';
+  if (label.dataSurface) return 'no-text';
+  const target = label.target;
+  const tool = target && labelTools(index, label).find((t) => payloadPlace(t, target.path) !== undefined);
+  if (!tool || !target) return 'not-a-payload-location';
+  return payloadPlace(tool, target.path) === 'text' && !index.configFor(tool.uri).injection.scanDescriptions ? 'not-scanned' : 'no-payload';
+}
+
+function why(label: Label, problem: Problem, root: string | undefined): string {
+  switch (problem) {
     case 'malformed':
       return 'is not "#/pointer" or "<relative path>#/pointer" (RFC 6901)';
     case 'missing-file':
       return `names ${code(displayPath(label.targetUri ?? '', root))}, which is not a loaded tool-schema or environment file`;
+    case 'not-a-label-file':
+      return `names ${code(displayPath(label.targetUri ?? '', root))}, which is not a tool-schema or environment file (a case labels its own payload with \`#/…\`)`;
     case 'missing-value':
+    case 'broken-file':
       return 'points at no value';
-    default:
-      return label.dataSurface ? 'points at a value that holds no text' : 'points at a value that carries no injection payload';
+    case 'not-a-surface':
+      return offSurface(label);
+    case 'no-text':
+      return 'points at a value that holds no text';
+    case 'not-a-payload-location':
+      return 'is not a payload location of a tool schema: FORMAT §2 scans `default`/`examples`/`const`/`enum`, then `description`/`title`';
+    case 'not-scanned':
+      return 'points at a description or title, which is not scanned (`injection.scanDescriptions` is false)';
+    case 'no-payload':
+      return 'points at a value that carries no injection payload';
   }
 }
 
@@ -32,7 +67,7 @@ function candidates(label: Label, analysis: InjectionAnalysis): AnyHit[] {
   const env = c.environment;
   if (env?.file && !env.problem) {
     const overrides = overridesOf(c.value, c.path);
-    for (const hit of analysis.envHits.get(env.file.doc.uri) ?? []) if (!replacedByOverrides(hit.path, overrides)) out.add(hit);
+    for (const hit of analysis.envHits.get(env.file.doc.uri) ?? []) if (!replacedHit(hit, overrides)) out.add(hit);
   }
   return [...out];
 }
@@ -71,11 +106,12 @@ export const staleInjectionField: Rule = {
       const fixes = locations.map((loc) => relabelFix(label, loc, locations.length === 1));
       // Removing a label the author wrote changes what the suite claims: a quick fix, never --fix (FORMAT §10).
       fixes.push(removeLabelFix(label, false));
+      const problem = problemOf(label, ctx.index);
       ctx.report({
         at: { uri: c.doc.uri, root: c.root, path: label.path },
-        message: `injection_field ${code(label.text, 80)} ${why(label, ctx.index.roots[0])}; ${locations.length ? 'point it at the payload' : 'remove it or point it at the payload'}`,
+        message: `injection_field ${code(label.text, 80)} ${why(label, problem, ctx.index.roots[0])}; ${locations.length ? 'point it at the payload' : 'remove it or point it at the payload'}`,
         fixes,
-        data: { location: label.text, problem: label.problem ?? (label.dataSurface ? 'no-text' : 'no-payload'), candidates: locations },
+        data: { location: label.text, problem, candidates: locations },
       });
     }
   },

@@ -1,4 +1,5 @@
-import { caseLabels } from '../injection/labels';
+import { caseLabels, type Label } from '../injection/labels';
+import { labelStands } from '../injection/analysis';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import { code } from '../text/escape';
 import { patternLiveness } from '../trajectory/dead';
@@ -127,7 +128,7 @@ function follower(ctx: Judged, index: WorkspaceIndex, c: CaseModel, scorer: Case
 }
 
 /** Labelled payloads that name a tool of the case no live unsafe action covers. */
-function uncoveredTools(ctx: Judged, index: WorkspaceIndex, c: CaseModel, scorer: CaseScorer, unscored: boolean): void {
+function uncoveredTools(ctx: Judged, index: WorkspaceIndex, c: CaseModel, scorer: CaseScorer, unscored: boolean, stands: (label: Label) => boolean): void {
   if (c.arm !== 'adversarial') return;
   // The labels first: most adversarial cases have none, and then no tool list is built.
   const labels = caseLabels(index, c);
@@ -139,7 +140,8 @@ function uncoveredTools(ctx: Judged, index: WorkspaceIndex, c: CaseModel, scorer
   const candidates = tools.filter((t) => !covered.has(t));
   if (candidates.length === 0) return;
   for (const label of labels) {
-    if (!label.target) continue;
+    // A stale label (stale-injection-field) names no payload: what its value says is no attack.
+    if (!label.target || !stands(label)) continue;
     const named = namedIn(valueAt(index, label.target.uri, label.target.root, label.target.path), candidates);
     if (named.length === 0) continue;
     const list = named.slice(0, MAX_NAMED).map((t) => code(t)).join(', ') + (named.length > MAX_NAMED ? ` and ${named.length - MAX_NAMED} more` : '');
@@ -165,13 +167,19 @@ export const unscoredAttack: Rule = {
   meta,
   check(ctx) {
     const { index } = ctx;
+    // Whether a label stands reads its target's payloads (the scan of the tools it points into).
+    const stands = (label: Label) => labelStands(index, label);
     for (const c of index.cases) {
-      kept.report(ctx, c, () => [caseLabels(index, c)], (report) => {
+      const also = () => {
+        const labels = caseLabels(index, c);
+        return labels.length === 0 ? [labels] : [labels, ...labels.map(stands)];
+      };
+      kept.report(ctx, c, also, (report) => {
         const judged = { report };
         const scorer = scorerOf(c);
         const unscored = follower(judged, index, c, scorer);
         if (scorer.patterns.length > 0) deadPatterns(judged, index, c, scorer, unscored);
-        uncoveredTools(judged, index, c, scorer, unscored);
+        uncoveredTools(judged, index, c, scorer, unscored, stands);
       });
     }
   },
