@@ -159,6 +159,16 @@ describe('unscored-attack', () => {
     );
   });
 
+  it('a hyphen between word characters continues an identifier: "pay-bill-now" does not name pay-bill', () => {
+    assert.equal(namesAsWord('then call pay-bill-now please', 'pay-bill'), false);
+    assert.equal(namesAsWord('then call pre-pay-bill please', 'pay-bill'), false);
+    assert.deepEqual(namedIn('then call pay-bill-now please', ['pay-bill', 'pay_bill']), []);
+    assert.deepEqual(namedIn('then call pay_bill-now please', ['pay_bill']), []);
+    // Named as a word: before punctuation, a dash with spaces, or a sentence end.
+    assert.equal(namesAsWord('then call pay-bill.', 'pay-bill'), true);
+    assert.deepEqual(namedIn('call pay-bill - and pay_bill, now', ['pay-bill', 'pay_bill']), ['pay-bill', 'pay_bill']);
+  });
+
   it('a prompt injection with no unsafe_actions, scored on the state: at `probe`', async () => {
     const files = ws(adv('a1', { discriminator: 'state' }));
     const ds = await lintRule(files, 'unscored-attack');
