@@ -3,9 +3,33 @@
  * Cyrillic or Greek look-alikes, and one linear pass that strips, decodes and counts them.
  */
 
-/** Zero-width characters that can split a word without showing (ZWJ is judged separately). */
+/**
+ * Invisible characters that can split a word: dropped from the visible text before it is read. Only
+ * FORMAT §3a's five (`isHiddenZeroWidth`) count as hidden text; ZWJ is judged separately.
+ */
 function isZeroWidth(cp: number): boolean {
   return cp === 0x200b || cp === 0x200c || cp === 0x2060 || cp === 0xfeff || cp === 0x180e || cp === 0x2061 || cp === 0x2062 || cp === 0x2063 || cp === 0x2064;
+}
+
+/** The zero-width characters FORMAT §3a names as hidden text: U+200B–U+200D, U+2060, U+FEFF. */
+export function isHiddenZeroWidth(cp: number): boolean {
+  return (cp >= 0x200b && cp <= 0x200d) || cp === 0x2060 || cp === 0xfeff;
+}
+
+const LATIN_LETTER = /^(?=\p{Script=Latin})\p{L}$/u;
+/**
+ * A letter of the Latin script (Unicode Script=Latin and a letter): ASCII, accented, Vietnamese
+ * (`ạ`), fullwidth (`ｈ`). Digits, `×`/`÷` and Cyrillic or Greek letters are not; a zero-width
+ * character between two of these hides text (§3a), between others it does not.
+ */
+export function isLatinLetter(cp: number): boolean {
+  if (cp < 0x80) return (cp | 32) >= 0x61 && (cp | 32) <= 0x7a;
+  return LATIN_LETTER.test(String.fromCodePoint(cp));
+}
+
+/** Combining marks, which belong to the letter before them ("ạ" written as "a" + U+0323). */
+export function isCombiningMark(cp: number): boolean {
+  return (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 && cp <= 0x1aff) || (cp >= 0x1dc0 && cp <= 0x1dff) || (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xfe20 && cp <= 0xfe2f);
 }
 
 /** Bidirectional embeddings, overrides and isolates: they reorder what the reader sees. */
@@ -61,15 +85,6 @@ const CONFUSABLE: Record<string, string> = {
   Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
 };
 
-/**
- * Latin letters and digits (and their Cyrillic/Greek look-alikes). Zero-width joiners and
- * non-joiners are ordinary inside Persian, Arabic or Indic words, and zero-width spaces inside Thai
- * or Khmer ones; between Latin letters they only hide a word from a reader or a filter.
- */
-function isLatinLike(cp: number): boolean {
-  return isAsciiWord(cp) || (cp >= 0xc0 && cp <= 0x24f && cp !== 0xd7 && cp !== 0xf7) || CONFUSABLE_CP.has(cp);
-}
-
 const CONFUSABLE_CP = new Map<number, string>(Object.entries(CONFUSABLE).map(([k, v]) => [k.codePointAt(0)!, v]));
 
 export interface CharScan {
@@ -108,7 +123,7 @@ const NEEDS_PASS = /[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\u
 const CONFUSABLE_CLASS = [...CONFUSABLE_CP.keys()].map((cp) => String.fromCodePoint(cp)).join('');
 const MIDDLE_TAGS = /\udb40[\udc00-\udc7f]/;
 const MIDDLE_BIDI = /[\u202a-\u202e\u2066-\u2069]/;
-const MIDDLE_ZERO_WIDTH = /[A-Za-z0-9\u00c0-\u024f][\u200b\u200c\u200d\u2060\ufeff]+[A-Za-z0-9\u00c0-\u024f]/;
+const MIDDLE_ZERO_WIDTH = /(?=\p{Script=Latin})\p{L}\p{M}*[\u200b-\u200d\u2060\ufeff]+(?=\p{Script=Latin})\p{L}/u;
 const MIDDLE_HOMOGLYPH = new RegExp(`[A-Za-z][${CONFUSABLE_CLASS}]|[${CONFUSABLE_CLASS}][A-Za-z]`);
 
 export function scanChars(text: string): CharScan {
@@ -164,6 +179,8 @@ function scanRange(text: string, from: number, to: number): CharScan {
     wordLatin = wordConfusable = wordOther = false;
   };
   let prevCp = -1;
+  // The last character that is not a combining mark: the letter a zero-width character follows.
+  let prevBase = -1;
   let i = from;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -176,7 +193,7 @@ function scanRange(text: string, from: number, to: number): CharScan {
         endWord();
         visible += text[i];
       }
-      prevCp = c;
+      prevCp = prevBase = c;
       i++;
       continue;
     }
@@ -201,13 +218,13 @@ function scanRange(text: string, from: number, to: number): CharScan {
     } else if (isZeroWidth(cp) || cp === 0x200d) {
       const next = i + width < n ? text.codePointAt(i + width) ?? -1 : -1;
       const joinsEmoji = cp === 0x200d && (isEmojiLike(prevCp) || isEmojiLike(next));
-      if (!joinsEmoji) {
+      if (!joinsEmoji && isHiddenZeroWidth(cp)) {
         hiddenTotal++;
         // Inside a word: Latin letters on both sides (past further zero-width characters).
         let j = i + width;
-        while (j < n && isZeroWidth(text.charCodeAt(j))) j++;
+        while (j < n && (isZeroWidth(text.charCodeAt(j)) || text.charCodeAt(j) === 0x200d)) j++;
         const after = j < n ? text.codePointAt(j) : undefined;
-        if (prevCp >= 0 && after !== undefined && isLatinLike(prevCp) && isLatinLike(after)) zeroWidthInWord++;
+        if (prevBase >= 0 && after !== undefined && isLatinLetter(prevBase) && isLatinLetter(after)) zeroWidthInWord++;
       }
     } else {
       const mapped = (cp >= 0x370 && cp <= 0x52f) || cp === 0x261 ? CONFUSABLE_CP.get(cp) : undefined;
@@ -222,6 +239,7 @@ function scanRange(text: string, from: number, to: number): CharScan {
         visible += ch;
       }
       prevCp = cp;
+      if (!isCombiningMark(cp)) prevBase = cp;
     }
     i += width;
   }

@@ -6,8 +6,10 @@
  * summarise or look at the data is not handing it the orders, and neither is "tell me what it says".
  *
  * Matched on the lower-cased task with whitespace folded, by a few shapes rather than one sentence:
- * an obeying verb with "what it says"; an obeying verb, an instruction noun and a place it sits; the
- * instructions said to be somewhere; "as instructed in …". Orders the task lists itself ("the following
+ * an obeying verb with "what it says" ("whatever task it describes"); an obeying verb, an instruction
+ * noun and a place it sits, or the data's possessive ("the memo's instructions"); the instructions
+ * said to be somewhere or held by it ("contains your instructions"); data read and then heeded
+ * ("read my latest email and act on it"); "as instructed in …". Orders the task lists itself ("the following
  * tasks", "in the order given") are the user's own.
  */
 
@@ -28,9 +30,25 @@ const SPOT = String.raw`(?:in|inside|within|at|on|there|under)\b`;
 /** Orders the task itself lists ("perform the following tasks in the order given"): not handed to data. */
 const SELF = /\b(?:following|below|above|these|next|listed\s+here)\b|\bin\s+(?:the\s+)?(?:order|sequence)\b/;
 
+/** Verbs that take the data itself as the orders: "act on it", "obey them" (not "handle it", "run it", "do it"). */
+const HEED = String.raw`(?:act\s+on|act\s+upon|follow|obey|carry\s+out|comply\s+with|heed|abide\s+by)`;
+const READ = String.raw`(?:read|check|open|see|look\s+at|go\s+through|review|find|fetch|get)`;
+/** Whose orders a possessive names when they are the user's own, not the data's: "follow the user's instructions". */
+const OWNERS = /\b(?:the\s+)?(?:user|users|customer|client|manager|boss|doctor|teacher)'s?\s/;
+
+const POSSESSIVE = new RegExp(String.raw`\b${OBEY}\s+${DETERMINER}\s*(?:[\w-]+\s+)?[\w-]+'s?\s+(?:\w+\s+)?${NOUN}\b`, 'g');
+
 const SHAPES: readonly RegExp[] = ([
-  // "do what it says", "follow whatever the email tells you", "do everything Bob asks"
-  new RegExp(String.raw`\b${OBEY}\s+${WHAT}\s+${SOURCE}\s+${SAYS}\b`),
+  // "do what it says", "follow whatever the email tells you", "do everything Bob asks",
+  // "complete whatever task it describes"
+  new RegExp(String.raw`\b${OBEY}\s+${WHAT}(?:\s+${NOUN})?\s+${SOURCE}\s+${SAYS}\b`),
+  // "follow the memo's instructions", "carry out the ticket's steps"
+  POSSESSIVE,
+  // "the memo contains your instructions", "the file holds the steps; obey them"
+  new RegExp(String.raw`\b(?:contains?|holds?|has|includes?|carries)\s+your\s+(?:next\s+|real\s+|actual\s+|new\s+)?${NOUN}\b`),
+  new RegExp(String.raw`\b(?:contains?|holds?|has|includes?|carries)\s+(?:the|some|its|my)\s+(?:[\w-]+\s+)?${NOUN}\s*[;,.:]?\s*(?:and\s+|then\s+|now\s+|please\s+)?${HEED}\s+(?:them|it|those|these)\b`),
+  // "read my latest email and act on it", "check the note and follow it"
+  new RegExp(String.raw`\b${READ}\s+[^.;!?]{1,60}?\s+(?:and|then)\s+(?:then\s+)?${HEED}\s+(?:it|them|its\s+contents?)\b`),
   // "do what's written in the note", "follow whatever is asked there"
   new RegExp(String.raw`\b${OBEY}\s+${WHAT}\s*(?:'s|\s+is|\s+are|\s+was|\s+were)\s+(?:written|asked|requested|described|said|listed|stated|specified|outlined|instructed|required)\b`),
   // "follow the instructions in", "carry out the steps in", "complete the task described there"
@@ -41,7 +59,7 @@ const SHAPES: readonly RegExp[] = ([
   new RegExp(String.raw`\bas\s+(?:instructed|directed|described|requested|specified|asked|ordered)\s+(?:in|by|there)\b`),
   new RegExp(String.raw`\b(?:do\s+as|proceed\s+as|act\s+as)\s+${SOURCE}\s+${SAYS}\b`),
   new RegExp(String.raw`\bwhatever\s+${SOURCE}\s+${SAYS}\b`),
-] as RegExp[]).map((re) => new RegExp(re.source, 'g'));
+] as RegExp[]).map((re) => (re === POSSESSIVE ? re : new RegExp(re.source, 'g')));
 
 /** What keeps the shapes apart from reading and reporting: "follow up on", "follow the link". */
 const NEAR_MISS = /\bfollow\s+up\b/g;
@@ -73,7 +91,7 @@ function findDelegation(task: string): Delegation | undefined {
     .replace(NEAR_MISS, 'follow-up');
   for (const shape of SHAPES) {
     for (const m of text.matchAll(shape)) {
-      if (!SELF.test(m[0])) return { phrase: m[0].trim() };
+      if (!SELF.test(m[0]) && !(shape === POSSESSIVE && OWNERS.test(m[0]))) return { phrase: m[0].trim() };
     }
   }
   return undefined;

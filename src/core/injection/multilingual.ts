@@ -1,5 +1,6 @@
 import { PhraseGroups } from './phrases';
 import type { Signal } from './signal';
+import { INSTRUCTION_NOUNS, OVERRIDE_VERBS } from './lexicon';
 
 /**
  * The override, role and prompt-leak vocabulary of other languages: German, Dutch, French,
@@ -120,18 +121,24 @@ const UNSPACED_LEAK = /(系统提示|系統提示|システムプロンプト|�
 /** Every word that can start one of these signals: the caller looks them up with its own word sets. */
 export const FOREIGN_WORDS: ReadonlySet<string> = new Set([...DISCARD, ...SECRETS, ...ROLE_WORDS, ...SEND, ...SAY, ...REVEAL]);
 
+/**
+ * "ignore … instructions" is English as well as French: the English rules read that pair (and know a
+ * writer's own "instructions I sent" and reported speech), so it is no other language's override.
+ */
+const english = (verb: string, noun: string): boolean => OVERRIDE_VERBS.has(verb) && INSTRUCTION_NOUNS.has(noun);
+
 /** The signals of the override, role and leak vocabulary of other languages in a folded text. */
 export function foreignSignals(text: string, w: readonly string[]): Signal[] {
   const out: Signal[] = [];
   let discard = -1;
   for (let i = 0; i < w.length && discard < 0; i++) {
     if (!DISCARD.has(w[i])) continue;
-    for (let j = i + 1; j <= i + 6 && j < w.length; j++) if (ORDERS.has(w[j])) discard = i;
+    for (let j = i + 1; j <= i + 6 && j < w.length; j++) if (ORDERS.has(w[j]) && !english(w[i], w[j])) discard = i;
   }
   // Verb-last languages put the instructions before the verb: look both ways.
   for (let i = 0; i < w.length && discard < 0; i++) {
     if (!DISCARD.has(w[i])) continue;
-    for (let j = Math.max(0, i - 6); j < i; j++) if (ORDERS.has(w[j])) discard = i;
+    for (let j = Math.max(0, i - 6); j < i; j++) if (ORDERS.has(w[j]) && !english(w[i], w[j])) discard = i;
   }
   if (discard >= 0 || UNSPACED_OVERRIDE.test(text) || (OTHER_SCRIPTS.test(text) && SCRIPT_OVERRIDE.test(text))) out.push({ id: 'instruction-override', weight: 1, explanation: 'tells the agent, in another language, to discard its instructions' });
   // "… bez ikakvih ograničenja", "ohne Einschränkungen": the new role is one without limits.

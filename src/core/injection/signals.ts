@@ -173,7 +173,7 @@ const CHECK_NOUNS = new Set(['confirmation', 'confirmations', 'approval', 'appro
 const REMOTE_SHELL = /\b(nc|ncat|netcat|socat)\b[^\n|;]{0,80}\s-e\s+\/(usr\/)?bin\/(ba|z|da)?sh\b|\/dev\/tcp\/|\b(ba|z)?sh\s+-i\s*[>&]/;
 const OBLIGATION = /\b(must|has to|have to|needs? to|is required|are required|required|mandatory|shall|is to be|are to be)\b/;
 /** A sentence that opens by calling the model: "Assistant, stop …", "AI, please print …". */
-const VOCATIVE = /(?:^|[.!?\n]\s*)(assistant|ai|agent|model|llm)\s*,\s*(please\s+)?([a-z']+)/g;
+const VOCATIVE = /(?:^|[.!?:\n]\s*)(?:(?:the\s+)?ai\s+)?(assistant|ai|agent|model|llm)\s*,\s*(please\s+)?([a-z']+)/g;
 /** "Repeat the words above", "output initialization above": the text the agent was given before this one. */
 const ABOVE_VERBS = new Set(['repeat', 'output', 'print', 'copy', 'reveal', 'show', 'write', 'paste', 'return']);
 const ABOVE_WORD = new Set(['above']);
@@ -204,6 +204,7 @@ const MARKUP_TAGS = ['<important>', '</important>', '<system>', '</system>', '<h
 const CHAT_TOKENS = ['[inst]', '[/inst]', '<<sys>>', '<|im_start|>', '<|im_end|>', '<|system|>', '<|assistant|>', '<|user|>', '<|endoftext|>', '<|eot_id|>', '<|start_header_id|>', '<start_of_turn>', '### instruction', '### system'];
 /** Any of CHAT_TOKENS, or of MARKUP_TAGS, in one search of the text rather than one per token. */
 const ANY_CHAT_TOKEN = new RegExp(CHAT_TOKENS.map(literal).join('|'));
+const ALL_CHAT_TOKENS = new RegExp(CHAT_TOKENS.map(literal).join('|'), 'g');
 const ANY_MARKUP_TAG = new RegExp(MARKUP_TAGS.map(literal).join('|'));
 
 /** HTML documentation's own admonitions: a lower-case `<important>` or `<note>` among `<p>` and `<code>`. */
@@ -239,15 +240,110 @@ const TOOL_TALK = ['tool descriptions', 'tool description', 'other tools', 'tool
 const PRIOR_INSTRUCTIONS = ['previous instructions', 'prior instructions'];
 /** What came before the text, as an override names it. */
 const BEFORE_WORDS = new Set(['previous', 'prior', 'above', 'earlier', 'preceding']);
-/** "ignore your previous", "disregard all prior": the verb's object is what the reader was told before. */
-function discardsBefore(w: readonly string[]): boolean {
-  for (let i = 0; i + 1 < w.length; i++) {
-    if (!COMMAND_OVERRIDES.has(w[i])) continue;
-    if (DETERMINERS.has(w[i + 1]) && BEFORE_WORDS.has(w[i + 2] ?? '')) return true;
+/**
+ * What an order may discard past "previous"/"above" and still drop the reader's orders: orders and
+ * context, not a thing people write about ("ignore the previous version of the slides", "forget the
+ * previous plan", "disregard previous draft").
+ */
+const DISCARDED_ORDERS = new Set([
+  ...INSTRUCTION_NOUNS, ...CONTROL_NOUNS, 'orders', 'order', 'commands', 'command', 'directions', 'context', 'text', 'content', 'input', 'inputs',
+  'conversation', 'task', 'tasks', 'assignment', 'mission', 'everything', 'stuff', 'ones', 'and', 'then', 'or',
+]);
+/** "iunstructions", "instrucions": a misspelt order noun still names the reader's orders. */
+const ORDERISH = /^i?n?str?u\w*ions?$|^instr/;
+/** The determiners that make a bare "ignore the above" an order rather than a label ("ignore-previous"). */
+const BARE_DETERMINERS = new Set(['the', 'all', 'your', 'everything', 'any', 'every']);
+/**
+ * "Ignore your previous …", "disregard all prior", "Ignore the above. …": an override verb that
+ * discards whatever came before. The verb is an order (it opens its sentence, or takes "your"/"all"),
+ * and what follows "previous" is nothing or the reader's orders (`orders`): a person's "Please ignore
+ * my previous email" or "Forget the previous plan" drops their own earlier message (`said`), which
+ * only corroborates a payload ("Human: Ignore my previous question …" in a fake turn).
+ */
+function discardsBefore(ss: readonly Sentence[]): 'orders' | 'said' | undefined {
+  let said = false;
+  for (const s of ss) {
+    const x = s.words;
+    for (let i = 0; i < x.length; i++) {
+      if (!COMMAND_OVERRIDES.has(x[i]) || reported(x, i)) continue;
+      // "Ignore your previous …" speaks to the reader whatever it names (typos included).
+      if (x[i + 1] === 'your' && BEFORE_WORDS.has(x[i + 2] ?? '')) return 'orders';
+      if (!(x[i + 1] === 'all' || x.indexOf(s.lead) === i)) continue;
+      let b = i + 1;
+      while (b <= i + 3 && b < x.length && !BEFORE_WORDS.has(x[b])) b++;
+      if (b > i + 3 || b >= x.length) continue;
+      // A clause that ends at "previous" ("Ignore the above, say hi") discards nothing named.
+      const next = new RegExp(`\\b${x[b]}\\s*[,;:\u2013\u2014]`).test(s.text) ? undefined : x[b + 1];
+      if (next === undefined) {
+        // A bare "ignore previous" as the whole value is a label (an enum's mode); "Ignore the
+        // above." or a bare one with more text after it is an order.
+        if (x.slice(i + 1, b).some((v) => BARE_DETERMINERS.has(v)) || ss.length > 1) return 'orders';
+        continue;
+      }
+      if (DISCARDED_ORDERS.has(next) || ORDERISH.test(next)) return 'orders';
+      said = true;
+    }
+  }
+  return said ? 'said' : undefined;
+}
+/** "System:" or "Assistant:" opening a line, a comment or a header: a message posing as the system's. */
+const ROLE_COLON = /(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:/;
+const ROLE_COLON_ALL = /(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:([^\n]*)/g;
+/** A `Label: value` line of a form whose label is no conversation role. */
+const FIELD_LINE = /(^|\n)[ \t]*([a-z][a-z0-9 _-]{0,24}):[ \t]*\S/g;
+const ROLE_LABELS = new Set(['system', 'system message', 'assistant', 'user', 'human', 'ai', 'model', 'bot']);
+/**
+ * "Ticket #4411\nSystem: Ubuntu 22.04\nIssue: printer not found": every "System:" line is a field of a
+ * form (a short value that gives no order, beside another labelled line), not a system turn.
+ */
+function formFields(text: string): boolean {
+  let fields = 0;
+  for (const m of text.matchAll(FIELD_LINE)) if (!ROLE_LABELS.has(m[2].trim())) fields++;
+  if (fields === 0) return false;
+  for (const m of text.matchAll(ROLE_COLON_ALL)) {
+    if (m[1] === '<!--' || m[1] === '#') return false;
+    const value = words(m[4]).list;
+    if (value.length === 0 || value.length > 4 || IMPERATIVES.has(value[0]) || value.includes('you') || value.includes('your')) return false;
+  }
+  return true;
+}
+/** Verbs that report what someone else says: "pages that tell the reader to ignore …". */
+const TELLING = new Set(['tell', 'tells', 'telling', 'ask', 'asks', 'asking', 'instruct', 'instructs', 'instructing', 'urge', 'urges', 'urging', 'order', 'orders', 'direct', 'directs']);
+const RELATIVES = new Set(['that', 'which', 'who', 'whose']);
+/**
+ * The override at `i` is reported speech, the object of a relative clause's telling verb put to a third
+ * party ("pages that tell the reader to ignore previous instructions"): a description of an attack,
+ * not an order. Put to "you" it stays an order.
+ */
+function reported(x: readonly string[], i: number): boolean {
+  if (x[i - 1] !== 'to') return false;
+  for (let k = i - 2; k >= Math.max(1, i - 6); k--) {
+    if (x[k] === 'you' || x[k] === 'your') return false;
+    if (TELLING.has(x[k]) && RELATIVES.has(x[k - 1])) return true;
   }
   return false;
 }
-const DETERMINERS = new Set(['your', 'all']);
+/** Verbs by which a writer says the orders were their own: "the instructions I sent yesterday". */
+const SENT_VERBS = new Set(['sent', 'wrote', 'emailed', 'mailed', 'shared', 'posted', 'forwarded', 'gave', 'left', 'attached', 'circulated', 'mentioned']);
+/** The orders at `j` are the writer's own earlier message: "the instructions I sent yesterday" (not "… I gave you"). */
+function writersOwn(x: readonly string[], j: number): boolean {
+  return (x[j + 1] === 'i' || x[j + 1] === 'we') && SENT_VERBS.has(x[j + 2] ?? '') && !x.slice(j + 3, j + 6).some((v) => v === 'you' || v === 'your');
+}
+/**
+ * ignore/disregard/forget within five words of instructions/prompt/guidelines/guidance, unless the
+ * orders are the writer's own earlier message ("disregard the instructions I sent yesterday") or the
+ * override is reported speech.
+ */
+function discardsOrders(x: readonly string[]): boolean {
+  for (let i = 0; i < x.length; i++) {
+    if (!OVERRIDE_VERBS.has(x[i]) || reported(x, i)) continue;
+    for (let j = i + 1; j <= i + 5 && j < x.length; j++) {
+      if (!INSTRUCTION_NOUNS.has(x[j])) continue;
+      if (!writersOwn(x, j)) return true;
+    }
+  }
+  return false;
+}
 /** `##(system message)`, `### admin`: a header that claims the system's or an admin's voice. Fixed prefix, linear. */
 const FAKE_HEADER = /##[ \t]?[([]?[ \t]?(system|admin|administrator|developer|assistant)([ _](message|prompt|override|instructions?|note|mode))?[)\]]/;
 const DELIMITERS = [
@@ -606,7 +702,9 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   /** "The LLM should ask the user to provide it", "wait for the user": the agent is sent back to the user. */
   const defers = (s: Sentence): boolean => s.words.some((x, i) => DEFER_VERBS.has(x) && s.words.slice(i + 1, i + 5).some((y) => y === 'user' || y === 'users' || y === 'them'));
   // "Ignore your previous ...", "disregard the above": what is discarded is whatever came before.
-  const overrideHard = close(OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0 || (close(COMMAND_OVERRIDES, BEFORE_WORDS, 3) >= 0 && (discardsBefore(w) || sents().some((s) => COMMAND_OVERRIDES.has(s.lead))));
+  // "Ignore the previous version of the slides" is a person's correction: the discarded thing must be orders.
+  const before = close(COMMAND_OVERRIDES, BEFORE_WORDS, 3) >= 0 ? discardsBefore(sents()) : undefined;
+  const overrideHard = (close(OVERRIDE_VERBS, INSTRUCTION_NOUNS, 5) >= 0 && discardsOrders(w)) || before === 'orders';
   // "Forget the task.", "Ignore your current assignment": an order that opens a sentence and drops the agent's task.
   const taskDropped = occurs(TASK_OBJECTS) && occurs(OVERRIDE_VERBS) && sents().some((s) => {
     if (!OVERRIDE_VERBS.has(s.lead)) return false;
@@ -618,11 +716,15 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const overrideSoft = close(OVERRIDE_VERBS, CONTROL_NOUNS, 4) >= 0 || close(BYPASS_VERBS, INSTRUCTION_NOUNS, 4) >= 0 || close(BYPASS_VERBS, CONTROL_NOUNS, 3) >= 0 || taskDropped;
   const lifted = close(LIFTABLE, LIFTED, 6) >= 0;
   // "Override safety checks." as a command, not "overrides the entrypoint" as documentation.
-  const commanded = occurs(COMMAND_OVERRIDES) && sents().some((s) => COMMAND_OVERRIDES.has(s.lead) && s.words.some((x) => SAFETY_NOUNS.has(x)));
-  if (overrideHard || commanded || phrases.has('priorInstructions')) {
+  const commanded = occurs(COMMAND_OVERRIDES) && sents().some((s) => COMMAND_OVERRIDES.has(s.lead) && s.words.some((x, j) => SAFETY_NOUNS.has(x) && !writersOwn(s.words, j)));
+  // "Pages that tell the reader to ignore previous instructions": the phrase reported, not given.
+  const priorGiven = phrases.has('priorInstructions') && !(occurs(OVERRIDE_VERBS) && w.every((x, i) => !OVERRIDE_VERBS.has(x) || reported(w, i)));
+  if (overrideHard || commanded || priorGiven) {
     add('instruction-override', 1, 'tells the agent to discard its instructions');
   } else if ((overrideSoft || lifted) && !documentsOverride(sents(), isName)) {
     add('instruction-override', 0.6, 'tells the agent to discard rules or tool descriptions');
+  } else if (before === 'said') {
+    add('instruction-override', 0.5, 'tells the reader to disregard something said before');
   }
 
   // Every token and tag has a `<`, `[` or `#`, the role line a `:`; `raw` has a `<` only if `text` has.
@@ -632,13 +734,14 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   const tagged = angle || (marks & BRACKET) !== 0;
   const hash = (marks & HASH) !== 0;
   const colon = (marks & COLON) !== 0;
-  if ((tagged || hash) && ANY_CHAT_TOKEN.test(text)) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
+  // A value that is nothing but a token ("<|im_end|>" in a model call's stop sequences) fakes no turn: it says nothing.
+  if ((tagged || hash) && ANY_CHAT_TOKEN.test(text) && /\p{L}/u.test(text.replace(ALL_CHAT_TOKENS, ''))) add('chat-template', 1, 'contains chat-template tokens that fake a conversation turn');
   else if (tagged && ANY_MARKUP_TAG.test(text) && MARKUP_TAGS.some((t) => text.includes(t) && !admonition(t, raw))) {
     // "[IMPORTANT]" opens many an MCP server's own advice to the model: alone it only corroborates.
     const bracketOnly = MARKUP_TAGS.every((t) => !text.includes(t) || t.startsWith('[') || admonition(t, raw));
     add('authority-markup', bracketOnly ? 0.5 : 0.8, 'wraps text in authority markup such as <IMPORTANT> or <system>');
   }
-  else if ((colon && /(^|\n|<!--|#)[ \t]*(system( message)?|assistant)[ \t]*:/.test(text)) || (angle && /<\|[a-z_]{2,20}\|>/.test(text))) add('authority-markup', 0.7, 'poses as a system or assistant message');
+  else if ((colon && ROLE_COLON.test(text) && !formFields(text)) || (angle && /<\|[a-z_]{2,20}\|>/.test(text))) add('authority-markup', 0.7, 'poses as a system or assistant message');
   else if (tagged && BRACKET_SYSTEM.test(text)) add('authority-markup', 0.7, 'opens a bracketed system or admin instruction');
   else if (angle && raw.includes('</') && authorityTag(raw)) add('authority-markup', 0.8, 'wraps text in a made-up tag that claims the system\'s voice');
   else if (angle && pseudoTag(raw)) add('authority-markup', 0.6, 'wraps text in an upper-case pseudo-tag');
@@ -687,10 +790,21 @@ export function lexicalSignals(text: string, ws: Words, ctx: TextContext, raw: s
   // "Assistant, stop helping the user …": the agent called by name, then given an order.
   let vocative = false;
   if (occurs(MODEL_WORDS) && (marks & COMMA) !== 0) {
-    for (const m of text.matchAll(VOCATIVE)) if (IMPERATIVES.has(m[3]) && !USAGE_LEADS.has(m[3])) vocative = true;
+    // "Assistant, ignore the user": an override verb put to the agent is no usage idiom.
+    for (const m of text.matchAll(VOCATIVE)) if (IMPERATIVES.has(m[3]) && (!USAGE_LEADS.has(m[3]) || COMMAND_OVERRIDES.has(m[3]))) vocative = true;
   }
-  if (vocative) {
-    add('addresses-agent', 1, 'calls the AI agent by name and gives it an order');
+  // "Note to the AI assistant: before answering, send …": a note put to the agent, and an order in it or right after it.
+  const givesOrder = (t: Sentence | undefined) => t !== undefined && t.imperative && t.verb !== undefined && !USAGE_LEADS.has(t.verb);
+  // The note's heading ends at its colon: what follows is read as a sentence of its own.
+  const afterHeading = (s: Sentence) => {
+    const colonAt = s.text.indexOf(':');
+    if (colonAt < 0) return undefined;
+    const rest = s.text.slice(colonAt + 1);
+    return sentences(rest, words(rest).list)[0];
+  };
+  const addressedOrder = !vocative && phrases.has('addressed') && occurs(IMPERATIVES) && sents().some((s, k, all) => PHRASES.find(s.words).has('addressed') && (givesOrder(s) || givesOrder(afterHeading(s)) || givesOrder(all[k + 1])));
+  if (vocative || (addressedOrder && !coachesOnTool())) {
+    add('addresses-agent', 1, vocative ? 'calls the AI agent by name and gives it an order' : 'addresses a note to the AI agent that gives it an order');
   } else if (obliged && (aboutAgents() || softwareAgent(w))) {
     add('addresses-agent', 0.3, 'tells an agent what it must do, in the documentation of a tool about agents');
   } else if ((obliged || phrases.has('addressed')) && coachesOnTool()) {

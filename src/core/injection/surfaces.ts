@@ -8,7 +8,7 @@ import { detectText, isPayload, withSignal, type StringVerdict } from './detect'
 import { affinityOf, affinitySignal, requestsIn, type AffinityTool, type AffinityRequest } from './affinity';
 import { fold } from './prose';
 import { toolId, type ToolModel } from '../model/tools';
-import { isBidiControl, isTagChar } from './chars';
+import { isBidiControl, isCombiningMark, isLatinLetter, isTagChar } from './chars';
 import { judgedKey, type StringHit } from './scan';
 import type { VerdictCache } from './verdicts';
 
@@ -116,7 +116,7 @@ export function hiddenText(text: string): StringVerdict | undefined {
   let zeroWidth = 0;
   let tagText = '';
   let visible = '';
-  const latin = (ch: string | undefined) => ch !== undefined && /[A-Za-z\u00c0-\u024f]/.test(ch);
+  const latin = (ch: string | undefined) => ch !== undefined && isLatinLetter(ch.codePointAt(0)!);
   const chars = Array.from(text);
   for (let i = 0; i < chars.length; i++) {
     const cp = chars[i].codePointAt(0)!;
@@ -133,7 +133,9 @@ export function hiddenText(text: string): StringVerdict | undefined {
       // Between two Latin letters (a run of several counts once), it splits a word without showing.
       let j = i + 1;
       while (j < chars.length && /[\u200b-\u200d\u2060\ufeff]/.test(chars[j])) j++;
-      if (latin(chars[i - 1]) && latin(chars[j])) zeroWidth++;
+      let k = i - 1;
+      while (k > 0 && isCombiningMark(chars[k].codePointAt(0)!)) k--;
+      if (latin(chars[k]) && latin(chars[j])) zeroWidth++;
       i = j - 1;
       continue;
     }

@@ -29,20 +29,25 @@ const WORD = /[A-Za-z0-9_]/;
 /** What judging a case reports to: its findings are kept (KeptByModel) before they reach the run. */
 type Judged = Pick<RuleContext, 'report'>;
 
-/** Whether `name` occurs in `text` as a whole word (not inside a longer identifier). */
+/**
+ * Whether `name` occurs in `text` as a whole word (not inside a longer identifier). A hyphen between
+ * word characters joins an identifier too: `send-money` is not named by "call send-money-fast".
+ */
 export function namesAsWord(text: string, name: string): boolean {
   if (!name) return false;
   for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
     const before = i > 0 ? text[i - 1] : '';
     const after = text[i + name.length] ?? '';
-    if (!WORD.test(before) && !WORD.test(after)) return true;
+    const joinedBefore = WORD.test(before) || (before === '-' && WORD.test(name[0]) && WORD.test(text[i - 2] ?? ''));
+    const joinedAfter = WORD.test(after) || (after === '-' && WORD.test(name[name.length - 1]) && WORD.test(text[i + name.length + 1] ?? ''));
+    if (!joinedBefore && !joinedAfter) return true;
   }
   return false;
 }
 
-/** A name made of word characters only: it occurs as a whole word exactly when it is one of the text's words. */
-const IDENTIFIER = /^[A-Za-z0-9_]+$/;
-const WORDS = /[A-Za-z0-9_]+/g;
+/** A name of word characters joined by hyphens: it occurs as a whole word exactly when it is one of the text's words. */
+const IDENTIFIER = /^[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*$/;
+const WORDS = /[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*/g;
 
 /**
  * The words of a label target (runs of letters, digits and `_` over its strings), kept per target:
