@@ -4,15 +4,16 @@ import { locationFor, relabelFix, removeLabelFix } from '../injection/fixes';
 import type { Label } from '../injection/labels';
 import type { AnyHit, InjectionAnalysis } from '../injection/analysis';
 import { overridesOf, replacedByOverrides } from '../model/environment';
-import { displayPath } from '../model/uri';
+import { relativePath } from '../model/uri';
 import type { Rule, RuleMeta } from './types';
 
-function why(label: Label, root: string | undefined): string {
+function why(label: Label): string {
   switch (label.problem) {
     case 'malformed':
       return 'is not "#/pointer" or "<relative path>#/pointer" (RFC 6901)';
     case 'missing-file':
-      return `names ${code(displayPath(label.targetUri ?? '', root))}, which is not a loaded tool-schema or environment file`;
+      // Relative to the case file, as the label is written: the same on every checkout.
+      return `names ${code(label.targetUri ? relativePath(label.case.doc.uri, label.targetUri) : '')}, which is not a loaded tool-schema or environment file`;
     case 'missing-value':
       return 'points at no value';
     default:
@@ -73,7 +74,7 @@ export const staleInjectionField: Rule = {
       fixes.push(removeLabelFix(label, false));
       ctx.report({
         at: { uri: c.doc.uri, root: c.root, path: label.path },
-        message: `injection_field ${code(label.text, 80)} ${why(label, ctx.index.roots[0])}; ${locations.length ? 'point it at the payload' : 'remove it or point it at the payload'}`,
+        message: `injection_field ${code(label.text, 80)} ${why(label)}; ${locations.length ? 'point it at the payload' : 'remove it or point it at the payload'}`,
         fixes,
         data: { location: label.text, problem: label.problem ?? (label.dataSurface ? 'no-text' : 'no-payload'), candidates: locations },
       });
