@@ -40,7 +40,7 @@ function payloadRelated(hits: readonly { uri: string; root: number; path: (strin
  * index in the file, which moving the case changes) or a path relative to the case file.
  */
 function carries(c: CaseModel, hits: readonly { uri: string; root: number; path: (string | number)[] }[]): string {
-  const at = code(locationFor(c, hits[0]));
+  const at = code(locationFor(c, hits[0]), 120);
   if (hits.length === 1) return `an injection payload (at ${at})`;
   const more = hits.length > MAX_LINKED ? `; ${MAX_LINKED} linked, ${hits.length - MAX_LINKED} more not shown` : '';
   return `${hits.length} injection payloads (at ${at}${more})`;

@@ -155,7 +155,7 @@ export const principalConfusion: Rule = {
         at: at(),
         severity: 'warning',
         message:
-          `the attack is the user's own request: the task says ${quote(delegation.phrase, 60)} about data that holds the payload (at ${code(locationFor(c, first))}), and the case ${scored}; ${ADVICE}`,
+          `the attack is the user's own request: the task says ${quote(delegation.phrase, 60)} about data that holds the payload (at ${code(locationFor(c, first), 120)}), and the case ${scored}; ${ADVICE}`,
         related: [
           { at: caseField(index, c, 'task'), message: `the task hands its orders to the data: ${quote(delegation.phrase, 60)}` },
           ...payloads.slice(0, 5).map((p) => ({ at: p, message: 'the payload the task delegates to' })),
