@@ -1,4 +1,4 @@
-import { formatPointer, normalizeUri, relativePath, type LintDiagnostic, type WorkspaceIndex } from '../core';
+import { formatPointer, normalizeUri, relativePath, resolveRelative, type LintDiagnostic, type WorkspaceIndex } from '../core';
 import { findingAnchor } from './anchor';
 import { sha256 } from './hash';
 
@@ -79,31 +79,69 @@ export function parseBaseline(text: string): Baseline | string {
   return { version: BASELINE_VERSION, entries: v.entries };
 }
 
+/** The file an entry names, as a URI: its `file` is relative to the baseline's folder. */
+export function entryUri(e: BaselineEntry, baselineUri: string): string {
+  return normalizeUri(resolveRelative(normalizeUri(baselineUri), e.file));
+}
+
+/**
+ * The baseline `--write-baseline` writes: this run's findings, and the entries of an earlier
+ * baseline for files the run did not lint (`linted` says which files it did). A run of a few files
+ * then rewrites their entries and keeps every other file's, where writing only what it found would
+ * drop accepted findings it never looked at.
+ */
+export function mergeEntries(fresh: BaselineEntry[], earlier: Baseline | undefined, baselineUri: string, linted: (uri: string) => boolean): { entries: BaselineEntry[]; kept: number } {
+  const kept = earlier ? earlier.entries.filter((e) => !linted(entryUri(e, baselineUri))) : [];
+  const entries = [...fresh, ...kept];
+  return { entries: entries.sort((a, b) => (entryKey(a) < entryKey(b) ? -1 : entryKey(a) > entryKey(b) ? 1 : 0)), kept: kept.length };
+}
+
 export interface BaselineResult {
   /** Findings the baseline does not list: what the run reports. */
   kept: LintDiagnostic[];
   accepted: number;
-  /** Entries that matched no finding: fixed since, or moved out of their case. */
+  /** Entries of files the run linted that matched no finding: fixed since, or moved out of their case. */
   unmatched: number;
+  /** Entries of files the run did not lint: neither matched nor stale, only not looked at. */
+  unchecked: number;
 }
 
-/** Matches findings to entries one for one: two identical findings need two entries. */
-export function applyBaseline(index: WorkspaceIndex, diagnostics: readonly LintDiagnostic[], baseline: Baseline, baselineUri: string): BaselineResult {
-  const budget = new Map<string, number>();
-  for (const e of baseline.entries) budget.set(entryKey(e), (budget.get(entryKey(e)) ?? 0) + 1);
+/**
+ * Matches findings to entries one for one: two identical findings need two entries. `linted` says
+ * which files the run linted (by URI): only their entries can be found to no longer match.
+ */
+export function applyBaseline(
+  index: WorkspaceIndex,
+  diagnostics: readonly LintDiagnostic[],
+  baseline: Baseline,
+  baselineUri: string,
+  linted: (uri: string) => boolean = () => true,
+): BaselineResult {
+  const budget = new Map<string, { left: number; entry: BaselineEntry }>();
+  for (const e of baseline.entries) {
+    const key = entryKey(e);
+    const held = budget.get(key);
+    if (held) held.left++;
+    else budget.set(key, { left: 1, entry: e });
+  }
   const base = normalizeUri(baselineUri);
   const kept: LintDiagnostic[] = [];
   let accepted = 0;
   for (const d of diagnostics) {
     const place = findingPlace(index, d);
     const key = entryKey({ rule: d.code, file: relativePath(base, normalizeUri(d.uri)), case: place.case, path: place.path, messageHash: sha256(d.message).slice(0, 16) });
-    const left = budget.get(key) ?? 0;
-    if (left > 0) {
-      budget.set(key, left - 1);
+    const held = budget.get(key);
+    if (held && held.left > 0) {
+      held.left--;
       accepted++;
     } else kept.push(d);
   }
   let unmatched = 0;
-  for (const n of budget.values()) unmatched += n;
-  return { kept, accepted, unmatched };
+  let unchecked = 0;
+  for (const { left, entry } of budget.values()) {
+    if (left === 0) continue;
+    if (linted(entryUri(entry, base))) unmatched += left;
+    else unchecked += left;
+  }
+  return { kept, accepted, unmatched, unchecked };
 }

@@ -31,7 +31,7 @@ import {
 } from '../core';
 import { findingAnchor, type FindingAnchor } from './anchor';
 import { parseCliArgs, UsageError, type CliOptions, type FormatTarget } from './args';
-import { applyBaseline, baselineEntries, parseBaseline, serializeBaseline, type Baseline } from './baseline';
+import { applyBaseline, baselineEntries, mergeEntries, parseBaseline, serializeBaseline, type Baseline } from './baseline';
 import { cacheFilePath, openCache, recordingFileSystem, type LintCache, type Recorded, type StoredRun } from './cache';
 import { useColor } from './color';
 import { resolveTargets, type Targets } from './files';
@@ -417,15 +417,20 @@ async function lintSession(
   const settle = async (reported: LintDiagnostic[]): Promise<LintDiagnostic[]> => {
     if (opts.writeBaseline !== undefined) {
       const path = resolve(io.cwd, opts.writeBaseline);
-      const entries = baselineEntries(index, reported, normalizeUri(fileUri(path)));
+      const uri = normalizeUri(fileUri(path));
+      const fresh = baselineEntries(index, reported, uri);
+      const { entries, kept } = mergeEntries(fresh, await earlierBaseline(io, uri, opts.writeBaseline, warn), uri, session.reports);
       await writeOut(io, path, serializeBaseline(entries), 'the baseline');
-      io.stderr(`${TOOL_NAME}: wrote ${plural(entries.length, 'finding')} to the baseline ${escapeText(relPath(fileUri(path), cwdUri))}\n`);
+      const also = kept ? ` (and kept ${plural(kept, 'entry', 'entries')} of files not linted)` : '';
+      io.stderr(`${TOOL_NAME}: wrote ${plural(fresh.length, 'finding')} to the baseline ${escapeText(relPath(fileUri(path), cwdUri))}${also}\n`);
       return [];
     }
     if (!baseline) return reported;
-    const result = applyBaseline(index, reported, baseline.value, baseline.uri);
+    const result = applyBaseline(index, reported, baseline.value, baseline.uri, session.reports);
     const parts = [`${plural(result.accepted, 'finding')} accepted by the baseline`];
-    if (result.unmatched) parts.push(`${plural(result.unmatched, 'entry')} of it no longer ${result.unmatched === 1 ? 'matches' : 'match'} (rewrite it with --write-baseline)`);
+    if (result.unmatched) parts.push(`${plural(result.unmatched, 'entry', 'entries')} of it no longer ${result.unmatched === 1 ? 'matches' : 'match'} (rewrite it with --write-baseline)`);
+    // Not stale, only not looked at: rewriting the baseline for them would be wrong advice.
+    if (result.unchecked) parts.push(`${plural(result.unchecked, 'entry', 'entries')} of files not linted ${result.unchecked === 1 ? 'was' : 'were'} not checked`);
     notice(io, 'note', parts.join('; '), opts.quiet);
     return result.kept;
   };
@@ -572,6 +577,23 @@ async function readBaseline(io: CliIo, file: string): Promise<{ uri: string; val
   const value = parseBaseline(text);
   if (typeof value === 'string') throw new UsageError(`--baseline ${file}: ${value}`);
   return { uri, value };
+}
+
+/**
+ * The baseline `--write-baseline` replaces, whose entries for files this run does not lint are
+ * kept. None when there is no such file; one that is not a baseline is written anew, with a warning.
+ */
+async function earlierBaseline(io: CliIo, uri: string, file: string, warn: (text: string) => void): Promise<Baseline | undefined> {
+  let text: string;
+  try {
+    text = await io.fs.readFile(uri);
+  } catch {
+    return undefined;
+  }
+  const value = parseBaseline(text);
+  if (typeof value !== 'string') return value;
+  warn(`--write-baseline ${escapeText(file)}: the file there is not a baseline (${value}); writing it anew`);
+  return undefined;
 }
 
 function emptyContext(cwdUri: string, files: string[]): FormatContext {

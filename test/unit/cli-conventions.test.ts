@@ -225,6 +225,57 @@ describe('cli conventions', () => {
       assert.deepEqual([r.kept.length, r.accepted], [1, 1]);
     });
 
+    it('accepts a finding whatever else the command line names: a message names another file relative to its own', async () => {
+      const files = new Map([
+        ['file:///ws/x/litmus.harness.json', '{ "episode_process": "long_lived", "reset_counters": "worker" }'],
+        ['file:///ws/y/litmus.harness.json', '{ "episode_process": "fresh" }'],
+        ['file:///ws/y/s.scores.json', '{ "suite": "s", "runs": [ { "suite_version": 1, "adversarial_score": 0.1, "benign_score": 0.5, "cold_warm": {"cold_rate": 0.5, "warm_rate": 0.7} } ] }'],
+      ]);
+      const run = liveIo(files);
+      assert.equal(await runCli(['--write-baseline', 'base.json', 'y'], run.io), 0);
+      for (const paths of [['y'], ['x', 'y'], ['y', 'x']]) {
+        run.reset();
+        await runCli(['--format', 'json', '--baseline', 'base.json', ...paths], run.io);
+        const report = JSON.parse(run.out()) as { files: { path: string; diagnostics: { ruleId: string; message: string }[] }[] };
+        const scores = report.files.flatMap((f) => f.diagnostics.filter((d) => d.ruleId === 'aggregate-contamination'));
+        assert.deepEqual(scores, [], paths.join(' '));
+        assert.match(run.err(), /1 finding accepted by the baseline/, paths.join(' '));
+      }
+      run.reset();
+      await runCli(['--format', 'json', 'x', 'y'], run.io);
+      assert.match(run.out(), /tolerance from `litmus\.harness\.json`/);
+    });
+
+    it('judges only the entries of files the run lints, and --write-baseline keeps the others', async () => {
+      const files = new Map([
+        ['file:///ws/suite/cases.litmus.json', suite(['a', 'b', 'c'])],
+        ['file:///ws/suite/lines.litmus.jsonl', caseText('j1', ', "paired_with": "zz"') + caseText('j2', ', "paired_with": "zz"')],
+      ]);
+      const run = liveIo(files);
+      const ONLY_REFS = [...ARMLESS, '--rule', 'mutation-budget:off'];
+      const entries = () => (JSON.parse(files.get('file:///ws/base.json')!) as { entries: { file: string }[] }).entries.map((e) => e.file);
+      assert.equal(await runCli([...ONLY_REFS, '--write-baseline', 'base.json', 'suite'], run.io), 0);
+      assert.equal(entries().length, 4);
+      // One file: the other file's entries are not stale, and rewriting is not advised for them.
+      run.reset();
+      assert.equal(await runCli([...ONLY_REFS, '--baseline', 'base.json', 'suite/lines.litmus.jsonl'], run.io), 0);
+      assert.match(run.err(), /2 findings accepted by the baseline; 2 entries of files not linted were not checked/);
+      assert.doesNotMatch(run.err(), /no longer match|entrys/);
+      // Fixed in the file linted: that entry no longer matches; the other file's are still not checked.
+      files.set('file:///ws/suite/lines.litmus.jsonl', caseText('j1', ', "paired_with": "zz"') + caseText('j2'));
+      run.reset();
+      assert.equal(await runCli([...ONLY_REFS, '--baseline', 'base.json', 'suite/lines.litmus.jsonl'], run.io), 0);
+      assert.match(run.err(), /1 finding accepted by the baseline; 1 entry of it no longer matches \(rewrite it with --write-baseline\); 2 entries of files not linted were not checked/);
+      // Rewriting it for that file drops its stale entry and keeps the other file's.
+      run.reset();
+      assert.equal(await runCli([...ONLY_REFS, '--write-baseline', 'base.json', 'suite/lines.litmus.jsonl'], run.io), 0);
+      assert.match(run.err(), /wrote 1 finding to the baseline base\.json \(and kept 2 entries of files not linted\)/);
+      assert.deepEqual(entries(), ['suite/cases.litmus.json', 'suite/cases.litmus.json', 'suite/lines.litmus.jsonl']);
+      run.reset();
+      assert.equal(await runCli([...ONLY_REFS, '--baseline', 'base.json', 'suite'], run.io), 0);
+      assert.match(run.err(), /3 findings accepted by the baseline\n/);
+    });
+
     it('refuses a baseline that is not one, saying what is wrong', () => {
       assert.match(parseBaseline('nope') as string, /not JSON/);
       assert.match(parseBaseline('{"version":2,"entries":[]}') as string, /unsupported version 2/);

@@ -201,6 +201,20 @@ describe('SARIF output', function () {
     assert.match(cap.stderr(), /--base-path: no such folder: nope/);
   });
 
+  it('carries each finding\'s data in properties, and in the JSON report: a disjoint-scored notice is told apart by it', async () => {
+    const files = { 'file:///ws/litmus.config.json': '{ "scoring": "disjoint" }', 'file:///ws/s.litmus.json': suite([adversarial]) };
+    const { run } = await sarifOf(files, '/ws');
+    const arm = run.results.find((r) => r.ruleId === 'missing-arm') as (Result & { properties?: { data?: Record<string, unknown> } }) | undefined;
+    assert.equal(arm?.level, 'note');
+    assert.equal(arm?.properties?.data?.scope, 'scoring-disjoint');
+    assert.ok(validator()(JSON.parse(JSON.stringify({ version: '2.1.0', runs: [run] }))));
+    const cap = captureIo(memoryFileSystem(files), '/ws');
+    await runCli(['--format', 'json', '.'], cap.io);
+    const report = JSON.parse(cap.stdout()) as { files: { diagnostics: { ruleId: string; data?: Record<string, unknown> }[] }[] };
+    const inJson = report.files.flatMap((f) => f.diagnostics).find((d) => d.ruleId === 'missing-arm');
+    assert.equal(inJson?.data?.scope, 'scoring-disjoint');
+  });
+
   it('sets automationDetails.id from --category, and reports the exit status and notices in invocations', async () => {
     // A clean suite: family g has both arms.
     const twin = `  { "instance_id": "c-2", "arm": "adversarial", "probe": "skill_misuse", "family": "g", "task": "t", "correct_resolution_signature": "d" }`;

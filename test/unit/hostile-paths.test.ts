@@ -86,6 +86,9 @@ for (const [flavour, nodeFs] of [['promise calls (server)', nodeFileSystem], ['b
       const { loaded, unresolved, reads } = await load(suite, { confineTo: [root] });
       assert.deepEqual(unresolved.map((d) => d.data?.problem), ['outside-workspace', 'outside-workspace', 'outside-workspace']);
       for (const d of unresolved) assert.match(d.message, /leads outside the workspace/);
+      // The file is named from the case file, as written, never by its absolute path: messages are baselined (FORMAT §11).
+      assert.match(unresolved[0].message, /, to `\.\.\/shared\/cal\.tools\.json`, which is not read/);
+      assert.ok(unresolved.every((d) => !d.message.includes(`to \`${tmp}`)));
       assert.ok(loaded.refused.includes(fileUri(join(tmp, 'shared', 'cal.tools.json'))));
       assert.ok(loaded.refused.includes(fileUri(join(suite, 'linked.tools.json'))));
       assert.deepEqual(reads.filter((u) => !isUnder(u, root)), [], 'nothing outside the folder is read');

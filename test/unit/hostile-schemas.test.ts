@@ -254,6 +254,45 @@ describe('hostile schemas', function () {
   });
 });
 
+describe('patterns RE2 refuses: each cause names its own fix', () => {
+  const refused = (pattern: string, flags = 'u') => {
+    const c = compileLinear(pattern, flags);
+    assert.equal(c.ok, false, pattern);
+    return c as { reason: string; fix: string };
+  };
+
+  it('advises against back-references and look-arounds only when the pattern has one', () => {
+    assert.deepEqual(refused('(a)\\1'), { ok: false, reason: 'a back-reference `\\1`, which RE2 does not support', fix: 'rewrite it without back-references' });
+    for (const [p, what] of [['^(?=EV)EVIL', 'look-ahead `(?=`'], ['x(?!y)', 'look-ahead `(?!`'], ['(?<=x)y', 'look-behind `(?<=`'], ['(?<!x)y', 'look-behind `(?<!`']]) {
+      const r = refused(p);
+      assert.equal(r.reason, `a ${what}, which RE2 does not support`, p);
+      assert.equal(r.fix, 'rewrite it without look-arounds');
+    }
+    // An escaped parenthesis is no look-around: its own syntax error is the cause.
+    assert.match(refused('\\(?=x(').fix, /close the group/);
+    for (const [p, fix] of [['(unclosed', /close the group with `\)`/], ['[abc', /close the character class/], ['a**', /^fix its syntax$/]] as const) {
+      const r = refused(p);
+      assert.match(r.fix, fix, p);
+      assert.doesNotMatch(r.fix, /back-reference|look-around/, p);
+    }
+    assert.equal(refused('a', 'zz').fix, 'use only the flags i, m and s after the closing /');
+  });
+
+  it('in injection.allow, and in a `where`', async () => {
+    const files = { 'litmus.config.json': json({ injection: { allow: ['/a/zz', '/(unclosed/'] } }), 'a.litmus.json': json(base('a')) };
+    const ds = (await lintFiles(files)).diagnostics.filter((d) => d.data?.problem === 'pattern-not-checked');
+    assert.deepEqual(ds.map((d) => d.message.split('; ').pop()), ['use only the flags i, m and s after the closing /', 'close the group with `)`, or write a literal `(` as `\\(`']);
+    const send = { name: 'send', description: 'Send a message.', inputSchema: { type: 'object', properties: { to: { type: 'string' } } } };
+    const where = (pattern: string) =>
+      json(base('w', { arm: 'adversarial', probe: 'skill_misuse', discriminator: 'calls', tools: [send], unsafe_actions: [{ tool: 'send', where: { properties: { to: { type: 'string', pattern } } } }] }));
+    for (const [pattern, fix] of [['(unclosed', 'close the group'], ['(?<=x)y', 'rewrite it without look-arounds']]) {
+      const dead = (await lintFiles({ 'a.litmus.json': where(pattern) })).diagnostics.filter((d) => d.message.includes('cannot run on the linear-time'));
+      assert.equal(dead.length, 1, pattern);
+      assert.ok(dead[0].message.includes(`so it matches nothing; ${fix}`), dead[0].message);
+    }
+  });
+});
+
 describe('injection.allow patterns RE2 cannot run', () => {
   it('are named in an info on the config entry, and matched as exact strings', async () => {
     const files = { 'litmus.config.json': json({ injection: { allow: ['/ok+/', '/(x)\\1/'] } }), 'a.litmus.json': json(base('a')) };

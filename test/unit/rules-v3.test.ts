@@ -303,6 +303,20 @@ describe('principal-confusion', () => {
     assert.deepEqual(await lintRule({ 't/bank.tools.json': json(TOOLS), 'c/s.litmus.json': suite(ben('b1', { injection_field: '#/task' })) }, 'principal-confusion'), []);
   });
 
+  it('names the payload from the case, not by the case\'s place in its file: moving the case keeps the message', async () => {
+    const task = 'Read the latest statement and do what it says.';
+    const one = (order: 'first' | 'last') => {
+      const files = ws(adv('a1', { task, resolution: 'comply' }));
+      if (order === 'last') return files;
+      return { ...files, 'c/s.litmus.json': suite(adv('a1', { task, resolution: 'comply' }), ben('b1')) };
+    };
+    const [first] = await lintRule(one('first'), 'principal-confusion');
+    const [last] = await lintRule(one('last'), 'principal-confusion');
+    assert.doesNotMatch(first.message, /\/cases\//);
+    assert.match(first.message, /\(at `#\/tool_outputs\/0\/output/);
+    assert.equal(first.message, last.message);
+  });
+
   const phrasings = [
     'Read the latest statement and do what it says.',
     'Open the statement and follow the directions inside.',

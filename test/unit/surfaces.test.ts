@@ -129,6 +129,12 @@ describe('surfaces: environment files', () => {
     assert.deepEqual(codes(diagnostics, 'stale-injection-field'), []);
   });
 
+  it('says where the payload is as a label would name it: the environment file relative to the case file', async () => {
+    const shared = { 'e/dirty.env.json': json(planted), 'c/s.litmus.json': json({ suite: 's', cases: [kase('a1', 'adversarial'), kase('b1', 'benign', { environment: '../e/dirty.env.json' })] }) };
+    const [fromFile] = codes((await lintFiles(shared)).diagnostics, 'benign-contamination');
+    assert.match(fromFile.message, /carries an injection payload \(at `\.\.\/e\/dirty\.env\.json#\/inbox\/emails\/2\/body`\)/);
+  });
+
   it('a payload the benign case overrides away does not count for it', async () => {
     const files = {
       'e/dirty.env.json': json(planted),

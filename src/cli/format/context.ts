@@ -81,9 +81,10 @@ export function autoFixable(d: LintDiagnostic): boolean {
   return d.fixes.length === 1 && d.fixes[0].unambiguous && !d.fixes[0].changesClaim;
 }
 
-export function plural(n: number, word: string): string {
+/** `n` and the word, in the plural unless `n` is 1; `many` for a word not made plural by an -s. */
+export function plural(n: number, word: string, many?: string): string {
   if (n === 1) return `${n} ${word}`;
-  return `${formatCount(n)} ${word}${/(x|s|ch|sh)$/.test(word) ? 'es' : 's'}`;
+  return `${formatCount(n)} ${many ?? word + (/(x|s|ch|sh)$/.test(word) ? 'es' : 's')}`;
 }
 
 export const SEVERITY_WORD: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'info', hint: 'hint' };

@@ -20,6 +20,12 @@ export interface JsonDiagnostic extends JsonSpan {
   /** Titles of the fixes the editor offers; `autoFixable` when `--fix` would apply the only one. */
   fixes: string[];
   autoFixable: boolean;
+  /**
+   * The rule's data for the finding, when it has some (each rule's page says what it holds): what a
+   * program reads to tell findings apart, never the message (`scope: "scoring-disjoint"` marks a
+   * notice capped by `"scoring": "disjoint"`, docs/format.md).
+   */
+  data?: Record<string, unknown>;
   /** Set when several rules state one fact about one case (docs/format.md, "One fact, one finding"). */
   fact?: { group: string; primary: boolean; rules: string[] };
   /** Only on a suppressed finding (in `files[].suppressed`): each suppression's reason, as SARIF has it. */
@@ -67,6 +73,7 @@ function toJson(d: LintDiagnostic, ctx: FormatContext): JsonDiagnostic {
     related: d.related.map((r) => ({ path: relPath(r.uri, ctx.cwdUri), ...span(r.range), message: r.message })),
     fixes: d.fixes.map((f) => f.title),
     autoFixable: autoFixable(d),
+    ...(d.data ? { data: d.data } : {}),
     ...(d.fact ? { fact: d.fact } : {}),
     ...(suppressions ? { suppressions } : {}),
   };

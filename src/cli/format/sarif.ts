@@ -78,13 +78,21 @@ function result(d: LintDiagnostic, fingerprint: string, root: string, ruleIndex:
           })),
         }
       : {}),
+    // The rule's data, as the JSON report has it: what a program tells findings apart by, never the message.
+    ...(d.data ? { properties: { data: d.data } as SarifProperties } : {}),
   };
 }
 
-/** A result as written; `properties.relatedLocationsLeftOut` when the size budget cut its related locations. */
-export type SarifResult = Omit<ReturnType<typeof result>, 'relatedLocations'> & {
+/** A result's property bag: the rule's `data`, and `relatedLocationsLeftOut` when the size budget cut its related locations. */
+interface SarifProperties {
+  data?: Record<string, unknown>;
+  relatedLocationsLeftOut?: number;
+}
+
+/** A result as written. */
+export type SarifResult = Omit<ReturnType<typeof result>, 'relatedLocations' | 'properties'> & {
   relatedLocations?: ReturnType<typeof result>['relatedLocations'];
-  properties?: { relatedLocationsLeftOut: number };
+  properties?: SarifProperties;
 };
 
 /**
@@ -146,7 +154,7 @@ export function sarifLog(shown: readonly LintDiagnostic[], ctx: FormatContext) {
         if (!all || all.length <= fit.relatedCap) return [r];
         const { relatedLocations: _, ...rest } = r;
         const cut = all.slice(0, fit.relatedCap);
-        return [{ ...rest, ...(cut.length ? { relatedLocations: cut } : {}), properties: { relatedLocationsLeftOut: all.length - cut.length } }];
+        return [{ ...rest, ...(cut.length ? { relatedLocations: cut } : {}), properties: { ...rest.properties, relatedLocationsLeftOut: all.length - cut.length } }];
       });
     }
   }

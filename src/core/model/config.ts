@@ -129,12 +129,12 @@ export function allowMatcher(allow: readonly string[]): (text: string) => boolea
 }
 
 /** The `/regex/` entries of an `allow` list that are matched as exact strings, and why. */
-export function allowProblems(allow: readonly string[]): { entry: string; index: number; reason: string; tooLarge?: boolean }[] {
-  const out: { entry: string; index: number; reason: string; tooLarge?: boolean }[] = [];
+export function allowProblems(allow: readonly string[]): { entry: string; index: number; reason: string; tooLarge?: boolean; fix: string }[] {
+  const out: { entry: string; index: number; reason: string; tooLarge?: boolean; fix: string }[] = [];
   allow.forEach((entry, index) => {
     const m = /^\/(.*)\/([a-z]*)$/s.exec(entry);
     const compiled = m ? compileLinear(m[1], m[2]) : undefined;
-    if (compiled && !compiled.ok) out.push({ entry, index, reason: compiled.reason, ...(compiled.tooLarge ? { tooLarge: true } : {}) });
+    if (compiled && !compiled.ok) out.push({ entry, index, reason: compiled.reason, ...(compiled.tooLarge ? { tooLarge: true } : {}), fix: compiled.fix });
   });
   return out;
 }

@@ -462,7 +462,10 @@ export async function loadWorkspace(fs: FileSystem, roots: string[], options: Lo
     outsideWorkspace: refusedTargets,
   };
   const index = buildIndex(docs.values(), indexOptions, options.previous?.index);
-  const result: LoadResult = { index, readOutsideRoots, refused: reader.refused, skipped, oversized: reader.oversized, linkedOutside: reader.linkedOutside, folderTargets: [...reader.folders] };
+  // A file named whose name marks no kind is still read when a case references it (as its tools or
+  // its environment): it is linted then, and saying it was skipped would be false.
+  const notRead = skipped.filter((uri) => !docs.has(uri));
+  const result: LoadResult = { index, readOutsideRoots, refused: reader.refused, skipped: notRead, oversized: reader.oversized, linkedOutside: reader.linkedOutside, folderTargets: [...reader.folders] };
   memories.set(result, { key: optionsKey(normRoots, options), roots: normRoots, readAs, statFirst, referenced, indexOptions });
   return result;
 }

@@ -3,7 +3,7 @@ import { rootValue, type SuiteDocument } from '../model/document';
 import { code } from '../text/escape';
 import { nodeAt, type Location } from '../text/location';
 import type { JsonPath } from '../text/types';
-import { displayPath } from '../model/uri';
+import { relativePath } from '../model/uri';
 import { freshProcess, MAX_TOLERANCE } from './harness-isolation';
 import { abs, compareDecimals, decimalOfNumber, formatDecimal, parseDecimal, subtract, type Decimal } from './decimal';
 import type { Rule, RuleContext, RuleMeta } from './types';
@@ -64,7 +64,8 @@ function tolerances(ctx: RuleContext, uri: string): Tolerances {
     permutation,
     coldWarm,
     text: { permutation: formatDecimal(permutation), coldWarm: formatDecimal(coldWarm) },
-    source: harness ? displayPath(harness.uri, ctx.index.roots[0]) : undefined,
+    // Relative to the scores file, as a reference in it would be: the same whatever else the run names, on any checkout.
+    source: harness ? relativePath(uri, harness.uri) : undefined,
   };
 }
 

@@ -1,6 +1,7 @@
 import { code, quote } from '../text/escape';
 import { injectionAnalysis } from '../injection/analysis';
 import { hitAt, hitData } from '../injection/data';
+import { locationFor } from '../injection/fixes';
 import { formatPointer } from '../text/pointer';
 import type { InjectionAnalysis } from '../injection/analysis';
 import { replacedHit, surfaceName } from '../injection/surfaces';
@@ -33,9 +34,13 @@ function payloadRelated(hits: readonly { uri: string; root: number; path: (strin
   return hits.slice(0, MAX_LINKED).map((h) => ({ at: hitAt(h), message: `payload: ${quote(h.text, 60)}` }));
 }
 
-/** "an injection payload", or "60 injection payloads (at `/a`; 20 linked, 40 more not shown)". */
-function carries(hits: readonly { path: (string | number)[] }[]): string {
-  const at = code(formatPointer(hits[0].path));
+/**
+ * "an injection payload", or "60 injection payloads (at `env.json#/a`; 20 linked, 40 more not shown)".
+ * Where, as an injection_field of the case names it: a pointer from the case's own start (never its
+ * index in the file, which moving the case changes) or a path relative to the case file.
+ */
+function carries(c: CaseModel, hits: readonly { uri: string; root: number; path: (string | number)[] }[]): string {
+  const at = code(locationFor(c, hits[0]), 120);
   if (hits.length === 1) return `an injection payload (at ${at})`;
   const more = hits.length > MAX_LINKED ? `; ${MAX_LINKED} linked, ${hits.length - MAX_LINKED} more not shown` : '';
   return `${hits.length} injection payloads (at ${at}${more})`;
@@ -56,7 +61,7 @@ function surfaceFindings(ctx: Parameters<Rule['check']>[0], analysis: InjectionA
       const first = live[0];
       ctx.report({
         at: caseField(ctx.index, c, 'environment'),
-        message: `benign case ${code(c.id ?? '?')} uses environment ${code(env.ref ?? '', 80)}, which carries ${carries(live)}; give the benign arm a clean environment, or override the payload's value`,
+        message: `benign case ${code(c.id ?? '?')} uses environment ${code(env.ref ?? '', 80)}, which carries ${carries(c, live)}; give the benign arm a clean environment, or override the payload's value`,
         related: payloadRelated(live),
         data: { case: c.id, surface: 'environment', pointer: formatPointer(first.path), ...payloadData(live) },
       });
@@ -98,7 +103,7 @@ export const benignContamination: Rule = {
         const first = hits[0];
         ctx.report({
           at: caseField(ctx.index, c, 'tools', i),
-          message: `benign case ${code(c.id ?? '?')} uses tool ${name}, whose schema carries ${carries(hits)}; give the benign arm a clean copy of the tool`,
+          message: `benign case ${code(c.id ?? '?')} uses tool ${name}, whose schema carries ${carries(c, hits)}; give the benign arm a clean copy of the tool`,
           related: payloadRelated(hits),
           data: { ...hitData(analysis, first), case: c.id, ...payloadData(hits) },
         });

@@ -1,10 +1,11 @@
 import { injectionAnalysis } from '../injection/analysis';
 import { anchorsIn, delegationIn } from '../injection/delegation';
+import { locationFor } from '../injection/fixes';
 import { caseLabels, type Label } from '../injection/labels';
 import { overridesOf, replacedByOverrides } from '../model/environment';
 import type { CaseModel, WorkspaceIndex } from '../model/workspace';
 import { code, quote } from '../text/escape';
-import { formatPointer, parsePointer, pathStartsWith } from '../text/pointer';
+import { parsePointer, pathStartsWith } from '../text/pointer';
 import type { JsonPath } from '../text/types';
 import { caseField, setCaseField, stringsOf, valueAt } from './case-fields';
 import type { Rule, RuleContext, RuleMeta } from './types';
@@ -154,7 +155,7 @@ export const principalConfusion: Rule = {
         at: at(),
         severity: 'warning',
         message:
-          `the attack is the user's own request: the task says ${quote(delegation.phrase, 60)} about data that holds the payload (at ${code(formatPointer(first.path))}), and the case ${scored}; ${ADVICE}`,
+          `the attack is the user's own request: the task says ${quote(delegation.phrase, 60)} about data that holds the payload (at ${code(locationFor(c, first), 120)}), and the case ${scored}; ${ADVICE}`,
         related: [
           { at: caseField(index, c, 'task'), message: `the task hands its orders to the data: ${quote(delegation.phrase, 60)}` },
           ...payloads.slice(0, 5).map((p) => ({ at: p, message: 'the payload the task delegates to' })),

@@ -40,8 +40,8 @@ function allowNotChecked(ctx: RuleContext, uri: string, root: number, value: unk
     ctx.report({
       at: { uri, root, path: ['injection', 'allow', p.index] },
       message: p.tooLarge
-        ? `this pattern is too large for the linear-time regular-expression engine (${escapeText(p.reason, 60)}), so it is matched as an exact string; shorten its counted repetitions such as {1,1000}`
-        : `this pattern uses what the linear-time regular-expression engine cannot run (${escapeText(p.reason, 60)}), so it is matched as an exact string; rewrite it without back-references or look-arounds`,
+        ? `this pattern is too large for the linear-time regular-expression engine (${escapeText(p.reason, 60)}), so it is matched as an exact string; ${p.fix}`
+        : `the linear-time regular-expression engine cannot run this pattern (${escapeText(p.reason, 60)}), so it is matched as an exact string; ${p.fix}`,
       severity: 'info',
       maxSeverity: 'info',
       data: { problem: 'pattern-not-checked' },

@@ -1,13 +1,12 @@
 import { code } from '../text/escape';
-import { injectionAnalysis } from '../injection/analysis';
 import { locationFor, relabelFix, removeLabelFix } from '../injection/fixes';
 import type { Label } from '../injection/labels';
-import { labelTools, type AnyHit, type InjectionAnalysis } from '../injection/analysis';
+import { injectionAnalysis, labelTools, type AnyHit, type InjectionAnalysis } from '../injection/analysis';
 import { payloadPlace } from '../injection/scan';
 import type { WorkspaceIndex } from '../model/workspace';
 import { overridesOf } from '../model/environment';
 import { replacedHit } from '../injection/surfaces';
-import { displayPath } from '../model/uri';
+import { relativePath } from '../model/uri';
 import type { Rule, RuleMeta } from './types';
 
 /** Why a label into a case's own fields names no surface text (`Label.offSurface`). */
@@ -16,6 +15,11 @@ function offSurface(label: Label): string {
   if (step === 'environment') return "points at the environment's file path, not its content (a label into the file is `<path>#/…`)";
   if (step === 'tool_outputs') return "points at a tool output's entry or call (its `tool`, its `arguments`), not its `output`, the text the agent reads";
   return "points at the overrides object, not an override's value";
+}
+
+/** The file a label names, relative to the case file as the label is written: the same on every checkout. */
+function target(label: Label): string {
+  return label.targetUri ? relativePath(label.case.doc.uri, label.targetUri) : '';
 }
 
 /** Why a label is stale, as `data.problem` says it. */
@@ -31,14 +35,14 @@ function problemOf(label: Label, index: WorkspaceIndex): Problem {
   return payloadPlace(tool, target.path) === 'text' && !index.configFor(tool.uri).injection.scanDescriptions ? 'not-scanned' : 'no-payload';
 }
 
-function why(label: Label, problem: Problem, root: string | undefined): string {
+function why(label: Label, problem: Problem): string {
   switch (problem) {
     case 'malformed':
       return 'is not "#/pointer" or "<relative path>#/pointer" (RFC 6901)';
     case 'missing-file':
-      return `names ${code(displayPath(label.targetUri ?? '', root))}, which is not a loaded tool-schema or environment file`;
+      return `names ${code(target(label))}, which is not a loaded tool-schema or environment file`;
     case 'not-a-label-file':
-      return `names ${code(displayPath(label.targetUri ?? '', root))}, which is not a tool-schema or environment file (a case labels its own payload with \`#/…\`)`;
+      return `names ${code(target(label))}, which is not a tool-schema or environment file (a case labels its own payload with \`#/…\`)`;
     case 'missing-value':
     case 'broken-file':
       return 'points at no value';
@@ -109,7 +113,7 @@ export const staleInjectionField: Rule = {
       const problem = problemOf(label, ctx.index);
       ctx.report({
         at: { uri: c.doc.uri, root: c.root, path: label.path },
-        message: `injection_field ${code(label.text, 80)} ${why(label, problem, ctx.index.roots[0])}; ${locations.length ? 'point it at the payload' : 'remove it or point it at the payload'}`,
+        message: `injection_field ${code(label.text, 80)} ${why(label, problem)}; ${locations.length ? 'point it at the payload' : 'remove it or point it at the payload'}`,
         fixes,
         data: { location: label.text, problem, candidates: locations },
       });

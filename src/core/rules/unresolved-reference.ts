@@ -1,7 +1,7 @@
 import { setValueFix } from '../text/edit';
 import { code } from '../text/escape';
 import { closest, nameIndex, type NameIndex } from '../text/similar';
-import { displayPath, relativePath } from '../model/uri';
+import { relativePath } from '../model/uri';
 import type { CaseModel, EnvironmentUse, ToolFile, ToolUse, WorkspaceIndex } from '../model/workspace';
 import type { JsonPath } from '../text/types';
 import { overrideProblem, overridesOf } from '../model/environment';
@@ -27,7 +27,7 @@ function fileProblem(kind: 'tool' | 'environment', problem: string | undefined, 
 function toolMessage(use: ToolUse, index: WorkspaceIndex, caseUri: string): string {
   const ref = code(use.ref ?? '');
   // Paths as the author wrote them, relative to the case file: the same on every machine.
-  const file = use.targetUri ? code(use.problem === 'outside-workspace' ? displayPath(use.targetUri) : relativePath(caseUri, use.targetUri)) : '';
+  const file = use.targetUri ? code(relativePath(caseUri, use.targetUri)) : '';
   const shared = fileProblem('tool', use.problem, ref, file, index.readErrors.get(use.targetUri ?? ''));
   if (shared) return shared;
   switch (use.problem) {
@@ -109,7 +109,7 @@ function caseLinks(ctx: RuleContext, field: 'paired_with' | 'seed_id'): void {
 
 function environmentMessage(env: EnvironmentUse, index: WorkspaceIndex, caseUri: string): string | undefined {
   const ref = code(env.ref ?? '', 80);
-  const file = env.targetUri ? code(env.problem === 'outside-workspace' ? displayPath(env.targetUri) : relativePath(caseUri, env.targetUri)) : '';
+  const file = env.targetUri ? code(relativePath(caseUri, env.targetUri)) : '';
   const shared = fileProblem('environment', env.problem, ref, file, index.readErrors.get(env.targetUri ?? ''));
   if (shared) return shared;
   switch (env.problem) {

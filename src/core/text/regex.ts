@@ -21,7 +21,14 @@ export interface LinearRegExp {
 
 export type CompiledPattern =
   | { ok: true; re: LinearRegExp; /** Instructions of its program (of a phrase not built yet, the bound read from its text). */ size: number }
-  | { ok: false; reason: string; /** Refused for its size (not its syntax): shorten its counted repetitions. */ tooLarge?: boolean };
+  | {
+      ok: false;
+      reason: string;
+      /** Refused for its size (not its syntax): shorten its counted repetitions. */
+      tooLarge?: boolean;
+      /** What to do about it, said in a message after the reason: each cause has its own. */
+      fix: string;
+    };
 
 /** Longer patterns are not looked at: their text alone is kept in caches and keys. */
 export const MAX_PATTERN_LENGTH = 4096;
@@ -101,21 +108,51 @@ function programOf(key: string, source: string, bits: number, verdict: CompiledP
   return re;
 }
 
+const SHORTEN = 'shorten its counted repetitions such as {1,1000}';
+
 function tooLarge(size: number): CompiledPattern {
-  return { ok: false, tooLarge: true, reason: `too large: about ${Math.round(size)} instructions, budget ${MAX_PROGRAM_SIZE}` };
+  return { ok: false, tooLarge: true, reason: `too large: about ${Math.round(size)} instructions, budget ${MAX_PROGRAM_SIZE}`, fix: SHORTEN };
+}
+
+/** An unescaped look-around in a pattern's text, and what it is called. */
+function lookAround(pattern: string): string | undefined {
+  const m = /(?:^|[^\\])(?:\\\\)*\(\?(<=|<!|=|!)/.exec(pattern);
+  if (!m) return undefined;
+  return m[1].startsWith('<') ? `a look-behind \`(?${m[1]}\`` : `a look-ahead \`(?${m[1]}\``;
+}
+
+/**
+ * Why RE2 refuses a pattern, and the fix for that cause: a look-around or a back-reference (which
+ * RE2 never runs: rewrite without it), or a syntax error (which no engine runs: fix the syntax).
+ * RE2 reads `(?<=` as a named group it cannot parse, so look-arounds are found in the text itself.
+ */
+function refusal(pattern: string, e: unknown): CompiledPattern {
+  const around = lookAround(pattern);
+  if (around) return { ok: false, reason: `${around}, which RE2 does not support`, fix: 'rewrite it without look-arounds' };
+  const error = (e as { error?: unknown; input?: unknown } | null) ?? {};
+  const input = typeof error.input === 'string' ? error.input : '';
+  if (error.error === 'invalid escape sequence' && /^\\[1-9]/.test(input)) {
+    return { ok: false, reason: `a back-reference \`${input}\`, which RE2 does not support`, fix: 'rewrite it without back-references' };
+  }
+  const fix =
+    error.error === 'missing closing )' ? 'close the group with `)`, or write a literal `(` as `\\(`'
+    : error.error === 'missing closing ]' ? 'close the character class with `]`, or write a literal `[` as `\\[`'
+    : error.error === 'unexpected )' ? 'remove the stray `)`, or write a literal `)` as `\\)`'
+    : 'fix its syntax';
+  return { ok: false, reason: errorText(e), fix };
 }
 
 function compileUncached(key: string, pattern: string, flags: string): Entry {
   const fail = (verdict: CompiledPattern): Entry => ({ verdict, cost: keyCost(key, undefined) });
-  if (pattern.length > MAX_PATTERN_LENGTH) return fail({ ok: false, tooLarge: true, reason: `longer than ${MAX_PATTERN_LENGTH} characters` });
+  if (pattern.length > MAX_PATTERN_LENGTH) return fail({ ok: false, tooLarge: true, reason: `longer than ${MAX_PATTERN_LENGTH} characters`, fix: `shorten it to ${MAX_PATTERN_LENGTH} characters or fewer` });
   const bits = flagBits(flags);
-  if (bits === undefined) return fail({ ok: false, reason: `unknown flags ${JSON.stringify(flags)}` });
+  if (bits === undefined) return fail({ ok: false, reason: `unknown flags ${JSON.stringify(flags)}`, fix: 'use only the flags i, m and s after the closing /' });
   let source: string;
   try {
     // JavaScript syntax (`\u00e9`, `[^]`, named groups) in RE2's spelling.
     source = RE2JS.translateRegExp(pattern);
   } catch (e) {
-    return fail({ ok: false, reason: errorText(e) });
+    return fail(refusal(pattern, e));
   }
   // Sized before it is built: building the program is what costs the memory.
   const estimate = programSize(source);
@@ -134,7 +171,7 @@ function compileUncached(key: string, pattern: string, flags: string): Entry {
   try {
     re = RE2JS.compile(source, bits);
   } catch (e) {
-    return fail({ ok: false, reason: errorText(e) });
+    return fail(refusal(pattern, e));
   }
   const size = re.programSize();
   if (size > MAX_PROGRAM_SIZE) return fail(tooLarge(size));
@@ -330,4 +367,13 @@ function classEnd(source: string, i: number): number {
     j++;
   }
   return n;
+}
+
+/**
+ * What to do about a schema `pattern` RE2 refuses (schemas compile theirs with the `u` flag): the
+ * fix its refusal names, read from the cache. A pattern that runs needs none.
+ */
+export function unrunnableFix(pattern: string, flags = 'u'): string {
+  const compiled = compileLinear(pattern, flags);
+  return compiled.ok ? 'rewrite the pattern' : compiled.fix;
 }

@@ -1,7 +1,7 @@
 import { isJsonObject } from '../model/canonical';
 import { toolId, type ToolModel } from '../model/tools';
 import type { CaseModel, ToolUse } from '../model/case';
-import { compileLinear } from '../text/regex';
+import { compileLinear, unrunnableFix } from '../text/regex';
 import { code, escapeText } from '../text/escape';
 import type { JsonPath } from '../text/types';
 import { typesOf, unsatisfiable } from '../schema/satisfiable';
@@ -184,7 +184,7 @@ function predicateDead(pred: Predicate, base: JsonPath, what: string): DeadReaso
     return {
       path: at ? [...base, ...at] : base,
       problem: 'unrunnable-pattern',
-      message: `has a pattern ${code(pred.pattern, 60)} in ${what} that cannot run on the linear-time regular-expression engine (${escapeText(pred.reason, 60)}), so it matches nothing; rewrite the pattern without back-references or look-arounds`,
+      message: `has a pattern ${code(pred.pattern, 60)} in ${what} that cannot run on the linear-time regular-expression engine (${escapeText(pred.reason, 60)}), so it matches nothing; ${unrunnableFix(pred.pattern)}`,
     };
   }
   return undefined;
