@@ -1,5 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { DataValidationCxt } from 'ajv/dist/types';
+import { exactIntegerAt, holdsExactIntegers } from '../text/exact-numbers';
 import { isJsonObject } from '../model/canonical';
 import { metaSchema07 } from './generated/meta-07';
 import { metaSchema2020 } from './generated/meta-2020';
@@ -95,14 +97,19 @@ function withLinearUniqueItems<T extends Ajv>(ajv: T): T {
  * schema, and there is one function per keyword: Ajv keeps every keyword function it is given in
  * a scope shared by all its compiles.
  */
-type Checked = ((allowed: unknown, data: unknown) => boolean) & { errors?: Partial<ErrorObject>[] };
-const constant: Checked = (allowed, data) => {
-  if (sameJson(allowed, data)) return true;
+type Checked = ((allowed: unknown, data: unknown, parentSchema?: AnySchemaObject, cxt?: DataValidationCxt) => boolean) & { errors?: Partial<ErrorObject>[] };
+/** A big integer's literal, kept by the object or array that holds the value (text/exact-numbers.ts). */
+function dataLiteral(data: unknown, cxt: DataValidationCxt | undefined): string | undefined {
+  return typeof data === 'number' && cxt && typeof cxt.parentData === 'object' && cxt.parentData !== null ? exactIntegerAt(cxt.parentData, String(cxt.parentDataProperty)) : undefined;
+}
+const constant: Checked = (allowed, data, parentSchema, cxt) => {
+  const allowedLiteral = typeof allowed === 'number' && parentSchema ? exactIntegerAt(parentSchema, 'const') : undefined;
+  if (sameJson(allowed, data, allowedLiteral, dataLiteral(data, cxt))) return true;
   constant.errors = [{ keyword: 'const', params: { allowedValue: allowed }, message: 'must be equal to constant' }];
   return false;
 };
-const oneOfAllowed: Checked = (allowed, data) => {
-  if (jsonIn(allowed as unknown[], data)) return true;
+const oneOfAllowed: Checked = (allowed, data, _parentSchema, cxt) => {
+  if (jsonIn(allowed as unknown[], data, dataLiteral(data, cxt))) return true;
   oneOfAllowed.errors = [{ keyword: 'enum', params: { allowedValues: allowed }, message: 'must be equal to one of the allowed values' }];
   return false;
 };
@@ -244,8 +251,13 @@ export function compileSchemaChecked(schema: unknown): CompiledSchema {
   // Over the length bound, the key text alone could be megabytes: not cached by text.
   const size = schemaSize(schema);
   let compiled: CompiledSchema | undefined = size.ok ? undefined : { kind: 'too-complex', reason: size.reason };
-  const text = compiled ? undefined : cacheKey(schema);
-  if (text !== undefined) {
+  // A schema holding a big integer is keyed by itself only: its text would round the integer, and
+  // a schema differing from it in that digit alone would share its validator.
+  const text = compiled ? undefined : holdsExactIntegers(schema) ? undefined : cacheKey(schema);
+  if (!compiled && text === undefined) {
+    const structure = schemaStructure(schema);
+    compiled = structure.ok ? compileUncached(schema, JSON.stringify(schema).length) : { kind: 'too-complex', reason: structure.reason };
+  } else if (text !== undefined) {
     compiled = byText.get(text);
     if (compiled !== undefined) {
       // Recently used keys stay; the oldest are evicted first.
