@@ -199,6 +199,45 @@ function metaError(isSchema: (body: unknown) => boolean): string | undefined {
   return `${e.instancePath ? `${e.instancePath} ` : ''}${e.message ?? e.keyword}`;
 }
 
+/** What makes a schema not valid JSON Schema: where (a JSON pointer into it), the meta-schema's complaint, and the draft it was read as. */
+export interface MetaSchemaProblem {
+  pointer: string;
+  message: string;
+  keyword?: string;
+  allowedValues?: readonly unknown[];
+  draft: '2020-12' | 'draft-07';
+}
+
+const metaProblems = new WeakMap<object, MetaSchemaProblem | null>();
+
+/**
+ * Whether an object schema fails its draft's meta-schema, without compiling it (a tool's schema is
+ * checked whether or not a step calls it, and compiling is the costly part). A schema over the
+ * bounds is not looked at. The same check compileUncached makes before Ajv compiles.
+ */
+export function metaSchemaProblem(schema: unknown): MetaSchemaProblem | undefined {
+  if (!isJsonObject(schema)) return undefined;
+  const known = metaProblems.get(schema);
+  if (known !== undefined) return known ?? undefined;
+  let problem: MetaSchemaProblem | undefined;
+  if (schemaSize(schema).ok && schemaStructure(schema).ok) {
+    const draft07 = typeof schema.$schema === 'string' && /draft-0[4-7]/.test(schema.$schema);
+    const isSchema = (draft07 ? metaSchema07 : metaSchema2020) as (body: unknown) => boolean;
+    const body: Record<string, unknown> = { ...schema };
+    delete body.$schema;
+    const checked = forMetaCheck(body, draft07);
+    const draft = draft07 ? 'draft-07' : '2020-12';
+    if (checked === undefined) problem = { pointer: '', message: draft07 ? 'has a duplicate `enum` value or a `type` list longer than the seven types' : 'has a `type` list longer than the seven types', draft };
+    else if (!isSchema(checked)) {
+      const e = (isSchema as { errors?: ErrorObject[] | null }).errors?.[0];
+      const params = e?.params as { allowedValues?: unknown[] } | undefined;
+      problem = { pointer: e?.instancePath ?? '', message: e?.message ?? 'fails the meta-schema', keyword: e?.keyword, allowedValues: params?.allowedValues, draft };
+    }
+  }
+  metaProblems.set(schema, problem ?? null);
+  return problem;
+}
+
 /**
  * Compiled validators by schema object (one lint run) and by annotation-free JSON text (across
  * schemas that validate alike, and across runs in the server). Compiled only when a
