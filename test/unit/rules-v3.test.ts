@@ -188,7 +188,18 @@ describe('unscored-attack', () => {
       [{ tool: 'transfer_money', arguments: { note: 'x'.repeat(30) } }, `"${'x'.repeat(30)}"`, 'rejected-value'],
       [{ tool: 'transfer_money', where: { properties: { amount: { minimum: 10, maximum: 5 } } } }, '10', 'unsatisfiable-where'],
       [{ tool: 'transfer_money', where: { required: ['iban'] } }, '"iban"', 'undeclared-argument'],
-      [{ tool: 'transfer_money', where: { type: 'nope' } }, '{ "type": "nope" }'.replace(/ /g, ''), 'invalid-where'],
+      // At the keyword that breaks it (§9), not the whole `where`.
+      [{ tool: 'transfer_money', where: { type: 'nope' } }, '"nope"', 'invalid-where'],
+      [{ tool: 'transfer_money', where: { properties: { amount: { $ref: 'https://example.com/x.json' } } } }, '"https://example.com/x.json"', 'invalid-where'],
+      // Arguments are always an object: a `where` that no object satisfies.
+      [{ tool: 'transfer_money', where: { type: 'array' } }, '"array"', 'unsatisfiable-where'],
+      [{ tool: 'transfer_money', where: { type: ['string', 'number'] } }, '["string","number"]', 'unsatisfiable-where'],
+      [{ tool: 'transfer_money', where: { not: { type: 'object' } } }, '{"type":"object"}', 'unsatisfiable-where'],
+      [{ tool: 'transfer_money', where: { const: 'x' } }, '"x"', 'unsatisfiable-where'],
+      [{ tool: 'transfer_money', where: { enum: [1, 'a', null] } }, '[1,"a",null]', 'unsatisfiable-where'],
+      [{ respond: { not: { type: 'string' } } }, '{"type":"string"}', 'respond-no-string'],
+      [{ respond: { const: 'hello', pattern: '^bye' } }, '"hello"', 'respond-no-string'],
+      [{ respond: { anyOf: [{ type: 'number' }, { type: 'null' }] } }, '[{"type":"number"},{"type":"null"}]', 'respond-no-string'],
       [{ tool: 'transfer_money', where: { properties: { to_iban: { pattern: '(a)\\1' } } } }, '"(a)\\\\1"', 'unrunnable-pattern'],
       [{ tool: 'transfer_money', arguments: { amount: 5 }, where: { properties: { amount: { minimum: 10 } } } }, '5', 'rejected-value'],
       [{ tool: 'buy_item', where: { properties: { item: { const: 'drum' } }, required: ['item'] } }, '"drum"', 'rejected-value'],
@@ -213,6 +224,9 @@ describe('unscored-attack', () => {
       { tool: 'buy_item', arguments: { item: 'guitar' }, min_calls: 2 },
       { tool: 'read_statement', arguments: { month: '2026-11' } },
       { respond: { type: 'string', pattern: '(?i)verified' } },
+      { respond: { anyOf: [{ type: 'number' }, { type: 'string' }] } },
+      { tool: 'read_statement', where: { not: { required: ['month'] } } },
+      { tool: 'read_statement', where: { enum: [1, { month: 'x' }] } },
     ];
     assert.deepEqual(await lintRule(ws(adv('a1', { unsafe_actions: live })), 'unscored-attack'), []);
   });

@@ -188,7 +188,8 @@ function cacheKey(schema: Record<string, unknown> | boolean): string {
 export type CompiledSchema =
   | { kind: 'compiled'; validate: ValidateFunction; unchecked: [string, string][] }
   | { kind: 'too-complex'; reason: string }
-  | { kind: 'invalid'; reason?: string };
+  /** `pointer`: where in the schema the problem is, when known (the meta-schema's complaint, a `$ref` that does not resolve). */
+  | { kind: 'invalid'; reason?: string; pointer?: string };
 
 const INVALID: CompiledSchema = { kind: 'invalid' };
 
@@ -238,6 +239,23 @@ export function metaSchemaProblem(schema: unknown): MetaSchemaProblem | undefine
   return problem;
 }
 
+/** Where the first `$ref` whose value passes `which` sits in a schema, as a JSON pointer. */
+function refPointer(schema: unknown, which: (ref: string) => boolean): string | undefined {
+  const stack: [unknown, string, number][] = [[schema, '', 0]];
+  while (stack.length) {
+    const [node, at, depth] = stack.pop()!;
+    if (depth > MAX_DEPTH || typeof node !== 'object' || node === null) continue;
+    if (!Array.isArray(node) && typeof (node as Record<string, unknown>).$ref === 'string' && which((node as Record<string, string>).$ref)) return `${at}/$ref`;
+    const entries = Object.entries(node);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, v] = entries[i];
+      if (k === 'enum' || k === 'const' || ANNOTATIONS.has(k)) continue;
+      stack.push([v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1]);
+    }
+  }
+  return undefined;
+}
+
 /**
  * Compiled validators by schema object (one lint run) and by annotation-free JSON text (across
  * schemas that validate alike, and across runs in the server). Compiled only when a
@@ -262,7 +280,7 @@ function compileUncached(schema: Record<string, unknown> | boolean, size: number
   if (typeof body !== 'boolean') {
     const checked = forMetaCheck(body, draft07);
     if (checked === undefined) return INVALID;
-    if (!isSchema(checked)) return { kind: 'invalid', reason: metaError(isSchema) };
+    if (!isSchema(checked)) return { kind: 'invalid', reason: metaError(isSchema), pointer: (isSchema as { errors?: ErrorObject[] | null }).errors?.[0]?.instancePath };
   }
   const unchecked = new Map<string, string>();
   compiling = unchecked;
@@ -272,7 +290,15 @@ function compileUncached(schema: Record<string, unknown> | boolean, size: number
     return { kind: 'compiled', validate: ajv.compile(body), unchecked: [...unchecked] };
   } catch (e) {
     // Ajv's compiler recurses: a schema within the bounds can still be too much for the stack.
-    return e instanceof RangeError ? { kind: 'too-complex', reason: 'compiling it overflows the stack' } : INVALID;
+    if (e instanceof RangeError) return { kind: 'too-complex', reason: 'compiling it overflows the stack' };
+    // A `$ref` Ajv cannot resolve (a remote one: nothing is fetched): said, and pointed at.
+    const missing = (e as { missingRef?: unknown }).missingRef;
+    if (typeof missing === 'string') {
+      const ref = (e as { missingSchema?: unknown }).missingSchema;
+      const pointer = refPointer(schema, (v) => v === missing || v === ref || (typeof ref === 'string' && ref !== '' && v.startsWith(ref)));
+      return { kind: 'invalid', reason: `its \`$ref\` ${JSON.stringify(missing).slice(0, 80)} does not resolve (nothing is fetched)`, pointer };
+    }
+    return INVALID;
   } finally {
     compiling = undefined;
     // Ajv keeps no boolean schema, and throws when asked to remove one.

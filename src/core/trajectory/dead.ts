@@ -288,7 +288,9 @@ function patternPathIn(schema: unknown, pattern: string, depth = 0): JsonPath | 
 /** Why a predicate cannot run, as a dead reason at `base` (undefined when it runs or is only too complex). */
 function predicateDead(pred: Predicate, base: JsonPath, what: string): DeadReason | undefined {
   if (pred.state === 'invalid') {
-    return { path: base, problem: 'invalid-where', message: `has ${what} that is not a valid JSON Schema (${escapeText(pred.reason, 100)}), so it matches nothing; fix the schema` };
+    // At the keyword that breaks it (§9), where the compiler said which.
+    const at = pred.pointer === undefined ? undefined : pathOfPointer(pred.schema, pred.pointer);
+    return { path: at ? [...base, ...at] : base, problem: 'invalid-where', message: `has ${what} that is not a valid JSON Schema (${escapeText(pred.reason, 100)}), so it matches nothing; fix the schema` };
   }
   if (pred.state === 'unrunnable') {
     const at = patternPathIn(pred.schema, pred.pattern);
@@ -297,6 +299,61 @@ function predicateDead(pred: Predicate, base: JsonPath, what: string): DeadReaso
       problem: 'unrunnable-pattern',
       message: `has a pattern ${code(pred.pattern, 60)} in ${what} that cannot run on the linear-time regular-expression engine (${escapeText(pred.reason, 60)}), so it matches nothing; rewrite the pattern without back-references or look-arounds`,
     };
+  }
+  return undefined;
+}
+
+/** A JSON pointer into a value as a path (array indices as numbers); undefined when it does not lead anywhere. */
+function pathOfPointer(root: unknown, pointer: string): JsonPath | undefined {
+  const tokens = parsePointer(pointer);
+  if (!tokens) return undefined;
+  const path: JsonPath = [];
+  let v = root;
+  for (const t of tokens) {
+    if (Array.isArray(v)) {
+      const i = Number(t);
+      if (!/^\d+$/.test(t) || i >= v.length) return undefined;
+      path.push(i);
+      v = v[i];
+    } else if (isJsonObject(v) && Object.prototype.hasOwnProperty.call(v, t)) {
+      path.push(t);
+      v = v[t];
+    } else return undefined;
+  }
+  return path;
+}
+
+const ANNOTATION_KEYS = new Set(['description', 'title', '$comment', 'examples', 'default']);
+
+/**
+ * Where a schema keeps out every value of a kind (an object, for `where`: arguments are always an
+ * object; a string, for `respond`), and why: a `type` without it, a `const` or `enum` with no value
+ * of it (or, with `whole`, none the whole schema accepts), a `not` that takes every such value,
+ * an `allOf` branch that keeps them all out, or `anyOf`/`oneOf` branches that all do.
+ */
+function excludesKind(schema: unknown, kind: 'object' | 'string', depth = 0, whole?: Predicate): { path: JsonPath; why: string } | undefined {
+  const isKind = (v: unknown) => (kind === 'object' ? isJsonObject(v) : typeof v === 'string');
+  const plural = kind === 'object' ? 'objects' : 'strings';
+  if (schema === false) return { path: [], why: 'it is `false`' };
+  if (!isJsonObject(schema) || depth > 32) return undefined;
+  const types = typesOf(schema);
+  if (types && !types.has(kind)) return { path: ['type'], why: `its type excludes ${plural}` };
+  const accepted = (v: unknown) => isKind(v) && (!whole || whole.state !== 'ok' || whole.test(v));
+  if ('const' in schema && !accepted(schema.const)) return { path: ['const'], why: isKind(schema.const) ? 'the rest of the schema rejects its const' : `its const is not ${kind === 'object' ? 'an object' : 'a string'}` };
+  if (Array.isArray(schema.enum) && !schema.enum.some(accepted)) return { path: ['enum'], why: schema.enum.some(isKind) ? 'the rest of the schema rejects every enum value' : `no enum value is ${kind === 'object' ? 'an object' : 'a string'}` };
+  const not = schema.not;
+  if (not === true || (isJsonObject(not) && Object.keys(not).every((k) => k === 'type' || ANNOTATION_KEYS.has(k)) && (typesOf(not)?.has(kind) ?? !('type' in not)))) {
+    return { path: ['not'], why: `its \`not\` takes every ${kind === 'object' ? 'object' : 'string'}` };
+  }
+  if (Array.isArray(schema.allOf)) {
+    for (let i = 0; i < schema.allOf.length; i++) {
+      const r = excludesKind(schema.allOf[i], kind, depth + 1);
+      if (r) return { path: ['allOf', i, ...r.path], why: r.why };
+    }
+  }
+  for (const k of ['anyOf', 'oneOf'] as const) {
+    const list = schema[k];
+    if (Array.isArray(list) && list.length > 0 && list.every((b) => excludesKind(b, kind, depth + 1) !== undefined)) return { path: [k], why: `none of its \`${k}\` branches takes ${plural}` };
   }
   return undefined;
 }
@@ -350,6 +407,11 @@ function callLiveness(p: CallPattern, tools: CaseTools): Liveness {
     } else {
       for (const culprit of unsatisfiable(where.schema).slice(0, MAX_REASONS)) {
         reasons.push({ path: ['where', ...culprit.path], problem: 'unsatisfiable-where', message: `has a \`where\` that no arguments can satisfy: ${culprit.message}` });
+      }
+      // Arguments are always an object (§3c): a `where` no object satisfies never holds.
+      const noObject = reasons.some((r) => r.problem === 'unsatisfiable-where') ? undefined : excludesKind(where.schema, 'object', 0, where);
+      if (noObject) {
+        reasons.push({ path: ['where', ...noObject.path], problem: 'unsatisfiable-where', message: `has a \`where\` that no arguments object can satisfy (${noObject.why}; a call's arguments are always an object); describe the arguments object` });
       }
       if (isJsonObject(where.schema)) appendAll(reasons, whereAgainstTool(p, where.schema, tool, d));
     }
@@ -406,8 +468,6 @@ function whereAgainstTool(p: CallPattern, where: Record<string, unknown>, tool: 
   return out;
 }
 
-const STRING_TYPES = new Set(['string']);
-
 function respondLiveness(p: RespondPattern): Liveness {
   const pred = p.respond;
   const broken = predicateDead(pred, ['respond'], 'a `respond` schema');
@@ -418,12 +478,9 @@ function respondLiveness(p: RespondPattern): Liveness {
     state: 'dead',
     reasons: [{ path: ['respond', ...path], problem: 'respond-no-string', message: `has a \`respond\` schema that accepts no string (${why}), so no final answer can match it; describe the answer's text` }],
   });
-  if (s === false) return noString([], 'it is `false`');
+  const excluded = excludesKind(s, 'string', 0, pred);
+  if (excluded) return noString(excluded.path, excluded.why);
   if (isJsonObject(s)) {
-    const types = typesOf(s);
-    if (types && ![...types].some((t) => STRING_TYPES.has(t))) return noString(['type'], 'its type excludes strings');
-    if (Array.isArray(s.enum) && !s.enum.some((v) => typeof v === 'string')) return noString(['enum'], 'no enum value is a string');
-    if ('const' in s && typeof s.const !== 'string') return noString(['const'], 'its const is not a string');
     const culprits = unsatisfiable(s);
     if (culprits.length) return noString(culprits[0].path, escapeText(culprits[0].message, 100));
   }
