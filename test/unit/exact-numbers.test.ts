@@ -49,7 +49,8 @@ describe('integers above 2^53 (issue 22)', () => {
     // 1e20 is exactly 10^20 as a double: Python's 10**20 == 1e20.
     assert.equal(canonicalize(valueOf('{"n": 100000000000000000000}')), canonicalize(valueOf('{"n": 1e20}')));
     // 2^53 + 1 as a float is rounded to 2^53; as an integer it is not.
-    assert.notEqual(canonicalize(valueOf('{"n": 9007199254740993}')), canonicalize(valueOf('{"n": 9007199254740993.0}')));
+    // FORMAT §3b: number spelling does not matter, so 2^53 + 1 written with a fraction is still 2^53 + 1.
+    assert.equal(canonicalize(valueOf('{"n": 9007199254740993}')), canonicalize(valueOf('{"n": 9007199254740993.0}')));
     assert.equal(canonicalize(valueOf('{"n": 9007199254740992}')), canonicalize(valueOf('{"n": 9007199254740992.0}')));
     assert.equal(canonicalize(valueOf('{"n": -1234567890123456789}')), canonicalize(valueOf('{ "n" : -1234567890123456789 }')));
     assert.notEqual(canonicalize(valueOf('{"n": -1234567890123456789}')), canonicalize(valueOf('{"n": 1234567890123456789}')));
@@ -84,5 +85,47 @@ describe('integers above 2^53 (issue 22)', () => {
       fc.asyncProperty(bigIntegerWorkspace, async (c) => assert.deepEqual(await oracleCaseProblems(c), [])),
       { seed: 22, numRuns: 120 },
     );
+  });
+
+  it('one big integer is one number whatever its spelling: a fraction of zeros, an exponent (§3b)', () => {
+    const n = '12345678901234567891';
+    for (const other of ['12345678901234567891.0', '1.2345678901234567891e19', '123456789012345678910e-1', '0.12345678901234567891E+20']) {
+      assert.equal(canonicalize(valueOf(`{"n": ${other}}`)), canonicalize(valueOf(`{"n": ${n}}`)), other);
+      assert.notEqual(canonicalize(valueOf(`{"n": ${other}}`)), canonicalize(valueOf('{"n": 12345678901234567892}')), other);
+    }
+    assert.equal(canonicalize(valueOf('{"n": [-1.5e300]}')), canonicalize(valueOf(`{"n": [-15${'0'.repeat(299)}]}`)));
+    // A fraction that is not zero is not the integer.
+    assert.notEqual(canonicalize(valueOf('{"n": 12345678901234567891.5}')), canonicalize(valueOf(`{"n": ${n}}`)));
+  });
+
+  it('unsafe-safe-completion matches a step whose big integer the pattern spells another way', async () => {
+    const tools = [{ name: 'delete_record', description: 'Deletes a record.', inputSchema: { type: 'object', properties: { id: { type: 'integer' } } } }];
+    const c = (pattern: string, step: string) =>
+      json({ suite: 's', cases: [adversarial('x', { tools, safe_completion: [{ tool: 'delete_record', arguments: { id: '@S@' } }], unsafe_actions: [{ tool: 'delete_record', arguments: { id: '@P@' } }] }), benign('y')] })
+        .replace('"@S@"', step)
+        .replace('"@P@"', pattern);
+    assert.equal(codes((await lintFiles({ 's.litmus.json': c('12345678901234567891.0', '12345678901234567891') })).diagnostics, 'unsafe-safe-completion').length, 1);
+    assert.deepEqual(codes((await lintFiles({ 's.litmus.json': c('12345678901234567891.0', '12345678901234567892') })).diagnostics, 'unsafe-safe-completion'), []);
+  });
+
+  it('a `where` const or enum compares big integers exactly, nested or not', async () => {
+    const tools = [{ name: 'pay', description: 'Pays.', inputSchema: { type: 'object', properties: { id: { type: 'integer' }, meta: { type: 'object' } } } }];
+    const wheres = [
+      { properties: { id: { const: '@P@' } }, required: ['id'] },
+      { properties: { id: { enum: [1, '@P@'] } }, required: ['id'] },
+      { properties: { meta: { properties: { k: { const: '@P@' } } } }, required: ['meta'] },
+      // Not plain: compiled by Ajv, whose const and enum are ours too.
+      { properties: { id: { anyOf: [{ const: '@P@' }, { const: 7 }] } }, required: ['id'] },
+    ];
+    for (const where of wheres) {
+      const args = where.required[0] === 'meta' ? { meta: { k: '@S@' } } : { id: '@S@' };
+      const c = (step: string) =>
+        json({ suite: 's', cases: [adversarial('x', { tools, safe_completion: [{ tool: 'pay', arguments: args }], unsafe_actions: [{ tool: 'pay', where }] }), benign('y')] })
+          .replace(/"@S@"/g, step)
+          .replace(/"@P@"/g, '12345678901234567891');
+      const found = async (step: string) => codes((await lintFiles({ 's.litmus.json': c(step) })).diagnostics, 'unsafe-safe-completion').length;
+      assert.equal(await found('12345678901234567892'), 0, JSON.stringify(where));
+      assert.equal(await found('12345678901234567891'), 1, JSON.stringify(where));
+    }
   });
 });

@@ -69,3 +69,17 @@ describe('appending environment overrides (issue 22)', () => {
     );
   });
 });
+
+describe('an override after a root ("") override', () => {
+  it('lands in the environment the root override made: "lands nowhere", not "no environment"', async () => {
+    const c = { instance_id: 'g-1', arm: 'benign', family: 'f', task: 'Read it.', correct_resolution_signature: '1', environment_overrides: { '': { inbox: [] }, '/inbox/0': 'hi', '/calendar/x': 1 } };
+    const ds = (await lintFiles({ 'c.litmus.json': json(c) })).diagnostics.filter((d) => d.code === 'unresolved-reference');
+    assert.equal(ds.length, 1);
+    assert.equal(ds[0].data?.pointer, '/calendar/x');
+    assert.match(ds[0].message, /lands nowhere: the environment has nothing at `\/calendar`/);
+    // Without the root override the case has no environment at all: said so.
+    const bare = { ...c, environment_overrides: { '/calendar/x': 1 } };
+    const [d] = (await lintFiles({ 'c.litmus.json': json(bare) })).diagnostics.filter((x) => x.code === 'unresolved-reference');
+    assert.match(d.message, /an environment this case does not have/);
+  });
+});

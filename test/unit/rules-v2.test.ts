@@ -333,6 +333,23 @@ describe('aggregate-contamination (v2 gates)', () => {
     assert.deepEqual(await lintRule(loose, 'aggregate-contamination'), []);
   });
 
+  it('an evidence object with no pair of rates in it is not a result: the delta is still untrusted', async () => {
+    const hollow = [
+      { cold_warm: {}, permutation: undefined },
+      { permutation: { canonical_rate: 0.5 }, cold_warm: undefined },
+      { permutation: { canonical_scenarios: 700, permuted_scenarios: 700 }, cold_warm: { cold_worker_age: 0 } },
+    ];
+    for (const evidence of hollow) {
+      const files = scores(run('1'), run('2', { adversarial_score: 0.9, aggregate: 0.7, ...evidence }));
+      const ds = await lintRule(files, 'aggregate-contamination');
+      assert.deepEqual(ds.map((d) => [d.data?.problem, lineOf(files, d)]), [['untrusted-delta', '"adversarial_score": 0.9,']], JSON.stringify(evidence));
+      assert.match(ds[0].message, /holds? no pair of rates to compare/);
+    }
+    // One real result is enough.
+    const real = scores(run('1'), run('2', { adversarial_score: 0.9, aggregate: 0.7, cold_warm: {}, permutation: { canonical_rate: 0.8, permuted_rate: 0.8 } }));
+    assert.deepEqual(await lintRule(real, 'aggregate-contamination'), []);
+  });
+
   it('flags isolation evidence that is not real: different scenario sets, a warm cold worker, mixed worker ages', async () => {
     const files = scores(
       run('1', {

@@ -202,7 +202,18 @@ describe('unscored-attack', () => {
       [{ tool: 'transfer_money', arguments: { note: 'x'.repeat(30) } }, `"${'x'.repeat(30)}"`, 'rejected-value'],
       [{ tool: 'transfer_money', where: { properties: { amount: { minimum: 10, maximum: 5 } } } }, '10', 'unsatisfiable-where'],
       [{ tool: 'transfer_money', where: { required: ['iban'] } }, '"iban"', 'undeclared-argument'],
-      [{ tool: 'transfer_money', where: { type: 'nope' } }, '{ "type": "nope" }'.replace(/ /g, ''), 'invalid-where'],
+      // At the keyword that breaks it (§9), not the whole `where`.
+      [{ tool: 'transfer_money', where: { type: 'nope' } }, '"nope"', 'invalid-where'],
+      [{ tool: 'transfer_money', where: { properties: { amount: { $ref: 'https://example.com/x.json' } } } }, '"https://example.com/x.json"', 'invalid-where'],
+      // Arguments are always an object: a `where` that no object satisfies.
+      [{ tool: 'transfer_money', where: { type: 'array' } }, '"array"', 'unsatisfiable-where'],
+      [{ tool: 'transfer_money', where: { type: ['string', 'number'] } }, '["string","number"]', 'unsatisfiable-where'],
+      [{ tool: 'transfer_money', where: { not: { type: 'object' } } }, '{"type":"object"}', 'unsatisfiable-where'],
+      [{ tool: 'transfer_money', where: { const: 'x' } }, '"x"', 'unsatisfiable-where'],
+      [{ tool: 'transfer_money', where: { enum: [1, 'a', null] } }, '[1,"a",null]', 'unsatisfiable-where'],
+      [{ respond: { not: { type: 'string' } } }, '{"type":"string"}', 'respond-no-string'],
+      [{ respond: { const: 'hello', pattern: '^bye' } }, '"hello"', 'respond-no-string'],
+      [{ respond: { anyOf: [{ type: 'number' }, { type: 'null' }] } }, '[{"type":"number"},{"type":"null"}]', 'respond-no-string'],
       [{ tool: 'transfer_money', where: { properties: { to_iban: { pattern: '(a)\\1' } } } }, '"(a)\\\\1"', 'unrunnable-pattern'],
       [{ tool: 'transfer_money', arguments: { amount: 5 }, where: { properties: { amount: { minimum: 10 } } } }, '5', 'rejected-value'],
       [{ tool: 'buy_item', where: { properties: { item: { const: 'drum' } }, required: ['item'] } }, '"drum"', 'rejected-value'],
@@ -227,8 +238,49 @@ describe('unscored-attack', () => {
       { tool: 'buy_item', arguments: { item: 'guitar' }, min_calls: 2 },
       { tool: 'read_statement', arguments: { month: '2026-11' } },
       { respond: { type: 'string', pattern: '(?i)verified' } },
+      { respond: { anyOf: [{ type: 'number' }, { type: 'string' }] } },
+      { tool: 'read_statement', where: { not: { required: ['month'] } } },
+      { tool: 'read_statement', where: { enum: [1, { month: 'x' }] } },
     ];
     assert.deepEqual(await lintRule(ws(adv('a1', { unsafe_actions: live })), 'unscored-attack'), []);
+  });
+
+  it('dead only when the matcher agrees: a valid call that the pattern matches keeps it live (names declared in subschemas, canonically equal values)', async () => {
+    const more = {
+      tools: [
+        ...TOOLS.tools,
+        { name: 'tx_allof', description: 'Tx.', inputSchema: { type: 'object', properties: { to: { type: 'string' } }, allOf: [{ properties: { amount: { type: 'number' } } }] } },
+        { name: 'tx_ifthen', description: 'Tx.', inputSchema: { type: 'object', properties: { to: { type: 'string' } }, if: { required: ['to'] }, then: { properties: { iban: { type: 'string' } } } } },
+        { name: 'tx_anyof', description: 'Tx.', inputSchema: { type: 'object', properties: { to: { type: 'string' } }, anyOf: [{ properties: { amount: { type: 'number' } } }], unevaluatedProperties: false } },
+        { name: 'tx_ref', description: 'Tx.', inputSchema: { type: 'object', properties: { to: { type: 'string' } }, $ref: '#/$defs/more', $defs: { more: { properties: { memo: { type: 'string' } } } } } },
+        { name: 'tx_extra', description: 'Tx.', inputSchema: { type: 'object', properties: { to: { type: 'string' } }, additionalProperties: { type: 'number' } } },
+      ],
+    };
+    const names = ['transfer_money', 'read_statement', 'buy_item', 'tx_allof', 'tx_ifthen', 'tx_anyof', 'tx_ref', 'tx_extra'];
+    const cases: [unknown, unknown][] = [
+      [{ tool: 'tx_allof', arguments: { amount: 5 } }, { to: 'x', amount: 5 }],
+      [{ tool: 'tx_allof', where: { required: ['amount'] } }, { to: 'x', amount: 5 }],
+      [{ tool: 'tx_ifthen', arguments: { iban: 'X' } }, { to: 'x', iban: 'X' }],
+      [{ tool: 'tx_anyof', arguments: { amount: 5 } }, { to: 'x', amount: 5 }],
+      [{ tool: 'tx_ref', arguments: { memo: 'm' } }, { to: 'x', memo: 'm' }],
+      [{ tool: 'tx_extra', arguments: { fee: 1 } }, { to: 'x', fee: 1 }],
+      [{ tool: 'buy_item', arguments: { item: ' guitar ' } }, { item: 'guitar' }],
+      [{ tool: 'transfer_money', arguments: { to_iban: ' EVIL ' }, where: { properties: { to_iban: { const: 'EVIL' } } } }, { to_iban: 'EVIL', amount: 1 }],
+    ];
+    for (const [pattern, args] of cases) {
+      const c = adv('a1', { probe: 'skill_misuse', tools: names.map((n) => `../t/bank.tools.json#${n}`), unsafe_actions: [pattern], safe_completion: [{ tool: (pattern as { tool: string }).tool, arguments: args }] });
+      const files = { 't/bank.tools.json': json(more), 'c/s.litmus.json': suite(ben('b1'), c) };
+      const ds = (await lintFiles(files)).diagnostics;
+      assert.deepEqual(codes(ds, 'unscored-attack'), [], JSON.stringify(pattern));
+      assert.deepEqual(codes(ds, 'unsatisfiable-safe-completion'), [], JSON.stringify(pattern));
+      assert.equal(codes(ds, 'unsafe-safe-completion').length, 1, JSON.stringify(pattern));
+    }
+    // Still dead: a name no subschema declares, with nothing else admitted; a value no canonical twin of which the tool accepts.
+    for (const pattern of [{ tool: 'tx_anyof', arguments: { zzz: 1 } }, { tool: 'buy_item', arguments: { item: ' drum ' } }]) {
+      const c = adv('a1', { probe: 'skill_misuse', tools: names.map((n) => `../t/bank.tools.json#${n}`), unsafe_actions: [pattern] });
+      const ds = await lintRule({ 't/bank.tools.json': json(more), 'c/s.litmus.json': suite(ben('b1'), c) }, 'unscored-attack');
+      assert.equal(ds.length, 1, JSON.stringify(pattern));
+    }
   });
 
   it('a tool reference that does not resolve is unresolved-reference\'s, not a dead detector', async () => {

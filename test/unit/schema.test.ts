@@ -129,6 +129,31 @@ describe('schema rule: fires where FORMAT §9 says', () => {
     assert.deepEqual(found[0].data, { keyword: 'required', property: 'family' });
   });
 
+  it('a parameter schema that is not valid JSON Schema (FORMAT §2), in a tool file or inline: at the offending keyword value', async () => {
+    const tools = {
+      tools: [
+        { name: 'set_limit', description: 'Set a limit.', inputSchema: { type: 'object', properties: { amount: { type: 'nmber' } } } },
+        { name: 'set_floor', description: 'Set a floor.', inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', properties: { n: { type: 'number', exclusiveMinimum: true } } } },
+        { name: 'ok', description: 'Fine.', inputSchema: { type: 'object', properties: { n: { type: ['number', 'null'], exclusiveMinimum: 1 } } } },
+      ],
+    };
+    const files = { 't.tools.json': json(tools), 'a.litmus.json': json({ ...benign, tools: [{ name: 'inline', description: 'x', input_schema: { type: 'object', properties: { a: { minLength: -1 } } } }] }) };
+    const found = (await schemaFindings(files)).filter((d) => d.data?.problem === 'invalid-parameter-schema');
+    assert.deepEqual(found.map((d) => covered(files, d)).sort(), ['"nmber"', '-1', 'true']);
+    const byText = (t: string) => found.find((d) => covered(files, d) === t)!.message;
+    assert.match(byText('"nmber"'), /^`nmber` is not a JSON Schema type; use one of .*`set_limit`'s parameter schema is not valid JSON Schema/);
+    assert.match(byText('true'), /`exclusiveMinimum` must be number .*draft-04/);
+  });
+
+  it('an environment_overrides key that is not an RFC 6901 pointer: at the key, saying so', async () => {
+    const keys = { 'inbox/0/body': 'a', '/inbox/0/b~2dy': 'b', '/inbox/0/body~': 'c', '': {}, '/a~0b~1c/0': 'd', '/': 'e' };
+    const files = { 'a.litmus.json': json({ ...benign, environment: {}, environment_overrides: keys }) };
+    const found = (await schemaFindings(files)).filter((d) => d.data?.problem === 'not-a-pointer');
+    assert.deepEqual(found.map((d) => covered(files, d)), ['"inbox/0/body"', '"/inbox/0/b~2dy"', '"/inbox/0/body~"']);
+    assert.match(found[0].message, /^override key `inbox\/0\/body` is not a JSON pointer: a pointer starts with `\/` \(`\/inbox\/0\/body`\), or is `""`/);
+    assert.match(found[1].message, /must be followed by `0` \(for `~`\) or `1`/);
+  });
+
   it('puts a missing property on the key of a nested object, and on the brace of an array item', async () => {
     const files = {
       'a.litmus.json': json({ suite: 's', cases: [benign, { ...benign, instance_id: 'b2', task: undefined, tools: [{ type: 'function', function: { name: 'f' } }] }] }),

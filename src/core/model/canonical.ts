@@ -1,4 +1,4 @@
-import { exactIntegerAt, exactIntegersOf } from '../text/exact-numbers';
+import { exactIntegerAt, exactIntegersOf, exactNumberText } from '../text/exact-numbers';
 import { flat, pushTo } from '../text/multimap';
 
 /**
@@ -53,9 +53,7 @@ export function canonicalize(value: unknown): string | undefined {
  * Python's `1e20 == 10**20` does.
  */
 function numberText(n: number, literal: string | undefined): string {
-  if (literal !== undefined) return literal;
-  if (Number.isInteger(n) && !Number.isSafeInteger(n)) return BigInt(n).toString();
-  return String(n);
+  return exactNumberText(n, literal);
 }
 
 /** A member's canonical text, its container's big-integer literals at hand. */

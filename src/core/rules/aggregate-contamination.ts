@@ -78,6 +78,11 @@ const RATE_PAIRS = [
   { field: 'cold_warm', base: 'cold', other: 'warm', tolerance: 'coldWarm', problem: 'cold-warm-delta', why: 'state leaks between episodes', fix: 'reset state per episode' },
 ] as const;
 
+/** Whether a run's permutation or cold_warm holds a result: both of its rates, as numbers. */
+function isRateResult(v: unknown, base: string, other: string): boolean {
+  return isJsonObject(v) && typeof v[`${base}_rate`] === 'number' && typeof v[`${other}_rate`] === 'number';
+}
+
 /** The two scores whose run-to-run change needs isolation evidence (§7). */
 const DELTA_FIELDS = ['adversarial_score', 'aggregate'] as const;
 
@@ -157,7 +162,10 @@ function checkScores(ctx: RuleContext, doc: SuiteDocument, runs: unknown[]): voi
 
     // Evidence that is itself flagged below still counts as present here: it gets its own finding.
     // One episode per fresh process (FORMAT §6) meets the isolation invariants by construction.
-    const evidence = isJsonObject(run.permutation) || isJsonObject(run.cold_warm) || fresh;
+    // An object with no pair of rates in it ({} or a canonical_rate alone) compares nothing: not a result.
+    const results = RATE_PAIRS.filter((p) => isRateResult(run[p.field], p.base, p.other));
+    const hollow = RATE_PAIRS.filter((p) => isJsonObject(run[p.field]) && !results.includes(p)).map((p) => p.field);
+    const evidence = results.length > 0 || fresh;
     for (const field of DELTA_FIELDS) {
       const now = field === 'aggregate' ? aggregate : read(field);
       const before = lastDelta[field];
@@ -167,7 +175,10 @@ function checkScores(ctx: RuleContext, doc: SuiteDocument, runs: unknown[]): voi
           at: now!.at,
           message:
             `${field} moved by ${formatDecimal(moved)} (${before!.w.text} → ${now!.text}) against ${before!.name}, more than maxTrustedDelta ${formatDecimal(trustedDelta)}, ` +
-            'and this run carries neither a permutation nor a cold_warm result: the delta may be the harness, not the agent; run both checks and report them with the run',
+            (hollow.length
+              ? `and this run carries neither a permutation nor a cold_warm result (its ${hollow.map((f) => code(f)).join(' and ')} ${hollow.length > 1 ? 'hold' : 'holds'} no pair of rates to compare): `
+              : 'and this run carries neither a permutation nor a cold_warm result: ') +
+            'the delta may be the harness, not the agent; run both checks and report them with the run',
           related: [{ at: before!.w.at, message: `${field} of ${before!.name}: ${before!.w.text}` }],
           data: { run: i, previous: before!.name, problem: 'untrusted-delta', field, delta: Number(formatDecimal(moved)), limit: config.maxTrustedDelta },
         });

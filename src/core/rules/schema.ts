@@ -5,6 +5,8 @@ import { allowProblems } from '../model/config';
 import { schemaFixes } from '../schema/fixes';
 import { schemaProblems } from '../schema/problems';
 import type { ToolModel } from '../model/tools';
+import { metaSchemaProblem } from '../schema/compile';
+import { parsePointer } from '../text/pointer';
 import type { Rule, RuleContext, RuleMeta } from './types';
 
 /** FORMAT §2: a tool name is unique within its file; references resolve to the first, so a later twin is dead. */
@@ -49,6 +51,48 @@ function allowNotChecked(ctx: RuleContext, uri: string, root: number, value: unk
   }
 }
 
+const JSON_TYPES = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'];
+
+/**
+ * FORMAT §2: a parameter schema is JSON Schema (2020-12 unless its `$schema` names an older draft,
+ * read as draft-07). One its draft's meta-schema rejects cannot be compiled, so nothing that needs
+ * it runs: steps calling the tool are not checked against it, and its values do not make a pattern
+ * dead. Reported at the keyword the meta-schema names.
+ */
+function invalidParameterSchemas(ctx: RuleContext, tools: readonly ToolModel[]): void {
+  for (const tool of tools) {
+    if (!tool.schemaPath) continue;
+    const problem = metaSchemaProblem(tool.schema);
+    if (!problem) continue;
+    const tokens = parsePointer(problem.pointer) ?? [];
+    const value = valueAtTokens(tool.schema, tokens);
+    const keyword = tokens.length ? tokens[tokens.length - 1] : undefined;
+    const typeName = keyword === 'type' || (tokens.length >= 2 && tokens[tokens.length - 2] === 'type' && /^\d+$/.test(keyword ?? ''));
+    const older = olderDraft(tool.schema);
+    const what =
+      typeName && typeof value === 'string'
+        ? `${code(value)} is not a JSON Schema type; use one of ${JSON_TYPES.map((t) => code(t)).join(', ')}`
+        : `${keyword === undefined ? 'the schema' : code(keyword)} ${escapeText(problem.message, 80)} (JSON Schema ${problem.draft}${older ? `; a ${older} \`$schema\` is read as draft-07` : ''}); fix the keyword`;
+    ctx.report({
+      at: { uri: tool.uri, root: tool.root, path: [...tool.schemaPath, ...tokens.map((t, i) => (Array.isArray(valueAtTokens(tool.schema, tokens.slice(0, i))) ? Number(t) : t))] },
+      message: `${what}: ${code(tool.name)}'s parameter schema is not valid JSON Schema, so calls of it are not checked against it`,
+      data: { keyword: 'parameterSchema', problem: 'invalid-parameter-schema', tool: tool.name },
+    });
+  }
+}
+
+/** The draft-04 or draft-06 a schema's `$schema` names: Ajv reads it as draft-07 (FORMAT §2 accepts 2020-12 and draft-07). */
+function olderDraft(schema: unknown): string | undefined {
+  const declared = isJsonObject(schema) && typeof schema.$schema === 'string' ? schema.$schema : '';
+  return /draft-0[46]/.exec(declared)?.[0];
+}
+
+function valueAtTokens(root: unknown, tokens: readonly string[]): unknown {
+  let v = root;
+  for (const t of tokens) v = Array.isArray(v) ? v[Number(t)] : isJsonObject(v) ? v[t] : undefined;
+  return v;
+}
+
 export const meta: RuleMeta = {
   id: 'schema',
   defaultSeverity: 'error',
@@ -75,11 +119,15 @@ export const schema: Rule = {
         }
       });
     }
-    for (const file of index.toolFiles.values()) duplicateToolNames(ctx, file.tools, 'this file');
+    for (const file of index.toolFiles.values()) {
+      duplicateToolNames(ctx, file.tools, 'this file');
+      invalidParameterSchemas(ctx, file.tools);
+    }
     for (const c of index.cases) {
       if (!c.tools.some((u) => u.inline)) continue;
       const inline = c.tools.flatMap((u) => (u.inline && u.tool ? [u.tool] : []));
       duplicateToolNames(ctx, inline, 'this case');
+      invalidParameterSchemas(ctx, inline);
     }
   },
 };

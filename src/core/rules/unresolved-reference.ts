@@ -144,9 +144,11 @@ function overrideFindings(ctx: RuleContext, c: CaseModel): void {
         : problem === 'scalar-parent'
           ? `the value at ${at} is not an object or array, so it has nothing to set`
           : `the environment has nothing at ${at}`;
+    // An earlier override of the root ("") gives a case without `environment` one to land in.
+    const landsIn = hasBase || overrides.slice(0, i).some((earlier) => earlier.tokens?.length === 0);
     ctx.report({
       at: { uri: c.doc.uri, root: c.root, path: o.path, part: 'key' },
-      message: hasBase
+      message: landsIn
         ? `environment_overrides pointer ${code(o.key, 80)} lands nowhere: ${why}; point it at an existing value, or at a new key of an existing object`
         : `environment_overrides pointer ${code(o.key, 80)} overrides an environment this case does not have; add "environment", or point the override at the root ("")`,
       data: { pointer: o.key, problem: 'missing-parent', reason: problem, parent },

@@ -1,5 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { DataValidationCxt } from 'ajv/dist/types';
+import { exactIntegerAt, holdsExactIntegers } from '../text/exact-numbers';
 import { isJsonObject } from '../model/canonical';
 import { metaSchema07 } from './generated/meta-07';
 import { metaSchema2020 } from './generated/meta-2020';
@@ -95,14 +97,19 @@ function withLinearUniqueItems<T extends Ajv>(ajv: T): T {
  * schema, and there is one function per keyword: Ajv keeps every keyword function it is given in
  * a scope shared by all its compiles.
  */
-type Checked = ((allowed: unknown, data: unknown) => boolean) & { errors?: Partial<ErrorObject>[] };
-const constant: Checked = (allowed, data) => {
-  if (sameJson(allowed, data)) return true;
+type Checked = ((allowed: unknown, data: unknown, parentSchema?: AnySchemaObject, cxt?: DataValidationCxt) => boolean) & { errors?: Partial<ErrorObject>[] };
+/** A big integer's literal, kept by the object or array that holds the value (text/exact-numbers.ts). */
+function dataLiteral(data: unknown, cxt: DataValidationCxt | undefined): string | undefined {
+  return typeof data === 'number' && cxt && typeof cxt.parentData === 'object' && cxt.parentData !== null ? exactIntegerAt(cxt.parentData, String(cxt.parentDataProperty)) : undefined;
+}
+const constant: Checked = (allowed, data, parentSchema, cxt) => {
+  const allowedLiteral = typeof allowed === 'number' && parentSchema ? exactIntegerAt(parentSchema, 'const') : undefined;
+  if (sameJson(allowed, data, allowedLiteral, dataLiteral(data, cxt))) return true;
   constant.errors = [{ keyword: 'const', params: { allowedValue: allowed }, message: 'must be equal to constant' }];
   return false;
 };
-const oneOfAllowed: Checked = (allowed, data) => {
-  if (jsonIn(allowed as unknown[], data)) return true;
+const oneOfAllowed: Checked = (allowed, data, _parentSchema, cxt) => {
+  if (jsonIn(allowed as unknown[], data, dataLiteral(data, cxt))) return true;
   oneOfAllowed.errors = [{ keyword: 'enum', params: { allowedValues: allowed }, message: 'must be equal to one of the allowed values' }];
   return false;
 };
@@ -181,7 +188,8 @@ function cacheKey(schema: Record<string, unknown> | boolean): string {
 export type CompiledSchema =
   | { kind: 'compiled'; validate: ValidateFunction; unchecked: [string, string][] }
   | { kind: 'too-complex'; reason: string }
-  | { kind: 'invalid'; reason?: string };
+  /** `pointer`: where in the schema the problem is, when known (the meta-schema's complaint, a `$ref` that does not resolve). */
+  | { kind: 'invalid'; reason?: string; pointer?: string };
 
 const INVALID: CompiledSchema = { kind: 'invalid' };
 
@@ -190,6 +198,62 @@ function metaError(isSchema: (body: unknown) => boolean): string | undefined {
   const e = (isSchema as { errors?: ErrorObject[] | null }).errors?.[0];
   if (!e) return undefined;
   return `${e.instancePath ? `${e.instancePath} ` : ''}${e.message ?? e.keyword}`;
+}
+
+/** What makes a schema not valid JSON Schema: where (a JSON pointer into it), the meta-schema's complaint, and the draft it was read as. */
+export interface MetaSchemaProblem {
+  pointer: string;
+  message: string;
+  keyword?: string;
+  allowedValues?: readonly unknown[];
+  draft: '2020-12' | 'draft-07';
+}
+
+const metaProblems = new WeakMap<object, MetaSchemaProblem | null>();
+
+/**
+ * Whether an object schema fails its draft's meta-schema, without compiling it (a tool's schema is
+ * checked whether or not a step calls it, and compiling is the costly part). A schema over the
+ * bounds is not looked at. The same check compileUncached makes before Ajv compiles.
+ */
+export function metaSchemaProblem(schema: unknown): MetaSchemaProblem | undefined {
+  if (!isJsonObject(schema)) return undefined;
+  const known = metaProblems.get(schema);
+  if (known !== undefined) return known ?? undefined;
+  let problem: MetaSchemaProblem | undefined;
+  if (schemaSize(schema).ok && schemaStructure(schema).ok) {
+    const draft07 = typeof schema.$schema === 'string' && /draft-0[4-7]/.test(schema.$schema);
+    const isSchema = (draft07 ? metaSchema07 : metaSchema2020) as (body: unknown) => boolean;
+    const body: Record<string, unknown> = { ...schema };
+    delete body.$schema;
+    const checked = forMetaCheck(body, draft07);
+    const draft = draft07 ? 'draft-07' : '2020-12';
+    if (checked === undefined) problem = { pointer: '', message: draft07 ? 'has a duplicate `enum` value or a `type` list longer than the seven types' : 'has a `type` list longer than the seven types', draft };
+    else if (!isSchema(checked)) {
+      const e = (isSchema as { errors?: ErrorObject[] | null }).errors?.[0];
+      const params = e?.params as { allowedValues?: unknown[] } | undefined;
+      problem = { pointer: e?.instancePath ?? '', message: e?.message ?? 'fails the meta-schema', keyword: e?.keyword, allowedValues: params?.allowedValues, draft };
+    }
+  }
+  metaProblems.set(schema, problem ?? null);
+  return problem;
+}
+
+/** Where the first `$ref` whose value passes `which` sits in a schema, as a JSON pointer. */
+function refPointer(schema: unknown, which: (ref: string) => boolean): string | undefined {
+  const stack: [unknown, string, number][] = [[schema, '', 0]];
+  while (stack.length) {
+    const [node, at, depth] = stack.pop()!;
+    if (depth > MAX_DEPTH || typeof node !== 'object' || node === null) continue;
+    if (!Array.isArray(node) && typeof (node as Record<string, unknown>).$ref === 'string' && which((node as Record<string, string>).$ref)) return `${at}/$ref`;
+    const entries = Object.entries(node);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, v] = entries[i];
+      if (k === 'enum' || k === 'const' || ANNOTATIONS.has(k)) continue;
+      stack.push([v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1]);
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -216,7 +280,7 @@ function compileUncached(schema: Record<string, unknown> | boolean, size: number
   if (typeof body !== 'boolean') {
     const checked = forMetaCheck(body, draft07);
     if (checked === undefined) return INVALID;
-    if (!isSchema(checked)) return { kind: 'invalid', reason: metaError(isSchema) };
+    if (!isSchema(checked)) return { kind: 'invalid', reason: metaError(isSchema), pointer: (isSchema as { errors?: ErrorObject[] | null }).errors?.[0]?.instancePath };
   }
   const unchecked = new Map<string, string>();
   compiling = unchecked;
@@ -226,7 +290,15 @@ function compileUncached(schema: Record<string, unknown> | boolean, size: number
     return { kind: 'compiled', validate: ajv.compile(body), unchecked: [...unchecked] };
   } catch (e) {
     // Ajv's compiler recurses: a schema within the bounds can still be too much for the stack.
-    return e instanceof RangeError ? { kind: 'too-complex', reason: 'compiling it overflows the stack' } : INVALID;
+    if (e instanceof RangeError) return { kind: 'too-complex', reason: 'compiling it overflows the stack' };
+    // A `$ref` Ajv cannot resolve (a remote one: nothing is fetched): said, and pointed at.
+    const missing = (e as { missingRef?: unknown }).missingRef;
+    if (typeof missing === 'string') {
+      const ref = (e as { missingSchema?: unknown }).missingSchema;
+      const pointer = refPointer(schema, (v) => v === missing || v === ref || (typeof ref === 'string' && ref !== '' && v.startsWith(ref)));
+      return { kind: 'invalid', reason: `its \`$ref\` ${JSON.stringify(missing).slice(0, 80)} does not resolve (nothing is fetched)`, pointer };
+    }
+    return INVALID;
   } finally {
     compiling = undefined;
     // Ajv keeps no boolean schema, and throws when asked to remove one.
@@ -244,8 +316,13 @@ export function compileSchemaChecked(schema: unknown): CompiledSchema {
   // Over the length bound, the key text alone could be megabytes: not cached by text.
   const size = schemaSize(schema);
   let compiled: CompiledSchema | undefined = size.ok ? undefined : { kind: 'too-complex', reason: size.reason };
-  const text = compiled ? undefined : cacheKey(schema);
-  if (text !== undefined) {
+  // A schema holding a big integer is keyed by itself only: its text would round the integer, and
+  // a schema differing from it in that digit alone would share its validator.
+  const text = compiled ? undefined : holdsExactIntegers(schema) ? undefined : cacheKey(schema);
+  if (!compiled && text === undefined) {
+    const structure = schemaStructure(schema);
+    compiled = structure.ok ? compileUncached(schema, JSON.stringify(schema).length) : { kind: 'too-complex', reason: structure.reason };
+  } else if (text !== undefined) {
     compiled = byText.get(text);
     if (compiled !== undefined) {
       // Recently used keys stay; the oldest are evicted first.

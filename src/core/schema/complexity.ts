@@ -1,6 +1,7 @@
 import { isJsonObject } from '../model/canonical';
 import { parsePointer } from '../text/pointer';
 import { appendAll } from '../text/multimap';
+import { exactIntegersOf, exactNumberText } from '../text/exact-numbers';
 
 /**
  * Bounds on a parameter schema before Ajv compiles it and runs it on suite data. Ajv's work is
@@ -173,16 +174,18 @@ export function equalityKey(value: unknown): string {
     else if (Array.isArray(v)) {
       out += '[';
       stack.push(CLOSE_ARRAY);
+      const exact = exactIntegersOf(v);
       for (let i = v.length - 1; i >= 0; i--) {
-        stack.push(v[i]);
+        stack.push(memberOf(v[i], exact, String(i)));
         if (i > 0) stack.push(COMMA);
       }
     } else if (isJsonObject(v)) {
       out += '{';
       stack.push(CLOSE_OBJECT);
+      const exact = exactIntegersOf(v);
       const keys = Object.keys(v).sort();
       for (let i = keys.length - 1; i >= 0; i--) {
-        stack.push(v[keys[i]]);
+        stack.push(memberOf(v[keys[i]], exact, keys[i]));
         stack.push(new KeyMark(JSON.stringify(keys[i]) + ':'));
         if (i > 0) stack.push(COMMA);
       }
@@ -191,18 +194,35 @@ export function equalityKey(value: unknown): string {
   return out;
 }
 
-function primitiveKey(v: unknown): string {
-  return typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? 'null');
+/** A member as keyed: a big integer by the digits its literal spelled (a double rounds them). */
+function memberOf(v: unknown, exact: ReadonlyMap<string, string> | undefined, key: string): unknown {
+  const literal = typeof v === 'number' ? exact?.get(key) : undefined;
+  return literal === undefined ? v : new KeyMark(literal);
 }
 
-/** JSON equality: a primitive is equal to what is `===` to it, an object or array by equalityKey. */
-export function sameJson(a: unknown, b: unknown): boolean {
+function primitiveKey(v: unknown): string {
+  return typeof v === 'number' ? exactNumberText(v) : (JSON.stringify(v) ?? 'null');
+}
+
+/**
+ * JSON equality: a primitive is equal to what is `===` to it, an object or array by equalityKey.
+ * Integers compare exactly at any size (FORMAT §3b), as Python's scorer would: a number's literal,
+ * kept by its container (text/exact-numbers.ts), is passed beside it where the caller has one.
+ */
+export function sameJson(a: unknown, b: unknown, aLiteral?: string, bLiteral?: string): boolean {
+  if (typeof a === 'number' && typeof b === 'number' && (aLiteral !== undefined || bLiteral !== undefined)) return exactNumberText(a, aLiteral) === exactNumberText(b, bLiteral);
   if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a === b;
   return equalityKey(a) === equalityKey(b);
 }
 
 /** Whether `value` is JSON-equal to an item of `list` (an `enum`): each object item keyed once per call. */
-export function jsonIn(list: readonly unknown[], value: unknown): boolean {
+export function jsonIn(list: readonly unknown[], value: unknown, literal?: string): boolean {
+  if (typeof value === 'number') {
+    const exact = exactIntegersOf(list);
+    if (exact === undefined && literal === undefined) return list.includes(value);
+    const text = exactNumberText(value, literal);
+    return list.some((e, i) => typeof e === 'number' && exactNumberText(e, exact?.get(String(i))) === text);
+  }
   if (typeof value !== 'object' || value === null) return list.includes(value);
   const key = equalityKey(value);
   return list.some((e) => typeof e === 'object' && e !== null && equalityKey(e) === key);

@@ -2,6 +2,7 @@ import { isJsonObject } from '../model/canonical';
 import { compileLinear } from '../text/regex';
 import { firstDuplicate, jsonIn, sameJson, schemaSize } from './complexity';
 import { ANNOTATIONS, annotationWellTyped } from './compile';
+import { exactIntegerAt, exactIntegersOf } from '../text/exact-numbers';
 
 /**
  * A check that a value passes a *plain* schema, without compiling it. Ajv compiles each schema to
@@ -138,13 +139,14 @@ function codePoints(s: string): number {
  * that Object.prototype has, left to Ajv). A definite "no" anywhere is the answer, as validation is
  * a conjunction.
  */
-function passes(schema: Schema, value: unknown): boolean | undefined {
+function passes(schema: Schema, value: unknown, literal?: string): boolean | undefined {
   if (typeof schema === 'boolean') return schema;
   const t = schema.type;
   if (t !== undefined && !(typeof t === 'string' ? hasType(value, t) : (t as string[]).some((x) => hasType(value, x)))) return false;
   // The equality compile.ts gives Ajv's `enum` and `const` (complexity.ts), so the two cannot disagree.
-  if (schema.enum !== undefined && !jsonIn(schema.enum as unknown[], value)) return false;
-  if ('const' in schema && !sameJson(schema.const, value)) return false;
+  // A big integer by its literal on both sides: the value's (from its container), the schema's (from the schema object).
+  if (schema.enum !== undefined && !jsonIn(schema.enum as unknown[], value, literal)) return false;
+  if ('const' in schema && !sameJson(schema.const, value, typeof schema.const === 'number' ? exactIntegerAt(schema, 'const') : undefined, literal)) return false;
   if (typeof value === 'string') {
     if (schema.minLength !== undefined || schema.maxLength !== undefined) {
       const n = codePoints(value);
@@ -167,8 +169,9 @@ function passes(schema: Schema, value: unknown): boolean | undefined {
     const items = schema.items as Schema | undefined;
     let open = false;
     if (items !== undefined && items !== true) {
-      for (const v of value) {
-        const r = passes(items, v);
+      const exact = exactIntegersOf(value);
+      for (let i = 0; i < value.length; i++) {
+        const r = passes(items, value[i], exact?.get(String(i)));
         if (r === false) return false;
         if (r === undefined) open = true;
       }
@@ -188,7 +191,7 @@ function passes(schema: Schema, value: unknown): boolean | undefined {
       }
       const sub = props !== undefined && Object.prototype.hasOwnProperty.call(props, k) ? props[k] : extra;
       if (sub === undefined || sub === true) continue;
-      const r = passes(sub, value[k]);
+      const r = passes(sub, value[k], exactIntegerAt(value, k));
       if (r === false) return false;
       if (r === undefined) open = true;
     }

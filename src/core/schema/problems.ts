@@ -108,6 +108,12 @@ function unknownProperty(kind: FileKind, e: SchemaError, path: JsonPath): Schema
       data: { keyword: 'additionalProperties', property: name, suggestion },
     };
   }
+  // FORMAT §3: an override key is an RFC 6901 pointer into the environment; one that is not is
+  // not an unknown property but a malformed pointer.
+  if ((kind === 'cases' || kind === 'caseLines') && lastKey(path) === 'environment_overrides') {
+    const fix = name.startsWith('/') ? 'a `~` in a pointer must be followed by `0` (for `~`) or `1` (for `/`)' : `a pointer starts with \`/\` (${code('/' + name)}), or is \`""\` for the whole environment`;
+    return { path: at, part: 'key', message: `override key ${code(name)} is not a JSON pointer: ${fix}`, data: { keyword: 'additionalProperties', property: name, problem: 'not-a-pointer' } };
+  }
   let message = `unknown property ${code(name)}`;
   if (suggestion) message += `: did you mean ${code(suggestion)}?`;
   if (allowsCustomFields(e.parentSchema)) message += `${suggestion ? ' (' : ': '}custom fields need the \`x-\` prefix${suggestion ? ')' : ''}`;

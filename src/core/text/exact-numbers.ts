@@ -18,8 +18,11 @@ const spellings = new WeakMap<object, Map<string, string>>();
  */
 let anyNoted = false;
 
-/** Integer literals of 16 or more digits: the only ones that can be past 2^53. */
-const LONG_DIGITS = /\d{16}/;
+/**
+ * Texts that can spell a whole number past 2^53: a run of 16 digits (2^53 has 16), or an exponent
+ * of 10 or more (`1.5e300`).
+ */
+const LONG_DIGITS = /\d{16}|[eE]\+?[1-9]\d/;
 
 /** The literal of a big integer member of `container` (an array index as a string), if it has one. */
 export function exactIntegerAt(container: object, key: string): string | undefined {
@@ -42,13 +45,56 @@ export function exactIntegersOf(container: object): ReadonlyMap<string, string> 
   return anyNoted ? spellings.get(container) : undefined;
 }
 
+/** Past this many digits a whole number is left to its double: no suite spells one, and a hostile `1e999999` must not allocate a megabyte. */
+const MAX_DIGITS = 400;
+const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * The digits of the whole number a JSON number literal spells, whatever its spelling
+ * (`12345678901234567891`, `12345678901234567891.0`, `1.2345678901234567891e19` are one number,
+ * FORMAT §3b); undefined when its exact value is not a whole number.
+ */
+export function wholeNumberDigits(literal: string): string | undefined {
+  const m = NUMBER.exec(literal);
+  if (!m) return undefined;
+  const digits = m[2] + (m[3] ?? '');
+  const exp = (m[4] === undefined ? 0 : Number(m[4])) - (m[3]?.length ?? 0);
+  let whole: string;
+  if (exp >= 0) {
+    if (digits.length + exp > MAX_DIGITS) return undefined;
+    whole = digits + '0'.repeat(exp);
+  } else {
+    if (-exp > digits.length + MAX_DIGITS) return undefined;
+    const cut = digits.length + exp;
+    if (!/^0*$/.test(cut > 0 ? digits.slice(cut) : digits)) return undefined;
+    whole = cut > 0 ? digits.slice(0, cut) : '0';
+  }
+  whole = whole.replace(/^0+(?=\d)/, '');
+  return m[1] && whole !== '0' ? `-${whole}` : whole;
+}
+
+/**
+ * The text one number compares by: a whole number past 2^53 by its exact digits (its literal's when
+ * the parser kept one, else the double's own value written out in full, so `1e20` is
+ * `100000000000000000000`), any other number by the double it is (`1`, `1.0`, `1e0` are one
+ * number; `-0` is `0`).
+ */
+export function exactNumberText(n: number, literal?: string): string {
+  if (literal !== undefined) return literal;
+  if (Number.isInteger(n) && !Number.isSafeInteger(n)) return BigInt(n).toString();
+  return String(n);
+}
+
 function note(container: object, key: string, literal: string, value: unknown): void {
-  // Only what a double rounds: a literal with a fraction or an exponent is a float to every reader.
-  if (typeof value !== 'number' || Number.isSafeInteger(value) || !/^-?\d+$/.test(literal) || Number(literal) !== value) return;
+  // Only what a double rounds, and only a whole number: a literal whose exact value has a fraction
+  // is a float to every reader. Kept as its digits, so every spelling of one number is one text.
+  if (typeof value !== 'number' || Number.isSafeInteger(value) || !Number.isInteger(value)) return;
+  const digits = wholeNumberDigits(literal);
+  if (digits === undefined || Number(digits) !== value) return;
   let map = spellings.get(container);
   if (!map) spellings.set(container, (map = new Map()));
   anyNoted = true;
-  map.set(key, literal);
+  map.set(key, digits);
 }
 
 const isContainer = (v: unknown): v is object => typeof v === 'object' && v !== null;

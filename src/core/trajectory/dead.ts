@@ -1,4 +1,5 @@
-import { isJsonObject } from '../model/canonical';
+import { canonicalize, fieldValue, isJsonObject, sameOrderedJson } from '../model/canonical';
+import { parsePointer } from '../text/pointer';
 import { toolId, type ToolModel } from '../model/tools';
 import type { CaseModel, ToolUse } from '../model/case';
 import { compileLinear, unrunnableFix } from '../text/regex';
@@ -111,20 +112,125 @@ export function caseTools(c: CaseModel): CaseTools {
 
 const MAX_REASONS = 5;
 
-/** The object parameter schema's declared properties, or undefined when it declares none (then any name may be meant). */
-function declared(tool: ToolModel): { properties: Record<string, unknown>; patternProperties: string[]; root: Record<string, unknown> } | undefined {
-  const s = tool.schema;
-  if (!isJsonObject(s) || !isJsonObject(s.properties)) return undefined;
-  return { properties: s.properties, patternProperties: isJsonObject(s.patternProperties) ? Object.keys(s.patternProperties) : [], root: s };
+/**
+ * The argument names a parameter schema declares: `properties` and `patternProperties` of every
+ * subschema that applies to the arguments object itself (`allOf`/`anyOf`/`oneOf`,
+ * `if`/`then`/`else`, `dependentSchemas`, a local `$ref`), as a call that satisfies the schema may
+ * carry any of them. `properties` is the root's, the parameters whose own schema is checked below.
+ */
+interface Declared {
+  properties: Record<string, unknown>;
+  names: Set<string>;
+  patternProperties: string[];
+  root: Record<string, unknown>;
 }
 
-function isDeclared(d: NonNullable<ReturnType<typeof declared>>, name: string): boolean {
-  if (Object.prototype.hasOwnProperty.call(d.properties, name)) return true;
+/** Subschemas walked for the names a schema declares: a hostile schema's tree is not walked past it. */
+const MAX_DECLARING = 2_000;
+
+/**
+ * Undefined when the schema declares no names (then any name may be meant), or may admit any name:
+ * an `additionalProperties` or `unevaluatedProperties` that is a schema rather than `false`, or a
+ * `$ref` this cannot follow.
+ */
+function declared(tool: ToolModel): Declared | undefined {
+  const root = tool.schema;
+  if (!isJsonObject(root)) return undefined;
+  const names = new Set<string>();
+  const patternProperties: string[] = [];
+  const seen = new Set<object>();
+  const stack: unknown[] = [root];
+  let any = false;
+  while (stack.length) {
+    const node = stack.pop();
+    if (!isJsonObject(node) || seen.has(node)) continue;
+    if (seen.size >= MAX_DECLARING) return undefined;
+    seen.add(node);
+    if (isJsonObject(node.properties)) for (const k of Object.keys(node.properties)) names.add(k);
+    if (isJsonObject(node.patternProperties)) patternProperties.push(...Object.keys(node.patternProperties));
+    for (const k of ['additionalProperties', 'unevaluatedProperties'] as const) if (k in node && node[k] !== false) return undefined;
+    for (const k of ['allOf', 'anyOf', 'oneOf'] as const) if (Array.isArray(node[k])) stack.push(...(node[k] as unknown[]));
+    for (const k of ['if', 'then', 'else'] as const) stack.push(node[k]);
+    for (const k of ['dependentSchemas', 'dependencies'] as const) if (isJsonObject(node[k])) stack.push(...Object.values(node[k] as Record<string, unknown>));
+    if (typeof node.$ref === 'string') {
+      const tokens = node.$ref.startsWith('#') ? parsePointer(decodeURIComponentSafe(node.$ref.slice(1))) : undefined;
+      let target: unknown = tokens ? root : undefined;
+      for (const t of tokens ?? []) target = isJsonObject(target) ? target[t] : Array.isArray(target) ? target[Number(t)] : undefined;
+      if (target === undefined) any = true;
+      else stack.push(target);
+    }
+    if (typeof node.$dynamicRef === 'string' || typeof node.$recursiveRef === 'string') any = true;
+  }
+  if (any || names.size === 0) return undefined;
+  return { properties: isJsonObject(root.properties) ? root.properties : {}, names, patternProperties, root };
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function isDeclared(d: Declared, name: string): boolean {
+  if (d.names.has(name)) return true;
   return d.patternProperties.some((p) => {
     const re = compileLinear(p, 'u');
     // A pattern RE2 cannot run may admit the name: not a finding.
     return !re.ok || re.re.test(name);
   });
+}
+
+/** Values and schema nodes looked at for the values canonically equal to a pattern's. */
+const MAX_LITERALS = 2_000;
+
+/** The value with every string trimmed, at every depth: its canonical form as a value. */
+function trimmedValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.trim();
+  if (depth > 64 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((v) => trimmedValue(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value)) out[k] = trimmedValue((value as Record<string, unknown>)[k], depth + 1);
+  return out;
+}
+
+/**
+ * Values canonically equal to `value` (§3b) that a schema may accept where it rejects the value
+ * as written: the value trimmed, and every `const` and `enum` value of the schema canonically equal
+ * to it (`"guitar"` for a pattern's `" guitar "`, `" EVIL "` for a `where` const of `"EVIL"`). The
+ * matcher compares a call's arguments canonically, so a call with any of them matches the pattern.
+ */
+function canonicalTwins(container: Readonly<Record<string, unknown>>, name: string, schema: unknown): unknown[] {
+  const value = container[name];
+  const out: unknown[] = [value];
+  // Through fieldValue: a big integer by the digits its literal spelled.
+  const text = canonicalize(fieldValue(container, name));
+  const trimmed = trimmedValue(value);
+  if (canonicalize(trimmed) === text && !sameOrderedJson(trimmed, value)) out.push(trimmed);
+  const stack: unknown[] = [schema];
+  let budget = MAX_LITERALS;
+  while (stack.length && --budget > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      stack.push(...node);
+      continue;
+    }
+    if (!isJsonObject(node)) continue;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'const') {
+        if (canonicalize(fieldValue(node, 'const')) === text) out.push(v);
+      } else if (k === 'enum') {
+        if (Array.isArray(v)) for (let i = 0; i < v.length && --budget > 0; i++) if (canonicalize(fieldValue(v, i)) === text) out.push(v[i]);
+      } else if (k !== 'default' && k !== 'examples') stack.push(v);
+    }
+  }
+  return out;
+}
+
+/** Whether a schema that runs rejects the value and every value canonically equal to it. */
+function rejectsAllTwins(pred: Predicate, container: Readonly<Record<string, unknown>>, name: string): boolean {
+  return pred.state === 'ok' && canonicalTwins(container, name, pred.schema).every((v) => !pred.test(v));
 }
 
 /** One parameter's schema as a predicate, with the root's definitions so its local `$ref`s resolve. */
@@ -153,6 +259,11 @@ function rejects(root: Record<string, unknown>, name: string, value: unknown): b
   return p.state === 'ok' && !p.test(value);
 }
 
+/** Whether it rejects every value a call could give that the pattern's value matches (canonically equal to it). */
+function rejectsCanonically(root: Record<string, unknown>, name: string, args: Readonly<Record<string, unknown>>): boolean {
+  return rejectsAllTwins(parameterPredicate(root, name), args, name);
+}
+
 /** Where a pattern RE2 cannot run sits in a schema (its `pattern` value or `patternProperties` key). */
 function patternPathIn(schema: unknown, pattern: string, depth = 0): JsonPath | undefined {
   if (depth > 64) return undefined;
@@ -177,7 +288,9 @@ function patternPathIn(schema: unknown, pattern: string, depth = 0): JsonPath | 
 /** Why a predicate cannot run, as a dead reason at `base` (undefined when it runs or is only too complex). */
 function predicateDead(pred: Predicate, base: JsonPath, what: string): DeadReason | undefined {
   if (pred.state === 'invalid') {
-    return { path: base, problem: 'invalid-where', message: `has ${what} that is not a valid JSON Schema (${escapeText(pred.reason, 100)}), so it matches nothing; fix the schema` };
+    // At the keyword that breaks it (§9), where the compiler said which.
+    const at = pred.pointer === undefined ? undefined : pathOfPointer(pred.schema, pred.pointer);
+    return { path: at ? [...base, ...at] : base, problem: 'invalid-where', message: `has ${what} that is not a valid JSON Schema (${escapeText(pred.reason, 100)}), so it matches nothing; fix the schema` };
   }
   if (pred.state === 'unrunnable') {
     const at = patternPathIn(pred.schema, pred.pattern);
@@ -186,6 +299,61 @@ function predicateDead(pred: Predicate, base: JsonPath, what: string): DeadReaso
       problem: 'unrunnable-pattern',
       message: `has a pattern ${code(pred.pattern, 60)} in ${what} that cannot run on the linear-time regular-expression engine (${escapeText(pred.reason, 60)}), so it matches nothing; ${unrunnableFix(pred.pattern)}`,
     };
+  }
+  return undefined;
+}
+
+/** A JSON pointer into a value as a path (array indices as numbers); undefined when it does not lead anywhere. */
+function pathOfPointer(root: unknown, pointer: string): JsonPath | undefined {
+  const tokens = parsePointer(pointer);
+  if (!tokens) return undefined;
+  const path: JsonPath = [];
+  let v = root;
+  for (const t of tokens) {
+    if (Array.isArray(v)) {
+      const i = Number(t);
+      if (!/^\d+$/.test(t) || i >= v.length) return undefined;
+      path.push(i);
+      v = v[i];
+    } else if (isJsonObject(v) && Object.prototype.hasOwnProperty.call(v, t)) {
+      path.push(t);
+      v = v[t];
+    } else return undefined;
+  }
+  return path;
+}
+
+const ANNOTATION_KEYS = new Set(['description', 'title', '$comment', 'examples', 'default']);
+
+/**
+ * Where a schema keeps out every value of a kind (an object, for `where`: arguments are always an
+ * object; a string, for `respond`), and why: a `type` without it, a `const` or `enum` with no value
+ * of it (or, with `whole`, none the whole schema accepts), a `not` that takes every such value,
+ * an `allOf` branch that keeps them all out, or `anyOf`/`oneOf` branches that all do.
+ */
+function excludesKind(schema: unknown, kind: 'object' | 'string', depth = 0, whole?: Predicate): { path: JsonPath; why: string } | undefined {
+  const isKind = (v: unknown) => (kind === 'object' ? isJsonObject(v) : typeof v === 'string');
+  const plural = kind === 'object' ? 'objects' : 'strings';
+  if (schema === false) return { path: [], why: 'it is `false`' };
+  if (!isJsonObject(schema) || depth > 32) return undefined;
+  const types = typesOf(schema);
+  if (types && !types.has(kind)) return { path: ['type'], why: `its type excludes ${plural}` };
+  const accepted = (v: unknown) => isKind(v) && (!whole || whole.state !== 'ok' || whole.test(v));
+  if ('const' in schema && !accepted(schema.const)) return { path: ['const'], why: isKind(schema.const) ? 'the rest of the schema rejects its const' : `its const is not ${kind === 'object' ? 'an object' : 'a string'}` };
+  if (Array.isArray(schema.enum) && !schema.enum.some(accepted)) return { path: ['enum'], why: schema.enum.some(isKind) ? 'the rest of the schema rejects every enum value' : `no enum value is ${kind === 'object' ? 'an object' : 'a string'}` };
+  const not = schema.not;
+  if (not === true || (isJsonObject(not) && Object.keys(not).every((k) => k === 'type' || ANNOTATION_KEYS.has(k)) && (typesOf(not)?.has(kind) ?? !('type' in not)))) {
+    return { path: ['not'], why: `its \`not\` takes every ${kind === 'object' ? 'object' : 'string'}` };
+  }
+  if (Array.isArray(schema.allOf)) {
+    for (let i = 0; i < schema.allOf.length; i++) {
+      const r = excludesKind(schema.allOf[i], kind, depth + 1);
+      if (r) return { path: ['allOf', i, ...r.path], why: r.why };
+    }
+  }
+  for (const k of ['anyOf', 'oneOf'] as const) {
+    const list = schema[k];
+    if (Array.isArray(list) && list.length > 0 && list.every((b) => excludesKind(b, kind, depth + 1) !== undefined)) return { path: [k], why: `none of its \`${k}\` branches takes ${plural}` };
   }
   return undefined;
 }
@@ -221,7 +389,7 @@ function callLiveness(p: CallPattern, tools: CaseTools): Liveness {
         message: `requires argument ${code(name)}, which ${code(tool.name)}'s parameter schema does not declare, so no valid call has it; use a declared argument`,
         related: tool.schemaPath ? { tool, path: [...tool.schemaPath, 'properties'], message: `the parameters ${code(tool.name)} declares` } : undefined,
       });
-    } else if (d && Object.prototype.hasOwnProperty.call(d.properties, name) && rejects(d.root, name, p.argumentValues[name])) {
+    } else if (d && Object.prototype.hasOwnProperty.call(d.properties, name) && rejectsCanonically(d.root, name, p.argumentValues)) {
       reasons.push({
         path: ['arguments', name],
         problem: 'rejected-value',
@@ -240,6 +408,11 @@ function callLiveness(p: CallPattern, tools: CaseTools): Liveness {
       for (const culprit of unsatisfiable(where.schema).slice(0, MAX_REASONS)) {
         reasons.push({ path: ['where', ...culprit.path], problem: 'unsatisfiable-where', message: `has a \`where\` that no arguments can satisfy: ${culprit.message}` });
       }
+      // Arguments are always an object (§3c): a `where` no object satisfies never holds.
+      const noObject = reasons.some((r) => r.problem === 'unsatisfiable-where') ? undefined : excludesKind(where.schema, 'object', 0, where);
+      if (noObject) {
+        reasons.push({ path: ['where', ...noObject.path], problem: 'unsatisfiable-where', message: `has a \`where\` that no arguments object can satisfy (${noObject.why}; a call's arguments are always an object); describe the arguments object` });
+      }
       if (isJsonObject(where.schema)) appendAll(reasons, whereAgainstTool(p, where.schema, tool, d));
     }
   }
@@ -251,7 +424,7 @@ function callLiveness(p: CallPattern, tools: CaseTools): Liveness {
  * the tool does not declare, a `const`/`enum` the parameter's schema rejects, an `arguments` value
  * that `where` itself rejects.
  */
-function whereAgainstTool(p: CallPattern, where: Record<string, unknown>, tool: ToolModel, d: ReturnType<typeof declared>): DeadReason[] {
+function whereAgainstTool(p: CallPattern, where: Record<string, unknown>, tool: ToolModel, d: Declared | undefined): DeadReason[] {
   const out: DeadReason[] = [];
   const required = Array.isArray(where.required) ? where.required : [];
   if (d) {
@@ -287,15 +460,13 @@ function whereAgainstTool(p: CallPattern, where: Record<string, unknown>, tool: 
     }
     if (Object.prototype.hasOwnProperty.call(p.argumentValues, name)) {
       const pred = compilePredicate(isJsonObject(where.$defs) || isJsonObject(where.definitions) ? { ...sub, $defs: where.$defs, definitions: where.definitions } : sub);
-      if (pred.state === 'ok' && !pred.test(p.argumentValues[name])) {
+      if (rejectsAllTwins(pred, p.argumentValues, name)) {
         out.push({ path: ['arguments', name], problem: 'rejected-value', message: `requires ${code(name)} to be ${code(JSON.stringify(p.argumentValues[name]) ?? '', 40)}, which the pattern's own \`where\` rejects, so both can never hold; drop one of them` });
       }
     }
   }
   return out;
 }
-
-const STRING_TYPES = new Set(['string']);
 
 function respondLiveness(p: RespondPattern): Liveness {
   const pred = p.respond;
@@ -307,12 +478,9 @@ function respondLiveness(p: RespondPattern): Liveness {
     state: 'dead',
     reasons: [{ path: ['respond', ...path], problem: 'respond-no-string', message: `has a \`respond\` schema that accepts no string (${why}), so no final answer can match it; describe the answer's text` }],
   });
-  if (s === false) return noString([], 'it is `false`');
+  const excluded = excludesKind(s, 'string', 0, pred);
+  if (excluded) return noString(excluded.path, excluded.why);
   if (isJsonObject(s)) {
-    const types = typesOf(s);
-    if (types && ![...types].some((t) => STRING_TYPES.has(t))) return noString(['type'], 'its type excludes strings');
-    if (Array.isArray(s.enum) && !s.enum.some((v) => typeof v === 'string')) return noString(['enum'], 'no enum value is a string');
-    if ('const' in s && typeof s.const !== 'string') return noString(['const'], 'its const is not a string');
     const culprits = unsatisfiable(s);
     if (culprits.length) return noString(culprits[0].path, escapeText(culprits[0].message, 100));
   }

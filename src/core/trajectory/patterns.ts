@@ -48,7 +48,7 @@ export interface RespondPattern {
  */
 export type Predicate =
   | { state: 'ok'; schema: unknown; test(value: unknown): boolean }
-  | { state: 'invalid'; schema: unknown; reason: string }
+  | { state: 'invalid'; schema: unknown; reason: string; pointer?: string }
   | { state: 'unrunnable'; schema: unknown; pattern: string; reason: string }
   | { state: 'too-complex'; schema: unknown; reason: string };
 
@@ -74,7 +74,7 @@ function compiledPredicate(schema: Record<string, unknown> | boolean): Predicate
   const compiled = compileSchemaChecked(schema);
   switch (compiled.kind) {
     case 'invalid':
-      return { state: 'invalid', schema, reason: compiled.reason ?? 'Ajv refuses it' };
+      return { state: 'invalid', schema, reason: compiled.reason ?? 'Ajv refuses it', pointer: compiled.pointer };
     case 'too-complex':
       return { state: 'too-complex', schema, reason: compiled.reason };
     default: {
