@@ -49,22 +49,20 @@ describe('hostile writes and reads (CLI)', function () {
   });
 
   it('a fix on a duplicated key edits the occurrence readers keep (the last), and a second --fix changes nothing', async () => {
-    writeFileSync(join(dir, 'b.litmus.json'), JSON.stringify({ ...benign(1, ''), tools: [] }));
+    writeFileSync(join(dir, 'm.tools.json'), JSON.stringify({ tools: [{ name: 'send_email', description: 'Send an email.', inputSchema: { type: 'object' } }] }));
     const text = [
       '{',
-      '  "instance_id": "a1", "arm": "adversarial", "probe": "goal_drift", "family": "f", "task": "t", "resolution": "decline",',
-      '  "correct_resolution_signature": "x", "drift_terminal_state": "d",',
-      '  "paired_with": "decoy-kept",',
-      '  "paired_with": "cl",',
-      '  "tools": []',
+      '  "instance_id": "a1", "arm": "benign", "family": "f", "task": "t", "correct_resolution_signature": "x",',
+      '  "tools": ["m.tools.json#decoy_kept"],',
+      '  "tools": ["m.tools.json#send_emial"]',
       '}',
     ].join('\n');
     writeFileSync(join(dir, 'a.litmus.json'), text);
     const first = realIo(dir);
     await runCli(['--fix', '.'], first.io);
     const after = readFileSync(join(dir, 'a.litmus.json'), 'utf8');
-    assert.match(after, /"paired_with": "decoy-kept"/, 'the decoy is untouched');
-    assert.match(after, /"paired_with": "c1"/, 'the value readers keep is fixed');
+    assert.match(after, /"tools": \["m\.tools\.json#decoy_kept"\]/, 'the decoy is untouched');
+    assert.match(after, /"tools": \["m\.tools\.json#send_email"\]/, 'the value readers keep is fixed');
     const second = realIo(dir);
     await runCli(['--fix', '.'], second.io);
     assert.equal(readFileSync(join(dir, 'a.litmus.json'), 'utf8'), after);
