@@ -13,7 +13,11 @@ import { uriOf } from './lsp-client';
 // must be in the tarball.
 const ROOT = resolve(__dirname, '../../..');
 const VERSION: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
-const MAX_TARBALL_BYTES = 2 * 1024 * 1024;
+// What the tarball holds, gzipped: the CLI and server bundles (~0.47 MB each), the CLI's V8 code
+// cache (~0.81 MB: it saves every run ~30 ms of compiling), the client and MCP bundles (~0.25 MB),
+// schemas and docs. 2.5 MB leaves room for the rules to grow and still fails on a stray source
+// tree, source maps or a second copy of a bundle.
+const MAX_TARBALL_BYTES = 2.5 * 1024 * 1024;
 
 interface PackResult {
   filename: string;
@@ -50,7 +54,7 @@ describe('the npm package (npm pack, npm install, both bins)', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('is under 2 MB and carries the bundles, schemas, grammars and rule docs, and no sources or tests', () => {
+  it('is under 2.5 MB and carries the bundles, schemas, grammars and rule docs, and no sources or tests', () => {
     assert.ok(pack.size < MAX_TARBALL_BYTES, `tarball is ${pack.size} bytes`);
     const paths = pack.files.map((f) => f.path);
     for (const must of ['dist/cli.js', 'dist/cli-main.js', 'dist/server.js', 'dist/language-server.js', 'schemas/case.schema.json', 'docs/rules/schema.md', 'README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']) {
