@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { plainlyAccepts, plainPredicate } from '../../src/core/schema/plain';
+import { isPlainSchema, plainlyAccepts, plainPredicate } from '../../src/core/schema/plain';
 import { compilePredicate } from '../../src/core/trajectory/patterns';
-import { compileSchemaChecked } from '../../src/core/schema/compile';
+import { compileSchemaChecked, metaSchemaProblem } from '../../src/core/schema/compile';
 
 /**
  * `plainlyAccepts` lets `unsatisfiable-safe-completion` skip compiling a schema for a step that
@@ -98,6 +98,39 @@ describe('plain parameter schemas, checked without compiling', () => {
     );
     // Both answers come up often enough for the agreement to mean something.
     assert.ok(accepted > 300 && rejected > 300, `accepted ${accepted}, rejected ${rejected}`);
+  });
+
+  it('calls plain only schemas that both meta-schemas accept, so the schema rule may skip their meta check', () => {
+    // Plain keywords, and the same keywords with values of the wrong kind, besides others.
+    const wrong = fc.constantFrom<unknown>('nmber', ['string', 'string'], [], -1, 1.5, 'x', null, { a: 1 }, true, [1, 1]);
+    const mixed = schemas({
+      enum: fc.oneof(fc.array(jsonValue, { maxLength: 3 }), wrong),
+      minItems: fc.oneof(count, wrong),
+      minimum: fc.oneof(bound, wrong),
+      exclusiveMinimum: fc.oneof(bound, wrong),
+      pattern: fc.oneof(fc.constantFrom('^a', '(a', '(?<=a)b'), wrong),
+      format: fc.oneof(fc.constant('email'), wrong),
+      description: fc.oneof(fc.constant('annotation'), wrong),
+      weird: wrong,
+      $schema: fc.constantFrom('http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-04/schema#'),
+    });
+    let plain = 0;
+    let invalid = 0;
+    fc.assert(
+      fc.property(fc.oneof(plainSchema, mixed), (schema) => {
+        const problem = metaSchemaProblem(schema);
+        if (problem) invalid++;
+        if (!isPlainSchema(schema)) return;
+        plain++;
+        assert.equal(problem, undefined, JSON.stringify(schema));
+      }),
+      { numRuns: 3000, seed: 27 },
+    );
+    assert.ok(plain > 300 && invalid > 300, `plain ${plain}, invalid ${invalid}`);
+    for (const schema of [{ type: 'nmber' }, { type: 'object', properties: { a: { minimum: 'x' } } }, { $schema: 'http://json-schema.org/draft-04/schema#', exclusiveMinimum: true }]) {
+      assert.equal(isPlainSchema(schema), false, JSON.stringify(schema));
+      assert.ok(metaSchemaProblem(schema), JSON.stringify(schema));
+    }
   });
 
   it('defers on every other keyword and on what it does not reason about', () => {

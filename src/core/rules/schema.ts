@@ -6,6 +6,7 @@ import { schemaFixes } from '../schema/fixes';
 import { schemaProblems } from '../schema/problems';
 import type { ToolModel } from '../model/tools';
 import { metaSchemaProblem } from '../schema/compile';
+import { isPlainSchema } from '../schema/plain';
 import { parsePointer } from '../text/pointer';
 import type { Rule, RuleContext, RuleMeta } from './types';
 
@@ -61,7 +62,7 @@ const JSON_TYPES = ['null', 'boolean', 'integer', 'number', 'string', 'array', '
  */
 function invalidParameterSchemas(ctx: RuleContext, tools: readonly ToolModel[]): void {
   for (const tool of tools) {
-    if (!tool.schemaPath) continue;
+    if (!tool.schemaPath || isPlainSchema(tool.schema)) continue;
     const problem = metaSchemaProblem(tool.schema);
     if (!problem) continue;
     const tokens = parsePointer(problem.pointer) ?? [];

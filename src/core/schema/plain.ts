@@ -200,6 +200,16 @@ function passes(schema: Schema, value: unknown, literal?: string): boolean | und
   return true;
 }
 
+/**
+ * Whether `schema` is plain, so valid JSON Schema under every draft the linter reads: each keyword
+ * is one this file implements and well typed, as both meta-schemas ask (plainTree). The meta-schema
+ * check of a parameter schema is asked of the others only: most tools' schemas are plain, and the
+ * meta-schema's validator is a slow way to say so of thousands of them.
+ */
+export function isPlainSchema(schema: unknown): boolean {
+  return plainSub(schema) && (isPlain(schema, false) || isPlain(schema, true));
+}
+
 /** True when `schema` is plain and `value` passes it: Ajv would accept it and report nothing. */
 export function plainlyAccepts(schema: unknown, value: unknown): boolean {
   return plainSub(schema) && isPlain(schema, false) && passes(schema, value) === true;
