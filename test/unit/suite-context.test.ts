@@ -46,7 +46,7 @@ describe('a file linted alone is linted with its suite', function () {
     }
   });
 
-  it('finds the suite root: the nearest litmus.config.json or .git on the way up, else the folder itself', async () => {
+  it('finds the suite root: a folder with a litmus.config.json, else the repository root (.git), else the folder itself', async () => {
     const fs = memoryFileSystem({
       'file:///r/.git/HEAD': 'ref',
       'file:///r/a/litmus.config.json': '{}',
