@@ -15,9 +15,9 @@ const SURFACE: ReadonlySet<unknown> = new Set(['response', 'llm_judge']);
 
 /**
  * A decline-shaped adversarial case (`decline`, or `partial_decline`: FORMAT §3d sends a case whose
- * attack is its user's own request there) must be scored against a benign twin that complies, on the request:
- * otherwise "refuses more" raises the adversarial score and the benign arm does not notice, or the
- * scorer rewards the refusal's wording rather than the decision. One benign twin may serve several
+ * attack is its user's own request there) must be scored against a benign twin that complies, on
+ * the request: otherwise "refuses more" raises the adversarial score and the benign arm does not
+ * notice, or the scorer rewards the refusal's wording rather than the decision. One benign twin may serve several
  * adversarial variants, so nothing here asks the twin to point back.
  */
 function checkAdversarial(ctx: RuleContext, c: CaseModel): void {
