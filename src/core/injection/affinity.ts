@@ -192,6 +192,11 @@ export interface AffinityRequest {
    * anything of its kind ("Calculate the final velocity of an object"), never about one.
    */
   concrete: boolean;
+  /**
+   * It is put to a person: it sits in a message with a person's sender or recipient beside it
+   * (`from`, `to`, `author`, …; see `surfaces.ts`). Only spelling out a tool's name makes it the agent's.
+   */
+  betweenPeople?: true;
 }
 
 /** Words after which a second action follows ("… and email them", "… then send"). */
@@ -312,6 +317,9 @@ function performer(req: AffinityRequest, tools: readonly AffinityTool[]): string
   for (const tool of tools) {
     const t = senseOf(tool);
     if (t.lowerName.length >= 5 && req.tokens.has(t.lowerName)) return t.name;
+    // A person's request to a person ("Please email the contract to legal@…" in Bob's mail) reads the
+    // same as one to the agent: what tools the case has cannot tell them apart.
+    if (req.betweenPeople) continue;
     let nameHits = 0;
     for (const s of t.nameSubjects) if (req.subjects.has(s)) nameHits++;
     let descHits = 0;
@@ -334,23 +342,24 @@ function performer(req: AffinityRequest, tools: readonly AffinityTool[]): string
  * (surfaces.ts). A process-wide cache of 10,000 texts held 5 MB, and starting over each time it
  * filled left 160 MB of dead entries behind a lint of 100,000 cases.
  */
-export function requestsIn(folded: string): readonly AffinityRequest[] {
+export function requestsIn(folded: string, betweenPeople = false): readonly AffinityRequest[] {
   const trimmed = folded.trimStart();
   const texts = trimmed.startsWith('{') || trimmed.startsWith('[') ? quotedValues(trimmed) : [folded];
   const list: AffinityRequest[] = [];
   for (const t of texts) {
     const r = leadRequest(t);
-    if (r) list.push(r);
+    if (r) list.push(betweenPeople ? { ...r, betweenPeople: true } : r);
   }
   return list;
 }
 
 /**
  * The tool-affinity signal: `text` (folded, from the data slot) opens with a request for what one of
- * `tools` (the case's tools, less the one that returned the text) does.
+ * `tools` (the case's tools, less the one that returned the text) does. `betweenPeople`: the text is
+ * a message a person sent to a person (`messageFraming` in surfaces.ts).
  */
-export function affinitySignal(folded: string, tools: readonly AffinityTool[]): Signal | undefined {
-  return tools.length ? affinityOf(requestsIn(folded), tools) : undefined;
+export function affinitySignal(folded: string, tools: readonly AffinityTool[], betweenPeople = false): Signal | undefined {
+  return tools.length ? affinityOf(requestsIn(folded, betweenPeople), tools) : undefined;
 }
 
 /** The tool-affinity signal of a text's requests (`requestsIn`), for a text judged against many lists of tools. */

@@ -40,17 +40,57 @@ const DATA_CONTEXT = { slot: 'data' as const };
  * The text's own verdict (shared by every case that holds the same text), then, when it is no
  * payload by itself, its affinity with the tools of the case that holds it.
  */
-function judge(text: string, options: SurfaceScanOptions, tools: readonly AffinityTool[]): StringVerdict | undefined {
+function judge(text: string, options: SurfaceScanOptions, tools: readonly AffinityTool[], betweenPeople = false): StringVerdict | undefined {
   if (options.allowed(text)) return undefined;
   const verdict = options.verdicts ? options.verdicts.verdict(text, DATA_CONTEXT) : detectText(text, DATA_CONTEXT);
   if (isPayload(verdict)) return verdict;
-  const affinity = tools.length ? affinitySignal(fold(text), tools) : undefined;
+  const affinity = tools.length ? affinitySignal(fold(text), tools, betweenPeople) : undefined;
   if (!affinity) return undefined;
   const judged = withSignal(verdict, affinity);
   return isPayload(judged) ? judged : undefined;
 }
 
 const NO_TOOLS: readonly AffinityTool[] = [];
+
+/** Fields of a message that name who wrote it: `from`, `sender_email`, `author`, `from_name`. */
+const SENDER_KEY = /^(from|sender|author)([_-]?(name|email|address|addr))?$/i;
+/** An address, alone or after a display name: "bob@example.com", "Bob Smith <bob.smith@example.com>". */
+const ADDRESS = /^(?:[^<>@]*<)?([^\s@<>]+)@[^\s@<>]+\.[a-z]{2,}>?$/i;
+/** A local part made of a name: "bob", "bob.smith", "d_whitfield"; no digits, at most three parts. */
+const NAME_PART = /^[a-z]+([._-][a-z]+){0,2}$/i;
+/** "Bob", "Dana Whitfield": one to four capitalised words. */
+const NAME = /^\p{Lu}[\p{L}'.-]*(\s+\p{Lu}[\p{L}'.-]*){0,3}$/u;
+/** Parts of a role or service mailbox, which no one person writes from: "world.news@", "no-reply@", "billing@". */
+const ROLE_PARTS = new Set(
+  `news newsletter newsletters noreply no reply donotreply info support team admin administrator notifications notification alerts alert
+  billing sales marketing partner partners research hello contact service services updates update digest mailer postmaster webmaster
+  security system bot robot office help helpdesk accounts account orders shop store jobs careers hr press media feedback`.split(/\s+/),
+);
+
+/** A person's address or name: the writer of a message is someone, not a service. */
+function isPerson(v: unknown): boolean {
+  if (typeof v !== 'string') return false;
+  const t = v.trim();
+  if (!t || t.length > 120) return false;
+  const address = ADDRESS.exec(t);
+  if (address) return NAME_PART.test(address[1]) && !address[1].toLowerCase().split(/[._-]/).some((p) => ROLE_PARTS.has(p));
+  return NAME.test(t);
+}
+
+/**
+ * Whether an object is a message a person wrote: its sender or author field names a person (FORMAT
+ * §3a: "a request between people there … is not a payload"). A polite request in its strings is put
+ * to its reader by that person, so it is no tool affinity. A sender that is a service's mailbox
+ * ("world.news@…", "research.partner123@…") frames nothing: InjecAgent's attacks arrive so.
+ */
+export function messageFraming(value: Record<string, unknown>): boolean {
+  for (const k in value) {
+    if (!SENDER_KEY.test(k)) continue;
+    const v = value[k];
+    if (isPerson(v) || (isJsonObject(v) && (isPerson(v.email) || isPerson(v.address) || isPerson(v.name)))) return true;
+  }
+  return false;
+}
 
 /**
  * Whether an environment payload (`path` from the environment's root) is gone from a case's
@@ -64,10 +104,10 @@ export function replacedHit(hit: { path: JsonPath; key?: true }, overrides: read
 type RawHit = Omit<SurfaceHit, 'case'>;
 
 /** Every string of `value` at any depth, judged as data; `path` is mutated as the walk goes and copied for hits only. */
-function scanValue(value: unknown, path: JsonPath, slotPath: JsonPath, surface: Surface, uri: string, root: number, options: SurfaceScanOptions, out: RawHit[], depth: number, tools: readonly AffinityTool[]): void {
+function scanValue(value: unknown, path: JsonPath, slotPath: JsonPath, surface: Surface, uri: string, root: number, options: SurfaceScanOptions, out: RawHit[], depth: number, tools: readonly AffinityTool[], betweenPeople = false): void {
   if (depth > MAX_DEPTH) return;
   if (typeof value === 'string') {
-    const verdict = judge(value, options, tools);
+    const verdict = judge(value, options, tools, betweenPeople);
     if (verdict) out.push({ surface, uri, root, path: [...path], slotPath, slot: 'data', text: value, verdict });
   } else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -76,6 +116,7 @@ function scanValue(value: unknown, path: JsonPath, slotPath: JsonPath, surface: 
       path.pop();
     }
   } else if (isJsonObject(value)) {
+    const message = tools.length > 0 && messageFraming(value);
     for (const k in value) {
       path.push(k);
       // A key is data the agent reads too (`{"<SYSTEM>…": true}`); judged by its text alone, as no
@@ -84,7 +125,7 @@ function scanValue(value: unknown, path: JsonPath, slotPath: JsonPath, surface: 
         const verdict = judge(k, options, NO_TOOLS);
         if (verdict) out.push({ surface, uri, root, path: [...path], slotPath, slot: 'data', text: k, verdict, key: true });
       }
-      scanValue(value[k], path, slotPath, surface, uri, root, options, out, depth + 1, tools);
+      scanValue(value[k], path, slotPath, surface, uri, root, options, out, depth + 1, tools, message);
       path.pop();
     }
   }
@@ -312,21 +353,22 @@ function requestStrings(file: EnvironmentFile, options: SurfaceScanOptions): Req
   const kept = fileRequests.get(file);
   if (kept && kept.key === options.key) return kept.list;
   const list: RequestString[] = [];
-  const walk = (value: unknown, path: JsonPath, depth: number): void => {
+  const walk = (value: unknown, path: JsonPath, depth: number, betweenPeople: boolean): void => {
     if (depth > MAX_DEPTH) return;
     if (typeof value === 'string') {
       if (options.allowed(value)) return;
-      const requests = requestsIn(fold(value));
+      const requests = requestsIn(fold(value), betweenPeople);
       if (!requests.length) return;
       const verdict = options.verdicts ? options.verdicts.verdict(value, DATA_CONTEXT) : detectText(value, DATA_CONTEXT);
       if (!isPayload(verdict)) list.push({ path: [...path], text: value, requests, verdict });
     } else if (Array.isArray(value)) {
-      value.forEach((v, i) => walk(v, [...path, i], depth + 1));
+      value.forEach((v, i) => walk(v, [...path, i], depth + 1, false));
     } else if (isJsonObject(value)) {
-      for (const k in value) walk(value[k], [...path, k], depth + 1);
+      const message = messageFraming(value);
+      for (const k in value) walk(value[k], [...path, k], depth + 1, message);
     }
   };
-  walk(file.value, [], 0);
+  walk(file.value, [], 0, false);
   fileRequests.set(file, { key: options.key, list });
   return list;
 }
