@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { canonicalize, fieldValue } from '../../src/core/model/canonical';
+import { canonicalize, fieldValue, sameOrderedJson } from '../../src/core/model/canonical';
 import { parseJson, parseJsonLines } from '../../src/core/text/parse';
 import fc from 'fast-check';
 import { bigIntegerWorkspace } from '../hostile/arbitraries';
@@ -127,5 +127,75 @@ describe('integers above 2^53 (issue 22)', () => {
       assert.equal(await found('12345678901234567892'), 0, JSON.stringify(where));
       assert.equal(await found('12345678901234567891'), 1, JSON.stringify(where));
     }
+  });
+
+  // [keyword, bound, value, whether the value is within]: each pair one double apart, or 2^53 + 1
+  // against 2^53, where doubles decide the other way.
+  const BOUND_CASES: readonly (readonly [string, string, string, boolean])[] = [
+    ['exclusiveMinimum', '9007199254740992', '9007199254740993', true],
+    ['exclusiveMinimum', '9007199254740993', '9007199254740993', false],
+    ['minimum', '12345678901234567891', '12345678901234567890', false],
+    ['minimum', '12345678901234567891', '12345678901234567891', true],
+    ['maximum', '12345678901234567890', '12345678901234567891', false],
+    ['maximum', '12345678901234567891', '12345678901234567890', true],
+    ['exclusiveMaximum', '12345678901234567892', '12345678901234567891', true],
+    ['exclusiveMaximum', '-12345678901234567892', '-12345678901234567891', false],
+    ['multipleOf', '2', '12345678901234567891', false],
+    ['multipleOf', '3', '12345678901234567890', true],
+    ['multipleOf', '12345678901234567891', '12345678901234567891', true],
+    ['multipleOf', '12345678901234567891', '12345678901234567890', false],
+  ];
+
+  it('a `where` bound or multipleOf compares big integers exactly, plain or compiled by Ajv (§3b)', async () => {
+    const tools = [{ name: 'pay', description: 'Pays.', inputSchema: { type: 'object', properties: { amount: { type: 'integer' } } } }];
+    for (const [keyword, bound, value, within] of BOUND_CASES) {
+      // The first is plain (plain.ts); the second is not (Ajv's validator).
+      for (const sub of [{ [keyword]: '@B@' }, { anyOf: [{ [keyword]: '@B@' }, { const: 'never' }] }]) {
+        const where = { properties: { amount: sub }, required: ['amount'] };
+        const text = json({ suite: 's', cases: [adversarial('x', { tools, safe_completion: [{ tool: 'pay', arguments: { amount: '@V@' } }], unsafe_actions: [{ tool: 'pay', where }] }), benign('y')] })
+          .replace(/"@B@"/g, bound)
+          .replace(/"@V@"/g, value);
+        const found = codes((await lintFiles({ 's.litmus.json': text })).diagnostics, 'unsafe-safe-completion').length;
+        assert.equal(found, within ? 1 : 0, `${value} against ${JSON.stringify(sub)} ${bound}`);
+      }
+    }
+  });
+
+  it("unsatisfiable-safe-completion holds a big integer argument to the tool's bounds exactly, and shows the bound as written", async () => {
+    for (const [keyword, bound, value, within] of BOUND_CASES) {
+      const tools = [{ name: 'pay', description: 'Pays.', inputSchema: { type: 'object', properties: { amount: { type: 'integer', [keyword]: '@B@' } } } }];
+      const text = json({ suite: 's', cases: [adversarial('x', { tools, safe_completion: [{ tool: 'pay', arguments: { amount: '@V@' } }] }), benign('y')] })
+        .replace(/"@B@"/g, bound)
+        .replace(/"@V@"/g, value);
+      const found = codes((await lintFiles({ 's.litmus.json': text })).diagnostics, 'unsatisfiable-safe-completion');
+      assert.equal(found.length, within ? 0 : 1, `${value} against ${keyword} ${bound}`);
+      if (!within) assert.ok(found[0].message.includes(bound), found[0].message);
+    }
+  });
+
+  it('unsatisfiable-tool-contract orders big integer bounds exactly', async () => {
+    const contract = async (bounds: string) => {
+      const tools = [{ name: 'pay', description: 'Pays.', inputSchema: { type: 'object', properties: { amount: { type: 'integer', '@X@': 0 } }, required: ['amount'] } }];
+      const text = json({ suite: 's', cases: [adversarial('x', { tools }), benign('y')] }).replace('"@X@": 0', bounds);
+      return codes((await lintFiles({ 's.litmus.json': text })).diagnostics, 'unsatisfiable-tool-contract');
+    };
+    const crossed = await contract('"minimum": 12345678901234567891, "maximum": 12345678901234567890');
+    assert.equal(crossed.length, 1);
+    assert.ok(crossed[0].message.includes('minimum 12345678901234567891 is above maximum 12345678901234567890'), crossed[0].message);
+    assert.equal((await contract('"minimum": 9007199254740993, "exclusiveMaximum": 9007199254740993')).length, 1);
+    assert.deepEqual(await contract('"minimum": 12345678901234567890, "maximum": 12345678901234567891'), []);
+    // Numbers lie between 2^53 and 2^53 + 1 (FORMAT §3b: the bounds are numbers), one double apart.
+    assert.deepEqual(await contract('"exclusiveMinimum": 9007199254740992, "exclusiveMaximum": 9007199254740993'), []);
+  });
+
+  it('a tool read again after an edit of one big integer digit is a new model, not the one read before', async () => {
+    assert.ok(!sameOrderedJson(valueOf('{"maximum": 12345678901234567890}'), valueOf('{"maximum": 12345678901234567891}')));
+    assert.ok(sameOrderedJson(valueOf('{"maximum": [12345678901234567890]}'), valueOf('{"maximum": [1.2345678901234567890e19]}')));
+    const text = (max: string) =>
+      json({ suite: 's', cases: [adversarial('x', { tools: [{ name: 'pay', description: 'Pays.', inputSchema: { type: 'object', properties: { n: { type: 'integer', maximum: '@M@' } } } }], safe_completion: [{ tool: 'pay', arguments: { n: 12 } }] }), benign('y')] })
+        .replace('"@M@"', max)
+        .replace('"n": 12', '"n": 12345678901234567891');
+    assert.equal(codes((await lintFiles({ 's.litmus.json': text('12345678901234567891') })).diagnostics, 'unsatisfiable-safe-completion').length, 0);
+    assert.equal(codes((await lintFiles({ 's.litmus.json': text('12345678901234567890') })).diagnostics, 'unsatisfiable-safe-completion').length, 1);
   });
 });

@@ -16,6 +16,13 @@ export function isJsonObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+function sameExactIntegers(a: ReadonlyMap<string, string> | undefined, b: ReadonlyMap<string, string> | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
+}
+
 /**
  * Equal JSON values with their keys in the same order: what `JSON.stringify` writes alike. Stricter
  * than canonical equality, for callers that show or send a value as it was written.
@@ -24,6 +31,9 @@ export function sameOrderedJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
+  // Big integers one double apart are `===`: their literals tell them apart (a tool's schema
+  // edited from `maximum: 12345678901234567890` to ...891 is a new schema, not the model read before).
+  if (!sameExactIntegers(exactIntegersOf(a), exactIntegersOf(b))) return false;
   if (Array.isArray(a)) {
     const list = b as unknown[];
     return a.length === list.length && a.every((x, i) => sameOrderedJson(x, list[i]));

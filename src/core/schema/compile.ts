@@ -1,7 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import Ajv, { type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { DataValidationCxt } from 'ajv/dist/types';
-import { exactIntegerAt, holdsExactIntegers } from '../text/exact-numbers';
+import { compareExact, copyExactIntegers, exactIntegerAt, holdsExactIntegers, multipleExact, shownNumber } from '../text/exact-numbers';
 import { isJsonObject } from '../model/canonical';
 import { metaSchema07 } from './generated/meta-07';
 import { metaSchema2020 } from './generated/meta-2020';
@@ -54,6 +54,9 @@ const linearRegExp = Object.assign(
 const ajvOptions = { strict: false, allErrors: true, validateFormats: false, validateSchema: false, addUsedSchema: true, logger: false, inlineRefs: false, code: { regExp: linearRegExp } } as const;
 let ajv2020: Ajv2020 | undefined;
 let ajv07: Ajv | undefined;
+/** The same, with exact bounds: for the rare schema that holds a big integer. */
+let ajv2020Exact: Ajv2020 | undefined;
+let ajv07Exact: Ajv | undefined;
 /**
  * Ajv keeps every schema it compiles in a scope shared by all its compiles, removeSchema or not:
  * ~5 KB a schema, and the schema itself, for the life of the instance. The language server
@@ -118,14 +121,75 @@ function withJsonEquality<T extends Ajv>(ajv: T): T {
   ajv.addKeyword({ keyword: 'const', errors: true, validate: constant });
   ajv.removeKeyword('enum');
   ajv.addKeyword({ keyword: 'enum', schemaType: 'array', errors: true, validate: oneOfAllowed });
+  ajv.removeKeyword('multipleOf');
+  ajv.addKeyword({ keyword: 'multipleOf', type: 'number', schemaType: 'number', errors: true, validate: multiple });
   return ajv;
 }
 
-/** Draft 2020-12 unless the schema names an older draft (which Ajv's draft-07 class reads). */
-function validatorFor(schema: Record<string, unknown> | boolean): { ajv: Ajv; isSchema: (body: unknown) => boolean; draft07: boolean } {
+/**
+ * Integers compare exactly at any size (FORMAT §3b), and doubles round two big integers one
+ * double apart to one: 12345678901234567890 passed `minimum: 12345678901234567891`. A bound that
+ * is not a big integer orders every value as doubles do, so only a schema holding a big integer
+ * is compiled with these (validatorFor): every other keeps Ajv's inline comparisons.
+ */
+const BOUND_OPS: Record<string, readonly [string, (order: number) => boolean]> = {
+  minimum: ['>=', (o) => o >= 0],
+  maximum: ['<=', (o) => o <= 0],
+  exclusiveMinimum: ['>', (o) => o > 0],
+  exclusiveMaximum: ['<', (o) => o < 0],
+};
+function boundCheck(keyword: string): Checked {
+  const [op, holds] = BOUND_OPS[keyword];
+  const check: Checked = (limit, data, parentSchema, cxt) => {
+    const limitLiteral = parentSchema ? exactIntegerAt(parentSchema, keyword) : undefined;
+    const dataLit = dataLiteral(data, cxt);
+    const n = data as number;
+    const l = limit as number;
+    const order = limitLiteral !== undefined || dataLit !== undefined ? compareExact(n, dataLit, l, limitLiteral) : n < l ? -1 : n > l ? 1 : n === l ? 0 : NaN;
+    if (holds(order)) return true;
+    check.errors = [{ keyword, params: { comparison: op, limit }, message: `must be ${op} ${shownNumber(l, limitLiteral)}` }];
+    return false;
+  };
+  return check;
+}
+const exactBounds = Object.keys(BOUND_OPS).map((keyword) => [keyword, boundCheck(keyword)] as const);
+function withExactBounds<T extends Ajv>(ajv: T): T {
+  for (const [keyword, validate] of exactBounds) {
+    ajv.removeKeyword(keyword);
+    ajv.addKeyword({ keyword, type: 'number', schemaType: 'number', errors: true, validate });
+  }
+  return ajv;
+}
+
+/**
+ * Ajv's multipleOf divides as doubles, which call every big integer even; a whole number by whole
+ * numbers is checked exactly where either has a big-integer literal, else as Ajv does (the
+ * quotient is a whole number).
+ */
+const multiple: Checked = (divisor, data, parentSchema, cxt) => {
+  const dataLit = dataLiteral(data, cxt);
+  const divisorLiteral = parentSchema ? exactIntegerAt(parentSchema, 'multipleOf') : undefined;
+  const n = data as number;
+  const d = divisor as number;
+  const exact = dataLit !== undefined || divisorLiteral !== undefined ? multipleExact(n, dataLit, d, divisorLiteral) : undefined;
+  const quotient = n / d;
+  if (d !== 0 && (exact ?? quotient === parseInt(String(quotient)))) return true;
+  multiple.errors = [{ keyword: 'multipleOf', params: { multipleOf: divisor }, message: `must be multiple of ${shownNumber(d, divisorLiteral)}` }];
+  return false;
+};
+
+/**
+ * Draft 2020-12 unless the schema names an older draft (which Ajv's draft-07 class reads); with
+ * exact bounds when the schema holds a big integer.
+ */
+function validatorFor(schema: Record<string, unknown> | boolean, exact: boolean): { ajv: Ajv; isSchema: (body: unknown) => boolean; draft07: boolean } {
   const declared = isJsonObject(schema) && typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (/draft-0[4-7]/.test(declared)) return { ajv: (ajv07 ??= withJsonEquality(withLinearUniqueItems(new Ajv(ajvOptions)))), isSchema: metaSchema07 as (body: unknown) => boolean, draft07: true };
-  return { ajv: (ajv2020 ??= withJsonEquality(withLinearUniqueItems(new Ajv2020(ajvOptions)))), isSchema: metaSchema2020 as (body: unknown) => boolean, draft07: false };
+  if (/draft-0[4-7]/.test(declared)) {
+    const ajv = exact ? (ajv07Exact ??= withExactBounds(withJsonEquality(withLinearUniqueItems(new Ajv(ajvOptions))))) : (ajv07 ??= withJsonEquality(withLinearUniqueItems(new Ajv(ajvOptions))));
+    return { ajv, isSchema: metaSchema07 as (body: unknown) => boolean, draft07: true };
+  }
+  const ajv = exact ? (ajv2020Exact ??= withExactBounds(withJsonEquality(withLinearUniqueItems(new Ajv2020(ajvOptions))))) : (ajv2020 ??= withJsonEquality(withLinearUniqueItems(new Ajv2020(ajvOptions))));
+  return { ajv, isSchema: metaSchema2020 as (body: unknown) => boolean, draft07: false };
 }
 
 /** Keywords that never change what a schema accepts (Ajv runs with `useDefaults` off). */
@@ -265,17 +329,21 @@ const byObject = new WeakMap<object, CompiledSchema>();
 const byText = new Map<string, CompiledSchema>();
 
 /** Compiles a schema already within the bounds. */
-function compileUncached(schema: Record<string, unknown> | boolean, size: number): CompiledSchema {
+function compileUncached(schema: Record<string, unknown> | boolean, size: number, exact = false): CompiledSchema {
   // `$schema` picks the class above; left in, Ajv would demand that meta-schema be loaded.
   const body = isJsonObject(schema) ? { ...schema } : schema;
-  if (isJsonObject(body)) delete body.$schema;
+  if (isJsonObject(body)) {
+    delete body.$schema;
+    // The root's big integers (a root `const` or bound) are kept by the object the keywords read.
+    copyExactIntegers(schema as object, body);
+  }
   if (compiles >= COMPILES_PER_INSTANCE || compiledChars >= CHARS_PER_INSTANCE) {
     compiles = compiledChars = 0;
-    ajv2020 = ajv07 = undefined;
+    ajv2020 = ajv07 = ajv2020Exact = ajv07Exact = undefined;
   }
   compiles++;
   compiledChars += size;
-  const { ajv, isSchema, draft07 } = validatorFor(schema);
+  const { ajv, isSchema, draft07 } = validatorFor(schema, exact);
   // A boolean is always a schema; an object must satisfy the meta-schema, as Ajv would demand.
   if (typeof body !== 'boolean') {
     const checked = forMetaCheck(body, draft07);
@@ -318,10 +386,11 @@ export function compileSchemaChecked(schema: unknown): CompiledSchema {
   let compiled: CompiledSchema | undefined = size.ok ? undefined : { kind: 'too-complex', reason: size.reason };
   // A schema holding a big integer is keyed by itself only: its text would round the integer, and
   // a schema differing from it in that digit alone would share its validator.
-  const text = compiled ? undefined : holdsExactIntegers(schema) ? undefined : cacheKey(schema);
+  const exact = !compiled && holdsExactIntegers(schema);
+  const text = compiled || exact ? undefined : cacheKey(schema);
   if (!compiled && text === undefined) {
     const structure = schemaStructure(schema);
-    compiled = structure.ok ? compileUncached(schema, JSON.stringify(schema).length) : { kind: 'too-complex', reason: structure.reason };
+    compiled = structure.ok ? compileUncached(schema, JSON.stringify(schema).length, true) : { kind: 'too-complex', reason: structure.reason };
   } else if (text !== undefined) {
     compiled = byText.get(text);
     if (compiled !== undefined) {

@@ -2,7 +2,7 @@ import { isJsonObject } from '../model/canonical';
 import { compileLinear } from '../text/regex';
 import { firstDuplicate, jsonIn, sameJson, schemaSize } from './complexity';
 import { ANNOTATIONS, annotationWellTyped } from './compile';
-import { exactIntegerAt, exactIntegersOf } from '../text/exact-numbers';
+import { compareExact, exactIntegerAt, exactIntegersOf } from '../text/exact-numbers';
 
 /**
  * A check that a value passes a *plain* schema, without compiling it. Ajv compiles each schema to
@@ -134,6 +134,25 @@ function codePoints(s: string): number {
   return n;
 }
 
+/** The bound keywords, each with the orders it allows of the value against the bound. */
+const BOUND_ORDERS: readonly (readonly [string, number, number])[] = [
+  ['minimum', 0, 1],
+  ['maximum', -1, 0],
+  ['exclusiveMinimum', 1, 1],
+  ['exclusiveMaximum', -1, -1],
+];
+
+/** Whether `value` is within the schema's bounds, a big integer (value or bound) by its exact value. */
+function withinExactly(schema: Record<string, unknown>, value: number, literal: string | undefined, bounds: ReadonlyMap<string, string> | undefined): boolean {
+  for (const [k, lo, hi] of BOUND_ORDERS) {
+    const b = schema[k];
+    if (typeof b !== 'number') continue;
+    const order = compareExact(value, literal, b, bounds?.get(k));
+    if (order < lo || order > hi) return false;
+  }
+  return true;
+}
+
 /**
  * Whether `value` passes a plain schema: undefined where this file does not decide (an object key
  * that Object.prototype has, left to Ajv). A definite "no" anywhere is the answer, as validation is
@@ -160,10 +179,16 @@ function passes(schema: Schema, value: unknown, literal?: string): boolean | und
     }
   } else if (typeof value === 'number') {
     if (!Number.isFinite(value)) return false;
-    if (schema.minimum !== undefined && !(value >= (schema.minimum as number))) return false;
-    if (schema.maximum !== undefined && !(value <= (schema.maximum as number))) return false;
-    if (schema.exclusiveMinimum !== undefined && !(value > (schema.exclusiveMinimum as number))) return false;
-    if (schema.exclusiveMaximum !== undefined && !(value < (schema.exclusiveMaximum as number))) return false;
+    // Doubles order every pair but two big integers one double apart: those by their literals.
+    const bounds = exactIntegersOf(schema);
+    if (literal !== undefined || bounds !== undefined) {
+      if (!withinExactly(schema, value, literal, bounds)) return false;
+    } else {
+      if (schema.minimum !== undefined && !(value >= (schema.minimum as number))) return false;
+      if (schema.maximum !== undefined && !(value <= (schema.maximum as number))) return false;
+      if (schema.exclusiveMinimum !== undefined && !(value > (schema.exclusiveMinimum as number))) return false;
+      if (schema.exclusiveMaximum !== undefined && !(value < (schema.exclusiveMaximum as number))) return false;
+    }
   } else if (Array.isArray(value)) {
     if (value.length < ((schema.minItems as number | undefined) ?? 0) || value.length > ((schema.maxItems as number | undefined) ?? Infinity)) return false;
     const items = schema.items as Schema | undefined;

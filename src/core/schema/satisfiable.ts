@@ -1,6 +1,7 @@
 import { canonicalize, fieldValue, isJsonObject } from '../model/canonical';
 import { compileLinear } from '../text/regex';
 import { code } from '../text/escape';
+import { compareExact, exactIntegersOf, shownNumber } from '../text/exact-numbers';
 import type { JsonPath } from '../text/types';
 
 /**
@@ -82,10 +83,20 @@ function numberAt(s: Record<string, unknown>, k: string): number | undefined {
   return typeof v === 'number' ? v : undefined;
 }
 
-/** Whether `lo` and `hi` leave no number between them; says so in `out` when they do not. */
-function crossed(out: Culprit[], lo: string, a: number | undefined, hi: string, b: number | undefined, strict: boolean): boolean {
-  if (a === undefined || b === undefined || !(strict ? a >= b : a > b)) return false;
-  out.push({ path: [lo], message: `${lo} ${a} is ${strict ? 'not below' : 'above'} ${hi} ${b}: no number is in range; fix the bounds`, related: { path: [hi], message: `${hi} ${b}` } });
+/**
+ * Whether `lo` and `hi` leave no number between them; says so in `out` when they do not. Bounds
+ * that are big integers compare, and are shown, by their literals (FORMAT §3b): as doubles,
+ * `minimum: 12345678901234567891` is not above `maximum: 12345678901234567890`.
+ */
+function crossed(out: Culprit[], s: Record<string, unknown>, lo: string, a: number | undefined, hi: string, b: number | undefined, strict: boolean): boolean {
+  if (a === undefined || b === undefined) return false;
+  const exact = exactIntegersOf(s);
+  const aText = exact?.get(lo);
+  const bText = exact?.get(hi);
+  const order = aText !== undefined || bText !== undefined ? compareExact(a, aText, b, bText) : a < b ? -1 : a > b ? 1 : 0;
+  if (!(strict ? order >= 0 : order > 0)) return false;
+  const [x, y] = [shownNumber(a, aText), shownNumber(b, bText)];
+  out.push({ path: [lo], message: `${lo} ${x} is ${strict ? 'not below' : 'above'} ${hi} ${y}: no number is in range; fix the bounds`, related: { path: [hi], message: `${hi} ${y}` } });
   return true;
 }
 
@@ -103,10 +114,10 @@ function checkBounds(s: Record<string, unknown>, types: Set<JsonType> | undefine
   const max = numberAt(s, 'maximum');
   const xmin = numberAt(s, 'exclusiveMinimum');
   const xmax = numberAt(s, 'exclusiveMaximum');
-  crossed(out, 'minimum', min, 'maximum', max, false) ||
-    crossed(out, 'exclusiveMinimum', xmin, 'maximum', max, true) ||
-    crossed(out, 'minimum', min, 'exclusiveMaximum', xmax, true) ||
-    crossed(out, 'exclusiveMinimum', xmin, 'exclusiveMaximum', xmax, true);
+  crossed(out, s, 'minimum', min, 'maximum', max, false) ||
+    crossed(out, s, 'exclusiveMinimum', xmin, 'maximum', max, true) ||
+    crossed(out, s, 'minimum', min, 'exclusiveMaximum', xmax, true) ||
+    crossed(out, s, 'exclusiveMinimum', xmin, 'exclusiveMaximum', xmax, true);
 }
 
 function checkValues(s: Record<string, unknown>, types: Set<JsonType> | undefined, out: Culprit[]): void {

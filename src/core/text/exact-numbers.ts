@@ -176,3 +176,41 @@ export function recordExactIntegersFromTree(node: Node, source: string, value: u
     }
   }
 }
+
+/**
+ * The order of two numbers, -1, 0 or 1, each with its big-integer literal where it has one: two
+ * whole numbers by their exact values (FORMAT §3b: 12345678901234567890 is below
+ * 12345678901234567891, one double apart), anything else by its double. A number with a fraction
+ * is below 2^52 in size, where doubles order it exactly against any big integer.
+ */
+export function compareExact(a: number, aLiteral: string | undefined, b: number, bLiteral: string | undefined): number {
+  if (Number.isInteger(a) && Number.isInteger(b)) {
+    const x = BigInt(exactNumberText(a, aLiteral));
+    const y = BigInt(exactNumberText(b, bLiteral));
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Whether `value` is a multiple of `divisor` exactly, when both are whole numbers; undefined when
+ * either has a fraction (left to the double division every reader does).
+ */
+export function multipleExact(value: number, valueLiteral: string | undefined, divisor: number, divisorLiteral: string | undefined): boolean | undefined {
+  if (!Number.isInteger(value) || !Number.isInteger(divisor) || divisor === 0) return undefined;
+  return BigInt(exactNumberText(value, valueLiteral)) % BigInt(exactNumberText(divisor, divisorLiteral)) === 0n;
+}
+
+/** Gives `copy` the big-integer literals of `original`, a shallow copy of it (a schema's root, copied before Ajv compiles it). */
+export function copyExactIntegers(original: object, copy: object): void {
+  const map = anyNoted ? spellings.get(original) : undefined;
+  if (map) spellings.set(copy, new Map(map));
+}
+
+/**
+ * A number as a message shows it: a big integer by its exact digits, unless they are too many to
+ * read (`1e300` stays `1e+300`).
+ */
+export function shownNumber(n: number, literal: string | undefined): string {
+  return literal !== undefined && literal.length <= 40 ? literal : String(n);
+}
