@@ -86,7 +86,11 @@ export function parseCliArgs(argv: string[]): CliOptions {
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
   } catch (e) {
-    // Node's messages run over several lines and name internals; keep the first sentence.
+    // Node's messages run over several lines and name internals; keep the first sentence. A
+    // value that starts with '-' (`-o -x.json`, `--max-warnings -1`) reads as an option: the
+    // first sentence only says "ambiguous", so name the way to give it.
+    const ambiguous = /^Option '(-[^' ]+)' argument is ambiguous/i.exec(e instanceof Error ? e.message : '');
+    if (ambiguous) throw new UsageError(`${ambiguous[1]} needs a value; to give one that starts with '-', write ${ambiguous[1].startsWith('--') ? `${ambiguous[1]}=` : ambiguous[1]}<value>`);
     throw new UsageError(firstLine(e instanceof Error ? e.message : String(e)));
   }
   const v = parsed.values;

@@ -62,6 +62,11 @@ describe('cli conventions', () => {
       for (const argv of bad) assert.throws(() => parseCliArgs(argv), (e: unknown) => e instanceof UsageError && !e.message.includes('\n'), argv.join(' '));
     });
 
+    it('says how to give a value that starts with a dash, on one line', () => {
+      assert.throws(() => parseCliArgs(['--max-warnings', '-1', 'x']), (e: unknown) => e instanceof UsageError && e.message === "--max-warnings needs a value; to give one that starts with '-', write --max-warnings=<value>");
+      assert.throws(() => parseCliArgs(['-o', '-r.json', 'x']), (e: unknown) => e instanceof UsageError && e.message === "-o needs a value; to give one that starts with '-', write -o<value>");
+    });
+
     it('reads --rule as id:severity, names close matches for an unknown id, and accepts warn for warning', () => {
       assert.deepEqual(parseRuleOptions(['duplicate-id:warn', 'schema: off', 'duplicate-id:error']), { 'duplicate-id': 'error', schema: 'off' });
       assert.throws(() => parseRuleOptions(['duplicat-id:error']), /did you mean 'duplicate-id'/);
