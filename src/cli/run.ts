@@ -172,7 +172,7 @@ interface Session {
   stdinUri?: string;
   stdinText?: string;
   /** Checks what can only be known once the files are read (a glob that matched nothing). */
-  afterLoad?: () => void;
+  afterLoad?: () => Promise<void>;
 }
 
 /**
@@ -262,8 +262,8 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
       ctx.notices = [nothingFound(io)];
       return finishReports(io, opts, [], ctx, setup);
     }
-    session.afterLoad = () => {
-      const [first] = targets.unmatchedGlobs();
+    session.afterLoad = async () => {
+      const [first] = await targets.unmatchedGlobs();
       if (first?.ignored) throw new UsageError(`all LITMUS files matching the pattern '${first.pattern}' are ignored (use --no-ignore to lint them)`);
       if (first) throw new UsageError(`no LITMUS files match the pattern '${first.pattern}'`);
     };
@@ -384,7 +384,7 @@ async function lintSession(
   };
 
   let loaded = await load();
-  session.afterLoad?.();
+  await session.afterLoad?.();
   plugins = await settlePlugins(io, opts, loaded, cwdUri);
   if (session.stdinUri && !loaded.index.docs.has(session.stdinUri)) {
     notice(io, 'note', `skipped ${escapeText(relPath(session.stdinUri, cwdUri))}: not a LITMUS file (by name or $schema)`, opts.quiet);

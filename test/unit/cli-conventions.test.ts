@@ -173,10 +173,15 @@ describe('cli conventions', () => {
       const { docs, t } = await walked(['suite/**/*.litmus.json', 'suite/*.scores.json']);
       // The rest of the glob's suite (here its folder: nothing marks one) is read as context.
       assert.deepEqual(docs, ['suite/build/b.litmus.json', 'suite/deep/a/one.litmus.json', 'suite/deep/a/one.tools.json', 'suite/keep.tmp.litmus.json', 'suite/top.litmus.json']);
-      assert.deepEqual(t.unmatchedGlobs(), [{ pattern: 'suite/*.scores.json', ignored: false }]);
+      assert.deepEqual(await t.unmatchedGlobs(), [{ pattern: 'suite/*.scores.json', ignored: false }]);
       assert.ok(t.selected(uri('/ws/suite/deep/a/one.litmus.json')));
       assert.ok(!t.selected(uri('/ws/suite/deep/a/one.tools.json')), 'a fix only writes what the glob selected');
       await assert.rejects(resolveTargets(fs, { cwd: CWD, paths: ['nowhere/*.litmus.json'], ignorePatterns: [], ignore: true }), /no LITMUS files match/);
+    });
+
+    it('says a glob whose matches sit in an ignored folder (never walked) matched only ignored files', async () => {
+      const { t } = await walked(['suite/**/one.litmus.json', 'suite/**/none.litmus.json'], { ignorePatterns: ['deep/'] });
+      assert.deepEqual(await t.unmatchedGlobs(), [{ pattern: 'suite/**/one.litmus.json', ignored: true }, { pattern: 'suite/**/none.litmus.json', ignored: false }]);
     });
 
     it('reports an ignored file named on the command line instead of linting it', async () => {
