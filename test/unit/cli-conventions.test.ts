@@ -412,6 +412,14 @@ describe('cli conventions', () => {
       assert.equal(config.maxMutationDepth, 2);
       assert.equal(config.source, 'suite/litmus.config.json');
     });
+
+    it('warns when the config that applies does not parse, rather than print the defaults in silence', async () => {
+      const files = new Map([['file:///ws/suite/litmus.config.json', '{ "rules": { "schema": "off" ']]);
+      const run = liveIo(files);
+      assert.equal(await runCli(['--print-config', 'suite/x.litmus.json'], run.io), 0);
+      assert.equal(JSON.parse(run.out()).source, null);
+      assert.match(run.err(), /warning: suite\/litmus\.config\.json cannot be read as JSON, so none of its settings apply/);
+    });
   });
 
   describe('init', () => {
