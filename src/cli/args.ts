@@ -117,6 +117,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
   if (v.quiet && v.hints) throw new UsageError('give --quiet (errors only) or --hints (everything, hints too), not both');
   if (v['stdin-filename'] !== undefined && !v.stdin) throw new UsageError('--stdin-filename needs --stdin');
   if (v.stdin && parsed.positionals.length > 0) throw new UsageError('--stdin lints standard input: give no files or folders with it');
+  // Paths beside it would be read as asking for a lint that never happens.
+  if (v['print-config'] !== undefined && parsed.positionals.length > 0) throw new UsageError('--print-config lints nothing: give it the one file, and no other paths');
   let maxWarnings: number | undefined;
   if (v['max-warnings'] !== undefined) {
     const text = v['max-warnings'];

@@ -56,6 +56,7 @@ describe('cli conventions', () => {
         ['--fix', '--fix-dry-run'],
         ['--stdin-filename', 'a.litmus.json'],
         ['--stdin', 'a'],
+        ['--print-config', 'a.litmus.json', 'suite'],
         ['--max-warnings', '1.5'],
         ['--ignore-pattern', ' '],
       ];
