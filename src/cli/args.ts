@@ -86,7 +86,11 @@ export function parseCliArgs(argv: string[]): CliOptions {
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
   } catch (e) {
-    // Node's messages run over several lines and name internals; keep the first sentence.
+    // Node's messages run over several lines and name internals; keep the first sentence. A
+    // value that starts with '-' (`-o -x.json`, `--max-warnings -1`) reads as an option: the
+    // first sentence only says "ambiguous", so name the way to give it.
+    const ambiguous = /^Option '(-[^' ]+)' argument is ambiguous/i.exec(e instanceof Error ? e.message : '');
+    if (ambiguous) throw new UsageError(`${ambiguous[1]} needs a value; to give one that starts with '-', write ${ambiguous[1].startsWith('--') ? `${ambiguous[1]}=` : ambiguous[1]}<value>`);
     throw new UsageError(firstLine(e instanceof Error ? e.message : String(e)));
   }
   const v = parsed.values;
@@ -113,6 +117,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
   if (v.quiet && v.hints) throw new UsageError('give --quiet (errors only) or --hints (everything, hints too), not both');
   if (v['stdin-filename'] !== undefined && !v.stdin) throw new UsageError('--stdin-filename needs --stdin');
   if (v.stdin && parsed.positionals.length > 0) throw new UsageError('--stdin lints standard input: give no files or folders with it');
+  // Paths beside it would be read as asking for a lint that never happens.
+  if (v['print-config'] !== undefined && parsed.positionals.length > 0) throw new UsageError('--print-config lints nothing: give it the one file, and no other paths');
   let maxWarnings: number | undefined;
   if (v['max-warnings'] !== undefined) {
     const text = v['max-warnings'];

@@ -21,6 +21,8 @@ interface Glob {
   matched: number;
   /** LITMUS files it matched that an ignore rule left out. */
   ignored: number;
+  /** Ignored folders below its base, never walked: its ignored matches may be there. */
+  ignoredFolders: string[];
 }
 
 /** What the command line asks to lint, with the ignore rules that apply. */
@@ -48,7 +50,7 @@ export interface Targets {
   /** True when an ignore rule matches the path (a folder when `dir`). */
   ignored(uri: string, dir?: boolean): boolean;
   /** Glob patterns that matched no LITMUS file (`ignored`: only ignored ones), for ESLint's usage error. */
-  unmatchedGlobs(): { pattern: string; ignored: boolean }[];
+  unmatchedGlobs(): Promise<{ pattern: string; ignored: boolean }[]>;
 }
 
 function toPosix(p: string): string {
@@ -64,6 +66,33 @@ function below(base: string, p: string): string | undefined {
 
 function under(base: string, p: string): boolean {
   return p === base || below(base, p) !== undefined;
+}
+
+/**
+ * Whether a glob matches a LITMUS file inside folders an ignore rule kept the walk out of: walked
+ * only when the glob matched nothing else, so that the usage error can say its matches are ignored.
+ */
+async function matchesInside(fs: FileSystem, g: Glob, folders: string[]): Promise<boolean> {
+  const todo = [...folders];
+  const seen = new Set<string>();
+  while (todo.length) {
+    const dir = todo.pop()!;
+    const uri = normalizeUri(fileUri(dir));
+    const real = fs.realUri ? await fs.realUri(uri).catch(() => uri) : uri;
+    if (seen.has(real)) continue;
+    seen.add(real);
+    const entries = await fs.readDirectory(uri).catch(() => [] as [string, unknown][]);
+    for (const [name, type] of entries) {
+      const abs = resolve(dir, name);
+      if (type === 'directory') {
+        if (name !== 'node_modules' && name !== '.git') todo.push(abs);
+      } else if (candidateName(name)) {
+        const rel = below(g.base, abs);
+        if (rel !== undefined && g.match(rel)) return true;
+      }
+    }
+  }
+  return false;
 }
 
 /** True for names the loader reads while walking (the same test as core's walk). */
@@ -249,7 +278,11 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
         const abs = resolve(dir, name);
         // A folder that stands in for a lone file's suite is read one level deep: with nothing to
         // mark the suite, walking all below it could mean a home folder or /tmp.
-        if (type === 'directory') return !ignoredPath(abs, true) && (!shallow(dir) || leadsTo(abs));
+        if (type === 'directory') {
+          if (!ignoredPath(abs, true)) return !shallow(dir) || leadsTo(abs);
+          for (const g of globs) if (below(g.base, abs) !== undefined) g.ignoredFolders.push(abs);
+          return false;
+        }
         if (ignoredPath(abs, false)) {
           if (candidateName(name)) globMatch(abs, 'ignored');
           return false;
@@ -282,7 +315,13 @@ export async function resolveTargets(fs: FileSystem, opts: TargetOptions): Promi
       return inner !== undefined && !inner.suite.marker && guessed.includes(uriToPath(inner.suite.uri));
     },
     ignored: (uri, dir = false) => ignoredPath(uriToPath(uri), dir),
-    unmatchedGlobs: () => globs.filter((g) => g.matched === 0).map((g) => ({ pattern: g.pattern, ignored: g.ignored > 0 })),
+    unmatchedGlobs: async () => {
+      const unmatched: { pattern: string; ignored: boolean }[] = [];
+      for (const g of globs.filter((x) => x.matched === 0)) {
+        unmatched.push({ pattern: g.pattern, ignored: g.ignored > 0 || (await matchesInside(fs, g, g.ignoredFolders)) });
+      }
+      return unmatched;
+    },
   };
 }
 
@@ -296,5 +335,5 @@ function compileGlob(cwd: string, pattern: string): Glob {
   } catch (e) {
     throw new UsageError(`cannot use the glob pattern (${e instanceof Error ? e.message.split('\n')[0].slice(0, 80) : String(e)})`);
   }
-  return { pattern, base, match, matched: 0, ignored: 0 };
+  return { pattern, base, match, matched: 0, ignored: 0, ignoredFolders: [] };
 }

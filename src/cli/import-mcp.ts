@@ -111,15 +111,16 @@ export async function runImportMcp(args: readonly string[], io: CliIo): Promise<
     for (const n of repeatedToolNames(listed.tools)) say(`warning: the server lists the tool ${JSON.stringify(n)} more than once; the tools file will fail the schema rule there`);
     const summary = `${listed.tools.length} tool${listed.tools.length === 1 ? '' : 's'} of ${listed.serverName ?? 'the server'} (${listed.pages} page${listed.pages === 1 ? '' : 's'})`;
     const shown = join(opts.out ?? '.', file);
+    // Checked before a dry run returns too, so its exit status says whether the write would go through.
+    const existing = lstatSync(target, { throwIfNoEntry: false });
+    if (existing?.isSymbolicLink()) throw new Failure(`refusing to write ${shown}: it is a symbolic link`);
+    if (existing && !existing.isFile()) throw new Failure(`cannot write ${shown}: something that is not a file is there`);
+    if (existing && !opts.force) throw new Failure(`${shown} already exists; pass --force to overwrite it`);
     if (opts.dryRun) {
       io.stdout(`${escapeText(shown)}  ${Buffer.byteLength(text)} bytes\n`);
       say(`dry run: would write ${summary} to ${shown}`);
       return 0;
     }
-    const existing = lstatSync(target, { throwIfNoEntry: false });
-    if (existing?.isSymbolicLink()) throw new Failure(`refusing to write ${shown}: it is a symbolic link`);
-    if (existing && !existing.isFile()) throw new Failure(`cannot write ${shown}: something that is not a file is there`);
-    if (existing && !opts.force) throw new Failure(`${shown} already exists; pass --force to overwrite it`);
     await writeFileAtomic(target, text);
     say(`wrote ${summary} to ${shown}`);
     return 0;

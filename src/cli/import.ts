@@ -95,6 +95,9 @@ export async function runImport(args: readonly string[], io: CliIo): Promise<num
     for (const f of result.files) checkRelative(f.path);
     const { summary } = result;
     const line = `${summary.cases} cases (${summary.adversarial} adversarial, ${summary.benign} benign${summary.derived ? `, ${summary.derived} of them derived` : ''}) in ${result.files.length} files`;
+    // A dry run refuses what the write would (existing files, links out of --out), so its exit
+    // status says whether the real import would go through.
+    checkOut(out, result.files, opts.force);
     if (opts.dryRun) {
       // Paths hold names from the benchmark's data: printed escaped, as every other output is.
       for (const f of result.files) io.stdout(`${escapeText(join(opts.out!, f.path))}  ${Buffer.byteLength(f.text)} bytes\n`);
@@ -135,12 +138,8 @@ function checkRelative(p: string): void {
   }
 }
 
-/**
- * Writes every file into a fresh folder beside --out, then moves it into place: a failure on the
- * way leaves --out as it was. Existing files are never overwritten without --force, and nothing is
- * written through a link that leads out of --out.
- */
-function write(out: string, files: readonly OutputFile[], force: boolean): void {
+/** Refuses an --out the import cannot write: not a folder, existing files without --force, links out of it. */
+function checkOut(out: string, files: readonly OutputFile[], force: boolean): void {
   const existing = statSync(out, { throwIfNoEntry: false });
   if (existing && !existing.isDirectory()) throw new ImportFailure(`--out ${out} exists and is not a folder`);
   if (existing) {
@@ -160,6 +159,16 @@ function write(out: string, files: readonly OutputFile[], force: boolean): void 
       throw new ImportFailure(`${clashes.length} file${clashes.length === 1 ? '' : 's'} already exist in ${out} (first: ${clashes[0]}); pass --force to overwrite`);
     }
   }
+}
+
+/**
+ * Writes every file into a fresh folder beside --out, then moves it into place: a failure on the
+ * way leaves --out as it was. Existing files are never overwritten without --force, and nothing is
+ * written through a link that leads out of --out.
+ */
+function write(out: string, files: readonly OutputFile[], force: boolean): void {
+  checkOut(out, files, force);
+  const existing = statSync(out, { throwIfNoEntry: false });
   const tmp = join(dirname(out), `.${basename(out)}.import-${process.pid}-${randomHex(4)}`);
   try {
     for (const f of files) {

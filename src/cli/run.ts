@@ -172,7 +172,7 @@ interface Session {
   stdinUri?: string;
   stdinText?: string;
   /** Checks what can only be known once the files are read (a glob that matched nothing). */
-  afterLoad?: () => void;
+  afterLoad?: () => Promise<void>;
 }
 
 /**
@@ -262,8 +262,8 @@ async function lintCommand(argv: string[], io: CliIo): Promise<number> {
       ctx.notices = [nothingFound(io)];
       return finishReports(io, opts, [], ctx, setup);
     }
-    session.afterLoad = () => {
-      const [first] = targets.unmatchedGlobs();
+    session.afterLoad = async () => {
+      const [first] = await targets.unmatchedGlobs();
       if (first?.ignored) throw new UsageError(`all LITMUS files matching the pattern '${first.pattern}' are ignored (use --no-ignore to lint them)`);
       if (first) throw new UsageError(`no LITMUS files match the pattern '${first.pattern}'`);
     };
@@ -384,7 +384,7 @@ async function lintSession(
   };
 
   let loaded = await load();
-  session.afterLoad?.();
+  await session.afterLoad?.();
   plugins = await settlePlugins(io, opts, loaded, cwdUri);
   if (session.stdinUri && !loaded.index.docs.has(session.stdinUri)) {
     notice(io, 'note', `skipped ${escapeText(relPath(session.stdinUri, cwdUri))}: not a LITMUS file (by name or $schema)`, opts.quiet);
@@ -803,8 +803,27 @@ async function printConfig(io: CliIo, file: string, configUri: string | undefine
   for (const id of RULE_IDS) rules[id] = config.rules[id] ?? RULES.get(id)!.defaultSeverity;
   for (const [id, sev] of Object.entries(config.rules)) if (!(id in rules)) rules[id] = sev;
   const out = { ...config, rules, source: config.source ? relPath(config.source, cwdUri) : null };
+  // A config that does not parse applies nothing: without a word, `"source": null` would read as
+  // "no config here" rather than "your config is broken".
+  const applying = configUri ?? nearestConfig(loaded.index, target);
+  const broken = applying === undefined ? undefined : loaded.index.docs.get(applying);
+  if (applying !== undefined && (loaded.index.readErrors.has(applying) || (broken?.parsed.issues.length ?? 0) > 0)) {
+    io.stderr(`${TOOL_NAME}: warning: ${escapeText(relPath(applying, cwdUri))} cannot be read as JSON, so none of its settings apply; lint it to see why\n`);
+  }
   io.stdout(JSON.stringify(out, null, 2) + '\n');
   return EXIT_OK;
+}
+
+/** The litmus.config.json nearest above `uri` that the load read, if any. */
+function nearestConfig(index: LoadResult['index'], uri: string): string | undefined {
+  let dir = normalizeUri(dirnameUri(uri));
+  for (;;) {
+    const candidate = normalizeUri(joinUri(dir, 'litmus.config.json'));
+    if (index.docs.get(candidate)?.kind === 'config' || index.readErrors.has(candidate)) return candidate;
+    const parent = normalizeUri(dirnameUri(dir));
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
 }
 
 /** Where a file's symbolic links lead, when the file system knows; undefined when it cannot say. */

@@ -56,10 +56,16 @@ describe('cli conventions', () => {
         ['--fix', '--fix-dry-run'],
         ['--stdin-filename', 'a.litmus.json'],
         ['--stdin', 'a'],
+        ['--print-config', 'a.litmus.json', 'suite'],
         ['--max-warnings', '1.5'],
         ['--ignore-pattern', ' '],
       ];
       for (const argv of bad) assert.throws(() => parseCliArgs(argv), (e: unknown) => e instanceof UsageError && !e.message.includes('\n'), argv.join(' '));
+    });
+
+    it('says how to give a value that starts with a dash, on one line', () => {
+      assert.throws(() => parseCliArgs(['--max-warnings', '-1', 'x']), (e: unknown) => e instanceof UsageError && e.message === "--max-warnings needs a value; to give one that starts with '-', write --max-warnings=<value>");
+      assert.throws(() => parseCliArgs(['-o', '-r.json', 'x']), (e: unknown) => e instanceof UsageError && e.message === "-o needs a value; to give one that starts with '-', write -o<value>");
     });
 
     it('reads --rule as id:severity, names close matches for an unknown id, and accepts warn for warning', () => {
@@ -168,10 +174,15 @@ describe('cli conventions', () => {
       const { docs, t } = await walked(['suite/**/*.litmus.json', 'suite/*.scores.json']);
       // The rest of the glob's suite (here its folder: nothing marks one) is read as context.
       assert.deepEqual(docs, ['suite/build/b.litmus.json', 'suite/deep/a/one.litmus.json', 'suite/deep/a/one.tools.json', 'suite/keep.tmp.litmus.json', 'suite/top.litmus.json']);
-      assert.deepEqual(t.unmatchedGlobs(), [{ pattern: 'suite/*.scores.json', ignored: false }]);
+      assert.deepEqual(await t.unmatchedGlobs(), [{ pattern: 'suite/*.scores.json', ignored: false }]);
       assert.ok(t.selected(uri('/ws/suite/deep/a/one.litmus.json')));
       assert.ok(!t.selected(uri('/ws/suite/deep/a/one.tools.json')), 'a fix only writes what the glob selected');
       await assert.rejects(resolveTargets(fs, { cwd: CWD, paths: ['nowhere/*.litmus.json'], ignorePatterns: [], ignore: true }), /no LITMUS files match/);
+    });
+
+    it('says a glob whose matches sit in an ignored folder (never walked) matched only ignored files', async () => {
+      const { t } = await walked(['suite/**/one.litmus.json', 'suite/**/none.litmus.json'], { ignorePatterns: ['deep/'] });
+      assert.deepEqual(await t.unmatchedGlobs(), [{ pattern: 'suite/**/one.litmus.json', ignored: true }, { pattern: 'suite/**/none.litmus.json', ignored: false }]);
     });
 
     it('reports an ignored file named on the command line instead of linting it', async () => {
@@ -401,6 +412,14 @@ describe('cli conventions', () => {
       assert.equal(config.rules['signature-overlap'], 'error');
       assert.equal(config.maxMutationDepth, 2);
       assert.equal(config.source, 'suite/litmus.config.json');
+    });
+
+    it('warns when the config that applies does not parse, rather than print the defaults in silence', async () => {
+      const files = new Map([['file:///ws/suite/litmus.config.json', '{ "rules": { "schema": "off" ']]);
+      const run = liveIo(files);
+      assert.equal(await runCli(['--print-config', 'suite/x.litmus.json'], run.io), 0);
+      assert.equal(JSON.parse(run.out()).source, null);
+      assert.match(run.err(), /warning: suite\/litmus\.config\.json cannot be read as JSON, so none of its settings apply/);
     });
   });
 

@@ -42,6 +42,9 @@ describe('import mcp: a live server\'s tools/list result becomes a tools file', 
     const again = await cli(['import', 'mcp', '-o', tmp, '--name', 'mail', ...server('sdk')]);
     assert.equal(again.code, 2);
     assert.match(again.stderr, /mail\.tools\.json already exists; pass --force to overwrite it/);
+    const dryAgain = await cli(['import', 'mcp', '-o', tmp, '--name', 'mail', '--dry-run', ...server('sdk')]);
+    assert.equal(dryAgain.code, 2, 'a dry run says what the import would refuse');
+    assert.match(dryAgain.stderr, /already exists; pass --force/);
     assert.equal(readFileSync(join(tmp, 'mail.tools.json'), 'utf8'), 'mine\n');
     assert.equal((await cli(['import', 'mcp', '-o', tmp, '--name', 'mail', '--force', ...server('sdk')])).code, 0);
     assert.match(readFileSync(join(tmp, 'mail.tools.json'), 'utf8'), /"send_email"/);

@@ -213,6 +213,16 @@ describe('import: the CLI writes safely', () => {
     assert.deepEqual(readdirSync(tmp), []);
   });
 
+  it('--dry-run refuses what the import would: existing files without --force', async () => {
+    const out = join(tmp, 'out');
+    assert.equal((await cli(['import', 'injecagent', src('injecagent'), '--out', out])).code, 0);
+    const dry = await cli(['import', 'injecagent', src('injecagent'), '--out', out, '--dry-run']);
+    assert.equal(dry.code, 2, dry.stderr);
+    assert.match(dry.stderr, /already exist in .* pass --force to overwrite/);
+    assert.doesNotMatch(dry.stderr, /would write/);
+    assert.equal((await cli(['import', 'injecagent', src('injecagent'), '--out', out, '--dry-run', '--force'])).code, 0);
+  });
+
   it('refuses to write through a link that leads out of --out', async () => {
     const out = join(tmp, 'out');
     const elsewhere = join(tmp, 'elsewhere');
