@@ -141,8 +141,8 @@ describe('injection detector: tool affinity in data', () => {
       assert.ok(messageFraming({ from: 'bob@example.com' }));
       assert.ok(messageFraming({ author: 'Dana Whitfield' }));
       assert.ok(messageFraming({ sender_email: 'Dana Whitfield <d.whitfield@example.com>' }));
-      assert.ok(!messageFraming({ from: 'world.news@gmail.com' }));
-      assert.ok(!messageFraming({ from: 'research.partner123@yahoo.com' }));
+      assert.ok(!messageFraming({ from: 'daily.news@example.com' }));
+      assert.ok(!messageFraming({ from: 'trade.partner42@example.org' }));
       assert.ok(!messageFraming({ from: 'no-reply@shop.example' }));
       assert.ok(!messageFraming({ to: 'john.doe@gmail.com', reviewer_name: 'Amy' }));
       assert.ok(!messageFraming({ from: 'the warehouse in Leeds' }));

@@ -60,7 +60,7 @@ const ADDRESS = /^(?:[^<>@]*<)?([^\s@<>]+)@[^\s@<>]+\.[a-z]{2,}>?$/i;
 const NAME_PART = /^[a-z]+([._-][a-z]+){0,2}$/i;
 /** "Bob", "Dana Whitfield": one to four capitalised words. */
 const NAME = /^\p{Lu}[\p{L}'.-]*(\s+\p{Lu}[\p{L}'.-]*){0,3}$/u;
-/** Parts of a role or service mailbox, which no one person writes from: "world.news@", "no-reply@", "billing@". */
+/** Parts of a role or service mailbox, which no one person writes from: "daily.news@", "no-reply@", "billing@". */
 const ROLE_PARTS = new Set(
   `news newsletter newsletters noreply no reply donotreply info support team admin administrator notifications notification alerts alert
   billing sales marketing partner partners research hello contact service services updates update digest mailer postmaster webmaster
@@ -81,7 +81,7 @@ function isPerson(v: unknown): boolean {
  * Whether an object is a message a person wrote: its sender or author field names a person (FORMAT
  * §3a: "a request between people there … is not a payload"). A polite request in its strings is put
  * to its reader by that person, so it is no tool affinity. A sender that is a service's mailbox
- * ("world.news@…", "research.partner123@…") frames nothing: InjecAgent's attacks arrive so.
+ * (a news mailbox, a partner address with digits) frames nothing: InjecAgent's attacks arrive so.
  */
 export function messageFraming(value: Record<string, unknown>): boolean {
   for (const k in value) {
