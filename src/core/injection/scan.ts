@@ -1,6 +1,7 @@
 import { isJsonObject } from '../model/canonical';
 import type { ToolModel } from '../model/tools';
 import type { JsonPath } from '../text/types';
+import { pathStartsWith } from '../text/pointer';
 import { detectText, isPayload, type Slot, type StringVerdict } from './detect';
 import { topicStems } from './prose';
 import type { VerdictCache } from './verdicts';
@@ -172,13 +173,6 @@ function walkSchema(schema: unknown, path: JsonPath, out: Candidate[], descripti
   }
 }
 
-/** Whether `path` starts with `prefix`. */
-function under(path: JsonPath, prefix: JsonPath): boolean {
-  if (path.length < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return false;
-  return true;
-}
-
 /** Where `rest` (steps below a schema) lands, by the keywords `walkSchema` follows. */
 function placeInSchema(schema: unknown, rest: JsonPath, depth: number): 'keyword' | 'text' | undefined {
   if (!isJsonObject(schema) || rest.length === 0 || depth > MAX_DEPTH) return undefined;
@@ -201,12 +195,12 @@ function placeInSchema(schema: unknown, rest: JsonPath, depth: number): 'keyword
  * descriptions are scanned), or elsewhere (undefined: no payload is looked for there).
  */
 export function payloadPlace(tool: ToolModel, path: JsonPath): 'keyword' | 'text' | undefined {
-  for (const text of [tool.descriptionPath, tool.titlePath]) if (text && path.length === text.length && under(path, text)) return 'text';
-  if (tool.schemaPath && under(path, tool.schemaPath)) {
+  for (const text of [tool.descriptionPath, tool.titlePath]) if (text && path.length === text.length && pathStartsWith(path, text)) return 'text';
+  if (tool.schemaPath && pathStartsWith(path, tool.schemaPath)) {
     const place = placeInSchema(tool.schema, path.slice(tool.schemaPath.length), 0);
     if (place) return place;
   }
-  if (tool.outputSchemaPath && under(path, tool.outputSchemaPath)) return placeInSchema(tool.outputSchema, path.slice(tool.outputSchemaPath.length), 0);
+  if (tool.outputSchemaPath && pathStartsWith(path, tool.outputSchemaPath)) return placeInSchema(tool.outputSchema, path.slice(tool.outputSchemaPath.length), 0);
   return undefined;
 }
 

@@ -7,7 +7,7 @@ import { schemaProblems } from '../schema/problems';
 import type { ToolModel } from '../model/tools';
 import { metaSchemaProblem } from '../schema/compile';
 import { isPlainSchema } from '../schema/plain';
-import { parsePointer } from '../text/pointer';
+import { parsePointer, pathInValue } from '../text/pointer';
 import type { Rule, RuleContext, RuleMeta } from './types';
 
 /** FORMAT §2: a tool name is unique within its file; references resolve to the first, so a later twin is dead. */
@@ -75,7 +75,7 @@ function invalidParameterSchemas(ctx: RuleContext, tools: readonly ToolModel[]):
         ? `${code(value)} is not a JSON Schema type; use one of ${JSON_TYPES.map((t) => code(t)).join(', ')}`
         : `${keyword === undefined ? 'the schema' : code(keyword)} ${escapeText(problem.message, 80)} (JSON Schema ${problem.draft}${older ? `; a ${older} \`$schema\` is read as draft-07` : ''}); fix the keyword`;
     ctx.report({
-      at: { uri: tool.uri, root: tool.root, path: [...tool.schemaPath, ...tokens.map((t, i) => (Array.isArray(valueAtTokens(tool.schema, tokens.slice(0, i))) ? Number(t) : t))] },
+      at: { uri: tool.uri, root: tool.root, path: [...tool.schemaPath, ...(pathInValue(tool.schema, tokens) ?? [])] },
       message: `${what}: ${code(tool.name)}'s parameter schema is not valid JSON Schema, so calls of it are not checked against it`,
       data: { keyword: 'parameterSchema', problem: 'invalid-parameter-schema', tool: tool.name },
     });
